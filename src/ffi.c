@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * liburing-ffi: turns every inline helper of include/liburing.h into a real,
+ * exported function, for languages that cannot compile C inline code.
+ *
+ * There is exactly one implementation of each helper, the header's: with
+ * IOURINGINLINE defined empty, the header's `IOURINGINLINE` functions become
+ * ordinary external definitions in this translation unit. LIBURING_INTERNAL
+ * makes the header declare io_uring_get_sqe instead of defining it, since the
+ * Rust library already exports that symbol. Which symbols are visible, and
+ * under which version node, is decided by src/liburing-ffi.map.
+ */
+#define IOURINGINLINE
+#define LIBURING_INTERNAL
+
+#include "liburing.h"

@@ -1,0 +1,28 @@
+//! A drop-in replacement for liburing 2.15.
+//!
+//! Data flows one way: a C call enters at [`capi`] (the only `extern "C"`
+//! functions), becomes a call into the safe-as-possible core ([`setup`],
+//! [`queue`], [`register`], [`buf_ring`], [`probe`]), which talks to the kernel
+//! only through [`syscall`]. Kernel structures and constants live in [`uapi`];
+//! liburing's own public structs live in [`structs`].
+#![cfg_attr(not(test), no_std)]
+
+pub mod uapi;
+pub mod structs;
+pub mod syscall;
+pub mod setup;
+pub mod queue;
+pub mod register;
+pub mod buf_ring;
+pub mod probe;
+pub mod version;
+pub mod capi;
+
+/// A panic must never unwind into C: every profile sets `panic = "abort"`,
+/// and in the `no_std` build this handler aborts the process.
+#[cfg(not(test))]
+#[panic_handler]
+fn on_panic(_info: &core::panic::PanicInfo<'_>) -> ! {
+    // SAFETY: abort() takes no arguments and never returns.
+    unsafe { libc::abort() }
+}

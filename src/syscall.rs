@@ -1,0 +1,202 @@
+//! The only place that enters the kernel.
+//!
+//! Like liburing, the io_uring and memory syscalls are issued directly (no
+//! libc wrapper), so `errno` is never touched and failures come back as a
+//! negative errno value, which [`Errno`] carries in positive form.
+
+use core::ffi::c_void;
+
+/// A positive errno value. The C boundary turns it into `-errno`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Errno(pub i32);
+
+/// The result of every fallible core operation.
+pub type SysResult<T> = Result<T, Errno>;
+
+impl Errno {
+    pub const EINVAL: Errno = Errno(libc::EINVAL);
+    pub const ENOMEM: Errno = Errno(libc::ENOMEM);
+    pub const EAGAIN: Errno = Errno(libc::EAGAIN);
+    pub const EBUSY: Errno = Errno(libc::EBUSY);
+    pub const ETIME: Errno = Errno(libc::ETIME);
+    pub const EINTR: Errno = Errno(libc::EINTR);
+    pub const ENXIO: Errno = Errno(libc::ENXIO);
+    pub const EBADF: Errno = Errno(libc::EBADF);
+    pub const EFAULT: Errno = Errno(libc::EFAULT);
+    pub const EOPNOTSUPP: Errno = Errno(libc::EOPNOTSUPP);
+    pub const EEXIST: Errno = Errno(libc::EEXIST);
+    pub const ENOENT: Errno = Errno(libc::ENOENT);
+    pub const EOVERFLOW: Errno = Errno(libc::EOVERFLOW);
+
+    /// liburing's convention: the negated errno as a C `int`.
+    pub const fn neg(self) -> i32 {
+        -self.0
+    }
+}
+
+/// Turns a raw kernel return value (`-4095..=-1` is an error) into a result.
+#[inline]
+fn check(ret: isize) -> SysResult<isize> {
+    if (-4095..0).contains(&ret) {
+        Err(Errno(-ret as i32))
+    } else {
+        Ok(ret)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod raw {
+    use core::arch::asm;
+
+    /// Issues a six-argument syscall and returns the kernel's raw result.
+    ///
+    /// # Safety
+    /// The caller guarantees the arguments are valid for syscall `nr`.
+    #[inline(always)]
+    pub unsafe fn syscall6(nr: i64, a1: usize, a2: usize, a3: usize, a4: usize, a5: usize, a6: usize) -> isize {
+        let ret: isize;
+        // SAFETY: the x86-64 syscall ABI: number in rax, arguments in rdi, rsi,
+        // rdx, r10, r8, r9; the kernel clobbers rcx and r11. The caller
+        // vouches for the arguments; `memory` is implied by not using nomem.
+        unsafe {
+            asm!(
+                "syscall",
+                inlateout("rax") nr as isize => ret,
+                in("rdi") a1,
+                in("rsi") a2,
+                in("rdx") a3,
+                in("r10") a4,
+                in("r8") a5,
+                in("r9") a6,
+                lateout("rcx") _,
+                lateout("r11") _,
+                options(nostack),
+            );
+        }
+        ret
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+mod raw {
+    /// Portable fallback through libc, converted back to the kernel's
+    /// `-errno` convention so callers see one behaviour on every arch.
+    ///
+    /// # Safety
+    /// The caller guarantees the arguments are valid for syscall `nr`.
+    #[inline(always)]
+    pub unsafe fn syscall6(nr: i64, a1: usize, a2: usize, a3: usize, a4: usize, a5: usize, a6: usize) -> isize {
+        // SAFETY: forwarded verbatim; the caller vouches for the arguments.
+        let ret = unsafe { libc::syscall(nr as libc::c_long, a1, a2, a3, a4, a5, a6) };
+        if ret == -1 {
+            // SAFETY: errno is thread-local and was just set by the failed call.
+            -(unsafe { *libc::__errno_location() } as isize)
+        } else {
+            ret as isize
+        }
+    }
+}
+
+/// `io_uring_setup(2)`: returns the new ring's fd.
+///
+/// # Safety
+/// `params` must point to a writable `struct io_uring_params`.
+pub unsafe fn io_uring_setup(entries: u32, params: *mut c_void) -> SysResult<i32> {
+    // SAFETY: forwarded to the kernel, which validates `params` itself.
+    let r = unsafe { raw::syscall6(libc::SYS_io_uring_setup, entries as usize, params as usize, 0, 0, 0, 0) };
+    check(r).map(|v| v as i32)
+}
+
+/// `io_uring_enter(2)` with an explicit argument size (`enter2`).
+///
+/// # Safety
+/// `arg` must be null or valid for the kernel to read `argsz` bytes, as
+/// `flags` describe it (a sigset, an `io_uring_getevents_arg`, ...).
+#[inline]
+pub unsafe fn io_uring_enter2(fd: u32, to_submit: u32, min_complete: u32, flags: u32, arg: *const c_void, argsz: usize) -> SysResult<i32> {
+    // SAFETY: forwarded to the kernel, which validates every argument.
+    let r = unsafe {
+        raw::syscall6(
+            libc::SYS_io_uring_enter,
+            fd as usize,
+            to_submit as usize,
+            min_complete as usize,
+            flags as usize,
+            arg as usize,
+            argsz,
+        )
+    };
+    check(r).map(|v| v as i32)
+}
+
+/// `io_uring_register(2)`.
+///
+/// # Safety
+/// `arg` must be valid for what `opcode` makes the kernel read or write.
+pub unsafe fn io_uring_register(fd: u32, opcode: u32, arg: *const c_void, nr_args: u32) -> SysResult<i32> {
+    // SAFETY: forwarded to the kernel, which validates every argument.
+    let r = unsafe { raw::syscall6(libc::SYS_io_uring_register, fd as usize, opcode as usize, arg as usize, nr_args as usize, 0, 0) };
+    check(r).map(|v| v as i32)
+}
+
+/// `mmap(2)` without touching errno.
+///
+/// # Safety
+/// As for mmap: a fixed or shared mapping must not clobber live memory.
+pub unsafe fn mmap(addr: *mut c_void, len: usize, prot: i32, flags: i32, fd: i32, offset: u64) -> SysResult<*mut c_void> {
+    // SAFETY: the caller vouches for the mapping request.
+    let r = unsafe { raw::syscall6(libc::SYS_mmap, addr as usize, len, prot as usize, flags as usize, fd as usize, offset as usize) };
+    check(r).map(|v| v as *mut c_void)
+}
+
+/// `munmap(2)`; failures are ignored by every caller, as in liburing.
+///
+/// # Safety
+/// The range must not be in use by anything that outlives the call.
+pub unsafe fn munmap(addr: *mut c_void, len: usize) -> SysResult<()> {
+    // SAFETY: the caller owns the mapping.
+    let r = unsafe { raw::syscall6(libc::SYS_munmap, addr as usize, len, 0, 0, 0, 0) };
+    check(r).map(|_| ())
+}
+
+/// `madvise(2)`.
+///
+/// # Safety
+/// The range must be a mapping the caller owns.
+pub unsafe fn madvise(addr: *mut c_void, len: usize, advice: i32) -> SysResult<()> {
+    // SAFETY: the caller owns the mapping.
+    let r = unsafe { raw::syscall6(libc::SYS_madvise, addr as usize, len, advice as usize, 0, 0, 0) };
+    check(r).map(|_| ())
+}
+
+/// `close(2)`.
+pub fn close(fd: i32) -> SysResult<()> {
+    // SAFETY: closing an fd has no memory-safety preconditions.
+    let r = unsafe { raw::syscall6(libc::SYS_close, fd as usize, 0, 0, 0, 0, 0) };
+    check(r).map(|_| ())
+}
+
+/// The system page size, asked of libc once per call (cheap: glibc caches it).
+pub fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let v = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if v > 0 { v as usize } else { 4096 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_maps_kernel_errors() {
+        assert_eq!(check(-22), Err(Errno::EINVAL));
+        assert_eq!(check(-4095), Err(Errno(4095)));
+        assert_eq!(check(-4096), Ok(-4096));
+        assert_eq!(check(3), Ok(3));
+    }
+
+    #[test]
+    fn close_of_bad_fd_is_ebadf() {
+        assert_eq!(close(-1), Err(Errno::EBADF));
+    }
+}
