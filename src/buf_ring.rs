@@ -1,1 +1,131 @@
-//! Placeholder: filled by its own piece of work.
+//! Provided buffer rings: registering rings of buffers the kernel picks
+//! from (`IOSQE_BUFFER_SELECT`), and liburing's helpers that also allocate
+//! and free the ring memory.
+//!
+//! [`setup_buf_ring`] allocates the ring in one of two ways:
+//! - by default, anonymous private memory of `nentries` entries, which the
+//!   kernel pins (what liburing does on every architecture but parisc);
+//! - when `flags` has `IOU_PBUF_RING_MMAP`, the kernel allocates it and the
+//!   library maps it from the ring fd at
+//!   `IORING_OFF_PBUF_RING | bgid << IORING_OFF_PBUF_SHIFT` (liburing 2.15
+//!   on x86 would register its own memory with that flag set, which the
+//!   kernel refuses).
+//!
+//! `IOU_PBUF_RING_INC` (incremental consumption) is simply passed on.
+
+use core::mem::size_of;
+use core::ptr::{self, null_mut};
+
+use crate::register::{register, register_with};
+use crate::structs::io_uring;
+use crate::syscall::{self, SysResult};
+use crate::uapi::{
+    io_uring_buf, io_uring_buf_reg, io_uring_buf_ring, io_uring_buf_status, IORING_OFF_PBUF_RING,
+    IORING_OFF_PBUF_SHIFT, IORING_REGISTER_PBUF_RING, IORING_REGISTER_PBUF_STATUS,
+    IORING_UNREGISTER_PBUF_RING, IOU_PBUF_RING_MMAP,
+};
+
+
+/// `io_uring_register_buf_ring`: ORs `flags` into `reg.flags` (kept, as in
+/// liburing) and registers the ring `reg` describes.
+///
+/// # Safety
+/// Unless `reg` asks the kernel to allocate the ring (`IOU_PBUF_RING_MMAP`),
+/// `reg.ring_addr` must be page-aligned memory for `reg.ring_entries`
+/// buffers that stays mapped while registered.
+pub unsafe fn register_buf_ring(ring: &io_uring, reg: &mut io_uring_buf_reg, flags: u32) -> SysResult<i32> {
+    reg.flags |= flags as u16;
+    // SAFETY: `reg` is live; the ring memory it names is vouched for by the caller.
+    unsafe { register(ring, IORING_REGISTER_PBUF_RING, ptr::from_mut(reg).cast(), 1) }
+}
+
+/// `io_uring_unregister_buf_ring`.
+pub fn unregister_buf_ring(ring: &io_uring, bgid: i32) -> SysResult<i32> {
+    let mut reg = io_uring_buf_reg { bgid: bgid as u16, ..Default::default() };
+    register_with(ring, IORING_UNREGISTER_PBUF_RING, &mut reg, 1)
+}
+
+/// `io_uring_buf_ring_head`: the kernel's consumption head of group `buf_group`.
+pub fn buf_ring_head(ring: &io_uring, buf_group: i32) -> SysResult<u16> {
+    let mut status = io_uring_buf_status { buf_group: buf_group as u32, ..Default::default() };
+    register_with(ring, IORING_REGISTER_PBUF_STATUS, &mut status, 1)?;
+    Ok(status.head as u16)
+}
+
+/// Bytes of a buffer ring of `nentries` entries.
+#[inline]
+fn ring_bytes(nentries: u32) -> usize {
+    nentries as usize * size_of::<io_uring_buf>()
+}
+
+/// `io_uring_setup_buf_ring`: allocates, registers and initialises (empty,
+/// tail 0) a buffer ring of `nentries` entries for group `bgid`.
+///
+/// On failure nothing stays allocated or registered.
+pub fn setup_buf_ring(ring: &io_uring, nentries: u32, bgid: i32, flags: u32) -> SysResult<*mut io_uring_buf_ring> {
+    let len = ring_bytes(nentries);
+    let mut reg = io_uring_buf_reg { ring_entries: nentries, bgid: bgid as u16, ..Default::default() };
+    let br: *mut io_uring_buf_ring = if flags & u32::from(IOU_PBUF_RING_MMAP) != 0 {
+        // The kernel allocates; ring_addr stays 0.
+        // SAFETY: with IOU_PBUF_RING_MMAP the kernel uses no memory of ours.
+        unsafe { register_buf_ring(ring, &mut reg, flags) }?;
+        let offset = IORING_OFF_PBUF_RING | (u64::from(bgid as u16) << IORING_OFF_PBUF_SHIFT);
+        // SAFETY: a fresh shared mapping at an address of the kernel's choosing.
+        let mapped = unsafe {
+            syscall::mmap(
+                null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_POPULATE,
+                ring.ring_fd,
+                offset,
+            )
+        };
+        match mapped {
+            Ok(p) => p.cast(),
+            Err(e) => {
+                let _ = unregister_buf_ring(ring, bgid);
+                return Err(e);
+            }
+        }
+    } else {
+        // SAFETY: a fresh private mapping at an address of the kernel's choosing.
+        let mem = unsafe {
+            syscall::mmap(
+                null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_ANONYMOUS | libc::MAP_PRIVATE,
+                -1,
+                0,
+            )
+        }?;
+        reg.ring_addr = mem as usize as u64;
+        // SAFETY: `mem` is page-aligned, `len` bytes long, and stays mapped
+        // until free_buf_ring unregisters the group.
+        if let Err(e) = unsafe { register_buf_ring(ring, &mut reg, flags) } {
+            // SAFETY: the mapping was made above and the kernel refused it.
+            let _ = unsafe { syscall::munmap(mem, len) };
+            return Err(e);
+        }
+        mem.cast()
+    };
+    // SAFETY: `br` is the live, writable ring; the kernel only reads the
+    // tail when a request selects a buffer, and none can until it moves.
+    unsafe { ptr::addr_of_mut!((*br).tail).write(0) };
+    Ok(br)
+}
+
+/// `io_uring_free_buf_ring`: unregisters group `bgid` and unmaps its ring
+/// (made by [`setup_buf_ring`] with the same `nentries`). When the kernel
+/// refuses to unregister, the memory stays mapped.
+///
+/// # Safety
+/// `br` must come from [`setup_buf_ring`] with these `nentries` and `bgid`
+/// and not be used afterwards.
+pub unsafe fn free_buf_ring(ring: &io_uring, br: *mut io_uring_buf_ring, nentries: u32, bgid: i32) -> SysResult<i32> {
+    unregister_buf_ring(ring, bgid)?;
+    // SAFETY: the caller hands over the mapping made by setup_buf_ring.
+    let _ = unsafe { syscall::munmap(br.cast(), ring_bytes(nentries)) };
+    Ok(0)
+}

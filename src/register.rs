@@ -1,1 +1,664 @@
-//! Placeholder: filled by its own piece of work.
+//! Every `io_uring_register(2)` call of liburing 2.15.
+//!
+//! All calls on a ring go through [`register`], which picks the fd the way
+//! liburing does: once the ring fd itself is registered and the kernel can
+//! use registered rings for registration (`IORING_FEAT_REG_REG_RING`), the
+//! registered index is passed together with
+//! `IORING_REGISTER_USE_REGISTERED_RING`; otherwise the real fd. A few calls
+//! need no ring at all and pass fd -1.
+//!
+//! Behaviours kept from liburing on purpose:
+//! - file table registrations that fail with `EMFILE` raise the soft
+//!   `RLIMIT_NOFILE` once and retry;
+//! - the ring-fd calls keep `enter_ring_fd` and the private `int_flags` in
+//!   step with the kernel;
+//! - `io_uring_register_wait_reg` is a stub returning `EINVAL` (the kernel
+//!   interface it was written for was replaced by memory regions);
+//! - `io_uring_resize_rings` remaps the new rings and refills the ring
+//!   struct, preserving the application's private SQ counters.
+//!
+//! Functions whose argument carries addresses the kernel will read or write
+//! later are `unsafe`; the rest take references to self-contained structs.
+
+use core::ffi::c_void;
+use core::mem::size_of;
+use core::ptr::{self, null};
+
+use crate::setup;
+use crate::structs::{int_flags, io_uring};
+use crate::syscall::{self, Errno, SysResult};
+use crate::uapi::{
+    io_uring_bpf, io_uring_clock_register,
+    io_uring_clone_buffers, io_uring_file_index_range, io_uring_mem_region_reg, io_uring_napi,
+    io_uring_params, io_uring_probe, io_uring_query_hdr, io_uring_reg_wait, io_uring_restriction,
+    io_uring_rsrc_register, io_uring_rsrc_update, io_uring_rsrc_update2, io_uring_sqe,
+    io_uring_sync_cancel_reg, io_uring_zcrx_ifq_reg, zcrx_ctrl, IORING_FEAT_REG_REG_RING,
+    IORING_REGISTER_BPF_FILTER, IORING_REGISTER_BUFFERS, IORING_REGISTER_BUFFERS2,
+    IORING_REGISTER_BUFFERS_UPDATE, IORING_REGISTER_CLOCK, IORING_REGISTER_CLONE_BUFFERS,
+    IORING_REGISTER_ENABLE_RINGS, IORING_REGISTER_EVENTFD, IORING_REGISTER_EVENTFD_ASYNC,
+    IORING_REGISTER_FILES, IORING_REGISTER_FILES2, IORING_REGISTER_FILES_UPDATE,
+    IORING_REGISTER_FILES_UPDATE2, IORING_REGISTER_FILE_ALLOC_RANGE, IORING_REGISTER_IOWQ_AFF,
+    IORING_REGISTER_IOWQ_MAX_WORKERS, IORING_REGISTER_MEM_REGION, IORING_REGISTER_NAPI,
+    IORING_REGISTER_PERSONALITY,
+    IORING_REGISTER_PROBE, IORING_REGISTER_QUERY, IORING_REGISTER_RESIZE_RINGS,
+    IORING_REGISTER_RESTRICTIONS, IORING_REGISTER_RING_FDS, IORING_REGISTER_SEND_MSG_RING,
+    IORING_REGISTER_SRC_REGISTERED, IORING_REGISTER_SYNC_CANCEL, IORING_REGISTER_USE_REGISTERED_RING,
+    IORING_REGISTER_ZCRX_CTRL, IORING_REGISTER_ZCRX_IFQ, IORING_RSRC_REGISTER_SPARSE,
+    IORING_SETUP_NO_MMAP, IORING_SETUP_NO_SQARRAY, IORING_UNREGISTER_BUFFERS,
+    IORING_UNREGISTER_EVENTFD, IORING_UNREGISTER_FILES, IORING_UNREGISTER_IOWQ_AFF,
+    IORING_UNREGISTER_NAPI,  IORING_UNREGISTER_PERSONALITY,
+    IORING_UNREGISTER_RING_FDS,
+};
+
+// ---------------------------------------------------------------------------
+// The one way in
+// ---------------------------------------------------------------------------
+
+/// Issues `opcode` on `ring`, through its registered index when the kernel
+/// accepts registered rings for registration, else through its fd.
+///
+/// # Safety
+/// `arg` must be valid for whatever `opcode` and `nr_args` make the kernel
+/// read or write, now and (for registered memory) for as long as the
+/// registration lasts.
+pub unsafe fn register(ring: &io_uring, opcode: u32, arg: *const c_void, nr_args: u32) -> SysResult<i32> {
+    let (fd, op) = if ring.int_flags & int_flags::REG_REG_RING != 0 {
+        (ring.enter_ring_fd, opcode | IORING_REGISTER_USE_REGISTERED_RING)
+    } else {
+        (ring.ring_fd, opcode)
+    };
+    // SAFETY: forwarded caller guarantee; the fd is only a number to the kernel.
+    unsafe { syscall::io_uring_register(fd as u32, op, arg, nr_args) }
+}
+
+/// Like [`register`] for an argument the kernel only reads or fills in
+/// during the call: a single plain struct.
+#[inline]
+pub(crate) fn register_with<T>(ring: &io_uring, opcode: u32, arg: &mut T, nr_args: u32) -> SysResult<i32> {
+    // SAFETY: `arg` is a live, exclusively borrowed struct of the type the
+    // opcode expects (every caller pairs the opcode with its argument type),
+    // and it holds no addresses the kernel would use after the call.
+    unsafe { register(ring, opcode, ptr::from_mut(arg).cast(), nr_args) }
+}
+
+/// Like [`register`] for opcodes that take no argument.
+#[inline]
+fn register_bare(ring: &io_uring, opcode: u32, nr_args: u32) -> SysResult<i32> {
+    // SAFETY: a null argument is never dereferenced by these opcodes.
+    unsafe { register(ring, opcode, null(), nr_args) }
+}
+
+/// A pointer as the kernel's `__u64` address field.
+#[inline]
+fn uaddr<T>(p: *const T) -> u64 {
+    p as usize as u64
+}
+
+// ---------------------------------------------------------------------------
+// Files
+// ---------------------------------------------------------------------------
+
+/// `RLIMIT_NOFILE` as the kernel's resource number (its libc type varies).
+#[allow(clippy::unnecessary_cast)]
+const RLIMIT_NOFILE: u32 = libc::RLIMIT_NOFILE as u32;
+
+/// Makes sure the soft `RLIMIT_NOFILE` allows at least `nr` descriptors,
+/// raising it by `nr` when it does not (the hard limit is left alone; a
+/// refused raise is not an error: the retry will tell).
+fn raise_nofile_limit(nr: u32) -> SysResult<()> {
+    let mut lim = syscall::getrlimit(RLIMIT_NOFILE)?;
+    if lim.rlim_cur < u64::from(nr) {
+        lim.rlim_cur = lim.rlim_cur.saturating_add(u64::from(nr));
+        let _ = syscall::setrlimit(RLIMIT_NOFILE, &lim);
+    }
+    Ok(())
+}
+
+/// Runs a file-table registration; on `EMFILE`, raises the fd limit once
+/// for `nr` files and tries again.
+fn with_nofile_retry(nr: u32, mut attempt: impl FnMut() -> SysResult<i32>) -> SysResult<i32> {
+    match attempt() {
+        Err(e) if e == Errno(libc::EMFILE) => {
+            // liburing ignores a failure to read the limit and retries anyway.
+            let _ = raise_nofile_limit(nr);
+            attempt()
+        }
+        other => other,
+    }
+}
+
+/// `io_uring_register_files`: a file table holding the `nr` fds of `files`.
+///
+/// # Safety
+/// `files` must be readable for `nr` `int`s.
+pub unsafe fn register_files(ring: &io_uring, files: *const i32, nr: u32) -> SysResult<i32> {
+    // SAFETY: the kernel reads `nr` fds from `files`, as the caller vouches.
+    with_nofile_retry(nr, || unsafe { register(ring, IORING_REGISTER_FILES, files.cast(), nr) })
+}
+
+/// `io_uring_register_files_tags`: like [`register_files`], with a tag per
+/// slot (a CQE carries the tag when the file is later removed); tags may be
+/// null.
+///
+/// # Safety
+/// `files`, and `tags` unless null, must be readable for `nr` entries.
+pub unsafe fn register_files_tags(ring: &io_uring, files: *const i32, tags: *const u64, nr: u32) -> SysResult<i32> {
+    let mut reg = io_uring_rsrc_register { nr, data: uaddr(files), tags: uaddr(tags), ..Default::default() };
+    let size = size_of::<io_uring_rsrc_register>() as u32;
+    // SAFETY: `reg` is live; the arrays it names are vouched for by the caller.
+    with_nofile_retry(nr, || unsafe { register(ring, IORING_REGISTER_FILES2, ptr::from_mut(&mut reg).cast(), size) })
+}
+
+/// `io_uring_register_files_sparse`: an empty file table of `nr` slots.
+pub fn register_files_sparse(ring: &io_uring, nr: u32) -> SysResult<i32> {
+    let mut reg = io_uring_rsrc_register { nr, flags: IORING_RSRC_REGISTER_SPARSE, ..Default::default() };
+    let size = size_of::<io_uring_rsrc_register>() as u32;
+    with_nofile_retry(nr, || register_with(ring, IORING_REGISTER_FILES2, &mut reg, size))
+}
+
+/// `io_uring_register_files_update`: replaces `nr` slots from `off`.
+/// Returns how many were updated.
+///
+/// # Safety
+/// `files` must be readable for `nr` `int`s.
+pub unsafe fn register_files_update(ring: &io_uring, off: u32, files: *const i32, nr: u32) -> SysResult<i32> {
+    let mut up = io_uring_rsrc_update { offset: off, resv: 0, data: uaddr(files) };
+    // SAFETY: `up` is live; the fd array is vouched for by the caller.
+    unsafe { register(ring, IORING_REGISTER_FILES_UPDATE, ptr::from_mut(&mut up).cast(), nr) }
+}
+
+/// `io_uring_register_files_update_tag`: [`register_files_update`] with tags.
+///
+/// # Safety
+/// `files`, and `tags` unless null, must be readable for `nr` entries.
+pub unsafe fn register_files_update_tag(
+    ring: &io_uring,
+    off: u32,
+    files: *const i32,
+    tags: *const u64,
+    nr: u32,
+) -> SysResult<i32> {
+    let mut up = io_uring_rsrc_update2 { offset: off, data: uaddr(files), tags: uaddr(tags), nr, ..Default::default() };
+    let size = size_of::<io_uring_rsrc_update2>() as u32;
+    // SAFETY: `up` is live; the arrays it names are vouched for by the caller.
+    unsafe { register(ring, IORING_REGISTER_FILES_UPDATE2, ptr::from_mut(&mut up).cast(), size) }
+}
+
+/// `io_uring_register_file_alloc_range`: where direct-descriptor allocation
+/// (`IORING_FILE_INDEX_ALLOC`) picks slots: `[off, off + len)`.
+pub fn register_file_alloc_range(ring: &io_uring, off: u32, len: u32) -> SysResult<i32> {
+    let mut range = io_uring_file_index_range { off, len, resv: 0 };
+    register_with(ring, IORING_REGISTER_FILE_ALLOC_RANGE, &mut range, 0)
+}
+
+/// `io_uring_unregister_files`.
+pub fn unregister_files(ring: &io_uring) -> SysResult<i32> {
+    register_bare(ring, IORING_UNREGISTER_FILES, 0)
+}
+
+// ---------------------------------------------------------------------------
+// Buffers
+// ---------------------------------------------------------------------------
+
+/// `io_uring_register_buffers`: a buffer table of the `nr` iovecs.
+///
+/// # Safety
+/// `iovecs` must be readable for `nr` entries, and the memory they describe
+/// must stay mapped while registered (the kernel pins it).
+pub unsafe fn register_buffers(ring: &io_uring, iovecs: *const libc::iovec, nr: u32) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { register(ring, IORING_REGISTER_BUFFERS, iovecs.cast(), nr) }
+}
+
+/// `io_uring_register_buffers_tags`: [`register_buffers`] with a tag per
+/// slot (null for none).
+///
+/// # Safety
+/// As [`register_buffers`]; `tags`, unless null, readable for `nr` entries.
+pub unsafe fn register_buffers_tags(ring: &io_uring, iovecs: *const libc::iovec, tags: *const u64, nr: u32) -> SysResult<i32> {
+    let mut reg = io_uring_rsrc_register { nr, data: uaddr(iovecs), tags: uaddr(tags), ..Default::default() };
+    let size = size_of::<io_uring_rsrc_register>() as u32;
+    // SAFETY: `reg` is live; what it names is vouched for by the caller.
+    unsafe { register(ring, IORING_REGISTER_BUFFERS2, ptr::from_mut(&mut reg).cast(), size) }
+}
+
+/// `io_uring_register_buffers_sparse`: an empty buffer table of `nr` slots.
+pub fn register_buffers_sparse(ring: &io_uring, nr: u32) -> SysResult<i32> {
+    let mut reg = io_uring_rsrc_register { nr, flags: IORING_RSRC_REGISTER_SPARSE, ..Default::default() };
+    let size = size_of::<io_uring_rsrc_register>() as u32;
+    register_with(ring, IORING_REGISTER_BUFFERS2, &mut reg, size)
+}
+
+/// `io_uring_register_buffers_update_tag`: replaces `nr` slots from `off`.
+///
+/// # Safety
+/// As [`register_buffers_tags`].
+pub unsafe fn register_buffers_update_tag(
+    ring: &io_uring,
+    off: u32,
+    iovecs: *const libc::iovec,
+    tags: *const u64,
+    nr: u32,
+) -> SysResult<i32> {
+    let mut up = io_uring_rsrc_update2 { offset: off, data: uaddr(iovecs), tags: uaddr(tags), nr, ..Default::default() };
+    let size = size_of::<io_uring_rsrc_update2>() as u32;
+    // SAFETY: `up` is live; what it names is vouched for by the caller.
+    unsafe { register(ring, IORING_REGISTER_BUFFERS_UPDATE, ptr::from_mut(&mut up).cast(), size) }
+}
+
+/// `io_uring_unregister_buffers`.
+pub fn unregister_buffers(ring: &io_uring) -> SysResult<i32> {
+    register_bare(ring, IORING_UNREGISTER_BUFFERS, 0)
+}
+
+/// `__io_uring_clone_buffers_offset`: copies `nr` registered buffers of
+/// `src` starting at `src_off` into `dst` at `dst_off` (`nr == 0`: all).
+///
+/// `IORING_REGISTER_SRC_REGISTERED` in `flags` is kept only when `src` can
+/// be named by its registered index; otherwise the real fd of `src` is used
+/// and the flag dropped.
+pub fn clone_buffers_offset_raw(dst: &io_uring, src: &io_uring, dst_off: u32, src_off: u32, nr: u32, flags: u32) -> SysResult<i32> {
+    let by_index = flags & IORING_REGISTER_SRC_REGISTERED != 0 && src.int_flags & int_flags::REG_REG_RING != 0;
+    let (src_fd, flags) = if by_index {
+        (src.enter_ring_fd, flags)
+    } else {
+        (src.ring_fd, flags & !IORING_REGISTER_SRC_REGISTERED)
+    };
+    let mut arg = io_uring_clone_buffers { src_fd: src_fd as u32, flags, src_off, dst_off, nr, pad: [0; 3] };
+    register_with(dst, IORING_REGISTER_CLONE_BUFFERS, &mut arg, 1)
+}
+
+/// `io_uring_clone_buffers_offset`: [`clone_buffers_offset_raw`], naming
+/// `src` by its registered index when possible.
+pub fn clone_buffers_offset(dst: &io_uring, src: &io_uring, dst_off: u32, src_off: u32, nr: u32, flags: u32) -> SysResult<i32> {
+    clone_buffers_offset_raw(dst, src, dst_off, src_off, nr, flags | IORING_REGISTER_SRC_REGISTERED)
+}
+
+/// `io_uring_clone_buffers`: all of `src`'s buffers into an empty `dst` table.
+pub fn clone_buffers(dst: &io_uring, src: &io_uring) -> SysResult<i32> {
+    clone_buffers_offset_raw(dst, src, 0, 0, 0, IORING_REGISTER_SRC_REGISTERED)
+}
+
+/// `__io_uring_clone_buffers`: all of `src`'s buffers, with caller flags.
+pub fn clone_buffers_raw(dst: &io_uring, src: &io_uring, flags: u32) -> SysResult<i32> {
+    clone_buffers_offset_raw(dst, src, 0, 0, 0, flags)
+}
+
+// ---------------------------------------------------------------------------
+// Eventfd, personalities, probe, restrictions
+// ---------------------------------------------------------------------------
+
+/// `io_uring_register_eventfd`: `event_fd` is signalled on completions.
+/// The kernel does not wait for in-flight requests to do this.
+pub fn register_eventfd(ring: &io_uring, event_fd: i32) -> SysResult<i32> {
+    let mut fd = event_fd;
+    register_with(ring, IORING_REGISTER_EVENTFD, &mut fd, 1)
+}
+
+/// `io_uring_register_eventfd_async`: signalled only for completions that
+/// were posted from the kernel's async workers.
+pub fn register_eventfd_async(ring: &io_uring, event_fd: i32) -> SysResult<i32> {
+    let mut fd = event_fd;
+    register_with(ring, IORING_REGISTER_EVENTFD_ASYNC, &mut fd, 1)
+}
+
+/// `io_uring_unregister_eventfd`.
+pub fn unregister_eventfd(ring: &io_uring) -> SysResult<i32> {
+    register_bare(ring, IORING_UNREGISTER_EVENTFD, 0)
+}
+
+/// `io_uring_register_personality`: records the caller's credentials and
+/// returns their id, for `sqe->personality`.
+pub fn register_personality(ring: &io_uring) -> SysResult<i32> {
+    register_bare(ring, IORING_REGISTER_PERSONALITY, 0)
+}
+
+/// `io_uring_unregister_personality`: the id travels as the count argument.
+pub fn unregister_personality(ring: &io_uring, id: i32) -> SysResult<i32> {
+    register_bare(ring, IORING_UNREGISTER_PERSONALITY, id as u32)
+}
+
+/// `io_uring_register_probe`: fills `p` (with room for `nr_ops` entries).
+///
+/// # Safety
+/// `p` must be writable for the header and `nr_ops` `io_uring_probe_op`s.
+pub unsafe fn register_probe(ring: &io_uring, p: *mut io_uring_probe, nr_ops: u32) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { register(ring, IORING_REGISTER_PROBE, p.cast_const().cast(), nr_ops) }
+}
+
+/// `io_uring_register_restrictions`: only for rings created disabled.
+///
+/// # Safety
+/// `res` must be readable for `nr` entries.
+pub unsafe fn register_restrictions(ring: &io_uring, res: *const io_uring_restriction, nr: u32) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { register(ring, IORING_REGISTER_RESTRICTIONS, res.cast(), nr) }
+}
+
+/// `io_uring_enable_rings`: starts a ring created with
+/// `IORING_SETUP_R_DISABLED` (the caller becomes its submitter task).
+pub fn enable_rings(ring: &io_uring) -> SysResult<i32> {
+    register_bare(ring, IORING_REGISTER_ENABLE_RINGS, 0)
+}
+
+// ---------------------------------------------------------------------------
+// io-wq
+// ---------------------------------------------------------------------------
+
+/// `io_uring_register_iowq_aff`: CPU affinity of the async workers.
+/// `cpusz` is the mask's size in bytes; 2 GiB or more is refused.
+///
+/// # Safety
+/// `mask` must be readable for `cpusz` bytes.
+pub unsafe fn register_iowq_aff(ring: &io_uring, cpusz: usize, mask: *const libc::cpu_set_t) -> SysResult<i32> {
+    let Ok(len) = i32::try_from(cpusz) else {
+        return Err(Errno::EINVAL);
+    };
+    // SAFETY: forwarded caller guarantee.
+    unsafe { register(ring, IORING_REGISTER_IOWQ_AFF, mask.cast(), len as u32) }
+}
+
+/// `io_uring_unregister_iowq_aff`.
+pub fn unregister_iowq_aff(ring: &io_uring) -> SysResult<i32> {
+    register_bare(ring, IORING_UNREGISTER_IOWQ_AFF, 0)
+}
+
+/// `io_uring_register_iowq_max_workers`: sets the bounded/unbounded worker
+/// limits (0 leaves one unchanged) and returns the previous ones in `val`.
+pub fn register_iowq_max_workers(ring: &io_uring, val: &mut [u32; 2]) -> SysResult<i32> {
+    register_with(ring, IORING_REGISTER_IOWQ_MAX_WORKERS, val, 2)
+}
+
+// ---------------------------------------------------------------------------
+// The ring fd
+// ---------------------------------------------------------------------------
+
+/// `io_uring_register_ring_fd`: registers the ring's own fd so
+/// `io_uring_enter` can skip the fd lookup. Returns 1 (one fd registered).
+///
+/// From then on the ring enters through the index; with
+/// `IORING_FEAT_REG_REG_RING`, registration calls use it too.
+pub fn register_ring_fd(ring: &mut io_uring) -> SysResult<i32> {
+    if ring.int_flags & int_flags::REG_RING != 0 {
+        return Err(Errno::EEXIST);
+    }
+    // offset -1: let the kernel pick the slot and report it back.
+    let mut up = io_uring_rsrc_update { offset: u32::MAX, resv: 0, data: ring.ring_fd as u32 as u64 };
+    let ret = register_with(ring, IORING_REGISTER_RING_FDS, &mut up, 1)?;
+    if ret == 1 {
+        ring.enter_ring_fd = up.offset as i32;
+        ring.int_flags |= int_flags::REG_RING;
+        if ring.features & IORING_FEAT_REG_REG_RING != 0 {
+            ring.int_flags |= int_flags::REG_REG_RING;
+        }
+    }
+    Ok(ret)
+}
+
+/// `io_uring_unregister_ring_fd`: drops the registered index and goes back to
+/// entering through `ring_fd`. Returns 1.
+pub fn unregister_ring_fd(ring: &mut io_uring) -> SysResult<i32> {
+    if ring.int_flags & int_flags::REG_RING == 0 {
+        return Err(Errno::EINVAL);
+    }
+    let mut up = io_uring_rsrc_update { offset: ring.enter_ring_fd as u32, resv: 0, data: 0 };
+    let ret = register_with(ring, IORING_UNREGISTER_RING_FDS, &mut up, 1)?;
+    if ret == 1 {
+        ring.enter_ring_fd = ring.ring_fd;
+        ring.int_flags &= !(int_flags::REG_RING | int_flags::REG_REG_RING);
+    }
+    Ok(ret)
+}
+
+/// `io_uring_close_ring_fd`: closes the real fd of a ring whose fd is
+/// registered, so only the index reaches it. Returns 1.
+pub fn close_ring_fd(ring: &mut io_uring) -> SysResult<i32> {
+    if ring.features & IORING_FEAT_REG_REG_RING == 0 {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    if ring.int_flags & int_flags::REG_RING == 0 {
+        return Err(Errno::EINVAL);
+    }
+    if ring.ring_fd == -1 {
+        return Err(Errno::EBADF);
+    }
+    let _ = syscall::close(ring.ring_fd);
+    ring.ring_fd = -1;
+    Ok(1)
+}
+
+// ---------------------------------------------------------------------------
+// Cancelation, NAPI, clock, messages
+// ---------------------------------------------------------------------------
+
+/// `io_uring_register_sync_cancel`: cancels matching requests and waits
+/// (up to `reg.timeout`) for them to finish.
+pub fn register_sync_cancel(ring: &io_uring, reg: &mut io_uring_sync_cancel_reg) -> SysResult<i32> {
+    register_with(ring, IORING_REGISTER_SYNC_CANCEL, reg, 1)
+}
+
+/// `io_uring_register_napi`: enables NAPI busy polling; the previous
+/// settings are written back into `napi`.
+pub fn register_napi(ring: &io_uring, napi: &mut io_uring_napi) -> SysResult<i32> {
+    register_with(ring, IORING_REGISTER_NAPI, napi, 1)
+}
+
+/// `io_uring_unregister_napi`: disables it (old settings into `napi`).
+///
+/// # Safety
+/// `napi` must be null or writable (liburing allows null).
+pub unsafe fn unregister_napi(ring: &io_uring, napi: *mut io_uring_napi) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee; the kernel skips a null argument.
+    unsafe { register(ring, IORING_UNREGISTER_NAPI, napi.cast_const().cast(), 1) }
+}
+
+/// `io_uring_register_clock`: the clock wait timeouts are measured against.
+pub fn register_clock(ring: &io_uring, arg: &mut io_uring_clock_register) -> SysResult<i32> {
+    register_with(ring, IORING_REGISTER_CLOCK, arg, 0)
+}
+
+/// `io_uring_register_sync_msg`: runs an `IORING_OP_MSG_RING` SQE
+/// synchronously, with no source ring.
+pub fn register_sync_msg(sqe: &mut io_uring_sqe) -> SysResult<i32> {
+    // SAFETY: the kernel reads one SQE, a plain struct, during the call
+    // (the target ring is named by fd inside it).
+    unsafe { syscall::io_uring_register(u32::MAX, IORING_REGISTER_SEND_MSG_RING, ptr::from_mut(sqe).cast(), 1) }
+}
+
+// ---------------------------------------------------------------------------
+// Memory regions, zero-copy receive, BPF filters, queries
+// ---------------------------------------------------------------------------
+
+/// `io_uring_register_region`.
+///
+/// # Safety
+/// The region descriptor `reg` points to, and any user memory it names,
+/// must be valid as the kernel requires for the lifetime of the ring.
+pub unsafe fn register_region(ring: &io_uring, reg: *mut io_uring_mem_region_reg) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { register(ring, IORING_REGISTER_MEM_REGION, reg.cast_const().cast(), 1) }
+}
+
+/// `io_uring_register_wait_reg`: kept as liburing 2.15 has it, a stub that
+/// always fails with `EINVAL` (register a region with
+/// `IORING_MEM_REGION_REG_WAIT_ARG` instead).
+pub fn register_wait_reg(_ring: &io_uring, _reg: *mut io_uring_reg_wait, _nr: i32) -> SysResult<i32> {
+    Err(Errno::EINVAL)
+}
+
+/// `io_uring_register_ifq`: a zero-copy receive interface queue.
+///
+/// # Safety
+/// `reg` and the area/region descriptors it points to must be valid as the
+/// kernel requires.
+pub unsafe fn register_ifq(ring: &io_uring, reg: *mut io_uring_zcrx_ifq_reg) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { register(ring, IORING_REGISTER_ZCRX_IFQ, reg.cast_const().cast(), 1) }
+}
+
+/// `io_uring_register_zcrx_ctrl`.
+pub fn register_zcrx_ctrl(ring: &io_uring, ctrl: &mut zcrx_ctrl) -> SysResult<i32> {
+    register_with(ring, IORING_REGISTER_ZCRX_CTRL, ctrl, 0)
+}
+
+/// `io_uring_register_bpf_filter`: filters for this ring's requests.
+///
+/// # Safety
+/// `bpf` and the program it points to must be readable.
+pub unsafe fn register_bpf_filter(ring: &io_uring, bpf: *mut io_uring_bpf) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { register(ring, IORING_REGISTER_BPF_FILTER, bpf.cast_const().cast(), 1) }
+}
+
+/// `io_uring_register_bpf_filter_task`: filters for every ring of the task.
+///
+/// # Safety
+/// As [`register_bpf_filter`].
+pub unsafe fn register_bpf_filter_task(bpf: *mut io_uring_bpf) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { syscall::io_uring_register(u32::MAX, IORING_REGISTER_BPF_FILTER, bpf.cast_const().cast(), 1) }
+}
+
+/// `io_uring_register_query`: asks the kernel what it supports, no ring
+/// needed. Queries chain through `next_entry`.
+///
+/// # Safety
+/// Every header of the chain and its answer buffer must be valid.
+pub unsafe fn register_query(query: *mut io_uring_query_hdr) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { syscall::io_uring_register(u32::MAX, IORING_REGISTER_QUERY, query.cast_const().cast(), 0) }
+}
+
+// ---------------------------------------------------------------------------
+// Resizing
+// ---------------------------------------------------------------------------
+
+/// Bytes of one SQE slot group for a ring with these setup flags.
+#[inline]
+fn sqe_bytes(setup_flags: u32) -> usize {
+    setup::sqe_array_bytes(setup_flags, 1)
+}
+
+/// `io_uring_resize_rings`: asks the kernel for rings of the sizes in `p`,
+/// then maps the new rings and points `ring` at them.
+///
+/// The kernel carries over submitted-but-unconsumed SQEs and unreaped CQEs.
+/// The library carries over the application's private SQ counters, and
+/// (beyond liburing) the SQEs it has handed out but not yet submitted:
+/// those are copied into the new SQE array as far as it has room.
+///
+/// `p.flags` is cleared on return, success or not, as liburing does.
+/// Refused up front: rings whose memory the application provided
+/// (`IORING_SETUP_NO_MMAP`, `EINVAL`, as liburing) and rings whose fd was
+/// closed (`EBADF`: the new rings could not be mapped; liburing would resize
+/// in the kernel and then fail to map them).
+pub fn resize_rings(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
+    let ret = resize_inner(ring, p);
+    p.flags = 0;
+    ret
+}
+
+fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
+    if ring.flags & IORING_SETUP_NO_MMAP != 0 {
+        return Err(Errno::EINVAL);
+    }
+    if ring.ring_fd < 0 {
+        return Err(Errno::EBADF);
+    }
+    p.sq_off = Default::default();
+    p.cq_off = Default::default();
+    register_with(ring, IORING_REGISTER_RESIZE_RINGS, p, 1)?;
+
+    let mut sq = setup::empty_sq();
+    let mut cq = setup::empty_cq();
+    setup::mmap_rings(ring.ring_fd, p, &mut sq, &mut cq)?;
+
+    let old = &ring.sq;
+    let (sqe_head, mut sqe_tail) = (old.sqe_head, old.sqe_tail);
+    let slot = sqe_bytes(ring.flags);
+    // SAFETY: both SQE arrays are live mappings of `ring_entries` slots of
+    // `slot` bytes each (the old one until unmapped below); indexes are
+    // masked into range. The kernel does not read SQEs past the tail it was
+    // given, so the not-yet-submitted ones are ours to copy. The new khead
+    // is read once, plainly: the ring is ours and idle during the call.
+    unsafe {
+        let kernel_head = sq.khead.read();
+        let room = sq.ring_entries.wrapping_sub(sqe_head.wrapping_sub(kernel_head));
+        let pending = sqe_tail.wrapping_sub(sqe_head);
+        if pending > room {
+            sqe_tail = sqe_head.wrapping_add(room);
+        }
+        let mut i = sqe_head;
+        while i != sqe_tail {
+            let from = old.sqes.cast::<u8>().add((i & old.ring_mask) as usize * slot);
+            let to = sq.sqes.cast::<u8>().add((i & sq.ring_mask) as usize * slot);
+            ptr::copy_nonoverlapping(from, to, slot);
+            i = i.wrapping_add(1);
+        }
+    }
+
+    // SAFETY: the old mappings are the library's own and nothing refers to
+    // them once `ring` points at the new ones (done right after).
+    unsafe {
+        let _ = syscall::munmap(ring.sq.sqes.cast(), ring.sq.sqes_sz as usize);
+        setup::unmap_rings(&ring.sq, &ring.cq);
+    }
+    sq.sqe_head = sqe_head;
+    sq.sqe_tail = sqe_tail;
+    if p.flags & IORING_SETUP_NO_SQARRAY == 0 {
+        // SAFETY: the new SQ array has `p.sq_entries` slots; the kernel reads
+        // it only when told about new SQEs, so identity-filling it now is
+        // race-free.
+        unsafe {
+            for i in 0..p.sq_entries {
+                sq.array.add(i as usize).write(i);
+            }
+        }
+    }
+    ring.sq = sq;
+    ring.cq = cq;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wait_reg_is_a_stub() {
+        let ring = setup::empty_ring();
+        assert_eq!(register_wait_reg(&ring, core::ptr::null_mut(), 1), Err(Errno::EINVAL));
+    }
+
+    #[test]
+    fn huge_iowq_mask_is_refused_before_the_kernel() {
+        let ring = setup::empty_ring();
+        // SAFETY: the size check fails before the mask is looked at.
+        let r = unsafe { register_iowq_aff(&ring, 1usize << 31, core::ptr::null()) };
+        assert_eq!(r, Err(Errno::EINVAL));
+    }
+
+    #[test]
+    fn ring_fd_state_checks() {
+        let mut ring = setup::empty_ring();
+        ring.ring_fd = -1;
+        assert_eq!(unregister_ring_fd(&mut ring), Err(Errno::EINVAL));
+        assert_eq!(close_ring_fd(&mut ring), Err(Errno::EOPNOTSUPP));
+        ring.features = IORING_FEAT_REG_REG_RING;
+        assert_eq!(close_ring_fd(&mut ring), Err(Errno::EINVAL));
+        ring.int_flags = int_flags::REG_RING;
+        assert_eq!(close_ring_fd(&mut ring), Err(Errno::EBADF));
+        assert_eq!(register_ring_fd(&mut ring), Err(Errno::EEXIST));
+    }
+
+    #[test]
+    fn resize_refuses_app_memory_and_clears_flags() {
+        let mut ring = setup::empty_ring();
+        ring.flags = IORING_SETUP_NO_MMAP;
+        let mut p = setup::zeroed_params();
+        p.flags = 0x10;
+        assert_eq!(resize_rings(&mut ring, &mut p), Err(Errno::EINVAL));
+        assert_eq!(p.flags, 0);
+    }
+}

@@ -176,6 +176,21 @@ pub fn close(fd: i32) -> SysResult<()> {
     check(r).map(|_| ())
 }
 
+/// The calling process's resource limit `resource` (`prlimit64`, pid 0).
+pub fn getrlimit(resource: u32) -> SysResult<libc::rlimit64> {
+    let mut lim = libc::rlimit64 { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: the kernel writes one rlimit64 into `lim`, which is live.
+    let r = unsafe { raw::syscall6(libc::SYS_prlimit64, 0, resource as usize, 0, core::ptr::from_mut(&mut lim) as usize, 0, 0) };
+    check(r).map(|_| lim)
+}
+
+/// Sets the calling process's resource limit `resource` (`prlimit64`, pid 0).
+pub fn setrlimit(resource: u32, lim: &libc::rlimit64) -> SysResult<()> {
+    // SAFETY: the kernel only reads one rlimit64 from `lim`.
+    let r = unsafe { raw::syscall6(libc::SYS_prlimit64, 0, resource as usize, core::ptr::from_ref(lim) as usize, 0, 0, 0) };
+    check(r).map(|_| ())
+}
+
 /// The system page size, asked of libc once per call (cheap: glibc caches it).
 pub fn page_size() -> usize {
     // SAFETY: sysconf has no preconditions.

@@ -2,3 +2,20 @@
 
 #[cfg(test)]
 mod generated_header;
+mod buf_ring;
+mod queue;
+mod register;
+mod setup;
+
+use core::ffi::c_int;
+
+use crate::syscall::SysResult;
+
+/// liburing's return convention: the value on success, `-errno` on failure.
+#[inline]
+pub(crate) fn ret_int(r: SysResult<i32>) -> c_int {
+    match r {
+        Ok(v) => v,
+        Err(e) => e.neg(),
+    }
+}

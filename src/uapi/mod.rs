@@ -7,14 +7,16 @@
 //! C anonymous unions are flattened: the first member of each union is a
 //! plain Rust field at the union's offset, and the other members are reached
 //! through small accessor methods (see [`io_uring_sqe`]). This keeps writing
-//! an SQE from Rust a matter of plain assignments.
+//! an SQE from Rust a matter of plain assignments. The one exception is
+//! `io_uring_bpf_ctx`, whose union members differ in shape: it is a Rust
+//! `union` in a field named `args`.
 //!
 //! Constants carry the Rust type of the field they are stored in: setup,
 //! enter, feature, register-opcode and CQE flags are `u32`, SQE flags `u8`,
 //! opcodes `u8`, mmap offsets `u64`, and so on.
 //!
 //! Constants and layouts are declared through two macros that also build
-//! tables (in test builds) from which [`abi_check`] generates C assertions
+//! tables (in test builds) from which `abi_check` generates C assertions
 //! against the hand-written headers in `include/liburing/`.
 #![forbid(unsafe_code)]
 #![allow(non_camel_case_types, non_upper_case_globals)]
@@ -42,9 +44,11 @@ macro_rules! c_consts {
         ];
     };
 }
+#[allow(unused_imports)] // for sibling modules (structs.rs) that add tables
 pub(crate) use c_consts;
 
 /// Maps a constant's kind marker to "is a preprocessor macro in C".
+#[allow(unused_macros)] // only the test-build tables use it
 macro_rules! c_kind {
     (define) => {
         true
@@ -53,6 +57,7 @@ macro_rules! c_kind {
         false
     };
 }
+#[allow(unused_imports)]
 pub(crate) use c_kind;
 
 /// Asserts the layout of `#[repr(C)]` structures and, in test builds,
@@ -62,14 +67,16 @@ pub(crate) use c_kind;
 /// c_layout! {
 ///     pub(crate) static TABLE;
 ///     name (size, align) { rust_field: offset, size; ... }
-///         c_only { c.member.path: offset, size; ... }
+///         + rust_only { rust_field: offset, size; ... }
+///         + c_only { c.member.path: offset, size; ... }
 /// }
 /// ```
 ///
 /// Every `rust_field` gets a Rust assertion of its offset and size and a C
-/// assertion of the same numbers. `c_only` lists C members that have no Rust
-/// field of their own (other members of a flattened union, members of nested
-/// anonymous structs); they are checked on the C side only. A size of 0
+/// assertion of the same numbers. `rust_only` fields (a Rust name for a C
+/// anonymous union) are asserted in Rust only. `c_only` lists C members that
+/// have no Rust field of their own (other members of a flattened union,
+/// members of nested anonymous structs); they are checked on the C side only. A size of 0
 /// marks a flexible array: C cannot take its `sizeof`, so only the offset is
 /// compared.
 macro_rules! c_layout {
@@ -79,7 +86,8 @@ macro_rules! c_layout {
             $sname:ident ($size:literal, $align:literal) {
                 $( $field:ident : $off:literal , $fsize:literal ; )*
             }
-            $( c_only { $( $($cpath:ident).+ : $coff:literal , $csize:literal ; )* } )?
+            $( + rust_only { $( $rfield:ident : $roff:literal , $rsize:literal ; )* } )?
+            $( + c_only { $( $($cpath:ident).+ : $coff:literal , $csize:literal ; )* } )?
         )*
     ) => {
         $(
@@ -89,6 +97,10 @@ macro_rules! c_layout {
                 const _: () = assert!(::core::mem::offset_of!($sname, $field) == $off);
                 const _: () = assert!($crate::uapi::field_size(|s: &$sname| &s.$field) == $fsize);
             )*
+            $($(
+                const _: () = assert!(::core::mem::offset_of!($sname, $rfield) == $roff);
+                const _: () = assert!($crate::uapi::field_size(|s: &$sname| &s.$rfield) == $rsize);
+            )*)?
         )*
 
         /// The layout of every structure of this module, as the C check sees it.
@@ -114,6 +126,7 @@ macro_rules! c_layout {
         ];
     };
 }
+#[allow(unused_imports)] // for sibling modules (structs.rs) that add tables
 pub(crate) use c_layout;
 
 /// The size of the field a projection closure points at (used by

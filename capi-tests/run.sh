@@ -1,0 +1,132 @@
+#!/bin/sh
+# Build and run the C API tests against an installed liburing.
+#
+#   sh capi-tests/run.sh <stage-dir> [test-name ...]
+#
+# <stage-dir> holds usr/include (liburing.h) and usr/lib (liburing.so, .a).
+# Every capi-tests/*.c is compiled with -Wall -Wextra -Werror against those
+# headers, linked with -luring from <stage-dir>/usr/lib, and run with that
+# directory first on LD_LIBRARY_PATH and a per-test timeout.  The old-binary
+# compatibility check (compat/run.sh) runs as one more test.  Exit status of a
+# test: 0 pass, 77 skip, anything else (or a timeout) fail.
+#
+# Environment: CC (default cc), CAPI_TIMEOUT (seconds, default 30),
+# CAPI_BUILD_DIR (where binaries and logs go; default a fresh /tmp dir),
+# CAPI_NO_COMPAT=1 to leave out the compatibility check.
+
+set -u
+
+if [ $# -lt 1 ]; then
+	echo "usage: sh $0 <stage-dir> [test-name ...]" >&2
+	exit 2
+fi
+if [ ! -d "$1/usr/include" ] || [ ! -d "$1/usr/lib" ]; then
+	echo "run.sh: $1 has no usr/include and usr/lib" >&2
+	exit 2
+fi
+stage=$(cd "$1" && pwd)
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+CC=${CC:-cc}
+timeout_s=${CAPI_TIMEOUT:-30}
+out=${CAPI_BUILD_DIR:-}
+if [ -z "$out" ]; then
+	out=$(mktemp -d /tmp/capi-tests.XXXXXX)
+fi
+mkdir -p "$out"
+
+CFLAGS="-O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -I$stage/usr/include -I$here"
+LDFLAGS="-L$stage/usr/lib"
+LIBS="-luring -lpthread -ldl"
+
+# Exported for the tests that compile or inspect further programs.
+CAPI_STAGE=$stage
+CAPI_SRC=$here
+CAPI_OUT=$out
+export CAPI_STAGE CAPI_SRC CAPI_OUT CC
+LD_LIBRARY_PATH="$stage/usr/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH
+
+only=" $* "
+selected() {
+	[ "$only" = "  " ] && return 0
+	case $only in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+passed=0
+failed=0
+skipped=0
+failed_names=""
+summary="$out/summary.txt"
+: >"$summary"
+
+row() { # name result seconds note
+	printf '%-28s %-5s %6s  %s\n' "$1" "$2" "$3" "$4" | tee -a "$summary"
+}
+
+# Run one already-built command as test $1; the rest is the command.
+run_test() {
+	name=$1
+	shift
+	log="$out/$name.log"
+	start=$(date +%s.%N)
+	timeout -k 5 "$timeout_s" "$@" >"$log" 2>&1 </dev/null
+	rc=$?
+	end=$(date +%s.%N)
+	secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
+	case $rc in
+	0)
+		passed=$((passed + 1))
+		row "$name" PASS "$secs" ""
+		;;
+	77)
+		skipped=$((skipped + 1))
+		row "$name" SKIP "$secs" "$(grep -m1 '^SKIP' "$log" | cut -c1-100)"
+		;;
+	124 | 137)
+		failed=$((failed + 1))
+		failed_names="$failed_names $name"
+		row "$name" FAIL "$secs" "timeout after ${timeout_s}s"
+		;;
+	*)
+		failed=$((failed + 1))
+		failed_names="$failed_names $name"
+		row "$name" FAIL "$secs" "exit $rc"
+		;;
+	esac
+}
+
+printf '%-28s %-5s %6s  %s\n' TEST RESULT SECS NOTE
+printf '%s\n' "stage: $stage   logs: $out"
+
+for src in "$here"/*.c; do
+	[ -e "$src" ] || continue
+	name=$(basename "$src" .c)
+	selected "$name" || continue
+	bin="$out/$name"
+	# shellcheck disable=SC2086
+	if ! $CC $CFLAGS -o "$bin" "$src" $LDFLAGS $LIBS >"$out/$name.build.log" 2>&1; then
+		failed=$((failed + 1))
+		failed_names="$failed_names $name"
+		row "$name" FAIL "-" "does not compile (see $out/$name.build.log)"
+		sed 's/^/    /' "$out/$name.build.log" | head -30
+		continue
+	fi
+	run_test "$name" "$bin"
+done
+
+if [ "${CAPI_NO_COMPAT:-0}" != 1 ] && selected compat; then
+	run_test compat sh "$here/compat/run.sh" "$stage"
+fi
+
+for name in $failed_names; do
+	[ -s "$out/$name.log" ] || continue
+	echo
+	echo "---- $name (last lines of $out/$name.log)"
+	tail -n 25 "$out/$name.log" 2>/dev/null | sed 's/^/    /'
+done
+
+echo
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SQPOLL rings.
+ *  1. While the SQ thread is awake, io_uring_submit() must not enter the
+ *     kernel: proven in a child process whose seccomp filter makes every
+ *     io_uring_enter fail with EPERM; the NOPs still complete, and are reaped
+ *     without entering either.
+ *  2. Once the thread has idled (sq_thread_idle) and raised
+ *     IORING_SQ_NEED_WAKEUP, io_uring_submit() must enter to wake it (in the
+ *     seccomp child it reports the -EPERM of that enter), and on a normal
+ *     ring the submission then completes.
+ *  3. SQ_AFF: the SQ thread is bound to sq_thread_cpu.
+ */
+#include "check.h"
+
+#include <dirent.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+/* Make io_uring_enter fail with EPERM for this process; 0 or -errno. */
+static int block_io_uring_enter(void)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_enter, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {
+		.len = sizeof(filter) / sizeof(filter[0]),
+		.filter = filter,
+	};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -errno;
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return -errno;
+	return 0;
+}
+
+static int sqpoll_ring(struct io_uring *ring, unsigned idle_ms, unsigned flags, int cpu)
+{
+	struct io_uring_params p;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_SQPOLL | flags;
+	p.sq_thread_idle = idle_ms;
+	if (cpu >= 0)
+		p.sq_thread_cpu = (unsigned) cpu;
+	return io_uring_queue_init_params(8, ring, &p);
+}
+
+/* Wait (without entering the kernel) until `n` CQEs are visible. */
+static void spin_for_cqes(struct io_uring *ring, unsigned n, long timeout_ms)
+{
+	long long end = check_now_ms() + timeout_ms;
+
+	while (io_uring_cq_ready(ring) < n) {
+		CHECKM(check_now_ms() < end, "only %u of %u CQEs after %ld ms",
+		       io_uring_cq_ready(ring), n, timeout_ms);
+		check_sleep_ms(1);
+	}
+}
+
+static void queue_nop(struct io_uring *ring, unsigned long long tag)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+	CHECK(sqe != NULL);
+	io_uring_prep_nop(sqe);
+	io_uring_sqe_set_data64(sqe, tag);
+}
+
+static void reap(struct io_uring *ring, unsigned long long tag)
+{
+	struct io_uring_cqe *cqe;
+
+	CHECK_EQ(io_uring_peek_cqe(ring, &cqe), 0);
+	CHECK_EQ(io_uring_cqe_get_data64(cqe), tag);
+	CHECK_EQ(cqe->res, 0);
+	io_uring_cqe_seen(ring, cqe);
+}
+
+/* Wait until the SQ thread has gone to sleep and asked to be woken. */
+static void wait_need_wakeup(struct io_uring *ring, long timeout_ms)
+{
+	long long end = check_now_ms() + timeout_ms;
+
+	while (!(IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_NEED_WAKEUP)) {
+		CHECKM(check_now_ms() < end, "SQ thread never set IORING_SQ_NEED_WAKEUP");
+		check_sleep_ms(5);
+	}
+}
+
+/* Runs in a child with io_uring_enter blocked. Exit code: 0 ok, 77 skip. */
+static int child_no_enter(void)
+{
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	int ret, i;
+
+	ret = block_io_uring_enter();
+	if (ret)
+		SKIP("cannot install a seccomp filter: %s", strerror(-ret));
+	/* The filter works: a raw enter fails. */
+	CHECK_EQ(io_uring_enter(0, 0, 0, 0, NULL), -EPERM);
+
+	/* A long idle time: the thread stays awake during part 1. */
+	ret = sqpoll_ring(&ring, 10000, 0, -1);
+	CHECK_EQ(ret, 0);
+	for (i = 0; i < 3; i++)
+		queue_nop(&ring, 10 + i);
+	/* Submission is just a tail update: 3 "submitted", no syscall. */
+	CHECK_EQ(io_uring_submit(&ring), 3);
+	spin_for_cqes(&ring, 3, 5000);
+	for (i = 0; i < 3; i++)
+		reap(&ring, 10 + i);
+	CHECK_EQ(io_uring_peek_cqe(&ring, &cqe), -EAGAIN);
+	io_uring_queue_exit(&ring);
+
+	/* Part 2 under the filter: after idling, submit must try to enter. */
+	ret = sqpoll_ring(&ring, 20, 0, -1);
+	CHECK_EQ(ret, 0);
+	queue_nop(&ring, 20);
+	CHECK_EQ(io_uring_submit(&ring), 1);
+	spin_for_cqes(&ring, 1, 5000);
+	reap(&ring, 20);
+	wait_need_wakeup(&ring, 5000);
+	queue_nop(&ring, 21);
+	CHECK_EQ(io_uring_submit(&ring), -EPERM);
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
+/*
+ * Find the SQ poll thread of this process and return its allowed-CPU list.
+ * Returns the number of iou-sqp threads seen (the list is the first one's).
+ */
+static int sq_thread_cpus(char *out, size_t len)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	int found = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char path[300], line[256];
+		FILE *f;
+		int is_sqp = 0;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/status", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			if (!strncmp(line, "Name:", 5) && strstr(line, "iou-sqp-"))
+				is_sqp = 1;
+			if (is_sqp && !strncmp(line, "Cpus_allowed_list:", 18) && !found++) {
+				char *v = line + 18;
+
+				while (*v == ' ' || *v == '\t')
+					v++;
+				v[strcspn(v, "\n")] = 0;
+				snprintf(out, len, "%s", v);
+			}
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+int main(void)
+{
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	pid_t pid;
+	int status, ret, cpu;
+	char cpus[256], want[16];
+
+	ret = sqpoll_ring(&ring, 1000, 0, -1);
+	if (ret == -EPERM || ret == -EINVAL)
+		SKIP("SQPOLL ring not allowed: %s", strerror(-ret));
+	CHECK_EQ(ret, 0);
+	CHECK(ring.flags & IORING_SETUP_SQPOLL);
+	check_nop_roundtrip(&ring, 8, 1);
+	io_uring_queue_exit(&ring);
+
+	/* Parts 1 and 2 under seccomp, in a child. */
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0)
+		exit(child_no_enter());
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECKM(WIFEXITED(status), "seccomp child died (status 0x%x)", status);
+	if (WEXITSTATUS(status) == CHECK_EXIT_SKIP)
+		check_note("note: seccomp part skipped (see child output above)");
+	else
+		CHECKM(WEXITSTATUS(status) == 0, "seccomp child failed");
+
+	/* Part 2 on a normal ring: wake the idle thread, the NOP completes. */
+	ret = sqpoll_ring(&ring, 20, 0, -1);
+	CHECK_EQ(ret, 0);
+	check_nop_roundtrip(&ring, 4, 100);
+	wait_need_wakeup(&ring, 5000);
+	queue_nop(&ring, 200);
+	CHECK_EQ(io_uring_submit(&ring), 1);
+	CHECK_EQ(io_uring_wait_cqe(&ring, &cqe), 0);
+	CHECK_EQ(io_uring_cqe_get_data64(cqe), 200);
+	io_uring_cqe_seen(&ring, cqe);
+	/* Again, after another idle period, with submit_and_wait. */
+	wait_need_wakeup(&ring, 5000);
+	queue_nop(&ring, 201);
+	CHECK_EQ(io_uring_submit_and_wait(&ring, 1), 1);
+	reap(&ring, 201);
+	/* io_uring_sqring_wait returns at once when the SQ has room. */
+	CHECK_EQ(io_uring_sqring_wait(&ring), 0);
+	io_uring_queue_exit(&ring);
+
+	/*
+	 * Part 3: SQ_AFF pins the thread to sq_thread_cpu (last online CPU).
+	 * The threads of the rings above exit asynchronously: wait for them.
+	 */
+	{
+		long long end = check_now_ms() + 5000;
+
+		while (sq_thread_cpus(cpus, sizeof(cpus)) && check_now_ms() < end)
+			check_sleep_ms(5);
+	}
+	cpu = (int) sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	if (cpu < 0)
+		cpu = 0;
+	ret = sqpoll_ring(&ring, 1000, IORING_SETUP_SQ_AFF, cpu);
+	if (ret == -EINVAL || ret == -EPERM) {
+		check_note("note: SQ_AFF on cpu %d rejected (%s), part 3 not run", cpu,
+			   strerror(-ret));
+		return 0;
+	}
+	CHECK_EQ(ret, 0);
+	check_nop_roundtrip(&ring, 8, 300);
+	CHECKM(sq_thread_cpus(cpus, sizeof(cpus)) == 1, "not exactly one iou-sqp thread");
+	snprintf(want, sizeof(want), "%d", cpu);
+	CHECKM(strcmp(cpus, want) == 0, "SQ thread allowed on CPUs '%s', expected '%s'", cpus, want);
+	io_uring_queue_exit(&ring);
+	return 0;
+}

@@ -1,0 +1,97 @@
+//! C entry points for provided buffer rings.
+//!
+//! A null `ring` gives `-EINVAL` (NULL plus `*err = -EINVAL` for
+//! `io_uring_setup_buf_ring`); a null `reg` or `head`, which liburing would
+//! dereference, gives `-EINVAL` too; a null `err` is simply not written.
+
+use core::ffi::{c_int, c_uint};
+use core::ptr::null_mut;
+
+use super::ret_int;
+use crate::buf_ring;
+use crate::structs::io_uring;
+use crate::uapi::{io_uring_buf_reg, io_uring_buf_ring};
+
+/// Registers the buffer ring `reg` describes (`flags` ORed into `reg->flags`).
+///
+/// # Safety
+/// `ring` and `reg` null or valid; the ring memory `reg` names must stay
+/// mapped while registered.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_buf_ring(ring: *mut io_uring, reg: *mut io_uring_buf_reg, flags: c_uint) -> c_int {
+    // SAFETY: the caller passes null or valid pointers.
+    let (Some(ring), Some(reg)) = (unsafe { (ring.as_mut(), reg.as_mut()) }) else { return -libc::EINVAL };
+    // SAFETY: forwarded caller guarantee on the ring memory.
+    ret_int(unsafe { buf_ring::register_buf_ring(ring, reg, flags) })
+}
+
+/// Unregisters buffer group `bgid`.
+///
+/// # Safety
+/// `ring` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_unregister_buf_ring(ring: *mut io_uring, bgid: c_int) -> c_int {
+    // SAFETY: the caller passes null or a valid ring.
+    let Some(ring) = (unsafe { ring.as_mut() }) else { return -libc::EINVAL };
+    ret_int(buf_ring::unregister_buf_ring(ring, bgid))
+}
+
+/// Reads the kernel's head of buffer group `buf_group` into `*head`.
+///
+/// # Safety
+/// `ring` and `head` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_buf_ring_head(ring: *mut io_uring, buf_group: c_int, head: *mut u16) -> c_int {
+    // SAFETY: the caller passes null or valid pointers.
+    let (Some(ring), Some(head)) = (unsafe { (ring.as_mut(), head.as_mut()) }) else { return -libc::EINVAL };
+    ret_int(buf_ring::buf_ring_head(ring, buf_group).map(|h| {
+        *head = h;
+        0
+    }))
+}
+
+/// Allocates and registers a buffer ring; NULL and `*err = -errno` on failure.
+///
+/// # Safety
+/// `ring` null or valid; `err` null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_setup_buf_ring(
+    ring: *mut io_uring,
+    nentries: c_uint,
+    bgid: c_int,
+    flags: c_uint,
+    err: *mut c_int,
+) -> *mut io_uring_buf_ring {
+    // SAFETY: the caller passes null or a valid ring.
+    let result = match unsafe { ring.as_mut() } {
+        Some(ring) => buf_ring::setup_buf_ring(ring, nentries, bgid, flags),
+        None => Err(crate::syscall::Errno::EINVAL),
+    };
+    let (br, code) = match result {
+        Ok(br) => (br, 0),
+        Err(e) => (null_mut(), e.neg()),
+    };
+    // SAFETY: the caller passes null or a writable int.
+    if let Some(err) = unsafe { err.as_mut() } {
+        *err = code;
+    }
+    br
+}
+
+/// Unregisters group `bgid` and frees its ring from `io_uring_setup_buf_ring`.
+///
+/// # Safety
+/// `ring` null or valid; `br` from `io_uring_setup_buf_ring` with the same
+/// `nentries` and `bgid`, unused afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_free_buf_ring(
+    ring: *mut io_uring,
+    br: *mut io_uring_buf_ring,
+    nentries: c_uint,
+    bgid: c_int,
+) -> c_int {
+    // SAFETY: the caller passes null or a valid ring.
+    let Some(ring) = (unsafe { ring.as_mut() }) else { return -libc::EINVAL };
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { buf_ring::free_buf_ring(ring, br, nentries, bgid) })
+}

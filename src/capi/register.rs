@@ -1,0 +1,590 @@
+//! C entry points for every registration call (`io_uring_register_*`,
+//! `io_uring_unregister_*`, buffer cloning, ring-fd handling, resizing).
+//!
+//! Pointer policy:
+//! - a null `ring` (or `dst`/`src`) gives `-EINVAL` instead of a crash;
+//! - a null argument liburing itself would dereference (the resize params)
+//!   gives `-EINVAL`;
+//! - a null argument liburing hands straight to the kernel gives the
+//!   kernel's answer: passed through where the core takes a raw pointer,
+//!   and answered with `-EFAULT` (what the kernel says) where the core
+//!   takes a reference.
+
+use core::ffi::{c_int, c_uint, c_void};
+use core::mem::{align_of, size_of};
+
+use super::ret_int;
+use crate::register;
+use crate::structs::io_uring;
+use crate::uapi::{
+    io_uring_bpf, io_uring_clock_register, io_uring_mem_region_reg, io_uring_napi, io_uring_params,
+    io_uring_probe, io_uring_query_hdr, io_uring_reg_wait, io_uring_restriction, io_uring_sqe,
+    io_uring_sync_cancel_reg, io_uring_zcrx_ifq_reg, zcrx_ctrl,
+};
+
+/// The kernel's `__u64`, named so the generated prototypes say `__u64`
+/// (which is `unsigned long long`, not `uint64_t`, in C).
+#[allow(non_camel_case_types)]
+pub type __u64 = u64;
+
+/// `struct iovec` as seen by the generated prototypes (cbindgen prints
+/// `struct iovec` only for a struct of this crate); same layout as libc's.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+pub struct iovec {
+    pub iov_base: *mut c_void,
+    pub iov_len: usize,
+}
+const _: () = assert!(size_of::<iovec>() == size_of::<libc::iovec>());
+const _: () = assert!(align_of::<iovec>() == align_of::<libc::iovec>());
+
+/// Turns `ring` into a reference or returns `-EINVAL` from the caller.
+macro_rules! ring_ref {
+    ($ring:expr) => {
+        // SAFETY: the C caller passes null or a valid `struct io_uring`.
+        match unsafe { $ring.as_mut() } {
+            Some(r) => r,
+            None => return -libc::EINVAL,
+        }
+    };
+}
+
+/// Turns an argument pointer into a reference or returns `-EFAULT`.
+macro_rules! arg_ref {
+    ($arg:expr) => {
+        // SAFETY: the C caller passes null or a valid argument struct.
+        match unsafe { $arg.as_mut() } {
+            Some(r) => r,
+            None => return -libc::EFAULT,
+        }
+    };
+}
+
+// ---------------------------------------------------------------------------
+// Files
+// ---------------------------------------------------------------------------
+
+/// Registers a file table of `nr_files` fds.
+///
+/// # Safety
+/// `ring` null or valid; `files` readable for `nr_files` ints.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_files(ring: *mut io_uring, files: *const c_int, nr_files: c_uint) -> c_int {
+    let ring = ring_ref!(ring);
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { register::register_files(ring, files, nr_files) })
+}
+
+/// Registers a file table with a tag per slot.
+///
+/// # Safety
+/// `ring` null or valid; `files` and `tags` (unless null) readable for `nr`.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_files_tags(
+    ring: *mut io_uring,
+    files: *const c_int,
+    tags: *const __u64,
+    nr: c_uint,
+) -> c_int {
+    let ring = ring_ref!(ring);
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { register::register_files_tags(ring, files, tags, nr) })
+}
+
+/// Registers an empty file table of `nr` slots.
+///
+/// # Safety
+/// `ring` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_files_sparse(ring: *mut io_uring, nr: c_uint) -> c_int {
+    let ring = ring_ref!(ring);
+    ret_int(register::register_files_sparse(ring, nr))
+}
+
+/// Replaces `nr_files` registered files from slot `off`.
+///
+/// # Safety
+/// `ring` null or valid; `files` readable for `nr_files` ints.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_files_update(
+    ring: *mut io_uring,
+    off: c_uint,
+    files: *const c_int,
+    nr_files: c_uint,
+) -> c_int {
+    let ring = ring_ref!(ring);
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { register::register_files_update(ring, off, files, nr_files) })
+}
+
+/// Replaces `nr_files` registered files from slot `off`, with tags.
+///
+/// # Safety
+/// `ring` null or valid; `files` and `tags` (unless null) readable.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_files_update_tag(
+    ring: *mut io_uring,
+    off: c_uint,
+    files: *const c_int,
+    tags: *const __u64,
+    nr_files: c_uint,
+) -> c_int {
+    let ring = ring_ref!(ring);
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { register::register_files_update_tag(ring, off, files, tags, nr_files) })
+}
+
+/// Limits direct-descriptor allocation to slots `[off, off + len)`.
+///
+/// # Safety
+/// `ring` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_file_alloc_range(ring: *mut io_uring, off: c_uint, len: c_uint) -> c_int {
+    let ring = ring_ref!(ring);
+    ret_int(register::register_file_alloc_range(ring, off, len))
+}
+
+/// Drops the file table.
+///
+/// # Safety
+/// `ring` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_unregister_files(ring: *mut io_uring) -> c_int {
+    let ring = ring_ref!(ring);
+    ret_int(register::unregister_files(ring))
+}
+
+// ---------------------------------------------------------------------------
+// Buffers
+// ---------------------------------------------------------------------------
+
+/// Registers `nr_iovecs` fixed buffers.
+///
+/// # Safety
+/// `ring` null or valid; `iovecs` readable for `nr_iovecs` entries.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_buffers(ring: *mut io_uring, iovecs: *const iovec, nr_iovecs: c_uint) -> c_int {
+    let ring = ring_ref!(ring);
+    // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
+    ret_int(unsafe { register::register_buffers(ring, iovecs.cast(), nr_iovecs) })
+}
+
+/// Registers fixed buffers with a tag per slot.
+///
+/// # Safety
+/// `ring` null or valid; `iovecs` and `tags` (unless null) readable for `nr`.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_buffers_tags(
+    ring: *mut io_uring,
+    iovecs: *const iovec,
+    tags: *const __u64,
+    nr: c_uint,
+) -> c_int {
+    let ring = ring_ref!(ring);
+    // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
+    ret_int(unsafe { register::register_buffers_tags(ring, iovecs.cast(), tags, nr) })
+}
+
+/// Registers an empty buffer table of `nr` slots.
+///
+/// # Safety
+/// `ring` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_buffers_sparse(ring: *mut io_uring, nr: c_uint) -> c_int {
+    let ring = ring_ref!(ring);
+    ret_int(register::register_buffers_sparse(ring, nr))
+}
+
+/// Replaces `nr` registered buffers from slot `off`, with tags.
+///
+/// # Safety
+/// `ring` null or valid; `iovecs` and `tags` (unless null) readable for `nr`.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_buffers_update_tag(
+    ring: *mut io_uring,
+    off: c_uint,
+    iovecs: *const iovec,
+    tags: *const __u64,
+    nr: c_uint,
+) -> c_int {
+    let ring = ring_ref!(ring);
+    // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
+    ret_int(unsafe { register::register_buffers_update_tag(ring, off, iovecs.cast(), tags, nr) })
+}
+
+/// Drops the buffer table.
+///
+/// # Safety
+/// `ring` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_unregister_buffers(ring: *mut io_uring) -> c_int {
+    let ring = ring_ref!(ring);
+    ret_int(register::unregister_buffers(ring))
+}
+
+/// Clones `nr` buffers of `src` from `src_off` into `dst` at `dst_off`,
+/// using `flags` as given (`IORING_REGISTER_SRC_REGISTERED` kept only when
+/// `src` has a registered index).
+///
+/// # Safety
+/// `dst` and `src` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn __io_uring_clone_buffers_offset(
+    dst: *mut io_uring,
+    src: *mut io_uring,
+    dst_off: c_uint,
+    src_off: c_uint,
+    nr: c_uint,
+    flags: c_uint,
+) -> c_int {
+    let (dst, src) = (ring_ref!(dst), ring_ref!(src));
+    ret_int(register::clone_buffers_offset_raw(dst, src, dst_off, src_off, nr, flags))
+}
+
+/// Clones a range of buffers, naming `src` by its registered index if any.
+///
+/// # Safety
+/// `dst` and `src` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_clone_buffers_offset(
+    dst: *mut io_uring,
+    src: *mut io_uring,
+    dst_off: c_uint,
+    src_off: c_uint,
+    nr: c_uint,
+    flags: c_uint,
+) -> c_int {
+    let (dst, src) = (ring_ref!(dst), ring_ref!(src));
+    ret_int(register::clone_buffers_offset(dst, src, dst_off, src_off, nr, flags))
+}
+
+/// Clones all of `src`'s buffers into `dst`.
+///
+/// # Safety
+/// `dst` and `src` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_clone_buffers(dst: *mut io_uring, src: *mut io_uring) -> c_int {
+    let (dst, src) = (ring_ref!(dst), ring_ref!(src));
+    ret_int(register::clone_buffers(dst, src))
+}
+
+/// Clones all of `src`'s buffers into `dst` with caller flags.
+///
+/// # Safety
+/// `dst` and `src` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn __io_uring_clone_buffers(dst: *mut io_uring, src: *mut io_uring, flags: c_uint) -> c_int {
+    let (dst, src) = (ring_ref!(dst), ring_ref!(src));
+    ret_int(register::clone_buffers_raw(dst, src, flags))
+}
+
+// ---------------------------------------------------------------------------
+// Eventfd, personality, probe, restrictions
+// ---------------------------------------------------------------------------
+
+/// Signals eventfd `fd` on completions.
+///
+/// # Safety
+/// `ring` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_eventfd(ring: *mut io_uring, fd: c_int) -> c_int {
+    let ring = ring_ref!(ring);
+    ret_int(register::register_eventfd(ring, fd))
+}
+
+/// Signals eventfd `fd` only for completions from async workers.
+///
+/// # Safety
+/// `ring` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_eventfd_async(ring: *mut io_uring, fd: c_int) -> c_int {
+    let ring = ring_ref!(ring);
+    ret_int(register::register_eventfd_async(ring, fd))
+}
+
+/// Stops eventfd signalling.
+///
+/// # Safety
+/// `ring` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_int {
+    let ring = ring_ref!(ring);
+    ret_int(register::unregister_eventfd(ring))
+}
+
+/// Registers the caller's credentials; returns the personality id.
+///
+/// # Safety
+/// `ring` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_personality(ring: *mut io_uring) -> c_int {
+    let ring = ring_ref!(ring);
+    ret_int(register::register_personality(ring))
+}
+
+/// Drops personality `id`.
+///
+/// # Safety
+/// `ring` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_unregister_personality(ring: *mut io_uring, id: c_int) -> c_int {
+    let ring = ring_ref!(ring);
+    ret_int(register::unregister_personality(ring, id))
+}
+
+/// Fills probe `p` (room for `nr` ops) with the supported opcodes.
+///
+/// # Safety
+/// `ring` null or valid; `p` writable for the header and `nr` ops.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_probe(ring: *mut io_uring, p: *mut io_uring_probe, nr: c_uint) -> c_int {
+    let ring = ring_ref!(ring);
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { register::register_probe(ring, p, nr) })
+}
+
+/// Restricts what a disabled ring will accept once enabled.
+///
+/// # Safety
+/// `ring` null or valid; `res` readable for `nr_res` entries.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_restrictions(
+    ring: *mut io_uring,
+    res: *mut io_uring_restriction,
+    nr_res: c_uint,
+) -> c_int {
+    let ring = ring_ref!(ring);
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { register::register_restrictions(ring, res, nr_res) })
+}
+
+/// Enables a ring created with `IORING_SETUP_R_DISABLED`.
+///
+/// # Safety
+/// `ring` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_enable_rings(ring: *mut io_uring) -> c_int {
+    let ring = ring_ref!(ring);
+    ret_int(register::enable_rings(ring))
+}
+
+// ---------------------------------------------------------------------------
+// io-wq
+// ---------------------------------------------------------------------------
+
+/// Sets the CPU affinity of the ring's async workers.
+///
+/// # Safety
+/// `ring` null or valid; `mask` readable for `cpusz` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_iowq_aff(ring: *mut io_uring, cpusz: libc::size_t, mask: *const libc::cpu_set_t) -> c_int {
+    let ring = ring_ref!(ring);
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { register::register_iowq_aff(ring, cpusz, mask) })
+}
+
+/// Resets the async workers' affinity.
+///
+/// # Safety
+/// `ring` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_unregister_iowq_aff(ring: *mut io_uring) -> c_int {
+    let ring = ring_ref!(ring);
+    ret_int(register::unregister_iowq_aff(ring))
+}
+
+/// Sets (and reads back the old) bounded/unbounded worker limits.
+///
+/// # Safety
+/// `ring` null or valid; `values` null or valid for two unsigned ints.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_iowq_max_workers(ring: *mut io_uring, values: *mut c_uint) -> c_int {
+    let ring = ring_ref!(ring);
+    let values = arg_ref!(values.cast::<[u32; 2]>());
+    ret_int(register::register_iowq_max_workers(ring, values))
+}
+
+// ---------------------------------------------------------------------------
+// Ring fd
+// ---------------------------------------------------------------------------
+
+/// Registers the ring fd; returns 1.
+///
+/// # Safety
+/// `ring` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_ring_fd(ring: *mut io_uring) -> c_int {
+    let ring = ring_ref!(ring);
+    ret_int(register::register_ring_fd(ring))
+}
+
+/// Unregisters the ring fd; returns 1.
+///
+/// # Safety
+/// `ring` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_unregister_ring_fd(ring: *mut io_uring) -> c_int {
+    let ring = ring_ref!(ring);
+    ret_int(register::unregister_ring_fd(ring))
+}
+
+/// Closes the real fd of a ring with a registered fd; returns 1.
+///
+/// # Safety
+/// `ring` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_close_ring_fd(ring: *mut io_uring) -> c_int {
+    let ring = ring_ref!(ring);
+    ret_int(register::close_ring_fd(ring))
+}
+
+// ---------------------------------------------------------------------------
+// Cancel, NAPI, clock, messages
+// ---------------------------------------------------------------------------
+
+/// Cancels matching requests synchronously.
+///
+/// # Safety
+/// `ring` null or valid; `reg` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_sync_cancel(ring: *mut io_uring, reg: *mut io_uring_sync_cancel_reg) -> c_int {
+    let ring = ring_ref!(ring);
+    let reg = arg_ref!(reg);
+    ret_int(register::register_sync_cancel(ring, reg))
+}
+
+/// Runs a MSG_RING SQE without a source ring.
+///
+/// # Safety
+/// `sqe` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_sync_msg(sqe: *mut io_uring_sqe) -> c_int {
+    let sqe = arg_ref!(sqe);
+    ret_int(register::register_sync_msg(sqe))
+}
+
+/// Enables NAPI busy polling (old settings written back).
+///
+/// # Safety
+/// `ring` null or valid; `napi` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_napi(ring: *mut io_uring, napi: *mut io_uring_napi) -> c_int {
+    let ring = ring_ref!(ring);
+    let napi = arg_ref!(napi);
+    ret_int(register::register_napi(ring, napi))
+}
+
+/// Disables NAPI busy polling (`napi`, if not null, gets the old settings).
+///
+/// # Safety
+/// `ring` null or valid; `napi` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_unregister_napi(ring: *mut io_uring, napi: *mut io_uring_napi) -> c_int {
+    let ring = ring_ref!(ring);
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { register::unregister_napi(ring, napi) })
+}
+
+/// Selects the clock for wait timeouts.
+///
+/// # Safety
+/// `ring` null or valid; `arg` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_clock(ring: *mut io_uring, arg: *mut io_uring_clock_register) -> c_int {
+    let ring = ring_ref!(ring);
+    let arg = arg_ref!(arg);
+    ret_int(register::register_clock(ring, arg))
+}
+
+// ---------------------------------------------------------------------------
+// Regions, zcrx, BPF, query
+// ---------------------------------------------------------------------------
+
+/// Registers a memory region.
+///
+/// # Safety
+/// `ring` null or valid; `reg` as the kernel requires.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_region(ring: *mut io_uring, reg: *mut io_uring_mem_region_reg) -> c_int {
+    let ring = ring_ref!(ring);
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { register::register_region(ring, reg) })
+}
+
+/// liburing 2.15's stub: always `-EINVAL`.
+///
+/// # Safety
+/// None beyond the C contract; nothing is dereferenced.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_wait_reg(ring: *mut io_uring, reg: *mut io_uring_reg_wait, nr: c_int) -> c_int {
+    let ring = ring_ref!(ring);
+    ret_int(register::register_wait_reg(ring, reg, nr))
+}
+
+/// Registers a zero-copy receive interface queue.
+///
+/// # Safety
+/// `ring` null or valid; `reg` as the kernel requires.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_ifq(ring: *mut io_uring, reg: *mut io_uring_zcrx_ifq_reg) -> c_int {
+    let ring = ring_ref!(ring);
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { register::register_ifq(ring, reg) })
+}
+
+/// Controls a zero-copy receive queue.
+///
+/// # Safety
+/// `ring` null or valid; `ctrl` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_zcrx_ctrl(ring: *mut io_uring, ctrl: *mut zcrx_ctrl) -> c_int {
+    let ring = ring_ref!(ring);
+    let ctrl = arg_ref!(ctrl);
+    ret_int(register::register_zcrx_ctrl(ring, ctrl))
+}
+
+/// Installs a BPF filter on the ring.
+///
+/// # Safety
+/// `ring` null or valid; `bpf` as the kernel requires.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_bpf_filter(ring: *mut io_uring, bpf: *mut io_uring_bpf) -> c_int {
+    let ring = ring_ref!(ring);
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { register::register_bpf_filter(ring, bpf) })
+}
+
+/// Installs a BPF filter on the calling task.
+///
+/// # Safety
+/// `bpf` as the kernel requires.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_bpf_filter_task(bpf: *mut io_uring_bpf) -> c_int {
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { register::register_bpf_filter_task(bpf) })
+}
+
+/// Runs a chain of capability queries.
+///
+/// # Safety
+/// The chain must be valid as the kernel requires.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_register_query(query: *mut io_uring_query_hdr) -> c_int {
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { register::register_query(query) })
+}
+
+// ---------------------------------------------------------------------------
+// Resize
+// ---------------------------------------------------------------------------
+
+/// Resizes the rings to `p`'s sizes and remaps them.
+///
+/// # Safety
+/// `ring` and `p` null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn io_uring_resize_rings(ring: *mut io_uring, p: *mut io_uring_params) -> c_int {
+    let ring = ring_ref!(ring);
+    let p = ring_ref!(p);
+    ret_int(register::resize_rings(ring, p).map(|()| 0))
+}
