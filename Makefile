@@ -22,7 +22,7 @@ LIB_SO      := $(BUILD)/liburing.so.$(VERSION)
 LIB_A       := $(BUILD)/liburing.a
 FFI_SO      := $(BUILD)/liburing-ffi.so.$(VERSION)
 FFI_A       := $(BUILD)/liburing-ffi.a
-SO_LDFLAGS  := -shared -Wl,--gc-sections -Wl,-z,now -Wl,-z,noexecstack -Wl,--no-undefined
+SO_LDFLAGS  := -shared -s -Wl,--gc-sections -Wl,-z,now -Wl,-z,noexecstack -Wl,--no-undefined
 
 RUST_SRC := $(shell find src -name '*.rs') Cargo.toml
 HEADERS  := $(shell find include -name '*.h')
@@ -37,15 +37,16 @@ lib: $(LIB_SO) $(LIB_A)
 $(RUST_A): $(RUST_SRC)
 	$(CARGO) build --release --quiet
 
+# rustc embeds LLVM bitcode in every object; binutils' LTO plugins then
+# misread the archive (nm sees no symbols). Machine code is all C needs.
 $(LIB_A): $(RUST_A)
 	@mkdir -p $(BUILD)
-	cp $(RUST_A) $@
+	objcopy --remove-section=.llvmbc --remove-section=.llvmcmd $(RUST_A) $@
 
 # rustc's cdylib would replace our version script with its own, so the
 # staticlib is relinked by the C compiler: versioned symbols, nothing else.
-$(LIB_SO): $(RUST_A) src/liburing.map
-	@mkdir -p $(BUILD)
-	$(CC) $(SO_LDFLAGS) -o $@ -Wl,--whole-archive $(RUST_A) -Wl,--no-whole-archive \
+$(LIB_SO): $(LIB_A) src/liburing.map Makefile
+	$(CC) $(SO_LDFLAGS) -o $@ -Wl,--whole-archive $(LIB_A) -Wl,--no-whole-archive \
 		-Wl,--version-script=src/liburing.map -Wl,-soname,liburing.so.2
 	ln -sf liburing.so.$(VERSION) $(BUILD)/liburing.so.2
 	ln -sf liburing.so.$(VERSION) $(BUILD)/liburing.so
@@ -56,12 +57,12 @@ $(BUILD)/ffi.o: src/ffi.c $(HEADERS)
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -fPIC -Wall -Wextra -Werror -Iinclude -c -o $@ src/ffi.c
 
-$(FFI_A): $(RUST_A) $(BUILD)/ffi.o
-	cp $(RUST_A) $@
+$(FFI_A): $(LIB_A) $(BUILD)/ffi.o
+	cp $(LIB_A) $@
 	ar rcs $@ $(BUILD)/ffi.o
 
-$(FFI_SO): $(RUST_A) $(BUILD)/ffi.o src/liburing-ffi.map
-	$(CC) $(SO_LDFLAGS) -o $@ $(BUILD)/ffi.o -Wl,--whole-archive $(RUST_A) -Wl,--no-whole-archive \
+$(FFI_SO): $(LIB_A) $(BUILD)/ffi.o src/liburing-ffi.map Makefile
+	$(CC) $(SO_LDFLAGS) -o $@ $(BUILD)/ffi.o -Wl,--whole-archive $(LIB_A) -Wl,--no-whole-archive \
 		-Wl,--version-script=src/liburing-ffi.map -Wl,-soname,liburing-ffi.so.2
 	ln -sf liburing-ffi.so.$(VERSION) $(BUILD)/liburing-ffi.so.2
 	ln -sf liburing-ffi.so.$(VERSION) $(BUILD)/liburing-ffi.so
@@ -113,7 +114,7 @@ stage: all
 	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(STAGE)) prefix=/usr
 
 unit-test:
-	$(CARGO) test --quiet
+	$(CARGO) test --quiet --lib
 
 lint:
 	$(CARGO) clippy --quiet --all-targets -- -D warnings

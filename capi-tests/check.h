@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -373,6 +374,17 @@ static inline void check_fill(void *buf, size_t len, unsigned seed)
 		p[i] = (unsigned char) ((i * 131u + seed * 7u + (i >> 8)) ^ (seed >> 3));
 }
 
+/*
+ * Linker argument naming the library under test: "-luring", or
+ * "-l:liburing.so.2" when run.sh found the stage's liburing.so symlink broken.
+ */
+static inline const char *check_link_uring(void)
+{
+	const char *v = getenv("CAPI_LINK_URING");
+
+	return v && *v ? v : "-luring";
+}
+
 /* Environment variable that run.sh sets; skip when missing. */
 static inline const char *check_env_or_skip(const char *name)
 {
@@ -381,6 +393,31 @@ static inline const char *check_env_or_skip(const char *name)
 	if (!v || !*v)
 		check_skip("%s not set (run this test through capi-tests/run.sh)", name);
 	return v;
+}
+
+/*
+ * Run a shell command (printf-style) with its output going to the test log;
+ * returns its exit status, or 128+signal when it was killed.
+ */
+__attribute__((format(printf, 1, 2)))
+static inline int check_system(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	printf("+ %s\n", cmd);
+	fflush(stdout);
+	fflush(stderr);
+	st = system(cmd);
+	if (st == -1)
+		FAIL("system(%s): %s", cmd, strerror(errno));
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return WEXITSTATUS(st);
 }
 
 #endif /* CAPI_CHECK_H */

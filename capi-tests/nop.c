@@ -3,9 +3,14 @@
  * NOP round trips: batches of 1, 32 and 128, user_data checked on every
  * completion, SQ/CQ index wrap-around, and the different ways of reaping
  * (wait_cqe, wait_cqe_nr, peek_batch_cqe, for_each_cqe + cq_advance,
- * submit_and_wait, the cqe iterator).
+ * submit_and_wait, the cqe iterator).  Finally io_uring_ring_dontfork():
+ * a forked child no longer has the ring memory mapped.
  */
 #include "check.h"
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 
 #define RING_ENTRIES 128
 
@@ -197,6 +202,42 @@ int main(void)
 	/* Nothing dropped, nothing overflowed. */
 	CHECK_EQ(*ring.cq.koverflow, 0);
 	CHECK_EQ(*ring.sq.kdropped, 0);
+
+	/* dontfork: the parent keeps the ring, a child touching it faults. */
+	CHECK_EQ(io_uring_ring_dontfork(&ring), 0);
+	{
+		pid_t pid = fork();
+		int status;
+
+		CHECK(pid >= 0);
+		if (pid == 0) {
+			struct rlimit no_core = { 0, 0 };
+			volatile unsigned v;
+
+			setrlimit(RLIMIT_CORE, &no_core);
+			v = *(volatile unsigned *) ring.sq.khead;
+			(void) v;
+			_exit(0);
+		}
+		CHECK_EQ(waitpid(pid, &status, 0), pid);
+		CHECKM(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV,
+		       "child reading the SQ head after dontfork: status 0x%x", status);
+		pid = fork();
+		CHECK(pid >= 0);
+		if (pid == 0) {
+			struct rlimit no_core = { 0, 0 };
+			volatile unsigned char v;
+
+			setrlimit(RLIMIT_CORE, &no_core);
+			v = *(volatile unsigned char *) ring.sq.sqes;
+			(void) v;
+			_exit(0);
+		}
+		CHECK_EQ(waitpid(pid, &status, 0), pid);
+		CHECKM(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV,
+		       "child reading the SQEs after dontfork: status 0x%x", status);
+	}
+	check_nop_roundtrip(&ring, 32, 1ULL << 50);
 	io_uring_queue_exit(&ring);
 	return 0;
 }

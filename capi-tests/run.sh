@@ -100,6 +100,45 @@ run_test() {
 printf '%-28s %-5s %6s  %s\n' TEST RESULT SECS NOTE
 printf '%s\n' "stage: $stage   logs: $out"
 
+# The staged layout itself: headers, liburing.so.2, liburing.a, and a
+# development symlink liburing.so that resolves inside the stage.  When that
+# symlink is broken, -luring would silently pick liburing.a (or a system
+# copy): the row fails, and the tests link liburing.so.2 by name instead, so
+# that they still exercise the shared library.
+layout_log="$out/stage_layout.log"
+: >"$layout_log"
+layout_ok=1
+for f in usr/include/liburing.h usr/include/liburing/io_uring.h usr/lib/liburing.so.2 usr/lib/liburing.a; do
+	if [ ! -e "$stage/$f" ]; then
+		echo "missing $stage/$f" >>"$layout_log"
+		layout_ok=0
+	fi
+done
+dev_so="$stage/usr/lib/liburing.so"
+dev_real=$(readlink -f "$dev_so" 2>/dev/null || true)
+stage_real=$(readlink -f "$stage")
+if [ ! -e "$dev_so" ]; then
+	echo "$dev_so is missing or dangling (-> $(readlink "$dev_so" 2>/dev/null))" >>"$layout_log"
+	layout_ok=0
+	LIBS="-l:liburing.so.2 -lpthread -ldl"
+elif [ "${dev_real#"$stage_real"/}" = "$dev_real" ]; then
+	echo "$dev_so resolves outside the stage: $dev_real" >>"$layout_log"
+	layout_ok=0
+	LIBS="-l:liburing.so.2 -lpthread -ldl"
+fi
+CAPI_LINK_URING=${LIBS%% *}
+export CAPI_LINK_URING
+if selected stage_layout; then
+	if [ $layout_ok = 1 ]; then
+		passed=$((passed + 1))
+		row stage_layout PASS 0 ""
+	else
+		failed=$((failed + 1))
+		failed_names="$failed_names stage_layout"
+		row stage_layout FAIL 0 "$(head -n 1 "$layout_log" | cut -c1-100)"
+	fi
+fi
+
 for src in "$here"/*.c; do
 	[ -e "$src" ] || continue
 	name=$(basename "$src" .c)

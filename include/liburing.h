@@ -1601,7 +1601,12 @@ IOURINGINLINE void *io_uring_recvmsg_payload(struct io_uring_recvmsg_out *o,
 					     struct msghdr *msgh)
 	LIBURING_NOEXCEPT
 {
-	unsigned char *name = (unsigned char *) io_uring_recvmsg_name(o);
+	/*
+	 * Plain address arithmetic: with a short buffer this address lies
+	 * past its end (payload_length() then reports 0), which compilers
+	 * would flag if it were computed as a pointer into the buffer.
+	 */
+	uintptr_t name = (uintptr_t) io_uring_recvmsg_name(o);
 
 	return (void *) (name + msgh->msg_namelen + msgh->msg_controllen);
 }

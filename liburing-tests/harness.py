@@ -424,7 +424,7 @@ class Builds:
         return make_list(self.ref, "examples", "example_targets", self.cache)
 
     # ---- source drop-in: our headers, our liburing.a
-    def source(self, stage, want_examples):
+    def source(self, stage, want_examples, targets, example_targets):
         tree = os.path.join(self.root, "source")
         logp = os.path.join(self.logs, "build-source.log")
         t0 = time.time()
@@ -443,16 +443,16 @@ class Builds:
             else:
                 warn("%s missing: every source-mode test will be 'nobuild'" % ours)
             cpp = "CPPFLAGS=-I" + os.path.join(stage, "usr", "include")
-            run_logged(["make", self.jobs(), "-k", "-C", "test", cpp], log, cwd=tree,
-                       check=False)
+            run_logged(["make", self.jobs(), "-k", "V=1", "-C", "test", cpp] + targets, log,
+                       cwd=tree, check=False)
             if want_examples:
-                run_logged(["make", self.jobs(), "-k", "-C", "examples", cpp], log, cwd=tree,
-                           check=False)
+                run_logged(["make", self.jobs(), "-k", "V=1", "-C", "examples", cpp] +
+                           example_targets, log, cwd=tree, check=False)
         say("source build: done in %.0f s" % (time.time() - t0))
         return tree
 
     # ---- binary drop-in: upstream headers, upstream liburing.so (run with ours)
-    def binary(self):
+    def binary(self, targets):
         tree = os.path.join(self.root, "binary")
         logp = os.path.join(self.logs, "build-binary.log")
         t0 = time.time()
@@ -463,7 +463,8 @@ class Builds:
             so = self.upstream_so()
             shutil.copy2(so, os.path.join(tree, "src", os.path.basename(so)))
             os.symlink(os.path.basename(so), os.path.join(tree, "src", "liburing.so"))
-            run_logged(["make", self.jobs(), "-k", "-C", "test"], log, cwd=tree, check=False)
+            run_logged(["make", self.jobs(), "-k", "V=1", "-C", "test"] + targets, log,
+                       cwd=tree, check=False)
         say("binary build: done in %.0f s" % (time.time() - t0))
         return tree
 
@@ -477,7 +478,7 @@ class Builds:
     def rebuild_one(self, tree, name, logp):
         """Build one test alone, to get its own log (after a -k build missed it)."""
         with open(logp, "w") as log:
-            run_logged(["make", "-C", "test", name + ".t"] + self.extra_make(tree), log,
+            run_logged(["make", "V=1", "-C", "test", name + ".t"] + self.extra_make(tree), log,
                        cwd=tree, check=False)
         with open(logp) as f:
             return f.read()
@@ -993,10 +994,16 @@ def main(argv):
             return NOBUILD, None
         return reason
 
-    if "source" in modes or "examples" in modes:
-        trees["source"] = builds.source(args.stage, "examples" in modes)
+    # With --only, build just what will run; otherwise everything upstream builds.
+    targets = [n + ".t" for n in names] if args.only else []
+    ex_targets = []
+    if args.only:
+        ex_targets = [n for n in builds.examples() if n in args.only]
+    want_examples = "examples" in modes and (not args.only or ex_targets)
+    if "source" in modes or want_examples:
+        trees["source"] = builds.source(args.stage, want_examples, targets, ex_targets)
     if "binary" in modes:
-        trees["binary"] = builds.binary()
+        trees["binary"] = builds.binary(targets)
         internal = internal_symbols(builds.ref)
 
     binary_proof = None
@@ -1020,7 +1027,7 @@ def main(argv):
                                         nobuild_reason(mode, tree))
 
     ex_results = {}
-    if "examples" in modes:
+    if want_examples:
         ex_names = builds.examples()
         if args.no_bench:
             ex_names = [n for n in ex_names if n not in EXAMPLE_BENCH]

@@ -10,6 +10,7 @@
  * Rust library already exports that symbol. Which symbols are visible, and
  * under which version node, is decided by src/liburing-ffi.map.
  */
+#define _GNU_SOURCE	/* the helpers that take loff_t exist only then */
 #define IOURINGINLINE
 #define LIBURING_INTERNAL
 

@@ -26,3 +26,18 @@ fn on_panic(_info: &core::panic::PanicInfo<'_>) -> ! {
     // SAFETY: abort() takes no arguments and never returns.
     unsafe { libc::abort() }
 }
+
+// Parts of `core` are precompiled with unwinding tables that name
+// `rust_eh_personality`. With `panic = "abort"` it is never called, but a C
+// program linking liburing.a must still resolve it. A weak, empty definition
+// does that without clashing with a Rust runtime linked into the same program.
+#[cfg(all(not(test), any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "riscv64")))]
+core::arch::global_asm!(
+    ".pushsection .text.rust_eh_personality,\"ax\",@progbits",
+    ".weak rust_eh_personality",
+    ".type rust_eh_personality,@function",
+    "rust_eh_personality:",
+    "ret",
+    ".size rust_eh_personality, . - rust_eh_personality",
+    ".popsection",
+);

@@ -6,10 +6,11 @@
 
 use core::mem::size_of;
 
-use crate::setup::{empty_ring, queue_exit, queue_init, register_on};
+use crate::register::register_probe;
+use crate::setup::{empty_ring, queue_exit, queue_init};
 use crate::structs::io_uring;
 use crate::syscall::{Errno, SysResult};
-use crate::uapi::{io_uring_probe, io_uring_probe_op, IORING_REGISTER_PROBE};
+use crate::uapi::{io_uring_probe, io_uring_probe_op};
 
 /// How many opcode slots a probe has room for (the kernel fills fewer).
 pub const PROBE_OPS: u32 = 256;
@@ -28,7 +29,7 @@ pub fn get_probe_ring(ring: &io_uring) -> SysResult<*mut io_uring_probe> {
     }
     // SAFETY: `probe` is zeroed memory with room for PROBE_OPS entries,
     // which is what the kernel may write.
-    match unsafe { register_on(ring, IORING_REGISTER_PROBE, probe.cast_const().cast(), PROBE_OPS) } {
+    match unsafe { register_probe(ring, probe, PROBE_OPS) } {
         Ok(_) => Ok(probe),
         Err(e) => {
             // SAFETY: allocated above and not handed out.

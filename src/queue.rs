@@ -654,6 +654,11 @@ unsafe fn queue_fallback_timeout(ring: &mut io_uring, wait_nr: u32, ts: *const _
 
 /// `io_uring_wait_cqes`: waits for `wait_nr` CQEs, up to `ts` if given.
 ///
+/// With `IORING_FEAT_EXT_ARG` the timeout travels in the enter argument and
+/// nothing is submitted. Older kernels get a timeout SQE queued behind the
+/// SQEs already prepared, and all of them are submitted by this wait; the
+/// result is then the count that first enter submitted, as in liburing.
+///
 /// # Safety
 /// `ring` must be live; `ts` null or a readable `__kernel_timespec`;
 /// `sigmask` null or a readable `sigset_t`.
@@ -878,4 +883,767 @@ pub unsafe fn peek_batch_cqe(ring: &mut io_uring, out: &mut [*mut io_uring_cqe])
     let _ = unsafe { get_events(ring) };
     // SAFETY: see above.
     unsafe { peek_batch_once(ring, out) }.unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    //! Round trips against the running kernel. Rings come from the real
+    //! setup code; SQEs are filled by hand (the prep helpers are C inlines).
+    use super::*;
+    use crate::setup;
+    use crate::uapi::{
+        io_uring_mem_region_reg, io_uring_params, io_uring_region_desc, io_uring_rsrc_update,
+        IORING_FEAT_NODROP, IORING_FEAT_NO_IOWAIT, IORING_MEM_REGION_REG_WAIT_ARG, IORING_MEM_REGION_TYPE_USER,
+        IORING_NOP_CQE32, IORING_OP_NOP, IORING_OP_READ, IORING_REGISTER_ENABLE_RINGS, IORING_REGISTER_MEM_REGION,
+        IORING_REGISTER_RING_FDS, IORING_REG_WAIT_TS, IORING_SETUP_CQE32, IORING_SETUP_DEFER_TASKRUN,
+        IORING_SETUP_IOPOLL, IORING_SETUP_R_DISABLED, IORING_SETUP_SINGLE_ISSUER, IORING_SETUP_SQE128,
+        IORING_SETUP_TASKRUN_FLAG,
+    };
+    use std::collections::HashSet;
+    use std::ops::{Deref, DerefMut};
+    use std::time::{Duration, Instant};
+
+    /// A ring that is torn down on drop.
+    struct Ring(io_uring);
+
+    impl Ring {
+        fn with_params(entries: u32, p: &mut io_uring_params) -> SysResult<Ring> {
+            let mut r = setup::empty_ring();
+            setup::queue_init_params(entries, &mut r, p)?;
+            Ok(Ring(r))
+        }
+
+        fn new(entries: u32, flags: u32) -> SysResult<Ring> {
+            let mut p = io_uring_params { flags, ..Default::default() };
+            Ring::with_params(entries, &mut p)
+        }
+    }
+
+    impl Drop for Ring {
+        fn drop(&mut self) {
+            // SAFETY: the ring was set up by `setup` and is not used again.
+            unsafe { setup::queue_exit(&mut self.0) }
+        }
+    }
+
+    impl Deref for Ring {
+        type Target = io_uring;
+        fn deref(&self) -> &io_uring {
+            &self.0
+        }
+    }
+
+    impl DerefMut for Ring {
+        fn deref_mut(&mut self) -> &mut io_uring {
+            &mut self.0
+        }
+    }
+
+    /// Sets a ring up, or returns from the test with a SKIP line when the
+    /// kernel rejects the flags.
+    macro_rules! ring_or_skip {
+        ($entries:expr, $flags:expr) => {
+            match Ring::new($entries, $flags) {
+                Ok(r) => r,
+                Err(e) => {
+                    println!("SKIP: kernel refuses setup flags {:#x}: {:?}", $flags, e);
+                    return;
+                }
+            }
+        };
+    }
+
+    /// Grabs an SQE and fills the fields every prep helper sets.
+    fn prep(ring: &mut io_uring, opcode: u8, fd: i32, addr: u64, len: u32, off: u64, user_data: u64) -> *mut io_uring_sqe {
+        // SAFETY: the ring is live (owned by a `Ring`).
+        let sqe = unsafe { get_sqe(ring) };
+        assert!(!sqe.is_null(), "SQ unexpectedly full");
+        // SAFETY: the SQE was just handed out to us.
+        let s = unsafe { &mut *sqe };
+        s.opcode = opcode;
+        s.fd = fd;
+        s.addr = addr;
+        s.len = len;
+        s.off = off;
+        s.user_data = user_data;
+        sqe
+    }
+
+    fn nop(ring: &mut io_uring, user_data: u64) {
+        prep(ring, IORING_OP_NOP, -1, 0, 0, 0, user_data);
+    }
+
+    fn ts_ms(ms: i64) -> __kernel_timespec {
+        __kernel_timespec { tv_sec: ms / 1000, tv_nsec: (ms % 1000) * 1_000_000 }
+    }
+
+    /// Waits up to `ms` for one CQE; returns (user_data, res, flags) and
+    /// releases it.
+    fn reap(ring: &mut io_uring, ms: i64) -> SysResult<(u64, i32, u32)> {
+        let ts = ts_ms(ms);
+        let mut cqe = null_mut();
+        // SAFETY: live ring; `ts` outlives the call.
+        unsafe { wait_cqe_timeout(ring, &mut cqe, &ts) }?;
+        assert!(!cqe.is_null());
+        // SAFETY: a CQE returned by the wait is readable until released.
+        let v = unsafe { ((*cqe).user_data, (*cqe).res, (*cqe).flags) };
+        // SAFETY: live ring; done with the CQE.
+        unsafe { cq_advance(ring, cqe_nr(cqe)) };
+        Ok(v)
+    }
+
+    fn pipe() -> (i32, i32) {
+        let mut fds = [0i32; 2];
+        // SAFETY: `fds` has room for the two descriptors.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        (fds[0], fds[1])
+    }
+
+    fn write_byte(fd: i32) {
+        // SAFETY: one readable byte.
+        assert_eq!(unsafe { libc::write(fd, b"x".as_ptr().cast(), 1) }, 1);
+    }
+
+    fn close_fds(fds: &[i32]) {
+        for &fd in fds {
+            let _ = syscall::close(fd);
+        }
+    }
+
+    #[test]
+    fn nop_round_trip() {
+        let mut r = Ring::new(8, 0).unwrap();
+        // SAFETY: (whole test) `r` is a live ring.
+        unsafe {
+            assert_eq!(sq_space_left(&r), 8);
+            nop(&mut r, 7);
+            assert_eq!(sq_ready(&r), 1);
+            assert_eq!(submit(&mut r), Ok(1));
+            // Nothing new: no SQEs, and the CQ needs no flush.
+            assert_eq!(submit(&mut r), Ok(0));
+            let mut cqe = null_mut();
+            assert_eq!(get_cqe(&mut r, &mut cqe, 0, 1, ptr::null()), Ok(0));
+            assert!(!cqe.is_null());
+            assert_eq!(((*cqe).user_data, (*cqe).res), (7, 0));
+            assert_eq!(cq_ready(&r), 1);
+            cq_advance(&r, 1);
+            assert_eq!(cq_ready(&r), 0);
+        }
+    }
+
+    #[test]
+    fn ring_with_sq_array() {
+        // Set up without trying IORING_SETUP_NO_SQARRAY first, so the ring
+        // has the (identity) SQ index array.
+        let mut raw = setup::empty_ring();
+        let mut p = io_uring_params::default();
+        // SAFETY: no application memory is involved.
+        unsafe { setup::queue_init_once(4, &mut raw, &mut p, null_mut(), 0) }.unwrap();
+        let mut r = Ring(raw);
+        assert!(!r.sq.array.is_null());
+        // SAFETY: (whole test) `r` is a live ring.
+        unsafe {
+            // Several laps around the 4-entry SQ.
+            for round in 0..5u64 {
+                for i in 0..3 {
+                    nop(&mut r, round * 10 + i);
+                }
+                assert_eq!(submit_and_wait(&mut r, 3), Ok(3));
+                let mut out = [null_mut(); 4];
+                assert_eq!(peek_batch_cqe(&mut r, &mut out), 3);
+                for (i, c) in out[..3].iter().enumerate() {
+                    assert_eq!((**c).user_data, round * 10 + i as u64);
+                }
+                cq_advance(&r, 3);
+            }
+        }
+    }
+
+    #[test]
+    fn get_cqe_submits_and_reports_count() {
+        let mut r = Ring::new(8, 0).unwrap();
+        // SAFETY: (whole test) `r` is a live ring.
+        unsafe {
+            nop(&mut r, 1);
+            nop(&mut r, 2);
+            let n = flush_sq(&mut r);
+            assert_eq!(n, 2);
+            let mut cqe = null_mut();
+            // The first enter submits both and its count is the result.
+            assert_eq!(get_cqe(&mut r, &mut cqe, n, 1, ptr::null()), Ok(2));
+            assert_eq!((*cqe).user_data, 1);
+        }
+    }
+
+    #[test]
+    fn sq_full_then_refilled() {
+        let mut r = Ring::new(4, 0).unwrap();
+        // SAFETY: (whole test) `r` is a live ring.
+        unsafe {
+            for i in 0..4 {
+                nop(&mut r, i);
+            }
+            assert!(get_sqe(&mut r).is_null(), "a 4-entry SQ hands out 4 SQEs");
+            assert_eq!(sq_space_left(&r), 0);
+            assert_eq!(submit_and_wait(&mut r, 4), Ok(4));
+            assert_eq!(sq_space_left(&r), 4);
+            assert!(!get_sqe(&mut r).is_null());
+            // Turn the extra SQE into a NOP so it completes harmlessly.
+            (*r.sq.sqes.add(((r.sq.sqe_tail - 1) & r.sq.ring_mask) as usize)).opcode = IORING_OP_NOP;
+        }
+    }
+
+    #[test]
+    fn peek_on_empty_cq_is_eagain() {
+        let mut r = Ring::new(4, 0).unwrap();
+        let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
+        // SAFETY: live ring.
+        assert_eq!(unsafe { get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()) }, Err(Errno::EAGAIN));
+        assert!(cqe.is_null());
+    }
+
+    #[test]
+    fn batch_submit_wait_and_peek() {
+        let mut r = Ring::new(16, 0).unwrap();
+        // SAFETY: (whole test) `r` is a live ring.
+        unsafe {
+            for i in 0..8 {
+                nop(&mut r, 100 + i);
+            }
+            assert_eq!(submit_and_wait(&mut r, 8), Ok(8));
+            let mut out = [null_mut(); 16];
+            assert_eq!(peek_batch_cqe(&mut r, &mut out[..5]), 5);
+            assert_eq!(peek_batch_cqe(&mut r, &mut out), 8);
+            for (i, c) in out[..8].iter().enumerate() {
+                assert_eq!((**c).user_data, 100 + i as u64);
+            }
+            // A zero-sized batch finds nothing to return.
+            assert_eq!(peek_batch_cqe(&mut r, &mut []), 0);
+            cq_advance(&r, 8);
+            assert_eq!(peek_batch_cqe(&mut r, &mut out), 0);
+        }
+    }
+
+    #[test]
+    fn submit_and_wait_timeout_returns_submitted() {
+        let mut r = Ring::new(8, 0).unwrap();
+        let ts = ts_ms(1000);
+        // SAFETY: (whole test) `r` is a live ring; `ts` outlives the calls.
+        unsafe {
+            nop(&mut r, 1);
+            nop(&mut r, 2);
+            let mut cqe = null_mut();
+            assert_eq!(submit_and_wait_timeout(&mut r, &mut cqe, 2, &ts, ptr::null()), Ok(2));
+            assert!(!cqe.is_null());
+            assert_eq!(cq_ready(&r), 2);
+            cq_advance(&r, 2);
+            // Without a timeout: the plain submit-and-wait path.
+            nop(&mut r, 3);
+            assert_eq!(submit_and_wait_timeout(&mut r, &mut cqe, 1, ptr::null(), ptr::null()), Ok(1));
+            assert_eq!((*cqe).user_data, 3);
+        }
+    }
+
+    #[test]
+    fn wait_timeout_gives_etime() {
+        let mut r = Ring::new(4, 0).unwrap();
+        if r.features & IORING_FEAT_EXT_ARG == 0 {
+            println!("SKIP: kernel lacks IORING_FEAT_EXT_ARG");
+            return;
+        }
+        let ts = ts_ms(50);
+        let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
+        let start = Instant::now();
+        // SAFETY: live ring; `ts` outlives the call.
+        assert_eq!(unsafe { wait_cqe_timeout(&mut r, &mut cqe, &ts) }, Err(Errno::ETIME));
+        let waited = start.elapsed();
+        assert!(cqe.is_null());
+        assert!(waited >= Duration::from_millis(45) && waited < Duration::from_secs(2), "waited {waited:?}");
+
+        // Same through wait_cqes with an (empty) signal mask: the kernel
+        // checks the mask size we pass.
+        // SAFETY: an all-zero sigset_t is a valid empty set.
+        let mask: libc::sigset_t = unsafe { core::mem::zeroed() };
+        // SAFETY: live ring; `ts` and `mask` outlive the call.
+        assert_eq!(unsafe { wait_cqes(&mut r, &mut cqe, 1, &ts, &mask) }, Err(Errno::ETIME));
+        // And a completion that is already there is returned at once.
+        nop(&mut r, 5);
+        // SAFETY: live ring.
+        assert_eq!(unsafe { submit(&mut r) }, Ok(1));
+        // SAFETY: live ring; `ts` and `mask` outlive the call.
+        assert_eq!(unsafe { wait_cqes(&mut r, &mut cqe, 1, &ts, &mask) }, Ok(0));
+        // SAFETY: returned by the wait.
+        assert_eq!(unsafe { (*cqe).user_data }, 5);
+    }
+
+    #[test]
+    fn timeout_fallback_without_ext_arg() {
+        let mut r = Ring::new(4, 0).unwrap();
+        // Pretend to be an old kernel: the wait queues its own timeout SQE.
+        r.features &= !IORING_FEAT_EXT_ARG;
+        let ts = ts_ms(30);
+        let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
+        let start = Instant::now();
+        // SAFETY: live ring; `ts` outlives the submission inside the call.
+        let res = unsafe { wait_cqe_timeout(&mut r, &mut cqe, &ts) };
+        // liburing reports the first enter's count (the timeout SQE it
+        // submitted) and no CQE; the timeout's own CQE is consumed.
+        assert_eq!(res, Ok(1));
+        assert!(cqe.is_null());
+        assert!(start.elapsed() >= Duration::from_millis(25));
+        // SAFETY: (rest) live ring.
+        unsafe {
+            assert_eq!(cq_ready(&r), 0);
+            assert_eq!(sq_ready(&r), 0);
+
+            // A pending timeout CQE that failed is reported by the next peek.
+            nop(&mut r, 9);
+            let long = ts_ms(100);
+            let res = wait_cqe_timeout(&mut r, &mut cqe, &long);
+            assert_eq!(res, Ok(2), "NOP and timeout submitted together");
+            assert_eq!((*cqe).user_data, 9);
+            cq_advance(&r, 1);
+            std::thread::sleep(Duration::from_millis(150));
+            let res = get_cqe(&mut r, &mut cqe, 0, 0, ptr::null());
+            assert!(res == Err(Errno::EAGAIN) || res == Err(Errno::ETIME), "{res:?}");
+            assert!(cqe.is_null());
+            assert_eq!(cq_ready(&r), 0, "the internal timeout CQE is never shown");
+        }
+    }
+
+    #[test]
+    fn min_timeout_waits() {
+        let mut r = Ring::new(8, 0).unwrap();
+        if r.features & IORING_FEAT_MIN_TIMEOUT == 0 {
+            println!("SKIP: kernel lacks IORING_FEAT_MIN_TIMEOUT");
+            return;
+        }
+        let ts = ts_ms(60);
+        let mut cqe = null_mut();
+        let start = Instant::now();
+        // SAFETY: live ring; `ts` outlives the call.
+        let res = unsafe { wait_cqes_min_timeout(&mut r, &mut cqe, 1, &ts, 10_000, ptr::null()) };
+        assert_eq!(res, Err(Errno::ETIME));
+        assert!(start.elapsed() >= Duration::from_millis(55));
+
+        // One of four: the batch timeout (30 ms) ends the wait, not `long`.
+        let long = ts_ms(3000);
+        nop(&mut r, 1);
+        let start = Instant::now();
+        // SAFETY: live ring; `long` outlives the call.
+        let res = unsafe { submit_and_wait_min_timeout(&mut r, &mut cqe, 4, &long, 30_000, ptr::null()) };
+        let waited = start.elapsed();
+        assert_eq!(res, Ok(1));
+        assert!(!cqe.is_null());
+        assert!(waited < Duration::from_millis(1500), "waited {waited:?}");
+        println!("min-timeout wait for 1 of 4 CQEs took {waited:?} (batch timeout 30ms)");
+        // SAFETY: live ring.
+        unsafe { cq_advance(&r, 1) };
+
+        // Without the feature: EINVAL, and the out pointer is left alone.
+        r.features &= !IORING_FEAT_MIN_TIMEOUT;
+        let sentinel = ptr::dangling_mut::<io_uring_cqe>();
+        cqe = sentinel;
+        // SAFETY: live ring.
+        unsafe {
+            assert_eq!(wait_cqes_min_timeout(&mut r, &mut cqe, 1, &ts, 10, ptr::null()), Err(Errno::EINVAL));
+            assert_eq!(submit_and_wait_min_timeout(&mut r, &mut cqe, 1, &ts, 10, ptr::null()), Err(Errno::EINVAL));
+        }
+        assert_eq!(cqe, sentinel);
+    }
+
+    /// Moves a copy of a ring's (plain-data) handle to another thread.
+    struct SendRing(io_uring);
+    // SAFETY: the copy is only used to issue io_uring_enter from the other
+    // thread (which the kernel polices); the test keeps the ring alive.
+    unsafe impl Send for SendRing {}
+
+    #[test]
+    fn defer_taskrun_completions_need_enter() {
+        let mut r = ring_or_skip!(8, IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
+        let (rd, wr) = pipe();
+        let mut buf = [0u8; 8];
+        // SAFETY: (whole test) `r` is live; `buf` outlives every read.
+        unsafe {
+            prep(&mut r, IORING_OP_READ, rd, buf.as_mut_ptr() as u64, 1, u64::MAX, 1);
+            assert_eq!(submit(&mut r), Ok(1));
+            write_byte(wr);
+            std::thread::sleep(Duration::from_millis(20));
+            // The completion waits as task work for an enter from us.
+            assert_eq!(cq_ready(&r), 0);
+            let mut out = [null_mut(); 4];
+            assert_eq!(peek_batch_cqe(&mut r, &mut out), 0);
+            let mut cqe = null_mut();
+            assert_eq!(get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()), Err(Errno::EAGAIN));
+        }
+
+        // Another task may not run it: the kernel's EEXIST comes back.
+        // SAFETY: a bitwise copy of the handle; the ring outlives the thread.
+        let copy = SendRing(unsafe { ptr::read(&r.0) });
+        let (ev, wait) = std::thread::spawn(move || {
+            let mut copy = copy;
+            let mut cqe = null_mut();
+            // SAFETY: the ring outlives this thread (joined below).
+            unsafe { (get_events(&mut copy.0), get_cqe(&mut copy.0, &mut cqe, 0, 1, ptr::null())) }
+        })
+        .join()
+        .unwrap();
+
+        // SAFETY: (rest of the test) `r` is live; `buf` outlives every read.
+        unsafe {
+            let mut cqe = null_mut();
+            assert_eq!(ev, Err(Errno::EEXIST));
+            assert_eq!(wait, Err(Errno::EEXIST));
+            assert_eq!(cq_ready(&r), 0);
+
+            assert_eq!(get_events(&mut r), Ok(0));
+            assert_eq!(cq_ready(&r), 1);
+            let (ud, res, _) = reap(&mut r, 1000).unwrap();
+            assert_eq!((ud, res), (1, 1));
+
+            // submit_and_get_events runs it too, with nothing to submit.
+            prep(&mut r, IORING_OP_READ, rd, buf.as_mut_ptr() as u64, 1, u64::MAX, 2);
+            assert_eq!(submit(&mut r), Ok(1));
+            write_byte(wr);
+            std::thread::sleep(Duration::from_millis(20));
+            assert_eq!(cq_ready(&r), 0);
+            assert_eq!(submit_and_get_events(&mut r), Ok(0));
+            assert_eq!(cq_ready(&r), 1);
+            assert_eq!(reap(&mut r, 1000).unwrap().0, 2);
+
+            // And so does a wait.
+            prep(&mut r, IORING_OP_READ, rd, buf.as_mut_ptr() as u64, 1, u64::MAX, 3);
+            assert_eq!(submit(&mut r), Ok(1));
+            write_byte(wr);
+            assert_eq!(get_cqe(&mut r, &mut cqe, 0, 1, ptr::null()), Ok(0));
+            assert_eq!(((*cqe).user_data, (*cqe).res), (3, 1));
+            cq_advance(&r, 1);
+        }
+        close_fds(&[rd, wr]);
+    }
+
+    #[test]
+    fn taskrun_flag_makes_peek_enter() {
+        let mut r = ring_or_skip!(
+            8,
+            IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_TASKRUN_FLAG
+        );
+        let (rd, wr) = pipe();
+        let mut buf = [0u8; 8];
+        // SAFETY: (whole test) `r` is live; `buf` outlives every read.
+        unsafe {
+            for ud in [1u64, 2] {
+                prep(&mut r, IORING_OP_READ, rd, buf.as_mut_ptr() as u64, 1, u64::MAX, ud);
+                assert_eq!(submit(&mut r), Ok(1));
+                write_byte(wr);
+                std::thread::sleep(Duration::from_millis(20));
+                assert_eq!(cq_ready(&r), 0);
+                assert!(load_sq_flags(&r) & IORING_SQ_TASKRUN != 0);
+                if ud == 1 {
+                    let mut out = [null_mut(); 4];
+                    assert_eq!(peek_batch_cqe(&mut r, &mut out), 1);
+                    assert_eq!((*out[0]).user_data, 1);
+                    cq_advance(&r, 1);
+                } else {
+                    let mut cqe = null_mut();
+                    assert_eq!(get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()), Ok(0));
+                    assert_eq!((*cqe).user_data, 2);
+                    cq_advance(&r, 1);
+                }
+            }
+        }
+        close_fds(&[rd, wr]);
+    }
+
+    #[test]
+    fn cq_overflow_loses_nothing() {
+        let mut r = Ring::new(4, 0).unwrap();
+        if r.features & IORING_FEAT_NODROP == 0 {
+            println!("SKIP: kernel lacks IORING_FEAT_NODROP");
+            return;
+        }
+        let cq_entries = r.cq.ring_entries;
+        let total = cq_entries + 4;
+        // SAFETY: (whole test) `r` is a live ring.
+        unsafe {
+            let mut id = 0;
+            while id < total {
+                for _ in 0..4 {
+                    nop(&mut r, u64::from(id));
+                    id += 1;
+                }
+                assert_eq!(submit(&mut r), Ok(4));
+            }
+            assert_eq!(cq_ready(&r), cq_entries);
+            assert!(load_sq_flags(&r) & IORING_SQ_CQ_OVERFLOW != 0);
+
+            let mut seen = HashSet::new();
+            let mut out = [null_mut(); 64];
+            loop {
+                let n = peek_batch_cqe(&mut r, &mut out);
+                if n == 0 {
+                    break;
+                }
+                for c in &out[..n as usize] {
+                    assert_eq!((**c).res, 0);
+                    assert!(seen.insert((**c).user_data), "duplicate CQE");
+                }
+                cq_advance(&r, n);
+            }
+            assert_eq!(seen.len() as u32, total, "every completion arrives");
+            assert!(load_sq_flags(&r) & IORING_SQ_CQ_OVERFLOW == 0);
+        }
+    }
+
+    #[test]
+    fn sqpoll_wakeup() {
+        let mut p = io_uring_params { flags: IORING_SETUP_SQPOLL, sq_thread_idle: 10, ..Default::default() };
+        let mut r = match Ring::with_params(8, &mut p) {
+            Ok(r) => r,
+            Err(e) => {
+                println!("SKIP: SQPOLL setup failed: {e:?}");
+                return;
+            }
+        };
+        // SAFETY: (whole test) `r` is a live ring.
+        unsafe {
+            nop(&mut r, 1);
+            // The awake poller may consume the SQE before the count is
+            // taken, so 0 is as right as 1 here.
+            let n = submit(&mut r).unwrap();
+            assert!(n <= 1);
+            assert_eq!(reap(&mut r, 1000).unwrap().0, 1);
+            // Let the poller go idle and ask for a wakeup.
+            let start = Instant::now();
+            while load_sq_flags(&r) & IORING_SQ_NEED_WAKEUP == 0 {
+                assert!(start.elapsed() < Duration::from_secs(5), "SQ thread never went idle");
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            nop(&mut r, 2);
+            assert_eq!(submit(&mut r), Ok(1));
+            assert_eq!(reap(&mut r, 1000).unwrap().0, 2, "the sleeping poller was woken");
+            // With SQ space free, waiting for space returns at once.
+            assert_eq!(sqring_wait(&mut r), Ok(0));
+        }
+    }
+
+    #[test]
+    fn registered_ring_fd() {
+        let mut r = Ring::new(4, 0).unwrap();
+        let mut upd = io_uring_rsrc_update { offset: u32::MAX, resv: 0, data: r.ring_fd as u64 };
+        // SAFETY: the kernel reads and updates one io_uring_rsrc_update.
+        let ret = unsafe { syscall::io_uring_register(r.ring_fd as u32, IORING_REGISTER_RING_FDS, ptr::from_mut(&mut upd).cast(), 1) };
+        if ret != Ok(1) {
+            println!("SKIP: ring fd registration: {ret:?}");
+            return;
+        }
+        r.enter_ring_fd = upd.offset as i32;
+        r.int_flags |= int_flags::REG_RING;
+        nop(&mut r, 11);
+        // SAFETY: live ring.
+        assert_eq!(unsafe { submit(&mut r) }, Ok(1));
+        assert_eq!(reap(&mut r, 1000).unwrap().0, 11);
+        // SAFETY: live ring.
+        assert_eq!(unsafe { get_events(&mut r) }, Ok(0));
+    }
+
+    #[test]
+    fn no_iowait_flag_reaches_kernel() {
+        let mut r = Ring::new(4, 0).unwrap();
+        if r.features & IORING_FEAT_NO_IOWAIT == 0 || r.features & IORING_FEAT_EXT_ARG == 0 {
+            println!("SKIP: kernel lacks IORING_FEAT_NO_IOWAIT");
+            return;
+        }
+        r.int_flags |= int_flags::NO_IOWAIT;
+        // An unknown enter flag would be EINVAL; this one is a plain wait.
+        assert_eq!(reap(&mut r, 10), Err(Errno::ETIME));
+        nop(&mut r, 4);
+        // SAFETY: live ring.
+        assert_eq!(unsafe { submit_and_wait(&mut r, 1) }, Ok(1));
+        assert_eq!(reap(&mut r, 10).unwrap().0, 4);
+    }
+
+    #[test]
+    fn iopoll_peek_enters_once() {
+        let mut r = ring_or_skip!(4, IORING_SETUP_IOPOLL);
+        assert!(r.int_flags & int_flags::CQ_ENTER != 0);
+        let mut cqe = null_mut();
+        // SAFETY: live ring.
+        assert_eq!(unsafe { get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()) }, Err(Errno::EAGAIN));
+    }
+
+    #[test]
+    fn big_cqes_are_strided() {
+        let mut r = ring_or_skip!(4, IORING_SETUP_CQE32);
+        // SAFETY: (whole test) `r` is a live ring.
+        unsafe {
+            for i in 0..3 {
+                nop(&mut r, i);
+            }
+            assert_eq!(submit_and_wait(&mut r, 3), Ok(3));
+            let mut out = [null_mut(); 4];
+            assert_eq!(peek_batch_cqe(&mut r, &mut out), 3);
+            for (i, c) in out[..3].iter().enumerate() {
+                assert_eq!((**c).user_data, i as u64);
+            }
+            assert_eq!(out[1] as usize - out[0] as usize, 32);
+            cq_advance(&r, 3);
+        }
+    }
+
+    #[test]
+    fn big_sqes_are_strided() {
+        let mut r = ring_or_skip!(4, IORING_SETUP_SQE128);
+        // SAFETY: (whole test) `r` is a live ring.
+        unsafe {
+            let a = get_sqe(&mut r);
+            let b = get_sqe(&mut r);
+            assert_eq!(b as usize - a as usize, 128);
+            for (s, ud) in [(a, 1), (b, 2)] {
+                (*s).opcode = IORING_OP_NOP;
+                (*s).fd = -1;
+                (*s).user_data = ud;
+            }
+            assert_eq!(submit_and_wait(&mut r, 2), Ok(2));
+            assert_eq!(reap(&mut r, 1000).unwrap().0, 1);
+            assert_eq!(reap(&mut r, 1000).unwrap().0, 2);
+        }
+    }
+
+    #[test]
+    fn mixed_cqes_and_skip_entries() {
+        let mut r = ring_or_skip!(4, IORING_SETUP_CQE_MIXED);
+        let slots = r.cq.ring_entries;
+        let nop32 = |r: &mut Ring, ud: u64| {
+            let sqe = prep(r, IORING_OP_NOP, -1, 0, 0, 0, ud);
+            // SAFETY: the SQE is still ours.
+            unsafe { (*sqe).rw_flags = IORING_NOP_CQE32 };
+        };
+        // SAFETY: (whole test) `r` is a live ring.
+        unsafe {
+            nop(&mut r, 1);
+            nop32(&mut r, 2);
+            nop(&mut r, 3);
+            assert_eq!(submit_and_wait(&mut r, 3), Ok(3));
+            assert_eq!(cq_ready(&r), 4, "a big CQE takes two slots");
+            let mut out = [null_mut(); 8];
+            assert_eq!(peek_batch_cqe(&mut r, &mut out), 3);
+            let uds: Vec<u64> = out[..3].iter().map(|c| (**c).user_data).collect();
+            assert_eq!(uds, [1, 2, 3]);
+            assert!((*out[1]).flags & IORING_CQE_F_32 != 0);
+            assert_eq!(out[2] as usize - out[1] as usize, 32);
+            cq_advance(&r, 4);
+
+            // Bring the head to the last slot, then post a big CQE: the
+            // kernel pads the last slot with a skip entry and wraps.
+            let mut head = load_cq_head(&r);
+            while (head & r.cq.ring_mask) != slots - 1 {
+                nop(&mut r, 50);
+                assert_eq!(submit_and_wait(&mut r, 1), Ok(1));
+                assert_eq!(reap(&mut r, 1000).unwrap().0, 50);
+                head = load_cq_head(&r);
+            }
+            nop32(&mut r, 60);
+            assert_eq!(submit_and_wait(&mut r, 1), Ok(1));
+            assert_eq!(cq_ready(&r), 3, "skip entry plus a two-slot CQE");
+            assert_eq!(peek_batch_cqe(&mut r, &mut out), 1);
+            assert_eq!((*out[0]).user_data, 60);
+            assert_eq!(load_cq_head(&r) & r.cq.ring_mask, 0, "the skip entry was released");
+            assert_eq!(out[0], r.cq.cqes);
+            cq_advance(&r, 2);
+
+            // Same through the single-CQE path.
+            while (load_cq_head(&r) & r.cq.ring_mask) != slots - 1 {
+                nop(&mut r, 70);
+                assert_eq!(submit_and_wait(&mut r, 1), Ok(1));
+                assert_eq!(reap(&mut r, 1000).unwrap().0, 70);
+            }
+            nop32(&mut r, 80);
+            assert_eq!(submit_and_wait(&mut r, 1), Ok(1));
+            let (ud, _, flags) = reap(&mut r, 1000).unwrap();
+            assert_eq!(ud, 80);
+            assert!(flags & IORING_CQE_F_32 != 0);
+            assert_eq!(cq_ready(&r), 0);
+        }
+    }
+
+    #[test]
+    fn sq_rewind_resets_tail() {
+        let mut r = ring_or_skip!(4, IORING_SETUP_SQ_REWIND);
+        // SAFETY: (whole test) `r` is a live ring.
+        unsafe {
+            nop(&mut r, 1);
+            nop(&mut r, 2);
+            assert_eq!(submit_and_wait(&mut r, 2), Ok(2));
+            assert_eq!(r.sq.sqe_tail, 0, "the kernel starts from slot 0 every time");
+            nop(&mut r, 3);
+            assert_eq!(submit_and_wait(&mut r, 3), Ok(1));
+            let mut out = [null_mut(); 4];
+            assert_eq!(peek_batch_cqe(&mut r, &mut out), 3);
+            let uds: Vec<u64> = out[..3].iter().map(|c| (**c).user_data).collect();
+            assert_eq!(uds, [1, 2, 3]);
+            cq_advance(&r, 3);
+        }
+    }
+
+    #[test]
+    fn registered_wait_region() {
+        let mut r = ring_or_skip!(8, IORING_SETUP_R_DISABLED);
+        let page = syscall::page_size();
+        // SAFETY: a fresh anonymous private mapping.
+        let mem = unsafe {
+            syscall::mmap(ptr::null_mut(), page, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0)
+        }
+        .unwrap();
+        let rd = io_uring_region_desc { user_addr: mem as u64, size: page as u64, flags: IORING_MEM_REGION_TYPE_USER, ..Default::default() };
+        let mr = io_uring_mem_region_reg { region_uptr: ptr::from_ref(&rd) as u64, flags: IORING_MEM_REGION_REG_WAIT_ARG, ..Default::default() };
+        // SAFETY: the kernel reads `mr` and the descriptor it points to.
+        let ret = unsafe { syscall::io_uring_register(r.ring_fd as u32, IORING_REGISTER_MEM_REGION, ptr::from_ref(&mr).cast(), 1) };
+        if ret.is_err() {
+            println!("SKIP: wait region registration: {ret:?}");
+            // SAFETY: our mapping, unused.
+            let _ = unsafe { syscall::munmap(mem, page) };
+            return;
+        }
+        // SAFETY: no argument.
+        assert_eq!(unsafe { syscall::io_uring_register(r.ring_fd as u32, IORING_REGISTER_ENABLE_RINGS, ptr::null(), 0) }, Ok(0));
+
+        let waits = mem.cast::<io_uring_reg_wait>();
+        // SAFETY: the page holds 64 entries; the kernel reads them only
+        // during our waits.
+        unsafe {
+            (*waits).ts = ts_ms(40);
+            (*waits).flags = IORING_REG_WAIT_TS;
+            (*waits.add(1)).ts = ts_ms(1000);
+            (*waits.add(1)).flags = IORING_REG_WAIT_TS;
+        }
+        let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
+        let start = Instant::now();
+        // SAFETY: (rest) live ring.
+        unsafe {
+            assert_eq!(submit_and_wait_reg(&mut r, &mut cqe, 1, 0), Err(Errno::ETIME));
+            assert!(cqe.is_null());
+            assert!(start.elapsed() >= Duration::from_millis(35));
+
+            nop(&mut r, 5);
+            nop(&mut r, 6);
+            assert_eq!(submit_and_wait_reg(&mut r, &mut cqe, 2, 1), Ok(2));
+            assert_eq!((*cqe).user_data, 5);
+            assert_eq!(cq_ready(&r), 2);
+            cq_advance(&r, 2);
+
+            // An old kernel: EINVAL, but the SQ was flushed first.
+            r.features &= !IORING_FEAT_EXT_ARG;
+            nop(&mut r, 7);
+            assert_eq!(submit_and_wait_reg(&mut r, &mut cqe, 1, 0), Err(Errno::EINVAL));
+            assert_eq!(r.sq.sqe_head, r.sq.sqe_tail);
+            assert_eq!(*r.sq.ktail, r.sq.sqe_tail);
+            r.features |= IORING_FEAT_EXT_ARG;
+            assert_eq!(submit_and_wait(&mut r, 1), Ok(1));
+            assert_eq!(reap(&mut r, 1000).unwrap().0, 7);
+        }
+        drop(r);
+        // SAFETY: the ring (and its use of the region) is gone.
+        let _ = unsafe { syscall::munmap(mem, page) };
+    }
 }

@@ -548,21 +548,22 @@ fn sqe_bytes(setup_flags: u32) -> usize {
 /// (beyond liburing) the SQEs it has handed out but not yet submitted:
 /// those are copied into the new SQE array as far as it has room.
 ///
-/// `p.flags` is cleared on return, success or not, as liburing does.
-/// Refused up front: rings whose memory the application provided
+/// `p.flags` is cleared on return, success or not, as liburing does
+/// (except for the `IORING_SETUP_NO_MMAP` refusal). Refused up front: rings whose memory the application provided
 /// (`IORING_SETUP_NO_MMAP`, `EINVAL`, as liburing) and rings whose fd was
 /// closed (`EBADF`: the new rings could not be mapped; liburing would resize
 /// in the kernel and then fail to map them).
 pub fn resize_rings(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
+    // Refused before anything is touched, `p` included (as liburing).
+    if ring.flags & IORING_SETUP_NO_MMAP != 0 {
+        return Err(Errno::EINVAL);
+    }
     let ret = resize_inner(ring, p);
     p.flags = 0;
     ret
 }
 
 fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
-    if ring.flags & IORING_SETUP_NO_MMAP != 0 {
-        return Err(Errno::EINVAL);
-    }
     if ring.ring_fd < 0 {
         return Err(Errno::EBADF);
     }
@@ -653,12 +654,17 @@ mod tests {
     }
 
     #[test]
-    fn resize_refuses_app_memory_and_clears_flags() {
+    fn resize_refusals() {
         let mut ring = setup::empty_ring();
         ring.flags = IORING_SETUP_NO_MMAP;
         let mut p = setup::zeroed_params();
         p.flags = 0x10;
         assert_eq!(resize_rings(&mut ring, &mut p), Err(Errno::EINVAL));
+        assert_eq!(p.flags, 0x10);
+        // A closed ring fd: refused (EBADF), flags cleared.
+        ring.flags = 0;
+        ring.ring_fd = -1;
+        assert_eq!(resize_rings(&mut ring, &mut p), Err(Errno::EBADF));
         assert_eq!(p.flags, 0);
     }
 }

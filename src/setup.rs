@@ -16,12 +16,11 @@ use core::ptr::{self, null_mut};
 use crate::structs::{int_flags, io_uring, io_uring_cq, io_uring_sq};
 use crate::syscall::{self, Errno, SysResult};
 use crate::uapi::{
-    io_uring_cqe, io_uring_params, io_uring_rsrc_update, io_uring_sqe, IORING_FEAT_NATIVE_WORKERS,
-    IORING_FEAT_NO_IOWAIT, IORING_FEAT_SINGLE_MMAP, IORING_OFF_CQ_RING, IORING_OFF_SQES,
-    IORING_OFF_SQ_RING, IORING_REGISTER_USE_REGISTERED_RING, IORING_SETUP_CLAMP,
-    IORING_SETUP_CQE32, IORING_SETUP_CQSIZE, IORING_SETUP_IOPOLL, IORING_SETUP_NO_MMAP,
-    IORING_SETUP_NO_SQARRAY, IORING_SETUP_REGISTERED_FD_ONLY, IORING_SETUP_SQE128,
-    IORING_SETUP_SQPOLL, IORING_UNREGISTER_RING_FDS,
+    io_uring_cqe, io_uring_params, io_uring_sqe, IORING_FEAT_NATIVE_WORKERS, IORING_FEAT_NO_IOWAIT,
+    IORING_FEAT_SINGLE_MMAP, IORING_OFF_CQ_RING, IORING_OFF_SQES, IORING_OFF_SQ_RING,
+    IORING_SETUP_CLAMP, IORING_SETUP_CQE32, IORING_SETUP_CQSIZE, IORING_SETUP_IOPOLL,
+    IORING_SETUP_NO_MMAP, IORING_SETUP_NO_SQARRAY, IORING_SETUP_REGISTERED_FD_ONLY,
+    IORING_SETUP_SQE128, IORING_SETUP_SQPOLL,
 };
 
 /// The largest SQ the kernel creates; more needs `IORING_SETUP_CLAMP`.
@@ -387,7 +386,26 @@ pub fn mmap_rings(fd: i32, p: &io_uring_params, sq: &mut io_uring_sq, cq: &mut i
         }
     }
 
-    // SAFETY: both ring pointers are the live mappings made above.
+    // This function is safe to call with any `p`: the four values read
+    // below must lie, aligned, inside the mappings. Offsets from the kernel
+    // always do; anything else is refused rather than read out of bounds.
+    let inside = |off: u32, len: usize| off.is_multiple_of(4) && off as usize + size_of::<u32>() <= len;
+    let (so, co) = (&p.sq_off, &p.cq_off);
+    if !(inside(so.ring_mask, sq.ring_sz)
+        && inside(so.ring_entries, sq.ring_sz)
+        && inside(co.ring_mask, cq.ring_sz)
+        && inside(co.ring_entries, cq.ring_sz))
+    {
+        // SAFETY: only this function has seen the mappings.
+        unsafe {
+            let _ = syscall::munmap(sq.sqes.cast(), sqes);
+            unmap_rings(sq, cq);
+        }
+        return Err(Errno::EINVAL);
+    }
+
+    // SAFETY: both ring pointers are the live mappings made above, and the
+    // fields read are inside them.
     unsafe { setup_ring_pointers(p, sq, cq) };
     Ok(())
 }
@@ -648,37 +666,6 @@ unsafe fn release_library_memory(ring: &io_uring) {
     }
 }
 
-/// Issues a register opcode on `ring` the way liburing does: through the
-/// registered ring index when the ring has no real fd.
-///
-/// # Safety
-/// `arg` must be valid for what `opcode` makes the kernel read or write.
-pub(crate) unsafe fn register_on(ring: &io_uring, opcode: u32, arg: *const c_void, nr_args: u32) -> SysResult<i32> {
-    let (fd, opcode) = if ring.int_flags & int_flags::REG_REG_RING != 0 {
-        (ring.enter_ring_fd, opcode | IORING_REGISTER_USE_REGISTERED_RING)
-    } else {
-        (ring.ring_fd, opcode)
-    };
-    // SAFETY: forwarded caller guarantee.
-    unsafe { syscall::io_uring_register(fd as u32, opcode, arg, nr_args) }
-}
-
-/// Drops the registered-ring slot `ring` enters through, if any, and goes
-/// back to the real fd (the unregister half of `io_uring_unregister_ring_fd`).
-fn drop_registered_ring(ring: &mut io_uring) -> SysResult<i32> {
-    if ring.int_flags & int_flags::REG_RING == 0 {
-        return Err(Errno::EINVAL);
-    }
-    let update = io_uring_rsrc_update { offset: ring.enter_ring_fd as u32, ..Default::default() };
-    // SAFETY: the kernel reads one io_uring_rsrc_update from `update`.
-    let ret = unsafe { register_on(ring, IORING_UNREGISTER_RING_FDS, ptr::from_ref(&update).cast(), 1) }?;
-    if ret == 1 {
-        ring.enter_ring_fd = ring.ring_fd;
-        ring.int_flags &= !(int_flags::REG_RING | int_flags::REG_REG_RING);
-    }
-    Ok(ret)
-}
-
 /// `io_uring_queue_exit`: unmaps the library's mappings (never application
 /// memory), drops the registered ring slot, and closes the ring fd.
 ///
@@ -691,7 +678,7 @@ pub unsafe fn queue_exit(ring: &mut io_uring) {
     }
     // Freeing the slot now rather than at exit is a courtesy; errors are moot.
     if ring.int_flags & int_flags::REG_RING != 0 {
-        let _ = drop_registered_ring(ring);
+        let _ = crate::register::unregister_ring_fd(ring);
     }
     if ring.ring_fd != -1 {
         let _ = syscall::close(ring.ring_fd);
@@ -1153,6 +1140,20 @@ mod tests {
         // A bad fd maps nothing.
         let mut ring = empty_ring();
         assert_eq!(queue_mmap(-1, &p, &mut ring), Err(Errno::EBADF));
+
+        // Offsets pointing outside the mapping are refused, not read.
+        let mut p = io_uring_params::default();
+        // SAFETY: `p` is a valid params struct.
+        let fd = unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }.unwrap();
+        let mut bad = p;
+        bad.cq_off.ring_entries = 1 << 30;
+        assert_eq!(queue_mmap(fd, &bad, &mut ring), Err(Errno::EINVAL));
+        let mut bad = p;
+        bad.sq_off.ring_mask = 2;
+        assert_eq!(queue_mmap(fd, &bad, &mut ring), Err(Errno::EINVAL));
+        queue_mmap(fd, &p, &mut ring).unwrap();
+        // SAFETY: set up above, not used again.
+        unsafe { queue_exit(&mut ring) };
     }
 
     #[test]

@@ -7,7 +7,6 @@
 #![forbid(unsafe_code)]
 
 use core::ffi::c_void;
-use core::mem::{align_of, offset_of, size_of};
 
 use crate::uapi::{io_uring_cqe, io_uring_sqe, io_uring_zcrx_rqe};
 
@@ -132,26 +131,42 @@ impl io_uring {
     }
 }
 
-// Layout of liburing 2.15 on x86-64 (LP64).
-const _: () = assert!(size_of::<io_uring_sq>() == 104 && align_of::<io_uring_sq>() == 8);
-const _: () = assert!(offset_of!(io_uring_sq, sqes) == 56);
-const _: () = assert!(offset_of!(io_uring_sq, sqe_head) == 64);
-const _: () = assert!(offset_of!(io_uring_sq, ring_sz) == 72);
-const _: () = assert!(offset_of!(io_uring_sq, ring_mask) == 88);
-const _: () = assert!(offset_of!(io_uring_sq, sqes_sz) == 96);
-const _: () = assert!(size_of::<io_uring_cq>() == 88 && align_of::<io_uring_cq>() == 8);
-const _: () = assert!(offset_of!(io_uring_cq, cqes) == 48);
-const _: () = assert!(offset_of!(io_uring_cq, ring_sz) == 56);
-const _: () = assert!(offset_of!(io_uring_cq, ring_mask) == 72);
-const _: () = assert!(offset_of!(io_uring_cq, pad) == 80);
-const _: () = assert!(size_of::<io_uring>() == 216 && align_of::<io_uring>() == 8);
-const _: () = assert!(offset_of!(io_uring, cq) == 104);
-const _: () = assert!(offset_of!(io_uring, flags) == 192);
-const _: () = assert!(offset_of!(io_uring, ring_fd) == 196);
-const _: () = assert!(offset_of!(io_uring, features) == 200);
-const _: () = assert!(offset_of!(io_uring, enter_ring_fd) == 204);
-const _: () = assert!(offset_of!(io_uring, int_flags) == 208);
-const _: () = assert!(offset_of!(io_uring, pad2) == 212);
-const _: () = assert!(size_of::<io_uring_zcrx_rq>() == 40);
-const _: () = assert!(offset_of!(io_uring_zcrx_rq, rqes) == 24);
-const _: () = assert!(size_of::<io_uring_cqe_iter>() == 24);
+// Layout of liburing 2.15 on x86-64 (LP64): asserted here at compile time,
+// and against include/liburing.h by the C check below.
+crate::uapi::c_layout! {
+    pub(crate) static LAYOUTS;
+    io_uring_sq (104, 8) {
+        khead: 0, 8; ktail: 8, 8; kring_mask: 16, 8; kring_entries: 24, 8;
+        kflags: 32, 8; kdropped: 40, 8; array: 48, 8; sqes: 56, 8;
+        sqe_head: 64, 4; sqe_tail: 68, 4; ring_sz: 72, 8; ring_ptr: 80, 8;
+        ring_mask: 88, 4; ring_entries: 92, 4; sqes_sz: 96, 4; pad: 100, 4;
+    }
+    io_uring_cq (88, 8) {
+        khead: 0, 8; ktail: 8, 8; kring_mask: 16, 8; kring_entries: 24, 8;
+        kflags: 32, 8; koverflow: 40, 8; cqes: 48, 8; ring_sz: 56, 8;
+        ring_ptr: 64, 8; ring_mask: 72, 4; ring_entries: 76, 4; pad: 80, 8;
+    }
+    io_uring (216, 8) {
+        sq: 0, 104; cq: 104, 88; flags: 192, 4; ring_fd: 196, 4;
+        features: 200, 4; enter_ring_fd: 204, 4; int_flags: 208, 1; pad: 209, 3;
+        pad2: 212, 4;
+    }
+    io_uring_zcrx_rq (40, 8) {
+        khead: 0, 8; ktail: 8, 8; rq_tail: 16, 4; ring_entries: 20, 4;
+        rqes: 24, 8; ring_ptr: 32, 8;
+    }
+    io_uring_cqe_iter (24, 8) {
+        cqes: 0, 8; mask: 8, 4; shift: 12, 4; head: 16, 4; tail: 20, 4;
+    }
+}
+
+/// The hand-written C structs of include/liburing.h agree with these.
+#[cfg(test)]
+#[test]
+fn liburing_h_structs_match_rust() {
+    use crate::uapi::abi_check::{c_layout_asserts, compile_c_check, include_dir};
+    let body = c_layout_asserts(LAYOUTS);
+    if let Err(e) = compile_c_check("structs", &["liburing.h"], &body, &include_dir()) {
+        panic!("include/liburing.h disagrees with src/structs.rs:\n{e}");
+    }
+}

@@ -32,6 +32,7 @@ fn config() -> cbindgen::Config {
         no_includes: true,
         usize_is_size_t: true,
         cpp_compat: false,
+        documentation: false,
         ..Default::default()
     };
     c.function.postfix = Some("LIBURING_NOEXCEPT".into());
