@@ -116,12 +116,12 @@ for f in usr/include/liburing.h usr/include/liburing/io_uring.h usr/lib/liburing
 done
 dev_so="$stage/usr/lib/liburing.so"
 dev_real=$(readlink -f "$dev_so" 2>/dev/null || true)
-stage_real=$(readlink -f "$stage")
+stage_lib_real=$(readlink -f "$stage/usr/lib")
 if [ ! -e "$dev_so" ]; then
 	echo "$dev_so is missing or dangling (-> $(readlink "$dev_so" 2>/dev/null))" >>"$layout_log"
 	layout_ok=0
 	LIBS="-l:liburing.so.2 -lpthread -ldl"
-elif [ "${dev_real#"$stage_real"/}" = "$dev_real" ]; then
+elif [ "${dev_real#"$stage_lib_real"/}" = "$dev_real" ]; then
 	echo "$dev_so resolves outside the stage: $dev_real" >>"$layout_log"
 	layout_ok=0
 	LIBS="-l:liburing.so.2 -lpthread -ldl"
