@@ -41,16 +41,39 @@ lib: $(LIB_SO) $(LIB_A)
 $(RUST_A): $(RUST_SRC)
 	$(CARGO) build --release --quiet
 
-# rustc embeds LLVM bitcode in every object; binutils' LTO plugins then
-# misread the archive (nm sees no symbols). Machine code is all C needs.
-$(LIB_A): $(RUST_A)
+# The archive holds one relocatable object: the Rust staticlib partially
+# linked with only what liburing's functions reach (--gc-sections), then every
+# symbol made local except liburing's API and the internals liburing's own
+# tests link against. So `cc prog.c -luring` pulls in about what liburing's
+# archive does, and no Rust runtime symbol can clash with another library.
+# (rustc's embedded LLVM bitcode is dropped first: binutils' LTO plugins
+# misread it, and C needs only machine code.)
+INTERNAL_SYMS := io_uring_mmap io_uring_unmap_rings io_uring_setup_ring_pointers \
+	__io_uring_queue_init_params
+map_symbols = awk '/^[ \t]*[A-Za-z_][A-Za-z0-9_]*;/ { gsub(/[ \t;]/, ""); print }' $(1)
+
+# $(call relink_object,output,version map,extra objects)
+define relink_object
 	@mkdir -p $(BUILD)
-	objcopy --strip-debug --remove-section=.llvmbc --remove-section=.llvmcmd $(RUST_A) $@
+	{ $(call map_symbols,$(2)); printf '%s\n' $(INTERNAL_SYMS); } | sort -u > $(1).syms
+	objcopy --strip-debug --remove-section=.llvmbc --remove-section=.llvmcmd $(RUST_A) $(1).rust.a
+	ld -r --gc-sections $$(sed 's/^/-u /' $(1).syms) -o $(1).all.o $(3) \
+		--whole-archive $(1).rust.a --no-whole-archive
+	objcopy --keep-global-symbols=$(1).syms $(1).all.o $(1)
+	rm -f $(1).rust.a $(1).all.o
+endef
+
+$(BUILD)/liburing.o: $(RUST_A) src/liburing.map Makefile
+	$(call relink_object,$@,src/liburing.map,)
+
+$(LIB_A): $(BUILD)/liburing.o
+	rm -f $@
+	ar rcs $@ $<
 
 # rustc's cdylib would replace our version script with its own, so the
 # staticlib is relinked by the C compiler: versioned symbols, nothing else.
-$(LIB_SO): $(LIB_A) src/liburing.map Makefile
-	$(CC) $(SO_LDFLAGS) -o $@ -Wl,--whole-archive $(LIB_A) -Wl,--no-whole-archive \
+$(LIB_SO): $(BUILD)/liburing.o src/liburing.map Makefile
+	$(CC) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing.o \
 		-Wl,--version-script=src/liburing.map -Wl,-soname,liburing.so.2
 	ln -sf liburing.so.$(VERSION) $(BUILD)/liburing.so.2
 	ln -sf liburing.so.$(VERSION) $(BUILD)/liburing.so
@@ -61,12 +84,15 @@ $(BUILD)/ffi.o: src/ffi.c $(HEADERS)
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -fPIC -Wall -Wextra -Werror -Iinclude -c -o $@ src/ffi.c
 
-$(FFI_A): $(LIB_A) $(BUILD)/ffi.o
-	cp $(LIB_A) $@
-	ar rcs $@ $(BUILD)/ffi.o
+$(BUILD)/liburing-ffi.o: $(RUST_A) $(BUILD)/ffi.o src/liburing-ffi.map Makefile
+	$(call relink_object,$@,src/liburing-ffi.map,$(BUILD)/ffi.o)
 
-$(FFI_SO): $(LIB_A) $(BUILD)/ffi.o src/liburing-ffi.map Makefile
-	$(CC) $(SO_LDFLAGS) -o $@ $(BUILD)/ffi.o -Wl,--whole-archive $(LIB_A) -Wl,--no-whole-archive \
+$(FFI_A): $(BUILD)/liburing-ffi.o
+	rm -f $@
+	ar rcs $@ $<
+
+$(FFI_SO): $(BUILD)/liburing-ffi.o src/liburing-ffi.map Makefile
+	$(CC) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing-ffi.o \
 		-Wl,--version-script=src/liburing-ffi.map -Wl,-soname,liburing-ffi.so.2
 	ln -sf liburing-ffi.so.$(VERSION) $(BUILD)/liburing-ffi.so.2
 	ln -sf liburing-ffi.so.$(VERSION) $(BUILD)/liburing-ffi.so
