@@ -100,12 +100,24 @@ static void wait_need_wakeup(struct io_uring *ring, long timeout_ms)
 	}
 }
 
-/* Runs in a child with io_uring_enter blocked. Exit code: 0 ok, 77 skip. */
+/*
+ * Runs in a child; blocks io_uring_enter for itself. Exit code: 0 ok, 77 skip.
+ *
+ * The rings are created, and ring a's thread is woken by a first round trip,
+ * before the filter goes in: right after setup the kernel may briefly show
+ * IORING_SQ_NEED_WAKEUP (the thread has not run yet), and then an enter is
+ * legitimately needed.
+ */
 static int child_no_enter(void)
 {
-	struct io_uring ring;
+	struct io_uring a, b;
 	struct io_uring_cqe *cqe;
 	int ret, i;
+
+	/* a: long idle time, stays awake for part 1; b: idles after 20 ms. */
+	CHECK_EQ(sqpoll_ring(&a, 10000, 0, -1), 0);
+	CHECK_EQ(sqpoll_ring(&b, 20, 0, -1), 0);
+	check_nop_roundtrip(&a, 1, 1);
 
 	ret = block_io_uring_enter();
 	if (ret)
@@ -113,30 +125,28 @@ static int child_no_enter(void)
 	/* The filter works: a raw enter fails. */
 	CHECK_EQ(io_uring_enter(0, 0, 0, 0, NULL), -EPERM);
 
-	/* A long idle time: the thread stays awake during part 1. */
-	ret = sqpoll_ring(&ring, 10000, 0, -1);
-	CHECK_EQ(ret, 0);
+	/* Part 1: submission is just a tail update: 3 "submitted", no syscall. */
 	for (i = 0; i < 3; i++)
-		queue_nop(&ring, 10 + i);
-	/* Submission is just a tail update: 3 "submitted", no syscall. */
-	CHECK_EQ(io_uring_submit(&ring), 3);
-	spin_for_cqes(&ring, 3, 5000);
+		queue_nop(&a, 10 + i);
+	CHECK_EQ(io_uring_submit(&a), 3);
+	spin_for_cqes(&a, 3, 5000);
 	for (i = 0; i < 3; i++)
-		reap(&ring, 10 + i);
-	CHECK_EQ(io_uring_peek_cqe(&ring, &cqe), -EAGAIN);
-	io_uring_queue_exit(&ring);
+		reap(&a, 10 + i);
+	CHECK_EQ(io_uring_peek_cqe(&a, &cqe), -EAGAIN);
+	/* Again, several times, while the thread is still awake. */
+	for (i = 0; i < 20; i++) {
+		queue_nop(&a, 100 + i);
+		CHECK_EQ(io_uring_submit(&a), 1);
+		spin_for_cqes(&a, 1, 5000);
+		reap(&a, 100 + i);
+	}
 
-	/* Part 2 under the filter: after idling, submit must try to enter. */
-	ret = sqpoll_ring(&ring, 20, 0, -1);
-	CHECK_EQ(ret, 0);
-	queue_nop(&ring, 20);
-	CHECK_EQ(io_uring_submit(&ring), 1);
-	spin_for_cqes(&ring, 1, 5000);
-	reap(&ring, 20);
-	wait_need_wakeup(&ring, 5000);
-	queue_nop(&ring, 21);
-	CHECK_EQ(io_uring_submit(&ring), -EPERM);
-	io_uring_queue_exit(&ring);
+	/* Part 2: once b's thread sleeps, submit must try to enter (and fail here). */
+	wait_need_wakeup(&b, 5000);
+	queue_nop(&b, 21);
+	CHECK_EQ(io_uring_submit(&b), -EPERM);
+	io_uring_queue_exit(&a);
+	io_uring_queue_exit(&b);
 	return 0;
 }
 

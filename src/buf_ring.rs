@@ -129,3 +129,36 @@ pub unsafe fn free_buf_ring(ring: &io_uring, br: *mut io_uring_buf_ring, nentrie
     let _ = unsafe { syscall::munmap(br.cast(), ring_bytes(nentries)) };
     Ok(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::setup;
+    use crate::syscall::Errno;
+    use crate::uapi::IOU_PBUF_RING_INC;
+
+    #[test]
+    fn setup_head_and_free_on_a_real_ring() {
+        let mut ring = setup::empty_ring();
+        if setup::queue_init(4, &mut ring, 0).is_err() {
+            return;
+        }
+        for flags in [0, u32::from(IOU_PBUF_RING_MMAP), u32::from(IOU_PBUF_RING_INC)] {
+            let br = match setup_buf_ring(&ring, 8, 7, flags) {
+                Ok(br) => br,
+                Err(Errno::EINVAL) if flags != 0 => continue, // older kernel
+                Err(e) => panic!("setup_buf_ring(flags {flags:#x}): {e:?}"),
+            };
+            // SAFETY: `br` is the live ring just set up.
+            assert_eq!(unsafe { (*br).tail }, 0);
+            assert_eq!(setup_buf_ring(&ring, 8, 7, flags), Err(Errno::EEXIST));
+            assert_eq!(buf_ring_head(&ring, 7), Ok(0));
+            // SAFETY: as set up above, not used afterwards.
+            assert_eq!(unsafe { free_buf_ring(&ring, br, 8, 7) }, Ok(0));
+            assert_eq!(unregister_buf_ring(&ring, 7), Err(Errno::ENOENT));
+        }
+        assert_eq!(setup_buf_ring(&ring, 3, 7, 0), Err(Errno::EINVAL));
+        // SAFETY: set up above, not used again.
+        unsafe { setup::queue_exit(&mut ring) };
+    }
+}

@@ -23,6 +23,7 @@
 use core::ffi::c_void;
 use core::mem::size_of;
 use core::ptr::{self, null};
+use core::sync::atomic::{AtomicU32, Ordering};
 
 use crate::setup;
 use crate::structs::{int_flags, io_uring};
@@ -32,7 +33,7 @@ use crate::uapi::{
     io_uring_clone_buffers, io_uring_file_index_range, io_uring_mem_region_reg, io_uring_napi,
     io_uring_params, io_uring_probe, io_uring_query_hdr, io_uring_reg_wait, io_uring_restriction,
     io_uring_rsrc_register, io_uring_rsrc_update, io_uring_rsrc_update2, io_uring_sqe,
-    io_uring_sync_cancel_reg, io_uring_zcrx_ifq_reg, zcrx_ctrl, IORING_FEAT_REG_REG_RING,
+    io_uring_sync_cancel_reg, io_uring_zcrx_ifq_reg, zcrx_ctrl, IORING_FEAT_REG_REG_RING, IORING_FEAT_SINGLE_MMAP,
     IORING_REGISTER_BPF_FILTER, IORING_REGISTER_BUFFERS, IORING_REGISTER_BUFFERS2,
     IORING_REGISTER_BUFFERS_UPDATE, IORING_REGISTER_CLOCK, IORING_REGISTER_CLONE_BUFFERS,
     IORING_REGISTER_ENABLE_RINGS, IORING_REGISTER_EVENTFD, IORING_REGISTER_EVENTFD_ASYNC,
@@ -384,7 +385,7 @@ pub fn register_ring_fd(ring: &mut io_uring) -> SysResult<i32> {
         return Err(Errno::EEXIST);
     }
     // offset -1: let the kernel pick the slot and report it back.
-    let mut up = io_uring_rsrc_update { offset: u32::MAX, resv: 0, data: ring.ring_fd as u32 as u64 };
+    let mut up = io_uring_rsrc_update { offset: u32::MAX, resv: 0, data: i64::from(ring.ring_fd) as u64 };
     let ret = register_with(ring, IORING_REGISTER_RING_FDS, &mut up, 1)?;
     if ret == 1 {
         ring.enter_ring_fd = up.offset as i32;
@@ -571,9 +572,15 @@ fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
     p.cq_off = Default::default();
     register_with(ring, IORING_REGISTER_RESIZE_RINGS, p, 1)?;
 
+    // The kernel leaves `features` as the caller passed it (usually 0);
+    // map as the ring's own features say (one mapping for both rings when
+    // IORING_FEAT_SINGLE_MMAP), which also sizes the SQ mapping to cover
+    // the shared ring header even without an SQ array.
+    let mut layout = *p;
+    layout.features |= ring.features & IORING_FEAT_SINGLE_MMAP;
     let mut sq = setup::empty_sq();
     let mut cq = setup::empty_cq();
-    setup::mmap_rings(ring.ring_fd, p, &mut sq, &mut cq)?;
+    setup::mmap_rings(ring.ring_fd, &layout, &mut sq, &mut cq)?;
 
     let old = &ring.sq;
     let (sqe_head, mut sqe_tail) = (old.sqe_head, old.sqe_tail);
@@ -582,9 +589,11 @@ fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
     // `slot` bytes each (the old one until unmapped below); indexes are
     // masked into range. The kernel does not read SQEs past the tail it was
     // given, so the not-yet-submitted ones are ours to copy. The new khead
-    // is read once, plainly: the ring is ours and idle during the call.
+    // is an aligned u32 in the live ring; an SQPOLL thread may move it, so
+    // it is loaded atomically (Acquire: pairs with the kernel's release of
+    // consumed entries; a stale value only makes `room` smaller).
     unsafe {
-        let kernel_head = sq.khead.read();
+        let kernel_head = (*sq.khead.cast::<AtomicU32>()).load(Ordering::Acquire);
         let room = sq.ring_entries.wrapping_sub(sqe_head.wrapping_sub(kernel_head));
         let pending = sqe_tail.wrapping_sub(sqe_head);
         if pending > room {
@@ -666,5 +675,82 @@ mod tests {
         ring.ring_fd = -1;
         assert_eq!(resize_rings(&mut ring, &mut p), Err(Errno::EBADF));
         assert_eq!(p.flags, 0);
+    }
+
+    /// A real ring from the setup module, torn down on drop.
+    struct Ring(io_uring);
+
+    impl Ring {
+        fn new(entries: u32, flags: u32) -> Option<Ring> {
+            let mut ring = setup::empty_ring();
+            setup::queue_init(entries, &mut ring, flags).ok()?;
+            Some(Ring(ring))
+        }
+    }
+
+    impl Drop for Ring {
+        fn drop(&mut self) {
+            // SAFETY: the ring was set up by queue_init and is not used again.
+            unsafe { setup::queue_exit(&mut self.0) };
+        }
+    }
+
+    #[test]
+    fn ring_fd_registration_follows_the_kernel() {
+        let Some(mut r) = Ring::new(4, 0) else { return };
+        let fd = r.0.ring_fd;
+        assert_eq!(register_ring_fd(&mut r.0), Ok(1));
+        assert_ne!(r.0.enter_ring_fd, fd);
+        assert_ne!(r.0.int_flags & int_flags::REG_RING, 0);
+        // Registration calls now travel through the index.
+        let id = register_personality(&r.0).unwrap();
+        assert_eq!(unregister_personality(&r.0, id), Ok(0));
+        assert_eq!(unregister_personality(&r.0, id), Err(Errno::EINVAL));
+        assert_eq!(unregister_ring_fd(&mut r.0), Ok(1));
+        assert_eq!(r.0.enter_ring_fd, fd);
+        assert_eq!(r.0.int_flags & (int_flags::REG_RING | int_flags::REG_REG_RING), 0);
+    }
+
+    #[test]
+    fn eventfd_and_files_on_a_real_ring() {
+        let Some(r) = Ring::new(4, 0) else { return };
+        // SAFETY: eventfd(2) has no memory preconditions.
+        let efd = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC) };
+        assert!(efd >= 0);
+        assert_eq!(register_eventfd(&r.0, efd), Ok(0));
+        assert_eq!(register_eventfd_async(&r.0, efd), Err(Errno::EBUSY));
+        assert_eq!(unregister_eventfd(&r.0), Ok(0));
+        assert_eq!(unregister_eventfd(&r.0), Err(Errno::ENXIO));
+        let _ = syscall::close(efd);
+
+        assert_eq!(register_files_sparse(&r.0, 4), Ok(0));
+        assert_eq!(register_file_alloc_range(&r.0, 1, 2), Ok(0));
+        let fds = [-1i32, -1];
+        // SAFETY: `fds` holds two ints.
+        assert_eq!(unsafe { register_files_update(&r.0, 2, fds.as_ptr(), 2) }, Ok(2));
+        assert_eq!(unregister_files(&r.0), Ok(0));
+        assert_eq!(unregister_files(&r.0), Err(Errno::ENXIO));
+    }
+
+    #[test]
+    fn resize_remaps_a_defer_taskrun_ring() {
+        use crate::uapi::{IORING_SETUP_CQSIZE, IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_SINGLE_ISSUER};
+        let Some(mut r) = Ring::new(4, IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN) else { return };
+        let mut p = setup::zeroed_params();
+        p.sq_entries = 32;
+        p.cq_entries = 128;
+        p.flags = IORING_SETUP_CQSIZE;
+        match resize_rings(&mut r.0, &mut p) {
+            Err(Errno::EINVAL) => return, // kernel without resizing
+            other => assert_eq!(other, Ok(())),
+        }
+        assert_eq!(p.flags, 0);
+        assert_eq!((r.0.sq.ring_entries, r.0.sq.ring_mask), (32, 31));
+        assert_eq!((r.0.cq.ring_entries, r.0.cq.ring_mask), (128, 127));
+        // SAFETY: the pointers were just set to the live new mappings.
+        unsafe {
+            assert_eq!(r.0.sq.kring_entries.read(), 32);
+            assert_eq!(r.0.cq.kring_entries.read(), 128);
+        }
     }
 }

@@ -387,9 +387,14 @@ pub fn mmap_rings(fd: i32, p: &io_uring_params, sq: &mut io_uring_sq, cq: &mut i
     }
 
     // This function is safe to call with any `p`: the four values read
-    // below must lie, aligned, inside the mappings. Offsets from the kernel
-    // always do; anything else is refused rather than read out of bounds.
-    let inside = |off: u32, len: usize| off.is_multiple_of(4) && off as usize + size_of::<u32>() <= len;
+    // below must lie, aligned, inside the mappings, which the kernel makes
+    // whole pages (a ring without an SQ array can compute a ring_sz smaller
+    // than the offsets it legitimately uses). Anything else is refused
+    // rather than read out of bounds.
+    let page = syscall::page_size();
+    let inside = |off: u32, len: usize| {
+        off.is_multiple_of(4) && off as usize + size_of::<u32>() <= len.next_multiple_of(page)
+    };
     let (so, co) = (&p.sq_off, &p.cq_off);
     if !(inside(so.ring_mask, sq.ring_sz)
         && inside(so.ring_entries, sq.ring_sz)
