@@ -25,7 +25,6 @@ use crate::uapi::{
     IORING_UNREGISTER_PBUF_RING, IOU_PBUF_RING_MMAP,
 };
 
-
 /// `io_uring_register_buf_ring`: ORs `flags` into `reg.flags` (kept, as in
 /// liburing) and registers the ring `reg` describes.
 ///
@@ -33,21 +32,38 @@ use crate::uapi::{
 /// Unless `reg` asks the kernel to allocate the ring (`IOU_PBUF_RING_MMAP`),
 /// `reg.ring_addr` must be page-aligned memory for `reg.ring_entries`
 /// buffers that stays mapped while registered.
-pub unsafe fn register_buf_ring(ring: &io_uring, reg: &mut io_uring_buf_reg, flags: u32) -> SysResult<i32> {
+pub unsafe fn register_buf_ring(
+    ring: &io_uring,
+    reg: &mut io_uring_buf_reg,
+    flags: u32,
+) -> SysResult<i32> {
     reg.flags |= flags as u16;
     // SAFETY: `reg` is live; the ring memory it names is vouched for by the caller.
-    unsafe { register(ring, IORING_REGISTER_PBUF_RING, ptr::from_mut(reg).cast(), 1) }
+    unsafe {
+        register(
+            ring,
+            IORING_REGISTER_PBUF_RING,
+            ptr::from_mut(reg).cast(),
+            1,
+        )
+    }
 }
 
 /// `io_uring_unregister_buf_ring`.
 pub fn unregister_buf_ring(ring: &io_uring, bgid: i32) -> SysResult<i32> {
-    let mut reg = io_uring_buf_reg { bgid: bgid as u16, ..Default::default() };
+    let mut reg = io_uring_buf_reg {
+        bgid: bgid as u16,
+        ..Default::default()
+    };
     register_with(ring, IORING_UNREGISTER_PBUF_RING, &mut reg, 1)
 }
 
 /// `io_uring_buf_ring_head`: the kernel's consumption head of group `buf_group`.
 pub fn buf_ring_head(ring: &io_uring, buf_group: i32) -> SysResult<u16> {
-    let mut status = io_uring_buf_status { buf_group: buf_group as u32, ..Default::default() };
+    let mut status = io_uring_buf_status {
+        buf_group: buf_group as u32,
+        ..Default::default()
+    };
     register_with(ring, IORING_REGISTER_PBUF_STATUS, &mut status, 1)?;
     Ok(status.head as u16)
 }
@@ -62,9 +78,18 @@ fn ring_bytes(nentries: u32) -> usize {
 /// tail 0) a buffer ring of `nentries` entries for group `bgid`.
 ///
 /// On failure nothing stays allocated or registered.
-pub fn setup_buf_ring(ring: &io_uring, nentries: u32, bgid: i32, flags: u32) -> SysResult<*mut io_uring_buf_ring> {
+pub fn setup_buf_ring(
+    ring: &io_uring,
+    nentries: u32,
+    bgid: i32,
+    flags: u32,
+) -> SysResult<*mut io_uring_buf_ring> {
     let len = ring_bytes(nentries);
-    let mut reg = io_uring_buf_reg { ring_entries: nentries, bgid: bgid as u16, ..Default::default() };
+    let mut reg = io_uring_buf_reg {
+        ring_entries: nentries,
+        bgid: bgid as u16,
+        ..Default::default()
+    };
     let br: *mut io_uring_buf_ring = if flags & u32::from(IOU_PBUF_RING_MMAP) != 0 {
         // The kernel allocates; ring_addr stays 0.
         // SAFETY: with IOU_PBUF_RING_MMAP the kernel uses no memory of ours.
@@ -123,7 +148,12 @@ pub fn setup_buf_ring(ring: &io_uring, nentries: u32, bgid: i32, flags: u32) -> 
 /// # Safety
 /// `br` must come from [`setup_buf_ring`] with these `nentries` and `bgid`
 /// and not be used afterwards.
-pub unsafe fn free_buf_ring(ring: &io_uring, br: *mut io_uring_buf_ring, nentries: u32, bgid: i32) -> SysResult<i32> {
+pub unsafe fn free_buf_ring(
+    ring: &io_uring,
+    br: *mut io_uring_buf_ring,
+    nentries: u32,
+    bgid: i32,
+) -> SysResult<i32> {
     unregister_buf_ring(ring, bgid)?;
     // SAFETY: the caller hands over the mapping made by setup_buf_ring.
     let _ = unsafe { syscall::munmap(br.cast(), ring_bytes(nentries)) };
@@ -143,7 +173,11 @@ mod tests {
         if setup::queue_init(4, &mut ring, 0).is_err() {
             return;
         }
-        for flags in [0, u32::from(IOU_PBUF_RING_MMAP), u32::from(IOU_PBUF_RING_INC)] {
+        for flags in [
+            0,
+            u32::from(IOU_PBUF_RING_MMAP),
+            u32::from(IOU_PBUF_RING_INC),
+        ] {
             let br = match setup_buf_ring(&ring, 8, 7, flags) {
                 Ok(br) => br,
                 Err(Errno::EINVAL) if flags != 0 => continue, // older kernel

@@ -7,16 +7,16 @@
 //! liburing's own public structs live in [`structs`].
 #![cfg_attr(not(test), no_std)]
 
-pub mod uapi;
-pub mod structs;
-pub mod syscall;
-pub mod setup;
+pub mod buf_ring;
+pub mod capi;
+pub mod probe;
 pub mod queue;
 pub mod register;
-pub mod buf_ring;
-pub mod probe;
+pub mod setup;
+pub mod structs;
+pub mod syscall;
+pub mod uapi;
 pub mod version;
-pub mod capi;
 
 /// A panic must never unwind into C: every profile sets `panic = "abort"`,
 /// and in the `no_std` build this handler aborts the process.
@@ -31,7 +31,14 @@ fn on_panic(_info: &core::panic::PanicInfo<'_>) -> ! {
 // `rust_eh_personality`. With `panic = "abort"` it is never called, but a C
 // program linking liburing.a must still resolve it. A weak, empty definition
 // does that without clashing with a Rust runtime linked into the same program.
-#[cfg(all(not(test), any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "riscv64")))]
+#[cfg(all(
+    not(test),
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv64"
+    )
+))]
 core::arch::global_asm!(
     ".pushsection .text.rust_eh_personality,\"ax\",@progbits",
     ".weak rust_eh_personality",

@@ -16,7 +16,8 @@ use crate::uapi::{io_uring_probe, io_uring_probe_op};
 pub const PROBE_OPS: u32 = 256;
 
 /// Bytes of a probe with room for [`PROBE_OPS`] opcodes.
-pub const PROBE_BYTES: usize = size_of::<io_uring_probe>() + PROBE_OPS as usize * size_of::<io_uring_probe_op>();
+pub const PROBE_BYTES: usize =
+    size_of::<io_uring_probe>() + PROBE_OPS as usize * size_of::<io_uring_probe_op>();
 
 /// `io_uring_get_probe_ring`: asks the kernel which opcodes `ring`
 /// supports. The answer is allocated with `calloc` and is the caller's to

@@ -41,8 +41,8 @@ use crate::uapi::{
     __kernel_timespec, io_uring_cqe, io_uring_getevents_arg, io_uring_reg_wait, io_uring_sqe,
     IORING_CQE_F_32, IORING_CQE_F_SKIP, IORING_ENTER_EXT_ARG, IORING_ENTER_EXT_ARG_REG,
     IORING_ENTER_GETEVENTS, IORING_ENTER_SQ_WAIT, IORING_ENTER_SQ_WAKEUP, IORING_FEAT_EXT_ARG,
-    IORING_FEAT_MIN_TIMEOUT, IORING_OP_TIMEOUT, IORING_SETUP_CQE_MIXED, IORING_SETUP_SQPOLL, IORING_SETUP_SQ_REWIND, IORING_SQ_CQ_OVERFLOW,
-    IORING_SQ_NEED_WAKEUP, IORING_SQ_TASKRUN,
+    IORING_FEAT_MIN_TIMEOUT, IORING_OP_TIMEOUT, IORING_SETUP_CQE_MIXED, IORING_SETUP_SQPOLL,
+    IORING_SETUP_SQ_REWIND, IORING_SQ_CQ_OVERFLOW, IORING_SQ_NEED_WAKEUP, IORING_SQ_TASKRUN,
 };
 
 /// `user_data` of the timeout SQE the library queues itself on kernels
@@ -169,7 +169,10 @@ pub unsafe fn cq_advance(ring: &io_uring, nr: u32) {
         let head = unsafe { shared(ring.cq.khead) };
         // Release: our reads of the released CQEs happen before the kernel
         // can see the slots as free and overwrite them.
-        head.store(head.load(Ordering::Relaxed).wrapping_add(nr), Ordering::Release);
+        head.store(
+            head.load(Ordering::Relaxed).wrapping_add(nr),
+            Ordering::Release,
+        );
     }
 }
 
@@ -231,9 +234,25 @@ unsafe fn sq_needs_enter(ring: &io_uring, submit: u32, flags: &mut u32) -> bool 
 /// # Safety
 /// `arg`/`argsz` must be what `flags` tell the kernel to read.
 #[inline(always)]
-unsafe fn enter(ring: &io_uring, to_submit: u32, min_complete: u32, flags: u32, arg: *const c_void, argsz: usize) -> SysResult<u32> {
+unsafe fn enter(
+    ring: &io_uring,
+    to_submit: u32,
+    min_complete: u32,
+    flags: u32,
+    arg: *const c_void,
+    argsz: usize,
+) -> SysResult<u32> {
     // SAFETY: forwarded caller guarantee about `arg`.
-    let n = unsafe { syscall::io_uring_enter2(ring.enter_ring_fd as u32, to_submit, min_complete, flags, arg, argsz) }?;
+    let n = unsafe {
+        syscall::io_uring_enter2(
+            ring.enter_ring_fd as u32,
+            to_submit,
+            min_complete,
+            flags,
+            arg,
+            argsz,
+        )
+    }?;
     Ok(n as u32)
 }
 
@@ -322,7 +341,12 @@ pub unsafe fn flush_sq(ring: &mut io_uring) -> u32 {
 /// # Safety
 /// `ring` must be live.
 #[inline]
-unsafe fn submit_flushed(ring: &mut io_uring, submitted: u32, wait_nr: u32, getevents: bool) -> SysResult<u32> {
+unsafe fn submit_flushed(
+    ring: &mut io_uring,
+    submitted: u32,
+    wait_nr: u32,
+    getevents: bool,
+) -> SysResult<u32> {
     // SAFETY: forwarded live-ring guarantee.
     let cq_enter = getevents || wait_nr != 0 || unsafe { cq_needs_enter(ring) };
     let mut flags = ring.enter_flags();
@@ -332,7 +356,16 @@ unsafe fn submit_flushed(ring: &mut io_uring, submitted: u32, wait_nr: u32, gete
             flags |= IORING_ENTER_GETEVENTS;
         }
         // SAFETY: no argument pointer is passed.
-        unsafe { enter(ring, submitted, wait_nr, flags, ptr::null(), KERNEL_SIGSET_BYTES) }
+        unsafe {
+            enter(
+                ring,
+                submitted,
+                wait_nr,
+                flags,
+                ptr::null(),
+                KERNEL_SIGSET_BYTES,
+            )
+        }
     } else {
         Ok(submitted)
     }
@@ -471,7 +504,11 @@ struct WaitSpec {
 /// # Safety
 /// `ring` must be live and `spec.arg` valid for what `spec.get_flags`
 /// tells the kernel it is.
-unsafe fn get_cqe_loop(ring: &mut io_uring, cqe_out: &mut *mut io_uring_cqe, spec: &mut WaitSpec) -> SysResult<u32> {
+unsafe fn get_cqe_loop(
+    ring: &mut io_uring,
+    cqe_out: &mut *mut io_uring_cqe,
+    spec: &mut WaitSpec,
+) -> SysResult<u32> {
     let mut cqe: *mut io_uring_cqe;
     let mut looped = false;
     // liburing's `err`: 0 = nothing yet, > 0 = first enter's count, < 0 = -errno.
@@ -622,7 +659,11 @@ unsafe fn wait_ext_arg(
 /// # Safety
 /// `ring` must be live; `ts` a readable `__kernel_timespec` that stays
 /// valid until the SQE is submitted (within this wait).
-unsafe fn queue_fallback_timeout(ring: &mut io_uring, wait_nr: u32, ts: *const __kernel_timespec) -> SysResult<u32> {
+unsafe fn queue_fallback_timeout(
+    ring: &mut io_uring,
+    wait_nr: u32,
+    ts: *const __kernel_timespec,
+) -> SysResult<u32> {
     // SAFETY: forwarded live-ring guarantee.
     let mut sqe = unsafe { get_sqe(ring) };
     if sqe.is_null() {
@@ -706,7 +747,11 @@ pub unsafe fn wait_cqes_min_timeout(
 ///
 /// # Safety
 /// As for [`wait_cqes`].
-pub unsafe fn wait_cqe_timeout(ring: &mut io_uring, cqe_out: &mut *mut io_uring_cqe, ts: *const __kernel_timespec) -> SysResult<u32> {
+pub unsafe fn wait_cqe_timeout(
+    ring: &mut io_uring,
+    cqe_out: &mut *mut io_uring_cqe,
+    ts: *const __kernel_timespec,
+) -> SysResult<u32> {
     // SAFETY: forwarded caller guarantees.
     unsafe { wait_cqes(ring, cqe_out, 1, ts, ptr::null()) }
 }
@@ -784,7 +829,12 @@ pub unsafe fn submit_and_wait_min_timeout(
 ///
 /// # Safety
 /// `ring` must be live.
-pub unsafe fn submit_and_wait_reg(ring: &mut io_uring, cqe_out: &mut *mut io_uring_cqe, wait_nr: u32, reg_index: i32) -> SysResult<u32> {
+pub unsafe fn submit_and_wait_reg(
+    ring: &mut io_uring,
+    cqe_out: &mut *mut io_uring_cqe,
+    wait_nr: u32,
+    reg_index: i32,
+) -> SysResult<u32> {
     // C: `reg_index * sizeof(struct io_uring_reg_wait)` in unsigned long.
     let offset = (reg_index as isize as usize).wrapping_mul(size_of::<io_uring_reg_wait>());
     // SAFETY: forwarded live-ring guarantee.
@@ -893,10 +943,11 @@ mod tests {
     use crate::setup;
     use crate::uapi::{
         io_uring_mem_region_reg, io_uring_params, io_uring_region_desc, io_uring_rsrc_update,
-        IORING_FEAT_NODROP, IORING_FEAT_NO_IOWAIT, IORING_MEM_REGION_REG_WAIT_ARG, IORING_MEM_REGION_TYPE_USER,
-        IORING_NOP_CQE32, IORING_OP_NOP, IORING_OP_READ, IORING_REGISTER_ENABLE_RINGS, IORING_REGISTER_MEM_REGION,
-        IORING_REGISTER_RING_FDS, IORING_REG_WAIT_TS, IORING_SETUP_CQE32, IORING_SETUP_DEFER_TASKRUN,
-        IORING_SETUP_IOPOLL, IORING_SETUP_R_DISABLED, IORING_SETUP_SINGLE_ISSUER, IORING_SETUP_SQE128,
+        IORING_FEAT_NODROP, IORING_FEAT_NO_IOWAIT, IORING_MEM_REGION_REG_WAIT_ARG,
+        IORING_MEM_REGION_TYPE_USER, IORING_NOP_CQE32, IORING_OP_NOP, IORING_OP_READ,
+        IORING_REGISTER_ENABLE_RINGS, IORING_REGISTER_MEM_REGION, IORING_REGISTER_RING_FDS,
+        IORING_REG_WAIT_TS, IORING_SETUP_CQE32, IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_IOPOLL,
+        IORING_SETUP_R_DISABLED, IORING_SETUP_SINGLE_ISSUER, IORING_SETUP_SQE128,
         IORING_SETUP_TASKRUN_FLAG,
     };
     use std::collections::HashSet;
@@ -914,7 +965,10 @@ mod tests {
         }
 
         fn new(entries: u32, flags: u32) -> SysResult<Ring> {
-            let mut p = io_uring_params { flags, ..Default::default() };
+            let mut p = io_uring_params {
+                flags,
+                ..Default::default()
+            };
             Ring::with_params(entries, &mut p)
         }
     }
@@ -954,7 +1008,15 @@ mod tests {
     }
 
     /// Grabs an SQE and fills the fields every prep helper sets.
-    fn prep(ring: &mut io_uring, opcode: u8, fd: i32, addr: u64, len: u32, off: u64, user_data: u64) -> *mut io_uring_sqe {
+    fn prep(
+        ring: &mut io_uring,
+        opcode: u8,
+        fd: i32,
+        addr: u64,
+        len: u32,
+        off: u64,
+        user_data: u64,
+    ) -> *mut io_uring_sqe {
         // SAFETY: the ring is live (owned by a `Ring`).
         let sqe = unsafe { get_sqe(ring) };
         assert!(!sqe.is_null(), "SQ unexpectedly full");
@@ -974,7 +1036,10 @@ mod tests {
     }
 
     fn ts_ms(ms: i64) -> __kernel_timespec {
-        __kernel_timespec { tv_sec: ms / 1000, tv_nsec: (ms % 1000) * 1_000_000 }
+        __kernel_timespec {
+            tv_sec: ms / 1000,
+            tv_nsec: (ms % 1000) * 1_000_000,
+        }
     }
 
     /// Waits up to `ms` for one CQE; returns (user_data, res, flags) and
@@ -1089,7 +1154,10 @@ mod tests {
             assert_eq!(sq_space_left(&r), 4);
             assert!(!get_sqe(&mut r).is_null());
             // Turn the extra SQE into a NOP so it completes harmlessly.
-            (*r.sq.sqes.add(((r.sq.sqe_tail - 1) & r.sq.ring_mask) as usize)).opcode = IORING_OP_NOP;
+            (*r.sq
+                .sqes
+                .add(((r.sq.sqe_tail - 1) & r.sq.ring_mask) as usize))
+            .opcode = IORING_OP_NOP;
         }
     }
 
@@ -1098,7 +1166,10 @@ mod tests {
         let mut r = Ring::new(4, 0).unwrap();
         let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
         // SAFETY: live ring.
-        assert_eq!(unsafe { get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()) }, Err(Errno::EAGAIN));
+        assert_eq!(
+            unsafe { get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()) },
+            Err(Errno::EAGAIN)
+        );
         assert!(cqe.is_null());
     }
 
@@ -1133,13 +1204,19 @@ mod tests {
             nop(&mut r, 1);
             nop(&mut r, 2);
             let mut cqe = null_mut();
-            assert_eq!(submit_and_wait_timeout(&mut r, &mut cqe, 2, &ts, ptr::null()), Ok(2));
+            assert_eq!(
+                submit_and_wait_timeout(&mut r, &mut cqe, 2, &ts, ptr::null()),
+                Ok(2)
+            );
             assert!(!cqe.is_null());
             assert_eq!(cq_ready(&r), 2);
             cq_advance(&r, 2);
             // Without a timeout: the plain submit-and-wait path.
             nop(&mut r, 3);
-            assert_eq!(submit_and_wait_timeout(&mut r, &mut cqe, 1, ptr::null(), ptr::null()), Ok(1));
+            assert_eq!(
+                submit_and_wait_timeout(&mut r, &mut cqe, 1, ptr::null(), ptr::null()),
+                Ok(1)
+            );
             assert_eq!((*cqe).user_data, 3);
         }
     }
@@ -1155,17 +1232,26 @@ mod tests {
         let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
         let start = Instant::now();
         // SAFETY: live ring; `ts` outlives the call.
-        assert_eq!(unsafe { wait_cqe_timeout(&mut r, &mut cqe, &ts) }, Err(Errno::ETIME));
+        assert_eq!(
+            unsafe { wait_cqe_timeout(&mut r, &mut cqe, &ts) },
+            Err(Errno::ETIME)
+        );
         let waited = start.elapsed();
         assert!(cqe.is_null());
-        assert!(waited >= Duration::from_millis(45) && waited < Duration::from_secs(2), "waited {waited:?}");
+        assert!(
+            waited >= Duration::from_millis(45) && waited < Duration::from_secs(2),
+            "waited {waited:?}"
+        );
 
         // Same through wait_cqes with an (empty) signal mask: the kernel
         // checks the mask size we pass.
         // SAFETY: an all-zero sigset_t is a valid empty set.
         let mask: libc::sigset_t = unsafe { core::mem::zeroed() };
         // SAFETY: live ring; `ts` and `mask` outlive the call.
-        assert_eq!(unsafe { wait_cqes(&mut r, &mut cqe, 1, &ts, &mask) }, Err(Errno::ETIME));
+        assert_eq!(
+            unsafe { wait_cqes(&mut r, &mut cqe, 1, &ts, &mask) },
+            Err(Errno::ETIME)
+        );
         // And a completion that is already there is returned at once.
         nop(&mut r, 5);
         // SAFETY: live ring.
@@ -1205,7 +1291,10 @@ mod tests {
             cq_advance(&r, 1);
             std::thread::sleep(Duration::from_millis(150));
             let res = get_cqe(&mut r, &mut cqe, 0, 0, ptr::null());
-            assert!(res == Err(Errno::EAGAIN) || res == Err(Errno::ETIME), "{res:?}");
+            assert!(
+                res == Err(Errno::EAGAIN) || res == Err(Errno::ETIME),
+                "{res:?}"
+            );
             assert!(cqe.is_null());
             assert_eq!(cq_ready(&r), 0, "the internal timeout CQE is never shown");
         }
@@ -1231,7 +1320,8 @@ mod tests {
         nop(&mut r, 1);
         let start = Instant::now();
         // SAFETY: live ring; `long` outlives the call.
-        let res = unsafe { submit_and_wait_min_timeout(&mut r, &mut cqe, 4, &long, 30_000, ptr::null()) };
+        let res =
+            unsafe { submit_and_wait_min_timeout(&mut r, &mut cqe, 4, &long, 30_000, ptr::null()) };
         let waited = start.elapsed();
         assert_eq!(res, Ok(1));
         assert!(!cqe.is_null());
@@ -1246,8 +1336,14 @@ mod tests {
         cqe = sentinel;
         // SAFETY: live ring.
         unsafe {
-            assert_eq!(wait_cqes_min_timeout(&mut r, &mut cqe, 1, &ts, 10, ptr::null()), Err(Errno::EINVAL));
-            assert_eq!(submit_and_wait_min_timeout(&mut r, &mut cqe, 1, &ts, 10, ptr::null()), Err(Errno::EINVAL));
+            assert_eq!(
+                wait_cqes_min_timeout(&mut r, &mut cqe, 1, &ts, 10, ptr::null()),
+                Err(Errno::EINVAL)
+            );
+            assert_eq!(
+                submit_and_wait_min_timeout(&mut r, &mut cqe, 1, &ts, 10, ptr::null()),
+                Err(Errno::EINVAL)
+            );
         }
         assert_eq!(cqe, sentinel);
     }
@@ -1265,7 +1361,15 @@ mod tests {
         let mut buf = [0u8; 8];
         // SAFETY: (whole test) `r` is live; `buf` outlives every read.
         unsafe {
-            prep(&mut r, IORING_OP_READ, rd, buf.as_mut_ptr() as u64, 1, u64::MAX, 1);
+            prep(
+                &mut r,
+                IORING_OP_READ,
+                rd,
+                buf.as_mut_ptr() as u64,
+                1,
+                u64::MAX,
+                1,
+            );
             assert_eq!(submit(&mut r), Ok(1));
             write_byte(wr);
             std::thread::sleep(Duration::from_millis(20));
@@ -1274,7 +1378,10 @@ mod tests {
             let mut out = [null_mut(); 4];
             assert_eq!(peek_batch_cqe(&mut r, &mut out), 0);
             let mut cqe = null_mut();
-            assert_eq!(get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()), Err(Errno::EAGAIN));
+            assert_eq!(
+                get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()),
+                Err(Errno::EAGAIN)
+            );
         }
 
         // Another task may not run it: the kernel's EEXIST comes back.
@@ -1284,7 +1391,12 @@ mod tests {
             let mut copy = copy;
             let mut cqe = null_mut();
             // SAFETY: the ring outlives this thread (joined below).
-            unsafe { (get_events(&mut copy.0), get_cqe(&mut copy.0, &mut cqe, 0, 1, ptr::null())) }
+            unsafe {
+                (
+                    get_events(&mut copy.0),
+                    get_cqe(&mut copy.0, &mut cqe, 0, 1, ptr::null()),
+                )
+            }
         })
         .join()
         .unwrap();
@@ -1302,7 +1414,15 @@ mod tests {
             assert_eq!((ud, res), (1, 1));
 
             // submit_and_get_events runs it too, with nothing to submit.
-            prep(&mut r, IORING_OP_READ, rd, buf.as_mut_ptr() as u64, 1, u64::MAX, 2);
+            prep(
+                &mut r,
+                IORING_OP_READ,
+                rd,
+                buf.as_mut_ptr() as u64,
+                1,
+                u64::MAX,
+                2,
+            );
             assert_eq!(submit(&mut r), Ok(1));
             write_byte(wr);
             std::thread::sleep(Duration::from_millis(20));
@@ -1312,7 +1432,15 @@ mod tests {
             assert_eq!(reap(&mut r, 1000).unwrap().0, 2);
 
             // And so does a wait.
-            prep(&mut r, IORING_OP_READ, rd, buf.as_mut_ptr() as u64, 1, u64::MAX, 3);
+            prep(
+                &mut r,
+                IORING_OP_READ,
+                rd,
+                buf.as_mut_ptr() as u64,
+                1,
+                u64::MAX,
+                3,
+            );
             assert_eq!(submit(&mut r), Ok(1));
             write_byte(wr);
             assert_eq!(get_cqe(&mut r, &mut cqe, 0, 1, ptr::null()), Ok(0));
@@ -1333,7 +1461,15 @@ mod tests {
         // SAFETY: (whole test) `r` is live; `buf` outlives every read.
         unsafe {
             for ud in [1u64, 2] {
-                prep(&mut r, IORING_OP_READ, rd, buf.as_mut_ptr() as u64, 1, u64::MAX, ud);
+                prep(
+                    &mut r,
+                    IORING_OP_READ,
+                    rd,
+                    buf.as_mut_ptr() as u64,
+                    1,
+                    u64::MAX,
+                    ud,
+                );
                 assert_eq!(submit(&mut r), Ok(1));
                 write_byte(wr);
                 std::thread::sleep(Duration::from_millis(20));
@@ -1397,7 +1533,11 @@ mod tests {
 
     #[test]
     fn sqpoll_wakeup() {
-        let mut p = io_uring_params { flags: IORING_SETUP_SQPOLL, sq_thread_idle: 10, ..Default::default() };
+        let mut p = io_uring_params {
+            flags: IORING_SETUP_SQPOLL,
+            sq_thread_idle: 10,
+            ..Default::default()
+        };
         let mut r = match Ring::with_params(8, &mut p) {
             Ok(r) => r,
             Err(e) => {
@@ -1416,12 +1556,19 @@ mod tests {
             // Let the poller go idle and ask for a wakeup.
             let start = Instant::now();
             while load_sq_flags(&r) & IORING_SQ_NEED_WAKEUP == 0 {
-                assert!(start.elapsed() < Duration::from_secs(5), "SQ thread never went idle");
+                assert!(
+                    start.elapsed() < Duration::from_secs(5),
+                    "SQ thread never went idle"
+                );
                 std::thread::sleep(Duration::from_millis(5));
             }
             nop(&mut r, 2);
             assert_eq!(submit(&mut r), Ok(1));
-            assert_eq!(reap(&mut r, 1000).unwrap().0, 2, "the sleeping poller was woken");
+            assert_eq!(
+                reap(&mut r, 1000).unwrap().0,
+                2,
+                "the sleeping poller was woken"
+            );
             // With SQ space free, waiting for space returns at once.
             assert_eq!(sqring_wait(&mut r), Ok(0));
         }
@@ -1430,9 +1577,20 @@ mod tests {
     #[test]
     fn registered_ring_fd() {
         let mut r = Ring::new(4, 0).unwrap();
-        let mut upd = io_uring_rsrc_update { offset: u32::MAX, resv: 0, data: r.ring_fd as u64 };
+        let mut upd = io_uring_rsrc_update {
+            offset: u32::MAX,
+            resv: 0,
+            data: r.ring_fd as u64,
+        };
         // SAFETY: the kernel reads and updates one io_uring_rsrc_update.
-        let ret = unsafe { syscall::io_uring_register(r.ring_fd as u32, IORING_REGISTER_RING_FDS, ptr::from_mut(&mut upd).cast(), 1) };
+        let ret = unsafe {
+            syscall::io_uring_register(
+                r.ring_fd as u32,
+                IORING_REGISTER_RING_FDS,
+                ptr::from_mut(&mut upd).cast(),
+                1,
+            )
+        };
         if ret != Ok(1) {
             println!("SKIP: ring fd registration: {ret:?}");
             return;
@@ -1469,7 +1627,10 @@ mod tests {
         assert!(r.int_flags & int_flags::CQ_ENTER != 0);
         let mut cqe = null_mut();
         // SAFETY: live ring.
-        assert_eq!(unsafe { get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()) }, Err(Errno::EAGAIN));
+        assert_eq!(
+            unsafe { get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()) },
+            Err(Errno::EAGAIN)
+        );
     }
 
     #[test]
@@ -1548,7 +1709,11 @@ mod tests {
             assert_eq!(cq_ready(&r), 3, "skip entry plus a two-slot CQE");
             assert_eq!(peek_batch_cqe(&mut r, &mut out), 1);
             assert_eq!((*out[0]).user_data, 60);
-            assert_eq!(load_cq_head(&r) & r.cq.ring_mask, 0, "the skip entry was released");
+            assert_eq!(
+                load_cq_head(&r) & r.cq.ring_mask,
+                0,
+                "the skip entry was released"
+            );
             assert_eq!(out[0], r.cq.cqes);
             cq_advance(&r, 2);
 
@@ -1592,13 +1757,36 @@ mod tests {
         let page = syscall::page_size();
         // SAFETY: a fresh anonymous private mapping.
         let mem = unsafe {
-            syscall::mmap(ptr::null_mut(), page, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0)
+            syscall::mmap(
+                ptr::null_mut(),
+                page,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
         }
         .unwrap();
-        let rd = io_uring_region_desc { user_addr: mem as u64, size: page as u64, flags: IORING_MEM_REGION_TYPE_USER, ..Default::default() };
-        let mr = io_uring_mem_region_reg { region_uptr: ptr::from_ref(&rd) as u64, flags: IORING_MEM_REGION_REG_WAIT_ARG, ..Default::default() };
+        let rd = io_uring_region_desc {
+            user_addr: mem as u64,
+            size: page as u64,
+            flags: IORING_MEM_REGION_TYPE_USER,
+            ..Default::default()
+        };
+        let mr = io_uring_mem_region_reg {
+            region_uptr: ptr::from_ref(&rd) as u64,
+            flags: IORING_MEM_REGION_REG_WAIT_ARG,
+            ..Default::default()
+        };
         // SAFETY: the kernel reads `mr` and the descriptor it points to.
-        let ret = unsafe { syscall::io_uring_register(r.ring_fd as u32, IORING_REGISTER_MEM_REGION, ptr::from_ref(&mr).cast(), 1) };
+        let ret = unsafe {
+            syscall::io_uring_register(
+                r.ring_fd as u32,
+                IORING_REGISTER_MEM_REGION,
+                ptr::from_ref(&mr).cast(),
+                1,
+            )
+        };
         if ret.is_err() {
             println!("SKIP: wait region registration: {ret:?}");
             // SAFETY: our mapping, unused.
@@ -1606,7 +1794,17 @@ mod tests {
             return;
         }
         // SAFETY: no argument.
-        assert_eq!(unsafe { syscall::io_uring_register(r.ring_fd as u32, IORING_REGISTER_ENABLE_RINGS, ptr::null(), 0) }, Ok(0));
+        assert_eq!(
+            unsafe {
+                syscall::io_uring_register(
+                    r.ring_fd as u32,
+                    IORING_REGISTER_ENABLE_RINGS,
+                    ptr::null(),
+                    0,
+                )
+            },
+            Ok(0)
+        );
 
         let waits = mem.cast::<io_uring_reg_wait>();
         // SAFETY: the page holds 64 entries; the kernel reads them only
@@ -1621,7 +1819,10 @@ mod tests {
         let start = Instant::now();
         // SAFETY: (rest) live ring.
         unsafe {
-            assert_eq!(submit_and_wait_reg(&mut r, &mut cqe, 1, 0), Err(Errno::ETIME));
+            assert_eq!(
+                submit_and_wait_reg(&mut r, &mut cqe, 1, 0),
+                Err(Errno::ETIME)
+            );
             assert!(cqe.is_null());
             assert!(start.elapsed() >= Duration::from_millis(35));
 
@@ -1635,7 +1836,10 @@ mod tests {
             // An old kernel: EINVAL, but the SQ was flushed first.
             r.features &= !IORING_FEAT_EXT_ARG;
             nop(&mut r, 7);
-            assert_eq!(submit_and_wait_reg(&mut r, &mut cqe, 1, 0), Err(Errno::EINVAL));
+            assert_eq!(
+                submit_and_wait_reg(&mut r, &mut cqe, 1, 0),
+                Err(Errno::EINVAL)
+            );
             assert_eq!(r.sq.sqe_head, r.sq.sqe_tail);
             assert_eq!(*r.sq.ktail, r.sq.sqe_tail);
             r.features |= IORING_FEAT_EXT_ARG;

@@ -29,25 +29,24 @@ use crate::setup;
 use crate::structs::{int_flags, io_uring};
 use crate::syscall::{self, Errno, SysResult};
 use crate::uapi::{
-    io_uring_bpf, io_uring_clock_register,
-    io_uring_clone_buffers, io_uring_file_index_range, io_uring_mem_region_reg, io_uring_napi,
-    io_uring_params, io_uring_probe, io_uring_query_hdr, io_uring_reg_wait, io_uring_restriction,
-    io_uring_rsrc_register, io_uring_rsrc_update, io_uring_rsrc_update2, io_uring_sqe,
-    io_uring_sync_cancel_reg, io_uring_zcrx_ifq_reg, zcrx_ctrl, IORING_FEAT_REG_REG_RING, IORING_FEAT_SINGLE_MMAP,
-    IORING_REGISTER_BPF_FILTER, IORING_REGISTER_BUFFERS, IORING_REGISTER_BUFFERS2,
-    IORING_REGISTER_BUFFERS_UPDATE, IORING_REGISTER_CLOCK, IORING_REGISTER_CLONE_BUFFERS,
-    IORING_REGISTER_ENABLE_RINGS, IORING_REGISTER_EVENTFD, IORING_REGISTER_EVENTFD_ASYNC,
-    IORING_REGISTER_FILES, IORING_REGISTER_FILES2, IORING_REGISTER_FILES_UPDATE,
-    IORING_REGISTER_FILES_UPDATE2, IORING_REGISTER_FILE_ALLOC_RANGE, IORING_REGISTER_IOWQ_AFF,
-    IORING_REGISTER_IOWQ_MAX_WORKERS, IORING_REGISTER_MEM_REGION, IORING_REGISTER_NAPI,
-    IORING_REGISTER_PERSONALITY,
+    io_uring_bpf, io_uring_clock_register, io_uring_clone_buffers, io_uring_file_index_range,
+    io_uring_mem_region_reg, io_uring_napi, io_uring_params, io_uring_probe, io_uring_query_hdr,
+    io_uring_reg_wait, io_uring_restriction, io_uring_rsrc_register, io_uring_rsrc_update,
+    io_uring_rsrc_update2, io_uring_sqe, io_uring_sync_cancel_reg, io_uring_zcrx_ifq_reg,
+    zcrx_ctrl, IORING_FEAT_REG_REG_RING, IORING_FEAT_SINGLE_MMAP, IORING_REGISTER_BPF_FILTER,
+    IORING_REGISTER_BUFFERS, IORING_REGISTER_BUFFERS2, IORING_REGISTER_BUFFERS_UPDATE,
+    IORING_REGISTER_CLOCK, IORING_REGISTER_CLONE_BUFFERS, IORING_REGISTER_ENABLE_RINGS,
+    IORING_REGISTER_EVENTFD, IORING_REGISTER_EVENTFD_ASYNC, IORING_REGISTER_FILES,
+    IORING_REGISTER_FILES2, IORING_REGISTER_FILES_UPDATE, IORING_REGISTER_FILES_UPDATE2,
+    IORING_REGISTER_FILE_ALLOC_RANGE, IORING_REGISTER_IOWQ_AFF, IORING_REGISTER_IOWQ_MAX_WORKERS,
+    IORING_REGISTER_MEM_REGION, IORING_REGISTER_NAPI, IORING_REGISTER_PERSONALITY,
     IORING_REGISTER_PROBE, IORING_REGISTER_QUERY, IORING_REGISTER_RESIZE_RINGS,
     IORING_REGISTER_RESTRICTIONS, IORING_REGISTER_RING_FDS, IORING_REGISTER_SEND_MSG_RING,
-    IORING_REGISTER_SRC_REGISTERED, IORING_REGISTER_SYNC_CANCEL, IORING_REGISTER_USE_REGISTERED_RING,
-    IORING_REGISTER_ZCRX_CTRL, IORING_REGISTER_ZCRX_IFQ, IORING_RSRC_REGISTER_SPARSE,
-    IORING_SETUP_NO_MMAP, IORING_SETUP_NO_SQARRAY, IORING_UNREGISTER_BUFFERS,
-    IORING_UNREGISTER_EVENTFD, IORING_UNREGISTER_FILES, IORING_UNREGISTER_IOWQ_AFF,
-    IORING_UNREGISTER_NAPI,  IORING_UNREGISTER_PERSONALITY,
+    IORING_REGISTER_SRC_REGISTERED, IORING_REGISTER_SYNC_CANCEL,
+    IORING_REGISTER_USE_REGISTERED_RING, IORING_REGISTER_ZCRX_CTRL, IORING_REGISTER_ZCRX_IFQ,
+    IORING_RSRC_REGISTER_SPARSE, IORING_SETUP_NO_MMAP, IORING_SETUP_NO_SQARRAY,
+    IORING_UNREGISTER_BUFFERS, IORING_UNREGISTER_EVENTFD, IORING_UNREGISTER_FILES,
+    IORING_UNREGISTER_IOWQ_AFF, IORING_UNREGISTER_NAPI, IORING_UNREGISTER_PERSONALITY,
     IORING_UNREGISTER_RING_FDS,
 };
 
@@ -62,9 +61,17 @@ use crate::uapi::{
 /// `arg` must be valid for whatever `opcode` and `nr_args` make the kernel
 /// read or write, now and (for registered memory) for as long as the
 /// registration lasts.
-pub unsafe fn register(ring: &io_uring, opcode: u32, arg: *const c_void, nr_args: u32) -> SysResult<i32> {
+pub unsafe fn register(
+    ring: &io_uring,
+    opcode: u32,
+    arg: *const c_void,
+    nr_args: u32,
+) -> SysResult<i32> {
     let (fd, op) = if ring.int_flags & int_flags::REG_REG_RING != 0 {
-        (ring.enter_ring_fd, opcode | IORING_REGISTER_USE_REGISTERED_RING)
+        (
+            ring.enter_ring_fd,
+            opcode | IORING_REGISTER_USE_REGISTERED_RING,
+        )
     } else {
         (ring.ring_fd, opcode)
     };
@@ -75,7 +82,12 @@ pub unsafe fn register(ring: &io_uring, opcode: u32, arg: *const c_void, nr_args
 /// Like [`register`] for an argument the kernel only reads or fills in
 /// during the call: a single plain struct.
 #[inline]
-pub(crate) fn register_with<T>(ring: &io_uring, opcode: u32, arg: &mut T, nr_args: u32) -> SysResult<i32> {
+pub(crate) fn register_with<T>(
+    ring: &io_uring,
+    opcode: u32,
+    arg: &mut T,
+    nr_args: u32,
+) -> SysResult<i32> {
     // SAFETY: `arg` is a live, exclusively borrowed struct of the type the
     // opcode expects (every caller pairs the opcode with its argument type),
     // and it holds no addresses the kernel would use after the call.
@@ -134,7 +146,9 @@ fn with_nofile_retry(nr: u32, mut attempt: impl FnMut() -> SysResult<i32>) -> Sy
 /// `files` must be readable for `nr` `int`s.
 pub unsafe fn register_files(ring: &io_uring, files: *const i32, nr: u32) -> SysResult<i32> {
     // SAFETY: the kernel reads `nr` fds from `files`, as the caller vouches.
-    with_nofile_retry(nr, || unsafe { register(ring, IORING_REGISTER_FILES, files.cast(), nr) })
+    with_nofile_retry(nr, || unsafe {
+        register(ring, IORING_REGISTER_FILES, files.cast(), nr)
+    })
 }
 
 /// `io_uring_register_files_tags`: like [`register_files`], with a tag per
@@ -143,18 +157,41 @@ pub unsafe fn register_files(ring: &io_uring, files: *const i32, nr: u32) -> Sys
 ///
 /// # Safety
 /// `files`, and `tags` unless null, must be readable for `nr` entries.
-pub unsafe fn register_files_tags(ring: &io_uring, files: *const i32, tags: *const u64, nr: u32) -> SysResult<i32> {
-    let mut reg = io_uring_rsrc_register { nr, data: uaddr(files), tags: uaddr(tags), ..Default::default() };
+pub unsafe fn register_files_tags(
+    ring: &io_uring,
+    files: *const i32,
+    tags: *const u64,
+    nr: u32,
+) -> SysResult<i32> {
+    let mut reg = io_uring_rsrc_register {
+        nr,
+        data: uaddr(files),
+        tags: uaddr(tags),
+        ..Default::default()
+    };
     let size = size_of::<io_uring_rsrc_register>() as u32;
     // SAFETY: `reg` is live; the arrays it names are vouched for by the caller.
-    with_nofile_retry(nr, || unsafe { register(ring, IORING_REGISTER_FILES2, ptr::from_mut(&mut reg).cast(), size) })
+    with_nofile_retry(nr, || unsafe {
+        register(
+            ring,
+            IORING_REGISTER_FILES2,
+            ptr::from_mut(&mut reg).cast(),
+            size,
+        )
+    })
 }
 
 /// `io_uring_register_files_sparse`: an empty file table of `nr` slots.
 pub fn register_files_sparse(ring: &io_uring, nr: u32) -> SysResult<i32> {
-    let mut reg = io_uring_rsrc_register { nr, flags: IORING_RSRC_REGISTER_SPARSE, ..Default::default() };
+    let mut reg = io_uring_rsrc_register {
+        nr,
+        flags: IORING_RSRC_REGISTER_SPARSE,
+        ..Default::default()
+    };
     let size = size_of::<io_uring_rsrc_register>() as u32;
-    with_nofile_retry(nr, || register_with(ring, IORING_REGISTER_FILES2, &mut reg, size))
+    with_nofile_retry(nr, || {
+        register_with(ring, IORING_REGISTER_FILES2, &mut reg, size)
+    })
 }
 
 /// `io_uring_register_files_update`: replaces `nr` slots from `off`.
@@ -162,10 +199,26 @@ pub fn register_files_sparse(ring: &io_uring, nr: u32) -> SysResult<i32> {
 ///
 /// # Safety
 /// `files` must be readable for `nr` `int`s.
-pub unsafe fn register_files_update(ring: &io_uring, off: u32, files: *const i32, nr: u32) -> SysResult<i32> {
-    let mut up = io_uring_rsrc_update { offset: off, resv: 0, data: uaddr(files) };
+pub unsafe fn register_files_update(
+    ring: &io_uring,
+    off: u32,
+    files: *const i32,
+    nr: u32,
+) -> SysResult<i32> {
+    let mut up = io_uring_rsrc_update {
+        offset: off,
+        resv: 0,
+        data: uaddr(files),
+    };
     // SAFETY: `up` is live; the fd array is vouched for by the caller.
-    unsafe { register(ring, IORING_REGISTER_FILES_UPDATE, ptr::from_mut(&mut up).cast(), nr) }
+    unsafe {
+        register(
+            ring,
+            IORING_REGISTER_FILES_UPDATE,
+            ptr::from_mut(&mut up).cast(),
+            nr,
+        )
+    }
 }
 
 /// `io_uring_register_files_update_tag`: [`register_files_update`] with tags.
@@ -179,10 +232,23 @@ pub unsafe fn register_files_update_tag(
     tags: *const u64,
     nr: u32,
 ) -> SysResult<i32> {
-    let mut up = io_uring_rsrc_update2 { offset: off, data: uaddr(files), tags: uaddr(tags), nr, ..Default::default() };
+    let mut up = io_uring_rsrc_update2 {
+        offset: off,
+        data: uaddr(files),
+        tags: uaddr(tags),
+        nr,
+        ..Default::default()
+    };
     let size = size_of::<io_uring_rsrc_update2>() as u32;
     // SAFETY: `up` is live; the arrays it names are vouched for by the caller.
-    unsafe { register(ring, IORING_REGISTER_FILES_UPDATE2, ptr::from_mut(&mut up).cast(), size) }
+    unsafe {
+        register(
+            ring,
+            IORING_REGISTER_FILES_UPDATE2,
+            ptr::from_mut(&mut up).cast(),
+            size,
+        )
+    }
 }
 
 /// `io_uring_register_file_alloc_range`: where direct-descriptor allocation
@@ -206,7 +272,11 @@ pub fn unregister_files(ring: &io_uring) -> SysResult<i32> {
 /// # Safety
 /// `iovecs` must be readable for `nr` entries, and the memory they describe
 /// must stay mapped while registered (the kernel pins it).
-pub unsafe fn register_buffers(ring: &io_uring, iovecs: *const libc::iovec, nr: u32) -> SysResult<i32> {
+pub unsafe fn register_buffers(
+    ring: &io_uring,
+    iovecs: *const libc::iovec,
+    nr: u32,
+) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
     unsafe { register(ring, IORING_REGISTER_BUFFERS, iovecs.cast(), nr) }
 }
@@ -216,16 +286,37 @@ pub unsafe fn register_buffers(ring: &io_uring, iovecs: *const libc::iovec, nr: 
 ///
 /// # Safety
 /// As [`register_buffers`]; `tags`, unless null, readable for `nr` entries.
-pub unsafe fn register_buffers_tags(ring: &io_uring, iovecs: *const libc::iovec, tags: *const u64, nr: u32) -> SysResult<i32> {
-    let mut reg = io_uring_rsrc_register { nr, data: uaddr(iovecs), tags: uaddr(tags), ..Default::default() };
+pub unsafe fn register_buffers_tags(
+    ring: &io_uring,
+    iovecs: *const libc::iovec,
+    tags: *const u64,
+    nr: u32,
+) -> SysResult<i32> {
+    let mut reg = io_uring_rsrc_register {
+        nr,
+        data: uaddr(iovecs),
+        tags: uaddr(tags),
+        ..Default::default()
+    };
     let size = size_of::<io_uring_rsrc_register>() as u32;
     // SAFETY: `reg` is live; what it names is vouched for by the caller.
-    unsafe { register(ring, IORING_REGISTER_BUFFERS2, ptr::from_mut(&mut reg).cast(), size) }
+    unsafe {
+        register(
+            ring,
+            IORING_REGISTER_BUFFERS2,
+            ptr::from_mut(&mut reg).cast(),
+            size,
+        )
+    }
 }
 
 /// `io_uring_register_buffers_sparse`: an empty buffer table of `nr` slots.
 pub fn register_buffers_sparse(ring: &io_uring, nr: u32) -> SysResult<i32> {
-    let mut reg = io_uring_rsrc_register { nr, flags: IORING_RSRC_REGISTER_SPARSE, ..Default::default() };
+    let mut reg = io_uring_rsrc_register {
+        nr,
+        flags: IORING_RSRC_REGISTER_SPARSE,
+        ..Default::default()
+    };
     let size = size_of::<io_uring_rsrc_register>() as u32;
     register_with(ring, IORING_REGISTER_BUFFERS2, &mut reg, size)
 }
@@ -241,10 +332,23 @@ pub unsafe fn register_buffers_update_tag(
     tags: *const u64,
     nr: u32,
 ) -> SysResult<i32> {
-    let mut up = io_uring_rsrc_update2 { offset: off, data: uaddr(iovecs), tags: uaddr(tags), nr, ..Default::default() };
+    let mut up = io_uring_rsrc_update2 {
+        offset: off,
+        data: uaddr(iovecs),
+        tags: uaddr(tags),
+        nr,
+        ..Default::default()
+    };
     let size = size_of::<io_uring_rsrc_update2>() as u32;
     // SAFETY: `up` is live; what it names is vouched for by the caller.
-    unsafe { register(ring, IORING_REGISTER_BUFFERS_UPDATE, ptr::from_mut(&mut up).cast(), size) }
+    unsafe {
+        register(
+            ring,
+            IORING_REGISTER_BUFFERS_UPDATE,
+            ptr::from_mut(&mut up).cast(),
+            size,
+        )
+    }
 }
 
 /// `io_uring_unregister_buffers`.
@@ -258,21 +362,50 @@ pub fn unregister_buffers(ring: &io_uring) -> SysResult<i32> {
 /// `IORING_REGISTER_SRC_REGISTERED` in `flags` is kept only when `src` can
 /// be named by its registered index; otherwise the real fd of `src` is used
 /// and the flag dropped.
-pub fn clone_buffers_offset_raw(dst: &io_uring, src: &io_uring, dst_off: u32, src_off: u32, nr: u32, flags: u32) -> SysResult<i32> {
-    let by_index = flags & IORING_REGISTER_SRC_REGISTERED != 0 && src.int_flags & int_flags::REG_REG_RING != 0;
+pub fn clone_buffers_offset_raw(
+    dst: &io_uring,
+    src: &io_uring,
+    dst_off: u32,
+    src_off: u32,
+    nr: u32,
+    flags: u32,
+) -> SysResult<i32> {
+    let by_index =
+        flags & IORING_REGISTER_SRC_REGISTERED != 0 && src.int_flags & int_flags::REG_REG_RING != 0;
     let (src_fd, flags) = if by_index {
         (src.enter_ring_fd, flags)
     } else {
         (src.ring_fd, flags & !IORING_REGISTER_SRC_REGISTERED)
     };
-    let mut arg = io_uring_clone_buffers { src_fd: src_fd as u32, flags, src_off, dst_off, nr, pad: [0; 3] };
+    let mut arg = io_uring_clone_buffers {
+        src_fd: src_fd as u32,
+        flags,
+        src_off,
+        dst_off,
+        nr,
+        pad: [0; 3],
+    };
     register_with(dst, IORING_REGISTER_CLONE_BUFFERS, &mut arg, 1)
 }
 
 /// `io_uring_clone_buffers_offset`: [`clone_buffers_offset_raw`], naming
 /// `src` by its registered index when possible.
-pub fn clone_buffers_offset(dst: &io_uring, src: &io_uring, dst_off: u32, src_off: u32, nr: u32, flags: u32) -> SysResult<i32> {
-    clone_buffers_offset_raw(dst, src, dst_off, src_off, nr, flags | IORING_REGISTER_SRC_REGISTERED)
+pub fn clone_buffers_offset(
+    dst: &io_uring,
+    src: &io_uring,
+    dst_off: u32,
+    src_off: u32,
+    nr: u32,
+    flags: u32,
+) -> SysResult<i32> {
+    clone_buffers_offset_raw(
+        dst,
+        src,
+        dst_off,
+        src_off,
+        nr,
+        flags | IORING_REGISTER_SRC_REGISTERED,
+    )
 }
 
 /// `io_uring_clone_buffers`: all of `src`'s buffers into an empty `dst` table.
@@ -323,7 +456,11 @@ pub fn unregister_personality(ring: &io_uring, id: i32) -> SysResult<i32> {
 ///
 /// # Safety
 /// `p` must be writable for the header and `nr_ops` `io_uring_probe_op`s.
-pub unsafe fn register_probe(ring: &io_uring, p: *mut io_uring_probe, nr_ops: u32) -> SysResult<i32> {
+pub unsafe fn register_probe(
+    ring: &io_uring,
+    p: *mut io_uring_probe,
+    nr_ops: u32,
+) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
     unsafe { register(ring, IORING_REGISTER_PROBE, p.cast_const().cast(), nr_ops) }
 }
@@ -332,7 +469,11 @@ pub unsafe fn register_probe(ring: &io_uring, p: *mut io_uring_probe, nr_ops: u3
 ///
 /// # Safety
 /// `res` must be readable for `nr` entries.
-pub unsafe fn register_restrictions(ring: &io_uring, res: *const io_uring_restriction, nr: u32) -> SysResult<i32> {
+pub unsafe fn register_restrictions(
+    ring: &io_uring,
+    res: *const io_uring_restriction,
+    nr: u32,
+) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
     unsafe { register(ring, IORING_REGISTER_RESTRICTIONS, res.cast(), nr) }
 }
@@ -352,7 +493,11 @@ pub fn enable_rings(ring: &io_uring) -> SysResult<i32> {
 ///
 /// # Safety
 /// `mask` must be readable for `cpusz` bytes.
-pub unsafe fn register_iowq_aff(ring: &io_uring, cpusz: usize, mask: *const libc::cpu_set_t) -> SysResult<i32> {
+pub unsafe fn register_iowq_aff(
+    ring: &io_uring,
+    cpusz: usize,
+    mask: *const libc::cpu_set_t,
+) -> SysResult<i32> {
     let Ok(len) = i32::try_from(cpusz) else {
         return Err(Errno::EINVAL);
     };
@@ -385,7 +530,11 @@ pub fn register_ring_fd(ring: &mut io_uring) -> SysResult<i32> {
         return Err(Errno::EEXIST);
     }
     // offset -1: let the kernel pick the slot and report it back.
-    let mut up = io_uring_rsrc_update { offset: u32::MAX, resv: 0, data: i64::from(ring.ring_fd) as u64 };
+    let mut up = io_uring_rsrc_update {
+        offset: u32::MAX,
+        resv: 0,
+        data: i64::from(ring.ring_fd) as u64,
+    };
     let ret = register_with(ring, IORING_REGISTER_RING_FDS, &mut up, 1)?;
     if ret == 1 {
         ring.enter_ring_fd = up.offset as i32;
@@ -403,7 +552,11 @@ pub fn unregister_ring_fd(ring: &mut io_uring) -> SysResult<i32> {
     if ring.int_flags & int_flags::REG_RING == 0 {
         return Err(Errno::EINVAL);
     }
-    let mut up = io_uring_rsrc_update { offset: ring.enter_ring_fd as u32, resv: 0, data: 0 };
+    let mut up = io_uring_rsrc_update {
+        offset: ring.enter_ring_fd as u32,
+        resv: 0,
+        data: 0,
+    };
     let ret = register_with(ring, IORING_UNREGISTER_RING_FDS, &mut up, 1)?;
     if ret == 1 {
         ring.enter_ring_fd = ring.ring_fd;
@@ -464,7 +617,14 @@ pub fn register_clock(ring: &io_uring, arg: &mut io_uring_clock_register) -> Sys
 pub fn register_sync_msg(sqe: &mut io_uring_sqe) -> SysResult<i32> {
     // SAFETY: the kernel reads one SQE, a plain struct, during the call
     // (the target ring is named by fd inside it).
-    unsafe { syscall::io_uring_register(u32::MAX, IORING_REGISTER_SEND_MSG_RING, ptr::from_mut(sqe).cast(), 1) }
+    unsafe {
+        syscall::io_uring_register(
+            u32::MAX,
+            IORING_REGISTER_SEND_MSG_RING,
+            ptr::from_mut(sqe).cast(),
+            1,
+        )
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -476,7 +636,10 @@ pub fn register_sync_msg(sqe: &mut io_uring_sqe) -> SysResult<i32> {
 /// # Safety
 /// The region descriptor `reg` points to, and any user memory it names,
 /// must be valid as the kernel requires for the lifetime of the ring.
-pub unsafe fn register_region(ring: &io_uring, reg: *mut io_uring_mem_region_reg) -> SysResult<i32> {
+pub unsafe fn register_region(
+    ring: &io_uring,
+    reg: *mut io_uring_mem_region_reg,
+) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
     unsafe { register(ring, IORING_REGISTER_MEM_REGION, reg.cast_const().cast(), 1) }
 }
@@ -484,7 +647,11 @@ pub unsafe fn register_region(ring: &io_uring, reg: *mut io_uring_mem_region_reg
 /// `io_uring_register_wait_reg`: kept as liburing 2.15 has it, a stub that
 /// always fails with `EINVAL` (register a region with
 /// `IORING_MEM_REGION_REG_WAIT_ARG` instead).
-pub fn register_wait_reg(_ring: &io_uring, _reg: *mut io_uring_reg_wait, _nr: i32) -> SysResult<i32> {
+pub fn register_wait_reg(
+    _ring: &io_uring,
+    _reg: *mut io_uring_reg_wait,
+    _nr: i32,
+) -> SysResult<i32> {
     Err(Errno::EINVAL)
 }
 
@@ -518,7 +685,14 @@ pub unsafe fn register_bpf_filter(ring: &io_uring, bpf: *mut io_uring_bpf) -> Sy
 /// As [`register_bpf_filter`].
 pub unsafe fn register_bpf_filter_task(bpf: *mut io_uring_bpf) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
-    unsafe { syscall::io_uring_register(u32::MAX, IORING_REGISTER_BPF_FILTER, bpf.cast_const().cast(), 1) }
+    unsafe {
+        syscall::io_uring_register(
+            u32::MAX,
+            IORING_REGISTER_BPF_FILTER,
+            bpf.cast_const().cast(),
+            1,
+        )
+    }
 }
 
 /// `io_uring_register_query`: asks the kernel what it supports, no ring
@@ -528,7 +702,14 @@ pub unsafe fn register_bpf_filter_task(bpf: *mut io_uring_bpf) -> SysResult<i32>
 /// Every header of the chain and its answer buffer must be valid.
 pub unsafe fn register_query(query: *mut io_uring_query_hdr) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
-    unsafe { syscall::io_uring_register(u32::MAX, IORING_REGISTER_QUERY, query.cast_const().cast(), 0) }
+    unsafe {
+        syscall::io_uring_register(
+            u32::MAX,
+            IORING_REGISTER_QUERY,
+            query.cast_const().cast(),
+            0,
+        )
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -594,14 +775,19 @@ fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
     // consumed entries; a stale value only makes `room` smaller).
     unsafe {
         let kernel_head = (*sq.khead.cast::<AtomicU32>()).load(Ordering::Acquire);
-        let room = sq.ring_entries.wrapping_sub(sqe_head.wrapping_sub(kernel_head));
+        let room = sq
+            .ring_entries
+            .wrapping_sub(sqe_head.wrapping_sub(kernel_head));
         let pending = sqe_tail.wrapping_sub(sqe_head);
         if pending > room {
             sqe_tail = sqe_head.wrapping_add(room);
         }
         let mut i = sqe_head;
         while i != sqe_tail {
-            let from = old.sqes.cast::<u8>().add((i & old.ring_mask) as usize * slot);
+            let from = old
+                .sqes
+                .cast::<u8>()
+                .add((i & old.ring_mask) as usize * slot);
             let to = sq.sqes.cast::<u8>().add((i & sq.ring_mask) as usize * slot);
             ptr::copy_nonoverlapping(from, to, slot);
             i = i.wrapping_add(1);
@@ -638,7 +824,10 @@ mod tests {
     #[test]
     fn wait_reg_is_a_stub() {
         let ring = setup::empty_ring();
-        assert_eq!(register_wait_reg(&ring, core::ptr::null_mut(), 1), Err(Errno::EINVAL));
+        assert_eq!(
+            register_wait_reg(&ring, core::ptr::null_mut(), 1),
+            Err(Errno::EINVAL)
+        );
     }
 
     #[test]
@@ -708,7 +897,10 @@ mod tests {
         assert_eq!(unregister_personality(&r.0, id), Err(Errno::EINVAL));
         assert_eq!(unregister_ring_fd(&mut r.0), Ok(1));
         assert_eq!(r.0.enter_ring_fd, fd);
-        assert_eq!(r.0.int_flags & (int_flags::REG_RING | int_flags::REG_REG_RING), 0);
+        assert_eq!(
+            r.0.int_flags & (int_flags::REG_RING | int_flags::REG_REG_RING),
+            0
+        );
     }
 
     #[test]
@@ -727,15 +919,23 @@ mod tests {
         assert_eq!(register_file_alloc_range(&r.0, 1, 2), Ok(0));
         let fds = [-1i32, -1];
         // SAFETY: `fds` holds two ints.
-        assert_eq!(unsafe { register_files_update(&r.0, 2, fds.as_ptr(), 2) }, Ok(2));
+        assert_eq!(
+            unsafe { register_files_update(&r.0, 2, fds.as_ptr(), 2) },
+            Ok(2)
+        );
         assert_eq!(unregister_files(&r.0), Ok(0));
         assert_eq!(unregister_files(&r.0), Err(Errno::ENXIO));
     }
 
     #[test]
     fn resize_remaps_a_defer_taskrun_ring() {
-        use crate::uapi::{IORING_SETUP_CQSIZE, IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_SINGLE_ISSUER};
-        let Some(mut r) = Ring::new(4, IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN) else { return };
+        use crate::uapi::{
+            IORING_SETUP_CQSIZE, IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_SINGLE_ISSUER,
+        };
+        let Some(mut r) = Ring::new(4, IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN)
+        else {
+            return;
+        };
         let mut p = setup::zeroed_params();
         p.sq_entries = 32;
         p.cq_entries = 128;

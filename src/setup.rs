@@ -124,7 +124,12 @@ pub struct NoMmapLayout {
 }
 
 /// Lays out a `NO_MMAP` ring of `entries` under `setup_flags`/`cq_entries`.
-pub fn no_mmap_layout(entries: u32, setup_flags: u32, cq_entries: u32, page_size: usize) -> SysResult<NoMmapLayout> {
+pub fn no_mmap_layout(
+    entries: u32,
+    setup_flags: u32,
+    cq_entries: u32,
+    page_size: usize,
+) -> SysResult<NoMmapLayout> {
     let (sq, cq) = ring_entries(entries, setup_flags, cq_entries)?;
     let sqes_mem = page_round(sqe_array_bytes(setup_flags, sq), page_size);
     let mut ring_mem = RING_HEADER_BUDGET + cqe_array_bytes(setup_flags, cq);
@@ -132,13 +137,22 @@ pub fn no_mmap_layout(entries: u32, setup_flags: u32, cq_entries: u32, page_size
         ring_mem += sq as usize * size_of::<u32>();
     }
     let mem_used = page_round(sqes_mem + ring_mem, page_size);
-    Ok(NoMmapLayout { sqes_mem, ring_mem, mem_used })
+    Ok(NoMmapLayout {
+        sqes_mem,
+        ring_mem,
+        mem_used,
+    })
 }
 
 /// Memory a ring of `entries` needs under `setup_flags`/`cq_entries`: the
 /// rings (header, CQEs, SQ array) and the SQEs, each rounded to whole pages.
 /// This is `io_uring_memory_size_params`.
-pub fn memory_size_for(entries: u32, setup_flags: u32, cq_entries: u32, page_size: usize) -> SysResult<usize> {
+pub fn memory_size_for(
+    entries: u32,
+    setup_flags: u32,
+    cq_entries: u32,
+    page_size: usize,
+) -> SysResult<usize> {
     // The clamp of `entries` happens inside ring_entries, exactly as the
     // separate early check in liburing would (same bound, same error).
     let (sq, cq) = ring_entries(entries, setup_flags, cq_entries)?;
@@ -181,7 +195,10 @@ pub fn mlock_size_params(entries: u32, p: &io_uring_params) -> SysResult<usize> 
 
 /// `io_uring_mlock_size`.
 pub fn mlock_size(entries: u32, setup_flags: u32) -> SysResult<usize> {
-    let p = io_uring_params { flags: setup_flags, ..Default::default() };
+    let p = io_uring_params {
+        flags: setup_flags,
+        ..Default::default()
+    };
     mlock_size_params(entries, &p)
 }
 
@@ -244,7 +261,6 @@ pub const fn empty_ring() -> io_uring {
         pad2: 0,
     }
 }
-
 
 /// An all-zero `io_uring_params`.
 pub fn zeroed_params() -> io_uring_params {
@@ -345,7 +361,12 @@ pub unsafe fn unmap_rings(sq: &io_uring_sq, cq: &io_uring_cq) {
 ///
 /// With `IORING_FEAT_SINGLE_MMAP` both rings share one mapping, sized for
 /// the larger of the two; `sqes_sz` is the SQE array's size.
-pub fn mmap_rings(fd: i32, p: &io_uring_params, sq: &mut io_uring_sq, cq: &mut io_uring_cq) -> SysResult<()> {
+pub fn mmap_rings(
+    fd: i32,
+    p: &io_uring_params,
+    sq: &mut io_uring_sq,
+    cq: &mut io_uring_cq,
+) -> SysResult<()> {
     sq.ring_sz = p.sq_off.array as usize + p.sq_entries as usize * size_of::<u32>();
     cq.ring_sz = p.cq_off.cqes as usize + cqe_array_bytes(p.flags, p.cq_entries);
     let single = p.features & IORING_FEAT_SINGLE_MMAP != 0;
@@ -547,7 +568,9 @@ pub unsafe fn queue_init_once(
     let mut used = 0;
     if no_mmap {
         // SAFETY: the caller vouches for `buf`.
-        used = unsafe { provide_no_mmap_memory(entries, p, &mut ring.sq, &mut ring.cq, buf, buf_size) }?;
+        used = unsafe {
+            provide_no_mmap_memory(entries, p, &mut ring.sq, &mut ring.cq, buf, buf_size)
+        }?;
         if !buf.is_null() {
             ring.int_flags |= int_flags::APP_MEM;
         }
@@ -646,14 +669,21 @@ pub unsafe fn queue_init_mem(
 
 /// `io_uring_queue_init_params`. The kernel's answer is written back to
 /// `p` (including `IORING_SETUP_NO_SQARRAY` in `p.flags` when it was used).
-pub fn queue_init_params(entries: u32, ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
+pub fn queue_init_params(
+    entries: u32,
+    ring: &mut io_uring,
+    p: &mut io_uring_params,
+) -> SysResult<()> {
     // SAFETY: no application memory is involved (null buffer).
     unsafe { queue_init_prefer_no_sqarray(entries, ring, p, null_mut(), 0) }.map(|_| ())
 }
 
 /// `io_uring_queue_init`.
 pub fn queue_init(entries: u32, ring: &mut io_uring, setup_flags: u32) -> SysResult<()> {
-    let mut p = io_uring_params { flags: setup_flags, ..Default::default() };
+    let mut p = io_uring_params {
+        flags: setup_flags,
+        ..Default::default()
+    };
     queue_init_params(entries, ring, &mut p)
 }
 
@@ -748,54 +778,126 @@ mod tests {
     // (entries, flags, io_uring_memory_size) measured from upstream
     // liburing 2.15 (4 KiB pages).
     const MEMORY_SIZE: &[(u32, u32, i64)] = &[
-        (0, 0, -22), (1, 0, 8192), (8, 0, 8192), (100, 0, 16384), (1000, 0, 106496), (4096, 0, 413696),
-        (32768, 0, 3280896), (32769, 0, -22), (65536, 0, -22),
-        (0, SQE128, -22), (1, SQE128, 8192), (8, SQE128, 8192), (100, SQE128, 24576), (1000, SQE128, 172032),
-        (4096, SQE128, 675840), (32768, SQE128, 5378048), (32769, SQE128, -22),
-        (1, CQE32, 8192), (64, CQE32, 12288), (100, CQE32, 20480), (1000, CQE32, 139264), (4096, CQE32, 544768),
-        (5000, CQE32, 1085440), (32768, CQE32, 4329472), (65536, CQE32, -22),
-        (1, SQE128 | CQE32, 8192), (64, SQE128 | CQE32, 16384), (100, SQE128 | CQE32, 28672),
-        (1000, SQE128 | CQE32, 204800), (4096, SQE128 | CQE32, 806912), (32768, SQE128 | CQE32, 6426624),
-        (0, NOSQ, -22), (1, NOSQ, 8192), (100, NOSQ, 16384), (1000, NOSQ, 102400), (4096, NOSQ, 397312),
-        (32768, NOSQ, 3149824), (32769, NOSQ, -22),
-        (100, NOSQ | CQE32, 20480), (1000, NOSQ | CQE32, 135168), (4096, NOSQ | CQE32, 528384),
+        (0, 0, -22),
+        (1, 0, 8192),
+        (8, 0, 8192),
+        (100, 0, 16384),
+        (1000, 0, 106496),
+        (4096, 0, 413696),
+        (32768, 0, 3280896),
+        (32769, 0, -22),
+        (65536, 0, -22),
+        (0, SQE128, -22),
+        (1, SQE128, 8192),
+        (8, SQE128, 8192),
+        (100, SQE128, 24576),
+        (1000, SQE128, 172032),
+        (4096, SQE128, 675840),
+        (32768, SQE128, 5378048),
+        (32769, SQE128, -22),
+        (1, CQE32, 8192),
+        (64, CQE32, 12288),
+        (100, CQE32, 20480),
+        (1000, CQE32, 139264),
+        (4096, CQE32, 544768),
+        (5000, CQE32, 1085440),
+        (32768, CQE32, 4329472),
+        (65536, CQE32, -22),
+        (1, SQE128 | CQE32, 8192),
+        (64, SQE128 | CQE32, 16384),
+        (100, SQE128 | CQE32, 28672),
+        (1000, SQE128 | CQE32, 204800),
+        (4096, SQE128 | CQE32, 806912),
+        (32768, SQE128 | CQE32, 6426624),
+        (0, NOSQ, -22),
+        (1, NOSQ, 8192),
+        (100, NOSQ, 16384),
+        (1000, NOSQ, 102400),
+        (4096, NOSQ, 397312),
+        (32768, NOSQ, 3149824),
+        (32769, NOSQ, -22),
+        (100, NOSQ | CQE32, 20480),
+        (1000, NOSQ | CQE32, 135168),
+        (4096, NOSQ | CQE32, 528384),
         (32768, NOSQ | CQE32, 4198400),
-        (0, CLAMP, -22), (100, CLAMP, 16384), (32768, CLAMP, 3280896), (32769, CLAMP, 3280896),
-        (65536, CLAMP, 3280896), (65536, CLAMP | CQE32 | SQE128, 6426624),
+        (0, CLAMP, -22),
+        (100, CLAMP, 16384),
+        (32768, CLAMP, 3280896),
+        (32769, CLAMP, 3280896),
+        (65536, CLAMP, 3280896),
+        (65536, CLAMP | CQE32 | SQE128, 6426624),
     ];
 
     // (entries, flags, cq_entries, io_uring_memory_size_params) from upstream.
     const MEMORY_SIZE_CQ: &[(u32, u32, u32, i64)] = &[
-        (8, CQSIZE, 0, -22), (8, CQSIZE, 1, -22), (8, CQSIZE, 8, 8192), (8, CQSIZE, 9, 8192),
-        (8, CQSIZE, 1024, 24576), (8, CQSIZE, 65536, 1056768), (8, CQSIZE, 65537, -22),
-        (100, CQSIZE, 100, 12288), (100, CQSIZE, 9, -22), (100, CQSIZE, 65536, 1060864),
-        (32768, CQSIZE, 1024, -22), (32768, CQSIZE, 65536, 3280896), (65536, CQSIZE, 65536, -22),
-        (8, CQSIZE | CLAMP, 200000, 1056768), (100, CQSIZE | CLAMP, 65537, 1060864),
-        (65536, CQSIZE | CLAMP, 65536, 3280896), (65536, CQSIZE | CLAMP, 1024, -22),
-        (8, CQSIZE | CLAMP | CQE32, 100, 12288), (8, CQSIZE | CLAMP | CQE32, 1024, 40960),
-        (100, CQSIZE | CLAMP | CQE32, 200000, 2109440), (32768, CQSIZE | CLAMP | CQE32, 65537, 4329472),
+        (8, CQSIZE, 0, -22),
+        (8, CQSIZE, 1, -22),
+        (8, CQSIZE, 8, 8192),
+        (8, CQSIZE, 9, 8192),
+        (8, CQSIZE, 1024, 24576),
+        (8, CQSIZE, 65536, 1056768),
+        (8, CQSIZE, 65537, -22),
+        (100, CQSIZE, 100, 12288),
+        (100, CQSIZE, 9, -22),
+        (100, CQSIZE, 65536, 1060864),
+        (32768, CQSIZE, 1024, -22),
+        (32768, CQSIZE, 65536, 3280896),
+        (65536, CQSIZE, 65536, -22),
+        (8, CQSIZE | CLAMP, 200000, 1056768),
+        (100, CQSIZE | CLAMP, 65537, 1060864),
+        (65536, CQSIZE | CLAMP, 65536, 3280896),
+        (65536, CQSIZE | CLAMP, 1024, -22),
+        (8, CQSIZE | CLAMP | CQE32, 100, 12288),
+        (8, CQSIZE | CLAMP | CQE32, 1024, 40960),
+        (100, CQSIZE | CLAMP | CQE32, 200000, 2109440),
+        (32768, CQSIZE | CLAMP | CQE32, 65537, 4329472),
     ];
 
     // (entries, flags, io_uring_queue_init_mem result) from upstream, with
     // an 8 MiB buffer; NO_SQARRAY is added by the library on this kernel.
     const INIT_MEM_USED: &[(u32, u32, usize)] = &[
-        (1, 0, 8192), (2, 0, 8192), (8, 0, 8192), (64, 0, 8192), (100, 0, 16384), (128, 0, 16384),
-        (256, 0, 28672), (1024, 0, 102400), (4096, 0, 397312),
-        (1, SQE128, 8192), (64, SQE128, 12288), (100, SQE128, 24576), (256, SQE128, 45056),
-        (1024, SQE128, 167936), (4096, SQE128, 659456),
-        (16, CQE32, 8192), (64, CQE32, 12288), (100, CQE32, 20480), (256, CQE32, 36864),
-        (1024, CQE32, 135168), (4096, CQE32, 528384),
-        (64, SQE128 | CQE32, 16384), (256, SQE128 | CQE32, 53248), (1024, SQE128 | CQE32, 200704),
+        (1, 0, 8192),
+        (2, 0, 8192),
+        (8, 0, 8192),
+        (64, 0, 8192),
+        (100, 0, 16384),
+        (128, 0, 16384),
+        (256, 0, 28672),
+        (1024, 0, 102400),
+        (4096, 0, 397312),
+        (1, SQE128, 8192),
+        (64, SQE128, 12288),
+        (100, SQE128, 24576),
+        (256, SQE128, 45056),
+        (1024, SQE128, 167936),
+        (4096, SQE128, 659456),
+        (16, CQE32, 8192),
+        (64, CQE32, 12288),
+        (100, CQE32, 20480),
+        (256, CQE32, 36864),
+        (1024, CQE32, 135168),
+        (4096, CQE32, 528384),
+        (64, SQE128 | CQE32, 16384),
+        (256, SQE128 | CQE32, 53248),
+        (1024, SQE128 | CQE32, 200704),
         (4096, SQE128 | CQE32, 790528),
     ];
 
     #[test]
     fn memory_size_matches_upstream() {
         for &(entries, flags, want) in MEMORY_SIZE {
-            assert_eq!(as_c(memory_size_for(entries, flags, 0, PAGE)), want, "entries {entries} flags {flags:#x}");
+            assert_eq!(
+                as_c(memory_size_for(entries, flags, 0, PAGE)),
+                want,
+                "entries {entries} flags {flags:#x}"
+            );
         }
         for &(entries, flags, cq, want) in MEMORY_SIZE_CQ {
-            assert_eq!(as_c(memory_size_for(entries, flags, cq, PAGE)), want, "{entries} {flags:#x} cq {cq}");
+            assert_eq!(
+                as_c(memory_size_for(entries, flags, cq, PAGE)),
+                want,
+                "{entries} {flags:#x} cq {cq}"
+            );
         }
     }
 
@@ -826,7 +928,14 @@ mod tests {
         fn new(len: usize) -> Buf {
             // SAFETY: fresh anonymous mapping.
             let p = unsafe {
-                syscall::mmap(null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED | libc::MAP_ANONYMOUS, -1, 0)
+                syscall::mmap(
+                    null_mut(),
+                    len,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
             }
             .unwrap();
             Buf(p, len)
@@ -917,7 +1026,10 @@ mod tests {
 
     fn init_with(entries: u32, flags: u32) -> SysResult<(io_uring, io_uring_params)> {
         let mut ring = empty_ring();
-        let mut p = io_uring_params { flags, ..Default::default() };
+        let mut p = io_uring_params {
+            flags,
+            ..Default::default()
+        };
         queue_init_params(entries, &mut ring, &mut p)?;
         Ok((ring, p))
     }
@@ -967,7 +1079,10 @@ mod tests {
         let mut p = io_uring_params::default();
         assert_eq!(queue_init_params(0, &mut ring, &mut p), Err(Errno::EINVAL));
         assert_eq!(p.flags, 0);
-        let mut p = io_uring_params { flags: NOSQ, ..Default::default() };
+        let mut p = io_uring_params {
+            flags: NOSQ,
+            ..Default::default()
+        };
         assert_eq!(queue_init_params(0, &mut ring, &mut p), Err(Errno::EINVAL));
         assert_eq!(p.flags, NOSQ);
         // An explicit NO_SQARRAY request is kept on success.
@@ -994,13 +1109,21 @@ mod tests {
     #[test]
     fn cqsize_ring() {
         let mut ring = empty_ring();
-        let mut p = io_uring_params { flags: CQSIZE, cq_entries: 100, ..Default::default() };
+        let mut p = io_uring_params {
+            flags: CQSIZE,
+            cq_entries: 100,
+            ..Default::default()
+        };
         queue_init_params(8, &mut ring, &mut p).unwrap();
         assert_eq!((p.sq_entries, p.cq_entries), (8, 128));
         assert_ring_matches(&ring, &p);
         // SAFETY: set up above, not used again.
         unsafe { queue_exit(&mut ring) };
-        let mut p = io_uring_params { flags: CQSIZE, cq_entries: 4, ..Default::default() };
+        let mut p = io_uring_params {
+            flags: CQSIZE,
+            cq_entries: 4,
+            ..Default::default()
+        };
         assert_eq!(queue_init_params(8, &mut ring, &mut p), Err(Errno::EINVAL));
     }
 
@@ -1034,7 +1157,10 @@ mod tests {
         for &(entries, flags, used) in INIT_MEM_USED.iter().filter(|t| t.0 <= 1024) {
             let buf = Buf::new(1 << 20);
             let mut ring = empty_ring();
-            let mut p = io_uring_params { flags, ..Default::default() };
+            let mut p = io_uring_params {
+                flags,
+                ..Default::default()
+            };
             // SAFETY: `buf` is zeroed, aligned, and outlives the ring.
             let got = unsafe { queue_init_mem(entries, &mut ring, &mut p, buf.0, buf.1) }.unwrap();
             assert_eq!(got, used, "entries {entries} flags {flags:#x}");
@@ -1045,7 +1171,10 @@ mod tests {
             assert_eq!(ring.sq.sqes.cast::<c_void>(), buf.0);
             assert_eq!(ring.sq.ring_ptr as usize, buf.0 as usize + l.sqes_mem);
             assert_eq!(ring.cq.ring_ptr, ring.sq.ring_ptr);
-            assert_eq!((ring.sq.sqes_sz, ring.sq.ring_sz, ring.cq.ring_sz), (0, 0, 0));
+            assert_eq!(
+                (ring.sq.sqes_sz, ring.sq.ring_sz, ring.cq.ring_sz),
+                (0, 0, 0)
+            );
             assert_eq!(p.sq_off.user_addr, buf.0 as u64);
             assert_eq!(p.cq_off.user_addr, ring.sq.ring_ptr as u64);
             assert_eq!(ring.ring_fd, ring.enter_ring_fd);
@@ -1095,18 +1224,27 @@ mod tests {
     #[test]
     fn registered_fd_only_ring() {
         let mut ring = empty_ring();
-        let mut p = io_uring_params { flags: FD_ONLY, ..Default::default() };
+        let mut p = io_uring_params {
+            flags: FD_ONLY,
+            ..Default::default()
+        };
         // Without NO_MMAP the library refuses before asking the kernel.
         assert_eq!(queue_init_params(8, &mut ring, &mut p), Err(Errno::EINVAL));
 
-        let mut p = io_uring_params { flags: FD_ONLY | IORING_SETUP_NO_MMAP, ..Default::default() };
+        let mut p = io_uring_params {
+            flags: FD_ONLY | IORING_SETUP_NO_MMAP,
+            ..Default::default()
+        };
         if let Err(e) = queue_init_params(8, &mut ring, &mut p) {
             println!("SKIP registered-fd-only: {e:?}");
             return;
         }
         assert_ring_matches(&ring, &p);
         assert_eq!(ring.ring_fd, -1);
-        assert_eq!(ring.int_flags, int_flags::REG_RING | int_flags::REG_REG_RING);
+        assert_eq!(
+            ring.int_flags,
+            int_flags::REG_RING | int_flags::REG_REG_RING
+        );
         let slot = ring.enter_ring_fd;
         assert!(slot >= 0);
         // Register opcodes go through the registered slot.
@@ -1118,7 +1256,10 @@ mod tests {
 
         // Exit freed the slot: the next such ring on this thread reuses it.
         let mut ring = empty_ring();
-        let mut p = io_uring_params { flags: FD_ONLY | IORING_SETUP_NO_MMAP, ..Default::default() };
+        let mut p = io_uring_params {
+            flags: FD_ONLY | IORING_SETUP_NO_MMAP,
+            ..Default::default()
+        };
         queue_init_params(8, &mut ring, &mut p).unwrap();
         assert_eq!(ring.enter_ring_fd, slot);
         // SAFETY: set up above, not used again.
@@ -1138,7 +1279,10 @@ mod tests {
         assert_eq!(ring.ring_fd, fd);
         assert_eq!(ring.enter_ring_fd, fd);
         assert_eq!(ring.sq.ring_mask, 3);
-        assert_eq!(ring.sq.array as usize, ring.sq.ring_ptr as usize + p.sq_off.array as usize);
+        assert_eq!(
+            ring.sq.array as usize,
+            ring.sq.ring_ptr as usize + p.sq_off.array as usize
+        );
         // SAFETY: set up above, not used again.
         unsafe { queue_exit(&mut ring) };
 

@@ -53,7 +53,15 @@ mod raw {
     /// # Safety
     /// The caller guarantees the arguments are valid for syscall `nr`.
     #[inline(always)]
-    pub unsafe fn syscall6(nr: i64, a1: usize, a2: usize, a3: usize, a4: usize, a5: usize, a6: usize) -> isize {
+    pub unsafe fn syscall6(
+        nr: i64,
+        a1: usize,
+        a2: usize,
+        a3: usize,
+        a4: usize,
+        a5: usize,
+        a6: usize,
+    ) -> isize {
         let ret: isize;
         // SAFETY: the x86-64 syscall ABI: number in rax, arguments in rdi, rsi,
         // rdx, r10, r8, r9; the kernel clobbers rcx and r11. The caller
@@ -85,7 +93,15 @@ mod raw {
     /// # Safety
     /// The caller guarantees the arguments are valid for syscall `nr`.
     #[inline(always)]
-    pub unsafe fn syscall6(nr: i64, a1: usize, a2: usize, a3: usize, a4: usize, a5: usize, a6: usize) -> isize {
+    pub unsafe fn syscall6(
+        nr: i64,
+        a1: usize,
+        a2: usize,
+        a3: usize,
+        a4: usize,
+        a5: usize,
+        a6: usize,
+    ) -> isize {
         // SAFETY: forwarded verbatim; the caller vouches for the arguments.
         let ret = unsafe { libc::syscall(nr as libc::c_long, a1, a2, a3, a4, a5, a6) };
         if ret == -1 {
@@ -103,7 +119,17 @@ mod raw {
 /// `params` must point to a writable `struct io_uring_params`.
 pub unsafe fn io_uring_setup(entries: u32, params: *mut c_void) -> SysResult<i32> {
     // SAFETY: forwarded to the kernel, which validates `params` itself.
-    let r = unsafe { raw::syscall6(libc::SYS_io_uring_setup, entries as usize, params as usize, 0, 0, 0, 0) };
+    let r = unsafe {
+        raw::syscall6(
+            libc::SYS_io_uring_setup,
+            entries as usize,
+            params as usize,
+            0,
+            0,
+            0,
+            0,
+        )
+    };
     check(r).map(|v| v as i32)
 }
 
@@ -113,7 +139,14 @@ pub unsafe fn io_uring_setup(entries: u32, params: *mut c_void) -> SysResult<i32
 /// `arg` must be null or valid for the kernel to read `argsz` bytes, as
 /// `flags` describe it (a sigset, an `io_uring_getevents_arg`, ...).
 #[inline]
-pub unsafe fn io_uring_enter2(fd: u32, to_submit: u32, min_complete: u32, flags: u32, arg: *const c_void, argsz: usize) -> SysResult<i32> {
+pub unsafe fn io_uring_enter2(
+    fd: u32,
+    to_submit: u32,
+    min_complete: u32,
+    flags: u32,
+    arg: *const c_void,
+    argsz: usize,
+) -> SysResult<i32> {
     // SAFETY: forwarded to the kernel, which validates every argument.
     let r = unsafe {
         raw::syscall6(
@@ -133,9 +166,24 @@ pub unsafe fn io_uring_enter2(fd: u32, to_submit: u32, min_complete: u32, flags:
 ///
 /// # Safety
 /// `arg` must be valid for what `opcode` makes the kernel read or write.
-pub unsafe fn io_uring_register(fd: u32, opcode: u32, arg: *const c_void, nr_args: u32) -> SysResult<i32> {
+pub unsafe fn io_uring_register(
+    fd: u32,
+    opcode: u32,
+    arg: *const c_void,
+    nr_args: u32,
+) -> SysResult<i32> {
     // SAFETY: forwarded to the kernel, which validates every argument.
-    let r = unsafe { raw::syscall6(libc::SYS_io_uring_register, fd as usize, opcode as usize, arg as usize, nr_args as usize, 0, 0) };
+    let r = unsafe {
+        raw::syscall6(
+            libc::SYS_io_uring_register,
+            fd as usize,
+            opcode as usize,
+            arg as usize,
+            nr_args as usize,
+            0,
+            0,
+        )
+    };
     check(r).map(|v| v as i32)
 }
 
@@ -143,9 +191,26 @@ pub unsafe fn io_uring_register(fd: u32, opcode: u32, arg: *const c_void, nr_arg
 ///
 /// # Safety
 /// As for mmap: a fixed or shared mapping must not clobber live memory.
-pub unsafe fn mmap(addr: *mut c_void, len: usize, prot: i32, flags: i32, fd: i32, offset: u64) -> SysResult<*mut c_void> {
+pub unsafe fn mmap(
+    addr: *mut c_void,
+    len: usize,
+    prot: i32,
+    flags: i32,
+    fd: i32,
+    offset: u64,
+) -> SysResult<*mut c_void> {
     // SAFETY: the caller vouches for the mapping request.
-    let r = unsafe { raw::syscall6(libc::SYS_mmap, addr as usize, len, prot as usize, flags as usize, fd as usize, offset as usize) };
+    let r = unsafe {
+        raw::syscall6(
+            libc::SYS_mmap,
+            addr as usize,
+            len,
+            prot as usize,
+            flags as usize,
+            fd as usize,
+            offset as usize,
+        )
+    };
     check(r).map(|v| v as *mut c_void)
 }
 
@@ -165,7 +230,17 @@ pub unsafe fn munmap(addr: *mut c_void, len: usize) -> SysResult<()> {
 /// The range must be a mapping the caller owns.
 pub unsafe fn madvise(addr: *mut c_void, len: usize, advice: i32) -> SysResult<()> {
     // SAFETY: the caller owns the mapping.
-    let r = unsafe { raw::syscall6(libc::SYS_madvise, addr as usize, len, advice as usize, 0, 0, 0) };
+    let r = unsafe {
+        raw::syscall6(
+            libc::SYS_madvise,
+            addr as usize,
+            len,
+            advice as usize,
+            0,
+            0,
+            0,
+        )
+    };
     check(r).map(|_| ())
 }
 
@@ -178,16 +253,39 @@ pub fn close(fd: i32) -> SysResult<()> {
 
 /// The calling process's resource limit `resource` (`prlimit64`, pid 0).
 pub fn getrlimit(resource: u32) -> SysResult<libc::rlimit64> {
-    let mut lim = libc::rlimit64 { rlim_cur: 0, rlim_max: 0 };
+    let mut lim = libc::rlimit64 {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
     // SAFETY: the kernel writes one rlimit64 into `lim`, which is live.
-    let r = unsafe { raw::syscall6(libc::SYS_prlimit64, 0, resource as usize, 0, core::ptr::from_mut(&mut lim) as usize, 0, 0) };
+    let r = unsafe {
+        raw::syscall6(
+            libc::SYS_prlimit64,
+            0,
+            resource as usize,
+            0,
+            core::ptr::from_mut(&mut lim) as usize,
+            0,
+            0,
+        )
+    };
     check(r).map(|_| lim)
 }
 
 /// Sets the calling process's resource limit `resource` (`prlimit64`, pid 0).
 pub fn setrlimit(resource: u32, lim: &libc::rlimit64) -> SysResult<()> {
     // SAFETY: the kernel only reads one rlimit64 from `lim`.
-    let r = unsafe { raw::syscall6(libc::SYS_prlimit64, 0, resource as usize, core::ptr::from_ref(lim) as usize, 0, 0, 0) };
+    let r = unsafe {
+        raw::syscall6(
+            libc::SYS_prlimit64,
+            0,
+            resource as usize,
+            core::ptr::from_ref(lim) as usize,
+            0,
+            0,
+            0,
+        )
+    };
     check(r).map(|_| ())
 }
 
@@ -195,7 +293,11 @@ pub fn setrlimit(resource: u32, lim: &libc::rlimit64) -> SysResult<()> {
 pub fn page_size() -> usize {
     // SAFETY: sysconf has no preconditions.
     let v = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    if v > 0 { v as usize } else { 4096 }
+    if v > 0 {
+        v as usize
+    } else {
+        4096
+    }
 }
 
 #[cfg(test)]

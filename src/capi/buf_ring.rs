@@ -18,9 +18,15 @@ use crate::uapi::{io_uring_buf_reg, io_uring_buf_ring};
 /// `ring` and `reg` null or valid; the ring memory `reg` names must stay
 /// mapped while registered.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register_buf_ring(ring: *mut io_uring, reg: *mut io_uring_buf_reg, flags: c_uint) -> c_int {
+pub unsafe extern "C" fn io_uring_register_buf_ring(
+    ring: *mut io_uring,
+    reg: *mut io_uring_buf_reg,
+    flags: c_uint,
+) -> c_int {
     // SAFETY: the caller passes null or valid pointers.
-    let (Some(ring), Some(reg)) = (unsafe { (ring.as_mut(), reg.as_mut()) }) else { return -libc::EINVAL };
+    let (Some(ring), Some(reg)) = (unsafe { (ring.as_mut(), reg.as_mut()) }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: forwarded caller guarantee on the ring memory.
     ret_int(unsafe { buf_ring::register_buf_ring(ring, reg, flags) })
 }
@@ -32,7 +38,9 @@ pub unsafe extern "C" fn io_uring_register_buf_ring(ring: *mut io_uring, reg: *m
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_buf_ring(ring: *mut io_uring, bgid: c_int) -> c_int {
     // SAFETY: the caller passes null or a valid ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else { return -libc::EINVAL };
+    let Some(ring) = (unsafe { ring.as_mut() }) else {
+        return -libc::EINVAL;
+    };
     ret_int(buf_ring::unregister_buf_ring(ring, bgid))
 }
 
@@ -41,9 +49,15 @@ pub unsafe extern "C" fn io_uring_unregister_buf_ring(ring: *mut io_uring, bgid:
 /// # Safety
 /// `ring` and `head` null or valid.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_buf_ring_head(ring: *mut io_uring, buf_group: c_int, head: *mut u16) -> c_int {
+pub unsafe extern "C" fn io_uring_buf_ring_head(
+    ring: *mut io_uring,
+    buf_group: c_int,
+    head: *mut u16,
+) -> c_int {
     // SAFETY: the caller passes null or valid pointers.
-    let (Some(ring), Some(head)) = (unsafe { (ring.as_mut(), head.as_mut()) }) else { return -libc::EINVAL };
+    let (Some(ring), Some(head)) = (unsafe { (ring.as_mut(), head.as_mut()) }) else {
+        return -libc::EINVAL;
+    };
     ret_int(buf_ring::buf_ring_head(ring, buf_group).map(|h| {
         *head = h;
         0
@@ -91,7 +105,9 @@ pub unsafe extern "C" fn io_uring_free_buf_ring(
     bgid: c_int,
 ) -> c_int {
     // SAFETY: the caller passes null or a valid ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else { return -libc::EINVAL };
+    let Some(ring) = (unsafe { ring.as_mut() }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { buf_ring::free_buf_ring(ring, br, nentries, bgid) })
 }

@@ -1,8 +1,8 @@
 //! The C boundary: the only `#[no_mangle] extern "C"` functions.
 
+mod buf_ring;
 #[cfg(test)]
 mod generated_header;
-mod buf_ring;
 mod queue;
 mod register;
 mod setup;

@@ -28,7 +28,9 @@ fn ret_count(r: SysResult<u32>) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_submit(ring: *mut io_uring) -> c_int {
     // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else { return -libc::EINVAL };
+    let Some(ring) = (unsafe { ring.as_mut() }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: live ring, as just established.
     ret_count(unsafe { queue::submit(ring) })
 }
@@ -40,7 +42,9 @@ pub unsafe extern "C" fn io_uring_submit(ring: *mut io_uring) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_submit_and_wait(ring: *mut io_uring, wait_nr: c_uint) -> c_int {
     // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else { return -libc::EINVAL };
+    let Some(ring) = (unsafe { ring.as_mut() }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: live ring.
     ret_count(unsafe { queue::submit_and_wait(ring, wait_nr) })
 }
@@ -60,7 +64,9 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_timeout(
     sigmask: *mut libc::sigset_t,
 ) -> c_int {
     // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else { return -libc::EINVAL };
+    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: live ring; `ts`/`sigmask` are only passed to the kernel.
     ret_count(unsafe { queue::submit_and_wait_timeout(ring, out, wait_nr, ts, sigmask) })
 }
@@ -80,9 +86,13 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_min_timeout(
     sigmask: *mut libc::sigset_t,
 ) -> c_int {
     // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else { return -libc::EINVAL };
+    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: live ring; `ts`/`sigmask` are only passed to the kernel.
-    ret_count(unsafe { queue::submit_and_wait_min_timeout(ring, out, wait_nr, ts, min_wait, sigmask) })
+    ret_count(unsafe {
+        queue::submit_and_wait_min_timeout(ring, out, wait_nr, ts, min_wait, sigmask)
+    })
 }
 
 /// Submits and waits as entry `reg_index` of the registered wait region
@@ -98,7 +108,9 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_reg(
     reg_index: c_int,
 ) -> c_int {
     // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else { return -libc::EINVAL };
+    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: live ring.
     ret_count(unsafe { queue::submit_and_wait_reg(ring, out, wait_nr, reg_index) })
 }
@@ -110,7 +122,9 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_reg(
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_submit_and_get_events(ring: *mut io_uring) -> c_int {
     // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else { return -libc::EINVAL };
+    let Some(ring) = (unsafe { ring.as_mut() }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: live ring.
     ret_count(unsafe { queue::submit_and_get_events(ring) })
 }
@@ -122,7 +136,9 @@ pub unsafe extern "C" fn io_uring_submit_and_get_events(ring: *mut io_uring) -> 
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_get_events(ring: *mut io_uring) -> c_int {
     // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else { return -libc::EINVAL };
+    let Some(ring) = (unsafe { ring.as_mut() }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: live ring.
     ret_count(unsafe { queue::get_events(ring) })
 }
@@ -140,7 +156,9 @@ pub unsafe extern "C" fn io_uring_wait_cqes(
     sigmask: *mut libc::sigset_t,
 ) -> c_int {
     // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else { return -libc::EINVAL };
+    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: live ring; `ts`/`sigmask` are only passed to the kernel.
     ret_count(unsafe { queue::wait_cqes(ring, out, wait_nr, ts, sigmask) })
 }
@@ -159,9 +177,13 @@ pub unsafe extern "C" fn io_uring_wait_cqes_min_timeout(
     sigmask: *mut libc::sigset_t,
 ) -> c_int {
     // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else { return -libc::EINVAL };
+    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: live ring; `ts`/`sigmask` are only passed to the kernel.
-    ret_count(unsafe { queue::wait_cqes_min_timeout(ring, out, wait_nr, ts, min_wait_usec, sigmask) })
+    ret_count(unsafe {
+        queue::wait_cqes_min_timeout(ring, out, wait_nr, ts, min_wait_usec, sigmask)
+    })
 }
 
 /// Waits for one completion, up to `ts` if given.
@@ -175,7 +197,9 @@ pub unsafe extern "C" fn io_uring_wait_cqe_timeout(
     ts: *mut __kernel_timespec,
 ) -> c_int {
     // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else { return -libc::EINVAL };
+    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: live ring; `ts` is only passed to the kernel.
     ret_count(unsafe { queue::wait_cqe_timeout(ring, out, ts) })
 }
@@ -186,9 +210,15 @@ pub unsafe extern "C" fn io_uring_wait_cqe_timeout(
 /// `ring` must be null or a live ring; `cqes` null or valid for writing
 /// `count` pointers.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_peek_batch_cqe(ring: *mut io_uring, cqes: *mut *mut io_uring_cqe, count: c_uint) -> c_uint {
+pub unsafe extern "C" fn io_uring_peek_batch_cqe(
+    ring: *mut io_uring,
+    cqes: *mut *mut io_uring_cqe,
+    count: c_uint,
+) -> c_uint {
     // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else { return 0 };
+    let Some(ring) = (unsafe { ring.as_mut() }) else {
+        return 0;
+    };
     let out: &mut [*mut io_uring_cqe] = if count == 0 {
         &mut []
     } else if cqes.is_null() {
@@ -217,7 +247,9 @@ pub unsafe extern "C" fn __io_uring_get_cqe(
     sigmask: *mut libc::sigset_t,
 ) -> c_int {
     // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else { return -libc::EINVAL };
+    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: live ring; `sigmask` is only passed to the kernel.
     ret_count(unsafe { queue::get_cqe(ring, out, submit, wait_nr, sigmask) })
 }
@@ -230,7 +262,9 @@ pub unsafe extern "C" fn __io_uring_get_cqe(
 #[no_mangle]
 pub unsafe extern "C" fn __io_uring_sqring_wait(ring: *mut io_uring) -> c_int {
     // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else { return -libc::EINVAL };
+    let Some(ring) = (unsafe { ring.as_mut() }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: live ring.
     ret_count(unsafe { queue::sqring_wait(ring) })
 }
@@ -244,7 +278,9 @@ pub unsafe extern "C" fn __io_uring_sqring_wait(ring: *mut io_uring) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_get_sqe(ring: *mut io_uring) -> *mut io_uring_sqe {
     // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else { return null_mut() };
+    let Some(ring) = (unsafe { ring.as_mut() }) else {
+        return null_mut();
+    };
     // SAFETY: live ring.
     unsafe { queue::get_sqe(ring) }
 }
@@ -263,8 +299,14 @@ mod tests {
             assert_eq!(io_uring_submit(null_mut()), -libc::EINVAL);
             assert_eq!(io_uring_submit_and_wait(null_mut(), 1), -libc::EINVAL);
             assert_eq!(io_uring_get_events(null_mut()), -libc::EINVAL);
-            assert_eq!(io_uring_wait_cqe_timeout(null_mut(), &mut cqe, null_mut()), -libc::EINVAL);
-            assert_eq!(__io_uring_get_cqe(null_mut(), &mut cqe, 0, 1, null_mut()), -libc::EINVAL);
+            assert_eq!(
+                io_uring_wait_cqe_timeout(null_mut(), &mut cqe, null_mut()),
+                -libc::EINVAL
+            );
+            assert_eq!(
+                __io_uring_get_cqe(null_mut(), &mut cqe, 0, 1, null_mut()),
+                -libc::EINVAL
+            );
             assert!(io_uring_get_sqe(null_mut()).is_null());
             assert_eq!(io_uring_peek_batch_cqe(null_mut(), &mut cqe, 1), 0);
         }
@@ -277,7 +319,10 @@ mod tests {
         // SAFETY: (whole test) `ring` is live until queue_exit.
         unsafe {
             // A null out pointer where liburing would write the CQE.
-            assert_eq!(io_uring_wait_cqes(&mut ring, null_mut(), 1, null_mut(), null_mut()), -libc::EINVAL);
+            assert_eq!(
+                io_uring_wait_cqes(&mut ring, null_mut(), 1, null_mut(), null_mut()),
+                -libc::EINVAL
+            );
             let sqe = io_uring_get_sqe(&mut ring);
             assert!(!sqe.is_null());
             (*sqe).opcode = crate::uapi::IORING_OP_NOP;
@@ -300,8 +345,14 @@ mod tests {
             assert_eq!(io_uring_peek_batch_cqe(&mut ring, null_mut(), 2), 0);
             queue::cq_advance(&ring, 1);
             let mut cqe = null_mut();
-            let mut ts = __kernel_timespec { tv_sec: 0, tv_nsec: 5_000_000 };
-            assert_eq!(io_uring_wait_cqe_timeout(&mut ring, &mut cqe, &mut ts), -libc::ETIME);
+            let mut ts = __kernel_timespec {
+                tv_sec: 0,
+                tv_nsec: 5_000_000,
+            };
+            assert_eq!(
+                io_uring_wait_cqe_timeout(&mut ring, &mut cqe, &mut ts),
+                -libc::ETIME
+            );
             setup::queue_exit(&mut ring);
         }
     }

@@ -69,7 +69,11 @@ macro_rules! arg_ref {
 /// # Safety
 /// `ring` null or valid; `files` readable for `nr_files` ints.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register_files(ring: *mut io_uring, files: *const c_int, nr_files: c_uint) -> c_int {
+pub unsafe extern "C" fn io_uring_register_files(
+    ring: *mut io_uring,
+    files: *const c_int,
+    nr_files: c_uint,
+) -> c_int {
     let ring = ring_ref!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_files(ring, files, nr_files) })
@@ -139,7 +143,11 @@ pub unsafe extern "C" fn io_uring_register_files_update_tag(
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register_file_alloc_range(ring: *mut io_uring, off: c_uint, len: c_uint) -> c_int {
+pub unsafe extern "C" fn io_uring_register_file_alloc_range(
+    ring: *mut io_uring,
+    off: c_uint,
+    len: c_uint,
+) -> c_int {
     let ring = ring_ref!(ring);
     ret_int(register::register_file_alloc_range(ring, off, len))
 }
@@ -163,7 +171,11 @@ pub unsafe extern "C" fn io_uring_unregister_files(ring: *mut io_uring) -> c_int
 /// # Safety
 /// `ring` null or valid; `iovecs` readable for `nr_iovecs` entries.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register_buffers(ring: *mut io_uring, iovecs: *const iovec, nr_iovecs: c_uint) -> c_int {
+pub unsafe extern "C" fn io_uring_register_buffers(
+    ring: *mut io_uring,
+    iovecs: *const iovec,
+    nr_iovecs: c_uint,
+) -> c_int {
     let ring = ring_ref!(ring);
     // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
     ret_int(unsafe { register::register_buffers(ring, iovecs.cast(), nr_iovecs) })
@@ -190,7 +202,10 @@ pub unsafe extern "C" fn io_uring_register_buffers_tags(
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register_buffers_sparse(ring: *mut io_uring, nr: c_uint) -> c_int {
+pub unsafe extern "C" fn io_uring_register_buffers_sparse(
+    ring: *mut io_uring,
+    nr: c_uint,
+) -> c_int {
     let ring = ring_ref!(ring);
     ret_int(register::register_buffers_sparse(ring, nr))
 }
@@ -238,7 +253,9 @@ pub unsafe extern "C" fn __io_uring_clone_buffers_offset(
     flags: c_uint,
 ) -> c_int {
     let (dst, src) = (ring_ref!(dst), ring_ref!(src));
-    ret_int(register::clone_buffers_offset_raw(dst, src, dst_off, src_off, nr, flags))
+    ret_int(register::clone_buffers_offset_raw(
+        dst, src, dst_off, src_off, nr, flags,
+    ))
 }
 
 /// Clones a range of buffers, naming `src` by its registered index if any.
@@ -255,7 +272,9 @@ pub unsafe extern "C" fn io_uring_clone_buffers_offset(
     flags: c_uint,
 ) -> c_int {
     let (dst, src) = (ring_ref!(dst), ring_ref!(src));
-    ret_int(register::clone_buffers_offset(dst, src, dst_off, src_off, nr, flags))
+    ret_int(register::clone_buffers_offset(
+        dst, src, dst_off, src_off, nr, flags,
+    ))
 }
 
 /// Clones all of `src`'s buffers into `dst`.
@@ -273,7 +292,11 @@ pub unsafe extern "C" fn io_uring_clone_buffers(dst: *mut io_uring, src: *mut io
 /// # Safety
 /// `dst` and `src` null or valid.
 #[no_mangle]
-pub unsafe extern "C" fn __io_uring_clone_buffers(dst: *mut io_uring, src: *mut io_uring, flags: c_uint) -> c_int {
+pub unsafe extern "C" fn __io_uring_clone_buffers(
+    dst: *mut io_uring,
+    src: *mut io_uring,
+    flags: c_uint,
+) -> c_int {
     let (dst, src) = (ring_ref!(dst), ring_ref!(src));
     ret_int(register::clone_buffers_raw(dst, src, flags))
 }
@@ -337,7 +360,11 @@ pub unsafe extern "C" fn io_uring_unregister_personality(ring: *mut io_uring, id
 /// # Safety
 /// `ring` null or valid; `p` writable for the header and `nr` ops.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register_probe(ring: *mut io_uring, p: *mut io_uring_probe, nr: c_uint) -> c_int {
+pub unsafe extern "C" fn io_uring_register_probe(
+    ring: *mut io_uring,
+    p: *mut io_uring_probe,
+    nr: c_uint,
+) -> c_int {
     let ring = ring_ref!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_probe(ring, p, nr) })
@@ -377,7 +404,11 @@ pub unsafe extern "C" fn io_uring_enable_rings(ring: *mut io_uring) -> c_int {
 /// # Safety
 /// `ring` null or valid; `mask` readable for `cpusz` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register_iowq_aff(ring: *mut io_uring, cpusz: libc::size_t, mask: *const libc::cpu_set_t) -> c_int {
+pub unsafe extern "C" fn io_uring_register_iowq_aff(
+    ring: *mut io_uring,
+    cpusz: libc::size_t,
+    mask: *const libc::cpu_set_t,
+) -> c_int {
     let ring = ring_ref!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_iowq_aff(ring, cpusz, mask) })
@@ -398,7 +429,10 @@ pub unsafe extern "C" fn io_uring_unregister_iowq_aff(ring: *mut io_uring) -> c_
 /// # Safety
 /// `ring` null or valid; `values` null or valid for two unsigned ints.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register_iowq_max_workers(ring: *mut io_uring, values: *mut c_uint) -> c_int {
+pub unsafe extern "C" fn io_uring_register_iowq_max_workers(
+    ring: *mut io_uring,
+    values: *mut c_uint,
+) -> c_int {
     let ring = ring_ref!(ring);
     let values = arg_ref!(values.cast::<[u32; 2]>());
     ret_int(register::register_iowq_max_workers(ring, values))
@@ -447,7 +481,10 @@ pub unsafe extern "C" fn io_uring_close_ring_fd(ring: *mut io_uring) -> c_int {
 /// # Safety
 /// `ring` null or valid; `reg` null or valid.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register_sync_cancel(ring: *mut io_uring, reg: *mut io_uring_sync_cancel_reg) -> c_int {
+pub unsafe extern "C" fn io_uring_register_sync_cancel(
+    ring: *mut io_uring,
+    reg: *mut io_uring_sync_cancel_reg,
+) -> c_int {
     let ring = ring_ref!(ring);
     let reg = arg_ref!(reg);
     ret_int(register::register_sync_cancel(ring, reg))
@@ -468,7 +505,10 @@ pub unsafe extern "C" fn io_uring_register_sync_msg(sqe: *mut io_uring_sqe) -> c
 /// # Safety
 /// `ring` null or valid; `napi` null or valid.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register_napi(ring: *mut io_uring, napi: *mut io_uring_napi) -> c_int {
+pub unsafe extern "C" fn io_uring_register_napi(
+    ring: *mut io_uring,
+    napi: *mut io_uring_napi,
+) -> c_int {
     let ring = ring_ref!(ring);
     let napi = arg_ref!(napi);
     ret_int(register::register_napi(ring, napi))
@@ -479,7 +519,10 @@ pub unsafe extern "C" fn io_uring_register_napi(ring: *mut io_uring, napi: *mut 
 /// # Safety
 /// `ring` null or valid; `napi` null or valid.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_unregister_napi(ring: *mut io_uring, napi: *mut io_uring_napi) -> c_int {
+pub unsafe extern "C" fn io_uring_unregister_napi(
+    ring: *mut io_uring,
+    napi: *mut io_uring_napi,
+) -> c_int {
     let ring = ring_ref!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::unregister_napi(ring, napi) })
@@ -490,7 +533,10 @@ pub unsafe extern "C" fn io_uring_unregister_napi(ring: *mut io_uring, napi: *mu
 /// # Safety
 /// `ring` null or valid; `arg` null or valid.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register_clock(ring: *mut io_uring, arg: *mut io_uring_clock_register) -> c_int {
+pub unsafe extern "C" fn io_uring_register_clock(
+    ring: *mut io_uring,
+    arg: *mut io_uring_clock_register,
+) -> c_int {
     let ring = ring_ref!(ring);
     let arg = arg_ref!(arg);
     ret_int(register::register_clock(ring, arg))
@@ -505,7 +551,10 @@ pub unsafe extern "C" fn io_uring_register_clock(ring: *mut io_uring, arg: *mut 
 /// # Safety
 /// `ring` null or valid; `reg` as the kernel requires.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register_region(ring: *mut io_uring, reg: *mut io_uring_mem_region_reg) -> c_int {
+pub unsafe extern "C" fn io_uring_register_region(
+    ring: *mut io_uring,
+    reg: *mut io_uring_mem_region_reg,
+) -> c_int {
     let ring = ring_ref!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_region(ring, reg) })
@@ -516,7 +565,11 @@ pub unsafe extern "C" fn io_uring_register_region(ring: *mut io_uring, reg: *mut
 /// # Safety
 /// None beyond the C contract; nothing is dereferenced.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register_wait_reg(ring: *mut io_uring, reg: *mut io_uring_reg_wait, nr: c_int) -> c_int {
+pub unsafe extern "C" fn io_uring_register_wait_reg(
+    ring: *mut io_uring,
+    reg: *mut io_uring_reg_wait,
+    nr: c_int,
+) -> c_int {
     let ring = ring_ref!(ring);
     ret_int(register::register_wait_reg(ring, reg, nr))
 }
@@ -526,7 +579,10 @@ pub unsafe extern "C" fn io_uring_register_wait_reg(ring: *mut io_uring, reg: *m
 /// # Safety
 /// `ring` null or valid; `reg` as the kernel requires.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register_ifq(ring: *mut io_uring, reg: *mut io_uring_zcrx_ifq_reg) -> c_int {
+pub unsafe extern "C" fn io_uring_register_ifq(
+    ring: *mut io_uring,
+    reg: *mut io_uring_zcrx_ifq_reg,
+) -> c_int {
     let ring = ring_ref!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_ifq(ring, reg) })
@@ -537,7 +593,10 @@ pub unsafe extern "C" fn io_uring_register_ifq(ring: *mut io_uring, reg: *mut io
 /// # Safety
 /// `ring` null or valid; `ctrl` null or valid.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register_zcrx_ctrl(ring: *mut io_uring, ctrl: *mut zcrx_ctrl) -> c_int {
+pub unsafe extern "C" fn io_uring_register_zcrx_ctrl(
+    ring: *mut io_uring,
+    ctrl: *mut zcrx_ctrl,
+) -> c_int {
     let ring = ring_ref!(ring);
     let ctrl = arg_ref!(ctrl);
     ret_int(register::register_zcrx_ctrl(ring, ctrl))
@@ -548,7 +607,10 @@ pub unsafe extern "C" fn io_uring_register_zcrx_ctrl(ring: *mut io_uring, ctrl: 
 /// # Safety
 /// `ring` null or valid; `bpf` as the kernel requires.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register_bpf_filter(ring: *mut io_uring, bpf: *mut io_uring_bpf) -> c_int {
+pub unsafe extern "C" fn io_uring_register_bpf_filter(
+    ring: *mut io_uring,
+    bpf: *mut io_uring_bpf,
+) -> c_int {
     let ring = ring_ref!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_bpf_filter(ring, bpf) })
@@ -583,7 +645,10 @@ pub unsafe extern "C" fn io_uring_register_query(query: *mut io_uring_query_hdr)
 /// # Safety
 /// `ring` and `p` null or valid.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_resize_rings(ring: *mut io_uring, p: *mut io_uring_params) -> c_int {
+pub unsafe extern "C" fn io_uring_resize_rings(
+    ring: *mut io_uring,
+    p: *mut io_uring_params,
+) -> c_int {
     let ring = ring_ref!(ring);
     let p = ring_ref!(p);
     ret_int(register::resize_rings(ring, p).map(|()| 0))

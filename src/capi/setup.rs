@@ -37,9 +37,15 @@ fn ret_bytes(r: SysResult<usize>) -> c_int {
 /// # Safety
 /// `ring` must be null or point to writable memory for a `struct io_uring`.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_queue_init(entries: c_uint, ring: *mut io_uring, flags: c_uint) -> c_int {
+pub unsafe extern "C" fn io_uring_queue_init(
+    entries: c_uint,
+    ring: *mut io_uring,
+    flags: c_uint,
+) -> c_int {
     // SAFETY: the caller guarantees `ring` is null or valid.
-    let Some(ring) = (unsafe { ring.as_mut() }) else { return -libc::EINVAL };
+    let Some(ring) = (unsafe { ring.as_mut() }) else {
+        return -libc::EINVAL;
+    };
     ret_int(setup::queue_init(entries, ring, flags).map(|()| 0))
 }
 
@@ -48,9 +54,15 @@ pub unsafe extern "C" fn io_uring_queue_init(entries: c_uint, ring: *mut io_urin
 /// # Safety
 /// `ring` and `p` must be null or valid for writing.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_queue_init_params(entries: c_uint, ring: *mut io_uring, p: *mut io_uring_params) -> c_int {
+pub unsafe extern "C" fn io_uring_queue_init_params(
+    entries: c_uint,
+    ring: *mut io_uring,
+    p: *mut io_uring_params,
+) -> c_int {
     // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(p)) = (unsafe { (ring.as_mut(), p.as_mut()) }) else { return -libc::EINVAL };
+    let (Some(ring), Some(p)) = (unsafe { (ring.as_mut(), p.as_mut()) }) else {
+        return -libc::EINVAL;
+    };
     ret_int(setup::queue_init_params(entries, ring, p).map(|()| 0))
 }
 
@@ -68,7 +80,9 @@ pub unsafe extern "C" fn io_uring_queue_init_mem(
     buf_size: libc::size_t,
 ) -> c_int {
     // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(p)) = (unsafe { (ring.as_mut(), p.as_mut()) }) else { return -libc::EINVAL };
+    let (Some(ring), Some(p)) = (unsafe { (ring.as_mut(), p.as_mut()) }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: the caller vouches for `buf`.
     ret_bytes(unsafe { setup::queue_init_mem(entries, ring, p, buf, buf_size) })
 }
@@ -87,7 +101,9 @@ pub unsafe extern "C" fn __io_uring_queue_init_params(
     buf_size: libc::size_t,
 ) -> c_int {
     // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(p)) = (unsafe { (ring.as_mut(), p.as_mut()) }) else { return -libc::EINVAL };
+    let (Some(ring), Some(p)) = (unsafe { (ring.as_mut(), p.as_mut()) }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: the caller vouches for `buf`.
     ret_bytes(unsafe { setup::queue_init_once(entries, ring, p, buf, buf_size) })
 }
@@ -98,9 +114,15 @@ pub unsafe extern "C" fn __io_uring_queue_init_params(
 /// `p` must be null or the params `io_uring_setup` filled for `fd`; `ring`
 /// null or writable.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_queue_mmap(fd: c_int, p: *mut io_uring_params, ring: *mut io_uring) -> c_int {
+pub unsafe extern "C" fn io_uring_queue_mmap(
+    fd: c_int,
+    p: *mut io_uring_params,
+    ring: *mut io_uring,
+) -> c_int {
     // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(p), Some(ring)) = (unsafe { (p.as_ref(), ring.as_mut()) }) else { return -libc::EINVAL };
+    let (Some(p), Some(ring)) = (unsafe { (p.as_ref(), ring.as_mut()) }) else {
+        return -libc::EINVAL;
+    };
     ret_int(setup::queue_mmap(fd, p, ring).map(|()| 0))
 }
 
@@ -124,7 +146,9 @@ pub unsafe extern "C" fn io_uring_queue_exit(ring: *mut io_uring) {
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_ring_dontfork(ring: *mut io_uring) -> c_int {
     // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_ref() }) else { return -libc::EINVAL };
+    let Some(ring) = (unsafe { ring.as_ref() }) else {
+        return -libc::EINVAL;
+    };
     // SAFETY: as above.
     ret_int(unsafe { setup::ring_dontfork(ring) }.map(|()| 0))
 }
@@ -140,9 +164,14 @@ pub extern "C" fn io_uring_mlock_size(entries: c_uint, flags: c_uint) -> libc::s
 /// # Safety
 /// `p` must be null or point to a readable `struct io_uring_params`.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_mlock_size_params(entries: c_uint, p: *mut io_uring_params) -> libc::ssize_t {
+pub unsafe extern "C" fn io_uring_mlock_size_params(
+    entries: c_uint,
+    p: *mut io_uring_params,
+) -> libc::ssize_t {
     // SAFETY: the caller guarantees `p` is null or valid.
-    let Some(p) = (unsafe { p.as_ref() }) else { return -(libc::EINVAL as libc::ssize_t) };
+    let Some(p) = (unsafe { p.as_ref() }) else {
+        return -(libc::EINVAL as libc::ssize_t);
+    };
     ret_size(setup::mlock_size_params(entries, p))
 }
 
@@ -157,9 +186,14 @@ pub extern "C" fn io_uring_memory_size(entries: c_uint, flags: c_uint) -> libc::
 /// # Safety
 /// `p` must be null or point to a readable `struct io_uring_params`.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_memory_size_params(entries: c_uint, p: *mut io_uring_params) -> libc::ssize_t {
+pub unsafe extern "C" fn io_uring_memory_size_params(
+    entries: c_uint,
+    p: *mut io_uring_params,
+) -> libc::ssize_t {
     // SAFETY: the caller guarantees `p` is null or valid.
-    let Some(p) = (unsafe { p.as_ref() }) else { return -(libc::EINVAL as libc::ssize_t) };
+    let Some(p) = (unsafe { p.as_ref() }) else {
+        return -(libc::EINVAL as libc::ssize_t);
+    };
     ret_size(setup::memory_size_params(entries, p))
 }
 
@@ -171,7 +205,9 @@ pub unsafe extern "C" fn io_uring_memory_size_params(entries: c_uint, p: *mut io
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_get_probe_ring(ring: *mut io_uring) -> *mut io_uring_probe {
     // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_ref() }) else { return core::ptr::null_mut() };
+    let Some(ring) = (unsafe { ring.as_ref() }) else {
+        return core::ptr::null_mut();
+    };
     probe::get_probe_ring(ring).unwrap_or(core::ptr::null_mut())
 }
 
@@ -198,7 +234,9 @@ pub unsafe extern "C" fn io_uring_free_probe(probe: *mut io_uring_probe) {
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_set_iowait(ring: *mut io_uring, enable_iowait: bool) -> c_int {
     // SAFETY: the caller guarantees `ring` is null or valid.
-    let Some(ring) = (unsafe { ring.as_mut() }) else { return -libc::EINVAL };
+    let Some(ring) = (unsafe { ring.as_mut() }) else {
+        return -libc::EINVAL;
+    };
     ret_int(setup::set_iowait(ring, enable_iowait).map(|()| 0))
 }
 
@@ -244,7 +282,14 @@ pub unsafe extern "C" fn io_uring_enter(
 ) -> c_int {
     // SAFETY: the kernel validates `sig` (EFAULT if bad).
     ret_int(unsafe {
-        syscall::io_uring_enter2(fd, to_submit, min_complete, flags, sig.cast_const().cast(), KERNEL_SIGSET_BYTES)
+        syscall::io_uring_enter2(
+            fd,
+            to_submit,
+            min_complete,
+            flags,
+            sig.cast_const().cast(),
+            KERNEL_SIGSET_BYTES,
+        )
     })
 }
 
@@ -262,7 +307,9 @@ pub unsafe extern "C" fn io_uring_enter2(
     sz: libc::size_t,
 ) -> c_int {
     // SAFETY: the kernel validates `arg` (EFAULT if bad).
-    ret_int(unsafe { syscall::io_uring_enter2(fd, to_submit, min_complete, flags, arg.cast_const(), sz) })
+    ret_int(unsafe {
+        syscall::io_uring_enter2(fd, to_submit, min_complete, flags, arg.cast_const(), sz)
+    })
 }
 
 /// `io_uring_register(2)`.
@@ -270,7 +317,12 @@ pub unsafe extern "C" fn io_uring_enter2(
 /// # Safety
 /// `arg` is handed to the kernel, which checks it.
 #[no_mangle]
-pub unsafe extern "C" fn io_uring_register(fd: c_uint, opcode: c_uint, arg: *const c_void, nr_args: c_uint) -> c_int {
+pub unsafe extern "C" fn io_uring_register(
+    fd: c_uint,
+    opcode: c_uint,
+    arg: *const c_void,
+    nr_args: c_uint,
+) -> c_int {
     // SAFETY: the kernel validates `arg` (EFAULT if bad).
     ret_int(unsafe { syscall::io_uring_register(fd, opcode, arg, nr_args) })
 }
