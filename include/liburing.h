@@ -411,10 +411,10 @@ _LOCAL_INLINE void __io_uring_prep_direct_slot(struct io_uring_sqe *sqe,
 					       unsigned int file_index)
 	LIBURING_NOEXCEPT
 {
+	/* ALLOC - 1 encodes to ALLOC itself. */
 	if (file_index == IORING_FILE_INDEX_ALLOC)
-		sqe->file_index = IORING_FILE_INDEX_ALLOC;
-	else
-		__io_uring_set_target_fixed_file(sqe, file_index);
+		file_index--;
+	__io_uring_set_target_fixed_file(sqe, file_index);
 }
 
 /*
