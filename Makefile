@@ -166,8 +166,12 @@ check-symbols: all
 	if [ -f $(FFI_SO) ]; then sh capi-tests/check-symbols.sh $(FFI_SO) src/liburing-ffi.map liburing-ffi.so.2; fi
 
 # NOP round trips against upstream liburing (timing: not part of `make test`).
+# Upstream's build comes from the liburing-tests harness cache.
+UPSTREAM_STAGE := .cache/liburing-tests/stage-upstream/usr
 bench: stage
-	sh capi-tests/bench/run.sh $(abspath $(STAGE))
+	@test -d $(UPSTREAM_STAGE)/lib || { echo "run 'make liburing-tests' first (builds upstream)"; exit 1; }
+	sh capi-tests/bench/run.sh $(abspath $(STAGE))/usr/include $(abspath $(STAGE))/usr/lib \
+		$(abspath $(UPSTREAM_STAGE))/include $(abspath $(UPSTREAM_STAGE))/lib
 
 test: unit-test check-headers check-symbols capi-tests liburing-tests
 

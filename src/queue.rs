@@ -1166,10 +1166,8 @@ mod tests {
         let mut r = Ring::new(4, 0).unwrap();
         let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
         // SAFETY: live ring.
-        assert_eq!(
-            unsafe { get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()) },
-            Err(Errno::EAGAIN)
-        );
+        let ret = unsafe { get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()) };
+        assert_eq!(ret, Err(Errno::EAGAIN));
         assert!(cqe.is_null());
     }
 
@@ -1232,10 +1230,8 @@ mod tests {
         let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
         let start = Instant::now();
         // SAFETY: live ring; `ts` outlives the call.
-        assert_eq!(
-            unsafe { wait_cqe_timeout(&mut r, &mut cqe, &ts) },
-            Err(Errno::ETIME)
-        );
+        let ret = unsafe { wait_cqe_timeout(&mut r, &mut cqe, &ts) };
+        assert_eq!(ret, Err(Errno::ETIME));
         let waited = start.elapsed();
         assert!(cqe.is_null());
         assert!(
@@ -1248,10 +1244,8 @@ mod tests {
         // SAFETY: an all-zero sigset_t is a valid empty set.
         let mask: libc::sigset_t = unsafe { core::mem::zeroed() };
         // SAFETY: live ring; `ts` and `mask` outlive the call.
-        assert_eq!(
-            unsafe { wait_cqes(&mut r, &mut cqe, 1, &ts, &mask) },
-            Err(Errno::ETIME)
-        );
+        let ret = unsafe { wait_cqes(&mut r, &mut cqe, 1, &ts, &mask) };
+        assert_eq!(ret, Err(Errno::ETIME));
         // And a completion that is already there is returned at once.
         nop(&mut r, 5);
         // SAFETY: live ring.
@@ -1627,10 +1621,8 @@ mod tests {
         assert!(r.int_flags & int_flags::CQ_ENTER != 0);
         let mut cqe = null_mut();
         // SAFETY: live ring.
-        assert_eq!(
-            unsafe { get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()) },
-            Err(Errno::EAGAIN)
-        );
+        let ret = unsafe { get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()) };
+        assert_eq!(ret, Err(Errno::EAGAIN));
     }
 
     #[test]
@@ -1794,17 +1786,15 @@ mod tests {
             return;
         }
         // SAFETY: no argument.
-        assert_eq!(
-            unsafe {
-                syscall::io_uring_register(
-                    r.ring_fd as u32,
-                    IORING_REGISTER_ENABLE_RINGS,
-                    ptr::null(),
-                    0,
-                )
-            },
-            Ok(0)
-        );
+        let ret = unsafe {
+            syscall::io_uring_register(
+                r.ring_fd as u32,
+                IORING_REGISTER_ENABLE_RINGS,
+                ptr::null(),
+                0,
+            )
+        };
+        assert_eq!(ret, Ok(0));
 
         let waits = mem.cast::<io_uring_reg_wait>();
         // SAFETY: the page holds 64 entries; the kernel reads them only

@@ -919,10 +919,8 @@ mod tests {
         assert_eq!(register_file_alloc_range(&r.0, 1, 2), Ok(0));
         let fds = [-1i32, -1];
         // SAFETY: `fds` holds two ints.
-        assert_eq!(
-            unsafe { register_files_update(&r.0, 2, fds.as_ptr(), 2) },
-            Ok(2)
-        );
+        let ret = unsafe { register_files_update(&r.0, 2, fds.as_ptr(), 2) };
+        assert_eq!(ret, Ok(2));
         assert_eq!(unregister_files(&r.0), Ok(0));
         assert_eq!(unregister_files(&r.0), Err(Errno::ENXIO));
     }
