@@ -161,7 +161,12 @@ liburing-tests: stage
 	sh liburing-tests/run.sh --stage $(abspath $(STAGE))
 
 # Exactly liburing 2.15's versioned symbols, SONAME, and no dependency but libc.
+# Also: no panic path survives in the library (a panic would abort the C
+# program, and core's formatting machinery it drags in doubles the size).
 check-symbols: all
+	@if nm $(BUILD)/liburing.o | grep -q 'panicking'; then \
+		echo "FAIL: liburing.o contains a Rust panic path:"; \
+		nm $(BUILD)/liburing.o | grep 'panicking'; exit 1; fi
 	sh capi-tests/check-symbols.sh $(LIB_SO) src/liburing.map liburing.so.2
 	if [ -f $(FFI_SO) ]; then sh capi-tests/check-symbols.sh $(FFI_SO) src/liburing-ffi.map liburing-ffi.so.2; fi
 

@@ -876,13 +876,14 @@ unsafe fn peek_batch_once(ring: &io_uring, out: &mut [*mut io_uring_cqe]) -> Opt
 
     if ring.flags & IORING_SETUP_CQE_MIXED == 0 {
         let shift = cqe_shift(ring.flags);
-        let count = ready.min(out.len() as u32);
-        for slot in &mut out[..count as usize] {
+        // Iterating (not slicing) keeps a panic path out of the library.
+        let count = (ready as usize).min(out.len());
+        for slot in out.iter_mut().take(count) {
             // SAFETY: live ring: the index is within the CQE array.
             *slot = unsafe { cqes.add(((head & mask) << shift) as usize) };
             head = head.wrapping_add(1);
         }
-        return Some(count);
+        return Some(count as u32);
     }
 
     // Mixed ring: a CQE takes one or two slots, and skip entries pad the
@@ -907,7 +908,8 @@ unsafe fn peek_batch_once(ring: &io_uring, out: &mut [*mut io_uring_cqe]) -> Opt
         }
         // SAFETY: readable, as above.
         head = head.wrapping_add(unsafe { cqe_nr(cqe) });
-        out[nr] = cqe;
+        let Some(slot) = out.get_mut(nr) else { break };
+        *slot = cqe;
         nr += 1;
     }
     (nr != 0).then_some(nr as u32)
