@@ -107,6 +107,55 @@ fn uaddr<T>(p: *const T) -> u64 {
     p as usize as u64
 }
 
+/// Registers a resource table (`IORING_REGISTER_FILES2` / `BUFFERS2`): `nr`
+/// entries at `data`, with optional `tags`.
+///
+/// # Safety
+/// `data`, and `tags` unless 0, must address readable arrays of `nr`
+/// entries of the type `opcode` expects.
+unsafe fn rsrc_register2(
+    ring: &io_uring,
+    opcode: u32,
+    data: u64,
+    tags: u64,
+    nr: u32,
+) -> SysResult<i32> {
+    let mut reg = io_uring_rsrc_register {
+        nr,
+        data,
+        tags,
+        ..Default::default()
+    };
+    let size = size_of::<io_uring_rsrc_register>() as u32;
+    // SAFETY: `reg` is live; the arrays it names are vouched for by the caller.
+    unsafe { register(ring, opcode, ptr::from_mut(&mut reg).cast(), size) }
+}
+
+/// Replaces `nr` slots from `off` of a resource table
+/// (`IORING_REGISTER_FILES_UPDATE2` / `BUFFERS_UPDATE`).
+///
+/// # Safety
+/// As [`rsrc_register2`].
+unsafe fn rsrc_update2(
+    ring: &io_uring,
+    opcode: u32,
+    off: u32,
+    data: u64,
+    tags: u64,
+    nr: u32,
+) -> SysResult<i32> {
+    let mut up = io_uring_rsrc_update2 {
+        offset: off,
+        data,
+        tags,
+        nr,
+        ..Default::default()
+    };
+    let size = size_of::<io_uring_rsrc_update2>() as u32;
+    // SAFETY: `up` is live; the arrays it names are vouched for by the caller.
+    unsafe { register(ring, opcode, ptr::from_mut(&mut up).cast(), size) }
+}
+
 // ---------------------------------------------------------------------------
 // Files
 // ---------------------------------------------------------------------------
@@ -163,21 +212,9 @@ pub unsafe fn register_files_tags(
     tags: *const u64,
     nr: u32,
 ) -> SysResult<i32> {
-    let mut reg = io_uring_rsrc_register {
-        nr,
-        data: uaddr(files),
-        tags: uaddr(tags),
-        ..Default::default()
-    };
-    let size = size_of::<io_uring_rsrc_register>() as u32;
-    // SAFETY: `reg` is live; the arrays it names are vouched for by the caller.
+    // SAFETY: the arrays are vouched for by the caller.
     with_nofile_retry(nr, || unsafe {
-        register(
-            ring,
-            IORING_REGISTER_FILES2,
-            ptr::from_mut(&mut reg).cast(),
-            size,
-        )
+        rsrc_register2(ring, IORING_REGISTER_FILES2, uaddr(files), uaddr(tags), nr)
     })
 }
 
@@ -232,21 +269,15 @@ pub unsafe fn register_files_update_tag(
     tags: *const u64,
     nr: u32,
 ) -> SysResult<i32> {
-    let mut up = io_uring_rsrc_update2 {
-        offset: off,
-        data: uaddr(files),
-        tags: uaddr(tags),
-        nr,
-        ..Default::default()
-    };
-    let size = size_of::<io_uring_rsrc_update2>() as u32;
-    // SAFETY: `up` is live; the arrays it names are vouched for by the caller.
+    // SAFETY: the arrays are vouched for by the caller.
     unsafe {
-        register(
+        rsrc_update2(
             ring,
             IORING_REGISTER_FILES_UPDATE2,
-            ptr::from_mut(&mut up).cast(),
-            size,
+            off,
+            uaddr(files),
+            uaddr(tags),
+            nr,
         )
     }
 }
@@ -292,20 +323,14 @@ pub unsafe fn register_buffers_tags(
     tags: *const u64,
     nr: u32,
 ) -> SysResult<i32> {
-    let mut reg = io_uring_rsrc_register {
-        nr,
-        data: uaddr(iovecs),
-        tags: uaddr(tags),
-        ..Default::default()
-    };
-    let size = size_of::<io_uring_rsrc_register>() as u32;
-    // SAFETY: `reg` is live; what it names is vouched for by the caller.
+    // SAFETY: the arrays are vouched for by the caller.
     unsafe {
-        register(
+        rsrc_register2(
             ring,
             IORING_REGISTER_BUFFERS2,
-            ptr::from_mut(&mut reg).cast(),
-            size,
+            uaddr(iovecs),
+            uaddr(tags),
+            nr,
         )
     }
 }
@@ -332,21 +357,15 @@ pub unsafe fn register_buffers_update_tag(
     tags: *const u64,
     nr: u32,
 ) -> SysResult<i32> {
-    let mut up = io_uring_rsrc_update2 {
-        offset: off,
-        data: uaddr(iovecs),
-        tags: uaddr(tags),
-        nr,
-        ..Default::default()
-    };
-    let size = size_of::<io_uring_rsrc_update2>() as u32;
-    // SAFETY: `up` is live; what it names is vouched for by the caller.
+    // SAFETY: the arrays are vouched for by the caller.
     unsafe {
-        register(
+        rsrc_update2(
             ring,
             IORING_REGISTER_BUFFERS_UPDATE,
-            ptr::from_mut(&mut up).cast(),
-            size,
+            off,
+            uaddr(iovecs),
+            uaddr(tags),
+            nr,
         )
     }
 }
