@@ -1359,6 +1359,7 @@ def main(argv):
     if binary_proof and not binary_proof["ok"]:
         say("ERROR: binary mode did not run against our liburing.so.2")
         nreg += 1
+    say(note)
     say(final)
     return 1 if nreg else 0
 
