@@ -332,6 +332,27 @@ static inline void check_nop_roundtrip_at(const char *file, int line,
 /* ------------------------------------------------------------------ */
 
 /* Directory for scratch files: $CAPI_TMPDIR, $TMPDIR or /tmp. */
+/* Waits (at most 2 s) for the CQE with user_data `ud`, releasing any other
+ * CQE on the way; returns its res. */
+static inline int check_wait_ud(struct io_uring *ring, __u64 ud)
+{
+	struct __kernel_timespec ts = check_kts_ms(2000);
+	struct io_uring_cqe *cqe;
+	int ret;
+
+	for (;;) {
+		ret = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
+		if (ret)
+			FAIL("no CQE with user_data %llu: %d", (unsigned long long) ud, ret);
+		if (cqe->user_data == ud) {
+			ret = cqe->res;
+			io_uring_cqe_seen(ring, cqe);
+			return ret;
+		}
+		io_uring_cqe_seen(ring, cqe);
+	}
+}
+
 static inline const char *check_tmpdir(void)
 {
 	const char *d = getenv("CAPI_TMPDIR");

@@ -51,25 +51,6 @@ static void check_fixed_read(struct io_uring *ring, int idx)
 	CHECK(!memcmp(bufs[idx], want, BUF_SZ));
 }
 
-static int wait_ud(struct io_uring *ring, __u64 ud)
-{
-	struct __kernel_timespec ts = check_kts_ms(2000);
-	struct io_uring_cqe *cqe;
-	int ret;
-
-	for (;;) {
-		ret = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
-		if (ret)
-			FAIL("no CQE with user_data %llu: %d", (unsigned long long) ud, ret);
-		if (cqe->user_data == ud) {
-			ret = cqe->res;
-			io_uring_cqe_seen(ring, cqe);
-			return ret;
-		}
-		io_uring_cqe_seen(ring, cqe);
-	}
-}
-
 static void test_basic(void)
 {
 	struct io_uring ring;
@@ -102,10 +83,10 @@ static void test_tags_sparse(void)
 	/* Replacing slot 2 gives back tag 13. */
 	ret = io_uring_register_buffers_update_tag(&ring, 2, &iovs[2], &tag, 1);
 	CHECK_EQ(ret, 1);
-	CHECK_EQ(wait_ud(&ring, 13), 0);
+	CHECK_EQ(check_wait_ud(&ring, 13), 0);
 	check_fixed_read(&ring, 2);
 	CHECK_EQ(io_uring_unregister_buffers(&ring), 0);
-	CHECK_EQ(wait_ud(&ring, 21), 0);
+	CHECK_EQ(check_wait_ud(&ring, 21), 0);
 
 	/* Sparse: empty slots until updated. */
 	CHECK_EQ(io_uring_register_buffers_sparse(&ring, NR_BUFS), 0);

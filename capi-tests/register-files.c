@@ -86,26 +86,6 @@ static void test_basic(void)
 	close(fds[2]);
 }
 
-/* Wait (bounded) for the CQE with user_data `ud`; returns its res. */
-static int wait_ud(struct io_uring *ring, __u64 ud)
-{
-	struct __kernel_timespec ts = check_kts_ms(2000);
-	struct io_uring_cqe *cqe;
-	int ret;
-
-	for (;;) {
-		ret = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
-		if (ret)
-			FAIL("no CQE with user_data %llu: %d", (unsigned long long) ud, ret);
-		if (cqe->user_data == ud) {
-			ret = cqe->res;
-			io_uring_cqe_seen(ring, cqe);
-			return ret;
-		}
-		io_uring_cqe_seen(ring, cqe);
-	}
-}
-
 static void test_tags(void)
 {
 	struct io_uring ring;
@@ -130,11 +110,11 @@ static void test_tags(void)
 	/* Replacing slot 0 releases the file tagged 101: its tag comes back. */
 	ret = io_uring_register_files_update_tag(&ring, 0, &empty, &newtag, 1);
 	CHECK_EQ(ret, 1);
-	CHECK_EQ(wait_ud(&ring, 101), 0);
+	CHECK_EQ(check_wait_ud(&ring, 101), 0);
 
 	/* Unregistering releases the rest: tag 102. */
 	CHECK_EQ(io_uring_unregister_files(&ring), 0);
-	CHECK_EQ(wait_ud(&ring, 102), 0);
+	CHECK_EQ(check_wait_ud(&ring, 102), 0);
 
 	/* A table without tags (NULL) works too. */
 	CHECK_EQ(io_uring_register_files_tags(&ring, files, NULL, 2), 0);

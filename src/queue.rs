@@ -36,7 +36,7 @@ use core::sync::atomic::{fence, AtomicU32, Ordering};
 
 use crate::setup::{cqe_shift, sqe_shift};
 use crate::structs::{int_flags, io_uring};
-use crate::syscall::{self, Errno, SysResult};
+use crate::syscall::{self, Errno, SysResult, KERNEL_SIGSET_BYTES};
 use crate::uapi::{
     __kernel_timespec, io_uring_cqe, io_uring_getevents_arg, io_uring_reg_wait, io_uring_sqe,
     IORING_CQE_F_32, IORING_CQE_F_SKIP, IORING_ENTER_EXT_ARG, IORING_ENTER_EXT_ARG_REG,
@@ -49,10 +49,6 @@ use crate::uapi::{
 /// without `IORING_FEAT_EXT_ARG` (liburing's `LIBURING_UDATA_TIMEOUT`).
 /// Its completion is consumed internally and never shown to the caller.
 pub const LIBURING_UDATA_TIMEOUT: u64 = u64::MAX;
-
-/// `_NSIG / 8`: the size of the kernel's signal set, passed along with every
-/// plain (non-`EXT_ARG`) sigmask argument, as liburing does.
-const KERNEL_SIGSET_BYTES: usize = 8;
 
 // ---------------------------------------------------------------------------
 // Shared-index access

@@ -412,10 +412,9 @@ pub fn mmap_rings(
     // whole pages (a ring without an SQ array can compute a ring_sz smaller
     // than the offsets it legitimately uses). Anything else is refused
     // rather than read out of bounds.
-    // (Page sizes are powers of two: rounding with a mask needs no division.)
-    let page_mask = syscall::page_size() - 1;
+    let page = syscall::page_size();
     let inside = |off: u32, len: usize| {
-        off.is_multiple_of(4) && off as usize + size_of::<u32>() <= (len + page_mask) & !page_mask
+        off.is_multiple_of(4) && off as usize + size_of::<u32>() <= page_round(len, page)
     };
     let (so, co) = (&p.sq_off, &p.cq_off);
     if !(inside(so.ring_mask, sq.ring_sz)

@@ -34,6 +34,10 @@ impl Errno {
     }
 }
 
+/// `_NSIG / 8`: the size of the kernel's signal set, passed with every plain
+/// (non-`EXT_ARG`) sigmask argument of `io_uring_enter`, as liburing does.
+pub const KERNEL_SIGSET_BYTES: usize = 8;
+
 /// Turns a raw kernel return value (`-4095..=-1` is an error) into a result.
 #[inline]
 fn check(ret: isize) -> SysResult<isize> {

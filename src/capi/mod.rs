@@ -11,11 +11,36 @@ use core::ffi::c_int;
 
 use crate::syscall::SysResult;
 
-/// liburing's return convention: the value on success, `-errno` on failure.
+// The one place where core results become liburing's return convention:
+// the value on success, `-errno` on failure.
+
+/// An `int` result.
 #[inline]
 pub(crate) fn ret_int(r: SysResult<i32>) -> c_int {
     match r {
         Ok(v) => v,
         Err(e) => e.neg(),
+    }
+}
+
+/// A count of SQEs or CQEs (at most the ring size, so it fits an `int`).
+#[inline(always)]
+pub(crate) fn ret_count(r: SysResult<u32>) -> c_int {
+    ret_int(r.map(|n| n as i32))
+}
+
+/// A byte count that fits an `int` by construction (ring memory is at most
+/// a few MiB).
+#[inline]
+pub(crate) fn ret_bytes(r: SysResult<usize>) -> c_int {
+    ret_int(r.map(|n| n as i32))
+}
+
+/// An `ssize_t` size.
+#[inline]
+pub(crate) fn ret_size(r: SysResult<usize>) -> libc::ssize_t {
+    match r {
+        Ok(n) => n as libc::ssize_t,
+        Err(e) => e.neg() as libc::ssize_t,
     }
 }

@@ -8,17 +8,10 @@
 use core::ffi::{c_int, c_uint};
 use core::ptr::null_mut;
 
-use super::ret_int;
+use super::ret_count;
 use crate::queue;
 use crate::structs::io_uring;
-use crate::syscall::SysResult;
 use crate::uapi::{__kernel_timespec, io_uring_cqe, io_uring_sqe};
-
-/// A count (of SQEs, at most the SQ size) or `-errno`, as a C `int`.
-#[inline(always)]
-fn ret_count(r: SysResult<u32>) -> c_int {
-    ret_int(r.map(|n| n as i32))
-}
 
 /// Publishes the SQEs prepared since the last submit; returns how many were
 /// submitted.

@@ -9,28 +9,11 @@
 
 use core::ffi::{c_int, c_uint, c_void};
 
-use super::ret_int;
+use super::{ret_bytes, ret_int, ret_size};
 use crate::structs::{io_uring, io_uring_cq, io_uring_sq};
-use crate::syscall::{self, SysResult};
+use crate::syscall::{self, KERNEL_SIGSET_BYTES};
 use crate::uapi::{io_uring_params, io_uring_probe};
 use crate::{probe, setup, version};
-
-/// Bytes of the kernel's signal set (`_NSIG / 8`), passed with a sigmask.
-const KERNEL_SIGSET_BYTES: usize = 8;
-
-/// `ssize_t` flavour of [`ret_int`]: a size, or `-errno`.
-fn ret_size(r: SysResult<usize>) -> libc::ssize_t {
-    match r {
-        Ok(n) => n as libc::ssize_t,
-        Err(e) => e.neg() as libc::ssize_t,
-    }
-}
-
-/// Converts a byte count that fits an `int` by construction (ring memory is
-/// at most a few MiB) to liburing's `int` result.
-fn ret_bytes(r: SysResult<usize>) -> c_int {
-    ret_int(r.map(|n| n as i32))
-}
 
 /// Sets up a ring of at least `entries` SQEs with setup `flags`.
 ///
