@@ -131,84 +131,11 @@
 extern "C" {
 #endif
 
-/* ======================================================================
- * Library structs.  Their layout is ABI: inline code compiled against any
- * liburing 2.x header reads these fields directly.
- * ====================================================================== */
-
-/* Submission queue. */
-struct io_uring_sq {
-	/* Pointers into the kernel-shared SQ ring. */
-	unsigned *khead;
-	unsigned *ktail;
-	unsigned *kring_mask;		/* deprecated: read ring_mask */
-	unsigned *kring_entries;	/* deprecated: read ring_entries */
-	unsigned *kflags;		/* IORING_SQ_* */
-	unsigned *kdropped;
-	unsigned *array;		/* NULL with IORING_SETUP_NO_SQARRAY */
-	struct io_uring_sqe *sqes;
-
-	/*
-	 * Application-private indices: [sqe_head, sqe_tail) are SQEs handed
-	 * out by io_uring_get_sqe() but not yet published to the kernel.
-	 */
-	unsigned sqe_head;
-	unsigned sqe_tail;
-
-	size_t ring_sz;
-	void *ring_ptr;
-
-	unsigned ring_mask;
-	unsigned ring_entries;
-
-	unsigned sqes_sz;
-	unsigned pad;
-};
-
-/* Completion queue. */
-struct io_uring_cq {
-	/* Pointers into the kernel-shared CQ ring. */
-	unsigned *khead;
-	unsigned *ktail;
-	unsigned *kring_mask;		/* deprecated: read ring_mask */
-	unsigned *kring_entries;	/* deprecated: read ring_entries */
-	unsigned *kflags;		/* IORING_CQ_*; may be NULL */
-	unsigned *koverflow;
-	struct io_uring_cqe *cqes;
-
-	size_t ring_sz;
-	void *ring_ptr;
-
-	unsigned ring_mask;
-	unsigned ring_entries;
-
-	unsigned pad[2];
-};
-
-/* One io_uring instance. */
-struct io_uring {
-	struct io_uring_sq sq;
-	struct io_uring_cq cq;
-	unsigned flags;			/* IORING_SETUP_* used at creation */
-	int ring_fd;
-
-	unsigned features;		/* IORING_FEAT_* reported by the kernel */
-	int enter_ring_fd;		/* fd, or registered index, for enter */
-	__u8 int_flags;			/* library-private state */
-	__u8 pad[3];
-	unsigned pad2;
-};
-
-/* Refill queue of a zero-copy receive interface queue. */
-struct io_uring_zcrx_rq {
-	__u32 *khead;
-	__u32 *ktail;
-	__u32 rq_tail;
-	unsigned ring_entries;
-
-	struct io_uring_zcrx_rqe *rqes;
-	void *ring_ptr;
-};
+/*
+ * Library structs (struct io_uring, its queues, the zcrx refill queue and
+ * the CQE iterator), generated from src/structs.rs.
+ */
+#include "liburing/ring_types.h"
 
 /* Pointer to the __u64 form the kernel ABI uses for user addresses. */
 _LOCAL_INLINE __u64 uring_ptr_to_u64(const void *ptr) LIBURING_NOEXCEPT
@@ -271,15 +198,6 @@ IOURINGINLINE unsigned io_uring_cqe_nr(const struct io_uring_cqe *cqe)
 {
 	return (cqe->flags & IORING_CQE_F_32) ? 2U : 1U;
 }
-
-/* Cursor over the CQEs that were posted when it was created. */
-struct io_uring_cqe_iter {
-	struct io_uring_cqe *cqes;
-	unsigned mask;
-	unsigned shift;
-	unsigned head;
-	unsigned tail;
-};
 
 IOURINGINLINE struct io_uring_cqe_iter
 io_uring_cqe_iter_init(const struct io_uring *ring) LIBURING_NOEXCEPT

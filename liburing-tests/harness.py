@@ -27,6 +27,8 @@ import subprocess
 import sys
 import time
 
+import abi_check
+
 PIN_PACKAGE = "liburing"
 # LIBURING_TESTS_PIN exists to exercise the fallback path; leave it unset.
 PIN_VERSION = os.environ.get("LIBURING_TESTS_PIN") or "2.15-1"
@@ -987,6 +989,7 @@ def parse_args(argv):
     ap.add_argument("--modes", default=",".join(ALL_MODES),
                     help="comma list of %s (default: all)" % ",".join(ALL_MODES))
     ap.add_argument("--only", help="comma list of test (and example) names to run")
+    ap.add_argument("--abi-asserts", help="build/abi-assert.c: check it against upstream's headers")
     ap.add_argument("--timeout", type=int,
                     default=int(os.environ.get("LIBURING_TESTS_TIMEOUT",
                                                os.environ.get("TIMEOUT", "60"))),
@@ -1049,6 +1052,8 @@ def main(argv):
 
     builds = Builds(args, src, cache)
     builds.reference(src_desc)
+    abi_ok = abi_check.run(args.abi_asserts, os.path.join(builds.upstream_stage, "usr", "include"),
+                           say) if args.abi_asserts else None
     if args.stage_upstream:
         args.stage = os.path.join(builds.upstream_stage)
         say("--stage-upstream: 'ours' is upstream's own install at %s" % args.stage)
@@ -1356,6 +1361,9 @@ def main(argv):
     for s in summary:
         say(s)
     say("harness time: %.0f s" % (time.time() - t_start))
+    if abi_ok is False:
+        say("ERROR: the Rust ABI tables disagree with upstream's headers (see the ABI check above)")
+        nreg += 1
     if binary_proof and not binary_proof["ok"]:
         say("ERROR: binary mode did not run against our liburing.so.2")
         nreg += 1

@@ -8,6 +8,8 @@
 #![cfg_attr(not(test), no_std)]
 
 pub mod buf_ring;
+#[cfg(test)]
+mod c_headers;
 pub mod capi;
 pub mod probe;
 pub mod queue;

@@ -8,7 +8,7 @@ pub struct io_uring_bpf_ctx {
     pub user_data: u64,
     pub opcode: u8,
     pub sqe_flags: u8,
-    /// Size of the opcode-specific data in `args`.
+    /// How many bytes of the opcode-specific data below are valid.
     pub pdu_size: u8,
     pub pad: [u8; 5],
     /// Opcode-specific data (an anonymous union in C).
@@ -72,54 +72,70 @@ pub struct io_uring_bpf {
 }
 
 c_consts! {
-    pub(crate) static BPF_CONSTS;
-    // io_uring_bpf_filter.flags
-    /// Deny every opcode that has no filter yet.
-    enumerator IO_URING_BPF_FILTER_DENY_REST: u32 = 1;
-    /// Fail when kernel and program disagree on `pdu_size`.
-    enumerator IO_URING_BPF_FILTER_SZ_STRICT: u32 = 2;
-    // io_uring_bpf.cmd_type
-    enumerator IO_URING_BPF_CMD_FILTER: u16 = 1;
+    pub(crate) static CONSTS;
+
+    /// `io_uring_bpf_filter.flags`.
+    enum: u32 {
+        /// Deny every opcode that has no filter yet.
+        IO_URING_BPF_FILTER_DENY_REST = 1;
+        /// Fail when kernel and program disagree on `pdu_size`.
+        IO_URING_BPF_FILTER_SZ_STRICT = 2;
+    }
+
+    /// `io_uring_bpf.cmd_type`.
+    enum: u16 {
+        /// Register the filter in `filter`.
+        IO_URING_BPF_CMD_FILTER = 1;
+    }
 }
 
 c_layout! {
-    pub(crate) static BPF_LAYOUTS;
+    pub(crate) static LAYOUTS;
     io_uring_bpf_ctx (40, 8) {
-        user_data: 0, 8;
-        opcode: 8, 1;
-        sqe_flags: 9, 1;
-        pdu_size: 10, 1;
-        pad: 11, 5;
-    } + rust_only {
-        args: 16, 24;
-    } + c_only {
-        socket: 16, 12;
-        socket.family: 16, 4;
-        socket.type: 20, 4;
-        socket.protocol: 24, 4;
-        open: 16, 24;
-        open.flags: 16, 8;
-        open.mode: 24, 8;
-        open.resolve: 32, 8;
+        pub user_data: "__u64" @ 0, 8;
+        pub opcode: "__u8" @ 8, 1;
+        pub sqe_flags: "__u8" @ 9, 1;
+        pub pdu_size: "__u8" @ 10, 1;
+        pub pad: "__u8[5]" @ 11, 5;
+        /// Opcode-specific data.
+        union {
+            /// `IORING_OP_SOCKET`.
+            struct socket {
+                family: "__u32" @ 16, 4;
+                type: "__u32" @ 20, 4;
+                protocol: "__u32" @ 24, 4;
+            }
+            /// `IORING_OP_OPENAT` and `IORING_OP_OPENAT2`.
+            struct open {
+                flags: "__u64" @ 16, 8;
+                mode: "__u64" @ 24, 8;
+                resolve: "__u64" @ 32, 8;
+            }
+        }
     }
     io_uring_bpf_filter (64, 8) {
-        opcode: 0, 4;
-        flags: 4, 4;
-        filter_len: 8, 4;
-        pdu_size: 12, 1;
-        resv: 13, 3;
-        filter_ptr: 16, 8;
-        resv2: 24, 40;
+        pub opcode: "__u32" @ 0, 4;
+        pub flags: "__u32" @ 4, 4;
+        pub filter_len: "__u32" @ 8, 4;
+        pub pdu_size: "__u8" @ 12, 1;
+        pub resv: "__u8[3]" @ 13, 3;
+        pub filter_ptr: "__u64" @ 16, 8;
+        pub resv2: "__u64[5]" @ 24, 40;
     }
     io_uring_bpf (72, 8) {
-        cmd_type: 0, 2;
-        cmd_flags: 2, 2;
-        resv: 4, 4;
-        filter: 8, 64;
+        pub cmd_type: "__u16" @ 0, 2;
+        pub cmd_flags: "__u16" @ 2, 2;
+        pub resv: "__u32" @ 4, 4;
+        /// A union of one member in C, left room to grow.
+        union {
+            pub filter: "struct io_uring_bpf_filter" @ 8, 64;
+        }
     }
 }
 
-// The anonymous members, which C cannot name as types.
+// The Rust-only union field and the anonymous members, which C cannot name
+// as types.
+const _: () = assert!(core::mem::offset_of!(io_uring_bpf_ctx, args) == 16);
 const _: () = assert!(size_of::<io_uring_bpf_ctx_args>() == 24);
 const _: () = assert!(size_of::<io_uring_bpf_ctx_socket>() == 12);
 const _: () = assert!(core::mem::offset_of!(io_uring_bpf_ctx_socket, r#type) == 4);

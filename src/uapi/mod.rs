@@ -1,132 +1,162 @@
 //! The io_uring kernel ABI: every structure and constant of liburing 2.15's
 //! `liburing/io_uring.h`, `liburing/io_uring/query.h` and
-//! `liburing/io_uring/bpf_filter.h`, under their exact C names.
+//! `liburing/io_uring/bpf_filter.h`, under their exact C names, one module
+//! per concern. These modules are the single source of those headers: the
+//! generator in `crate::c_headers` writes them from the tables below.
 //!
-//! Structures are `#[repr(C)]` and pinned to the x86-64 layout by free
-//! `const` assertions (size, alignment, and offset and size of every field).
-//! C anonymous unions are flattened: the first member of each union is a
-//! plain Rust field at the union's offset, and the other members are reached
-//! through small accessor methods (see [`io_uring_sqe`]). This keeps writing
-//! an SQE from Rust a matter of plain assignments. The one exception is
-//! `io_uring_bpf_ctx`, whose union members differ in shape: it is a Rust
-//! `union` in a field named `args`.
+//! Structures are `#[repr(C)]` and pinned to the x86-64 layout by the
+//! [`c_layout!`] tables (size, alignment, and offset and size of every
+//! field, checked at compile time). C anonymous unions are flattened: the
+//! first member of each union is a plain Rust field at the union's offset,
+//! and the other members are reached through small accessor methods (see
+//! [`io_uring_sqe`]). This keeps writing an SQE from Rust a matter of plain
+//! assignments. The one exception is `io_uring_bpf_ctx`, whose union members
+//! differ in shape: it is a Rust `union` in a field named `args`.
 //!
 //! Constants carry the Rust type of the field they are stored in: setup,
 //! enter, feature, register-opcode and CQE flags are `u32`, SQE flags `u8`,
-//! opcodes `u8`, mmap offsets `u64`, and so on.
-//!
-//! Constants and layouts are declared through two macros that also build
-//! tables (in test builds) from which `abi_check` generates C assertions
-//! against the hand-written headers in `include/liburing/`.
+//! opcodes `u8`, mmap offsets `u64`, and so on. Their C type is a separate
+//! fact, given per group in [`c_consts!`].
 #![forbid(unsafe_code)]
 #![allow(non_camel_case_types, non_upper_case_globals)]
 
-/// Declares constants and, in test builds, a table of them for the C check.
+/// Declares constants in groups and, in test builds, a table of them for
+/// the header generator and the C checks.
 ///
-/// Each item reads `kind NAME: type = value;`, where `kind` is `define`
-/// (a `#define` in C, so `#ifdef NAME` must work) or `enumerator` (an
-/// enum member in C).
+/// ```text
+/// c_consts! {
+///     pub(crate) static TABLE;
+///     /// What the group is (becomes the C comment).
+///     macros(unsigned): u32 {
+///         /// What this one means.
+///         NAME = 1 << 3;
+///     }
+///     enum io_uring_op: u8 { NAME = 0; ... }   // a named C enum
+///     enum: u32 { NAME = 1; ... }              // an anonymous C enum
+/// }
+/// ```
+///
+/// `macros(T)` are `#define`s whose value has the C type `T` (`int`,
+/// `unsigned` or `ull`); the generator spells their literals with the
+/// matching suffix, so `#ifdef NAME` works and `NAME` has the same C type
+/// as in liburing. Enumerators of one `enum` block are members of one C
+/// enum.
 macro_rules! c_consts {
     (
         $vis:vis static $table:ident;
-        $( $(#[$m:meta])* $kind:ident $name:ident : $ty:ty = $val:expr ; )*
+        $( $(#[doc = $gdoc:literal])* $kind:ident $(($cty:ident))? $($ename:ident)? : $ty:ty {
+            $( $(#[doc = $doc:literal])* $name:ident = $val:expr ; )*
+        } )*
     ) => {
-        $( $(#[$m])* pub const $name: $ty = $val; )*
+        $($( $(#[doc = $doc])* pub const $name: $ty = $val; )*)*
 
-        /// Every constant of this module, as the C check sees it.
+        /// Every constant of this module, grouped as the C header shows it.
         #[cfg(test)]
-        $vis const $table: &[$crate::uapi::CConst] = &[
-            $( $crate::uapi::CConst {
-                name: stringify!($name),
-                value: $name as i128,
-                is_macro: $crate::uapi::c_kind!($kind),
+        $vis const $table: &[$crate::uapi::CGroup] = &[
+            $( $crate::uapi::CGroup {
+                kind: $crate::uapi::c_consts!(@kind $kind $(($cty))? $($ename)?),
+                doc: &[$($gdoc),*],
+                consts: &[
+                    $( $crate::uapi::CConst {
+                        name: stringify!($name),
+                        value: $name as i128,
+                        expr: stringify!($val),
+                        doc: &[$($doc),*],
+                    }, )*
+                ],
             }, )*
         ];
     };
+    (@kind macros (int)) => { $crate::uapi::CGroupKind::Macros($crate::uapi::CType::Int) };
+    (@kind macros (unsigned)) => { $crate::uapi::CGroupKind::Macros($crate::uapi::CType::UInt) };
+    (@kind macros (ull)) => { $crate::uapi::CGroupKind::Macros($crate::uapi::CType::ULongLong) };
+    (@kind enum) => { $crate::uapi::CGroupKind::Enum(None) };
+    (@kind enum $ename:ident) => { $crate::uapi::CGroupKind::Enum(Some(stringify!($ename))) };
 }
-#[allow(unused_imports)] // for sibling modules (structs.rs) that add tables
+#[allow(unused_imports)] // sibling modules use it by textual scope
 pub(crate) use c_consts;
 
-/// Maps a constant's kind marker to "is a preprocessor macro in C".
-#[allow(unused_macros)] // only the test-build tables use it
-macro_rules! c_kind {
-    (define) => {
-        true
-    };
-    (enumerator) => {
-        false
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use c_kind;
-
-/// Asserts the layout of `#[repr(C)]` structures and, in test builds,
-/// tabulates it for the C check.
+/// Declares the C layout of `#[repr(C)]` structures: every C member with
+/// its C type, offset and size, in C order, including anonymous unions and
+/// structs. Members marked `pub` are also fields of the Rust struct; their
+/// Rust offset and size are checked against the table at compile time,
+/// together with each struct's size and alignment.
 ///
 /// ```text
 /// c_layout! {
 ///     pub(crate) static TABLE;
-///     name (size, align) { rust_field: offset, size; ... }
-///         + rust_only { rust_field: offset, size; ... }
-///         + c_only { c.member.path: offset, size; ... }
+///     io_uring_cqe (16, 8) {
+///         pub user_data: "__u64" @ 0, 8;
+///         union { pub a: "__u32" @ 8, 4; b: "__s32" @ 8, 4; }
+///         union packed { ... }          // __attribute__((packed))
+///         struct { x: "__u16" @ 10, 2; }  // anonymous struct
+///         struct name { ... }            // member `name` of anonymous struct type
+///         pub tail: "__u64[]" @ 16, 0;   // flexible array (size 0)
+///     }
 /// }
 /// ```
 ///
-/// Every `rust_field` gets a Rust assertion of its offset and size and a C
-/// assertion of the same numbers. `rust_only` fields (a Rust name for a C
-/// anonymous union) are asserted in Rust only. `c_only` lists C members that
-/// have no Rust field of their own (other members of a flattened union,
-/// members of nested anonymous structs); they are checked on the C side only. A size of 0
-/// marks a flexible array: C cannot take its `sizeof`, so only the offset is
-/// compared.
+/// C-only members may carry their own `///` comment; `pub` members take
+/// the Rust field's documentation in the generated header.
 macro_rules! c_layout {
     (
         $vis:vis static $table:ident;
-        $(
-            $sname:ident ($size:literal, $align:literal) {
-                $( $field:ident : $off:literal , $fsize:literal ; )*
-            }
-            $( + rust_only { $( $rfield:ident : $roff:literal , $rsize:literal ; )* } )?
-            $( + c_only { $( $($cpath:ident).+ : $coff:literal , $csize:literal ; )* } )?
-        )*
+        $( $sname:ident ($size:literal, $align:literal) { $($body:tt)* } )*
     ) => {
         $(
             const _: () = assert!(::core::mem::size_of::<$sname>() == $size);
             const _: () = assert!(::core::mem::align_of::<$sname>() == $align);
-            $(
-                const _: () = assert!(::core::mem::offset_of!($sname, $field) == $off);
-                const _: () = assert!($crate::uapi::field_size(|s: &$sname| &s.$field) == $fsize);
-            )*
-            $($(
-                const _: () = assert!(::core::mem::offset_of!($sname, $rfield) == $roff);
-                const _: () = assert!($crate::uapi::field_size(|s: &$sname| &s.$rfield) == $rsize);
-            )*)?
         )*
 
-        /// The layout of every structure of this module, as the C check sees it.
-        #[cfg(test)]
+        /// The layout of every structure of this module, as C sees it.
         $vis const $table: &[$crate::uapi::CLayout] = &[
             $( $crate::uapi::CLayout {
                 name: stringify!($sname),
                 size: $size,
                 align: $align,
-                fields: &[
-                    $( $crate::uapi::CField {
-                        name: stringify!($field),
-                        offset: $off,
-                        size: $fsize,
-                    }, )*
-                    $($( $crate::uapi::CField {
-                        name: stringify!($($cpath).+),
-                        offset: $coff,
-                        size: $csize,
-                    }, )*)?
-                ],
+                items: $crate::uapi::c_layout!(@items $sname [] $($body)*),
             }, )*
         ];
+        const _: () = $crate::uapi::check_rust_fields($table);
+    };
+    (@items $s:ident [$($out:tt)*]) => { &[$($out)*] };
+    (@items $s:ident [$($out:tt)*] @end $($rest:tt)*) => {
+        $crate::uapi::c_layout!(@items $s [$($out)* $crate::uapi::CItem::Close,] $($rest)*)
+    };
+    (@items $s:ident [$($out:tt)*]
+        $(#[doc = $d:literal])* pub $f:ident : $c:literal @ $o:literal , $z:literal ; $($rest:tt)*) => {
+        $crate::uapi::c_layout!(@items $s [$($out)* $crate::uapi::CItem::Member($crate::uapi::CMember {
+            name: stringify!($f), cty: $c, offset: $o, size: $z, doc: &[$($d),*],
+            rust: Some((::core::mem::offset_of!($s, $f), $crate::uapi::field_size(|v: &$s| &v.$f))),
+        }),] $($rest)*)
+    };
+    (@items $s:ident [$($out:tt)*]
+        $(#[doc = $d:literal])* union packed { $($inner:tt)* } $($rest:tt)*) => {
+        $crate::uapi::c_layout!(@items $s [$($out)* $crate::uapi::CItem::Open($crate::uapi::CAggregate {
+            union: true, packed: true, name: None, doc: &[$($d),*] }),] $($inner)* @end $($rest)*)
+    };
+    (@items $s:ident [$($out:tt)*]
+        $(#[doc = $d:literal])* union { $($inner:tt)* } $($rest:tt)*) => {
+        $crate::uapi::c_layout!(@items $s [$($out)* $crate::uapi::CItem::Open($crate::uapi::CAggregate {
+            union: true, packed: false, name: None, doc: &[$($d),*] }),] $($inner)* @end $($rest)*)
+    };
+    (@items $s:ident [$($out:tt)*]
+        $(#[doc = $d:literal])* struct { $($inner:tt)* } $($rest:tt)*) => {
+        $crate::uapi::c_layout!(@items $s [$($out)* $crate::uapi::CItem::Open($crate::uapi::CAggregate {
+            union: false, packed: false, name: None, doc: &[$($d),*] }),] $($inner)* @end $($rest)*)
+    };
+    (@items $s:ident [$($out:tt)*]
+        $(#[doc = $d:literal])* struct $n:ident { $($inner:tt)* } $($rest:tt)*) => {
+        $crate::uapi::c_layout!(@items $s [$($out)* $crate::uapi::CItem::Open($crate::uapi::CAggregate {
+            union: false, packed: false, name: Some(stringify!($n)), doc: &[$($d),*] }),] $($inner)* @end $($rest)*)
+    };
+    (@items $s:ident [$($out:tt)*]
+        $(#[doc = $d:literal])* $f:ident : $c:literal @ $o:literal , $z:literal ; $($rest:tt)*) => {
+        $crate::uapi::c_layout!(@items $s [$($out)* $crate::uapi::CItem::Member($crate::uapi::CMember {
+            name: stringify!($f), cty: $c, offset: $o, size: $z, doc: &[$($d),*], rust: None,
+        }),] $($rest)*)
     };
 }
-#[allow(unused_imports)] // for sibling modules (structs.rs) that add tables
 pub(crate) use c_layout;
 
 /// The size of the field a projection closure points at (used by
@@ -135,43 +165,185 @@ pub(crate) const fn field_size<T, F>(_projection: fn(&T) -> &F) -> usize {
     core::mem::size_of::<F>()
 }
 
-/// One constant: its C name, value, and whether C defines it as a macro.
+/// Compile-time check that every Rust field listed in a layout table sits
+/// where the table says (a mismatch fails the build).
+pub(crate) const fn check_rust_fields(layouts: &[CLayout]) {
+    let mut i = 0;
+    while i < layouts.len() {
+        let items = layouts[i].items;
+        let mut j = 0;
+        while j < items.len() {
+            if let CItem::Member(m) = &items[j] {
+                if let Some((offset, size)) = m.rust {
+                    assert!(
+                        offset == m.offset,
+                        "Rust field offset differs from the table"
+                    );
+                    assert!(size == m.size, "Rust field size differs from the table");
+                }
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+}
+
+/// The C type of a `#define`d constant, which decides its literal suffix.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CType {
+    /// `int`: no suffix.
+    Int,
+    /// `unsigned int`: `U`.
+    UInt,
+    /// `unsigned long long`: `ULL`.
+    ULongLong,
+}
+
+/// Whether a group of constants is a set of macros or a C enum.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CGroupKind {
+    /// `#define`s of the given C type.
+    Macros(CType),
+    /// Enumerators of `enum NAME` (or of an anonymous enum).
+    Enum(Option<&'static str>),
+}
+
+/// One constant: its C name, value, the Rust expression that defines it
+/// (from which the C spelling is derived) and its documentation.
 #[cfg(test)]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CConst {
     pub name: &'static str,
     pub value: i128,
-    pub is_macro: bool,
+    pub expr: &'static str,
+    pub doc: &'static [&'static str],
 }
 
-/// One member of a C structure: its path, offset and size (0: unsized).
+/// A group of constants that the C header shows together.
 #[cfg(test)]
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct CField {
+pub(crate) struct CGroup {
+    pub kind: CGroupKind,
+    pub doc: &'static [&'static str],
+    pub consts: &'static [CConst],
+}
+
+/// One C member: name, C type (`"__u32"`, `"__u32[3]"`, `"__u64[]"`,
+/// `"struct io_cqring_offsets"`, `"unsigned *"`), offset and size (0:
+/// flexible or zero-length array), its own documentation, and for members
+/// that are Rust fields the Rust offset and size.
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) struct CMember {
     pub name: &'static str,
+    pub cty: &'static str,
     pub offset: usize,
     pub size: usize,
+    pub doc: &'static [&'static str],
+    pub rust: Option<(usize, usize)>,
+}
+
+/// An anonymous union or struct inside a structure (`name`: the member
+/// it declares, for `struct { ... } name;`).
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) struct CAggregate {
+    pub union: bool,
+    pub packed: bool,
+    pub name: Option<&'static str>,
+    pub doc: &'static [&'static str],
+}
+
+/// The members of a structure in C order, nesting flattened into
+/// open/close markers.
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) enum CItem {
+    Member(CMember),
+    Open(CAggregate),
+    Close,
 }
 
 /// One C structure (`struct <name>`): size, alignment and members.
-#[cfg(test)]
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) struct CLayout {
     pub name: &'static str,
     pub size: usize,
     pub align: usize,
-    pub fields: &'static [CField],
+    pub items: &'static [CItem],
 }
 
 mod bpf_filter;
-mod consts;
+mod buffers;
+mod cqe;
+mod enter;
+mod kernel_types;
+mod opcodes;
 mod query;
-mod types;
+mod register;
+mod setup;
+mod sqe;
+mod zcrx;
 
 pub use bpf_filter::*;
-pub use consts::*;
+pub use buffers::*;
+pub use cqe::*;
+pub use enter::*;
+pub use kernel_types::*;
+pub use opcodes::*;
 pub use query::*;
-pub use types::*;
+pub use register::*;
+pub use setup::*;
+pub use sqe::*;
+pub use zcrx::*;
+
+/// One module of the ABI as the header generator sees it: its source
+/// (for the documentation of structs and fields) and its tables.
+#[cfg(test)]
+pub(crate) struct CModule {
+    pub file: &'static str,
+    pub source: &'static str,
+    pub consts: &'static [CGroup],
+    pub layouts: &'static [CLayout],
+}
 
 #[cfg(test)]
-pub(crate) mod abi_check;
+macro_rules! c_module {
+    ($file:literal, $m:ident) => {
+        CModule {
+            file: concat!("src/uapi/", $file),
+            source: include_str!($file),
+            consts: $m::CONSTS,
+            layouts: $m::LAYOUTS,
+        }
+    };
+}
+
+/// The modules of `liburing/io_uring.h`, in the order the header shows them.
+#[cfg(test)]
+pub(crate) const IO_URING_H: &[CModule] = &[
+    c_module!("setup.rs", setup),
+    c_module!("sqe.rs", sqe),
+    c_module!("opcodes.rs", opcodes),
+    c_module!("cqe.rs", cqe),
+    c_module!("enter.rs", enter),
+    c_module!("register.rs", register),
+    c_module!("buffers.rs", buffers),
+    c_module!("zcrx.rs", zcrx),
+];
+
+/// `liburing/io_uring/query.h`.
+#[cfg(test)]
+pub(crate) const QUERY_H: &[CModule] = &[c_module!("query.rs", query)];
+
+/// `liburing/io_uring/bpf_filter.h`.
+#[cfg(test)]
+pub(crate) const BPF_FILTER_H: &[CModule] = &[c_module!("bpf_filter.rs", bpf_filter)];
+
+/// Types that io_uring.h takes from other kernel headers; the generated
+/// `liburing/compat.h` defines them when the system's headers lack them.
+#[cfg(test)]
+pub(crate) const KERNEL_TYPES: CModule = c_module!("kernel_types.rs", kernel_types);

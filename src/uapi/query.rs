@@ -53,45 +53,51 @@ pub struct io_uring_query_scq {
 }
 
 c_consts! {
-    pub(crate) static QUERY_CONSTS;
-    // io_uring_query_hdr.query_op
-    enumerator IO_URING_QUERY_OPCODES: u32 = 0;
-    enumerator IO_URING_QUERY_ZCRX: u32 = 1;
-    enumerator IO_URING_QUERY_SCQ: u32 = 2;
-    enumerator __IO_URING_QUERY_MAX: u32 = 3;
+    pub(crate) static CONSTS;
+
+    /// `io_uring_query_hdr.query_op`: what is asked.
+    enum: u32 {
+        /// Which opcodes and flags the kernel knows.
+        IO_URING_QUERY_OPCODES = 0;
+        /// What zero-copy receive supports.
+        IO_URING_QUERY_ZCRX = 1;
+        /// Size and alignment of the SQ/CQ ring headers.
+        IO_URING_QUERY_SCQ = 2;
+        __IO_URING_QUERY_MAX = 3;
+    }
 }
 
 c_layout! {
-    pub(crate) static QUERY_LAYOUTS;
+    pub(crate) static LAYOUTS;
     io_uring_query_hdr (40, 8) {
-        next_entry: 0, 8;
-        query_data: 8, 8;
-        query_op: 16, 4;
-        size: 20, 4;
-        result: 24, 4;
-        __resv: 28, 12;
+        pub next_entry: "__u64" @ 0, 8;
+        pub query_data: "__u64" @ 8, 8;
+        pub query_op: "__u32" @ 16, 4;
+        pub size: "__u32" @ 20, 4;
+        pub result: "__s32" @ 24, 4;
+        pub __resv: "__u32[3]" @ 28, 12;
     }
     io_uring_query_opcode (48, 8) {
-        nr_request_opcodes: 0, 4;
-        nr_register_opcodes: 4, 4;
-        feature_flags: 8, 8;
-        ring_setup_flags: 16, 8;
-        enter_flags: 24, 8;
-        sqe_flags: 32, 8;
-        nr_query_opcodes: 40, 4;
-        __pad: 44, 4;
+        pub nr_request_opcodes: "__u32" @ 0, 4;
+        pub nr_register_opcodes: "__u32" @ 4, 4;
+        pub feature_flags: "__u64" @ 8, 8;
+        pub ring_setup_flags: "__u64" @ 16, 8;
+        pub enter_flags: "__u64" @ 24, 8;
+        pub sqe_flags: "__u64" @ 32, 8;
+        pub nr_query_opcodes: "__u32" @ 40, 4;
+        pub __pad: "__u32" @ 44, 4;
     }
     io_uring_query_zcrx (40, 8) {
-        register_flags: 0, 8;
-        area_flags: 8, 8;
-        nr_ctrl_opcodes: 16, 4;
-        features: 20, 4;
-        rq_hdr_size: 24, 4;
-        rq_hdr_alignment: 28, 4;
-        __resv2: 32, 8;
+        pub register_flags: "__u64" @ 0, 8;
+        pub area_flags: "__u64" @ 8, 8;
+        pub nr_ctrl_opcodes: "__u32" @ 16, 4;
+        pub features: "__u32" @ 20, 4;
+        pub rq_hdr_size: "__u32" @ 24, 4;
+        pub rq_hdr_alignment: "__u32" @ 28, 4;
+        pub __resv2: "__u64" @ 32, 8;
     }
     io_uring_query_scq (16, 8) {
-        hdr_size: 0, 8;
-        hdr_alignment: 8, 8;
+        pub hdr_size: "__u64" @ 0, 8;
+        pub hdr_alignment: "__u64" @ 8, 8;
     }
 }

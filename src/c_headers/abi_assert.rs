@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+//! The Rust tables as C static assertions: for every constant its value,
+//! whether it is a macro or an enumerator (and of which enum, in C++), and
+//! the C type of each macro; for every structure its size and alignment,
+//! and each member's offset, size and (in C) type.
+//!
+//! Our own headers are generated from the same tables, so the check that
+//! can still fail is the one against upstream liburing's headers: `make
+//! abi-assert` writes the assertions to `build/abi-assert.c`, and the
+//! liburing-tests harness compiles that file against the headers of the
+//! liburing it builds (`liburing-tests/abi_check.py`). The tests here
+//! compile it against `include/` too, and prove that a wrong table fails.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::Command;
+
+use super::{repo, RING_TYPES};
+use crate::uapi::{self, CGroup, CGroupKind, CItem, CLayout, CModule};
+
+/// How much one assertion file checks.
+#[derive(Default, Debug, Clone, Copy)]
+pub(crate) struct Counts {
+    pub macros: usize,
+    pub enumerators: usize,
+    pub structs: usize,
+    pub members: usize,
+}
+
+/// A C integer literal of exactly `v`, usable in `==` against any integer
+/// type without sign-compare warnings.
+fn literal(v: i128) -> String {
+    if v < 0 {
+        format!("({v}LL)")
+    } else {
+        format!("{v}ULL")
+    }
+}
+
+/// The C type of a macro of kind `t`, as `__typeof__` reports it.
+fn macro_type(t: uapi::CType) -> &'static str {
+    match t {
+        uapi::CType::Int => "int",
+        uapi::CType::UInt => "unsigned int",
+        uapi::CType::ULongLong => "unsigned long long",
+    }
+}
+
+/// Assertions for one group of constants.
+pub(crate) fn const_asserts(out: &mut String, g: &CGroup, n: &mut Counts) {
+    let first = g.consts.first().map(|c| c.name);
+    for c in g.consts {
+        let name = c.name;
+        match g.kind {
+            CGroupKind::Macros(t) => {
+                n.macros += 1;
+                let ty = macro_type(t);
+                let _ = writeln!(
+                    out,
+                    "#ifndef {name}\n#error \"{name} is not a macro\"\n#endif\n\
+                     ABI_ASSERT(ABI_SAME(ABI_TYPEOF({name}), {ty}), \"C type of {name} is {ty}\");"
+                );
+            }
+            CGroupKind::Enum(e) => {
+                n.enumerators += 1;
+                let _ = writeln!(
+                    out,
+                    "#ifdef {name}\n#error \"{name} is a macro, expected an enumerator\"\n#endif"
+                );
+                let same = match e {
+                    Some(e) => format!("enum {e}"),
+                    None => format!("decltype({})", first.unwrap_or(name)),
+                };
+                let what = e.map_or("an anonymous enum".to_string(), |e| format!("enum {e}"));
+                let _ = writeln!(
+                    out,
+                    "ABI_CXX_ASSERT(ABI_SAME(decltype({name}), {same}), \"{name} is a member of {what}\");"
+                );
+            }
+        }
+        let _ = writeln!(
+            out,
+            "ABI_ASSERT(({name}) == {}, \"value of {name}\");",
+            literal(c.value)
+        );
+    }
+}
+
+/// Assertions for one structure.
+pub(crate) fn layout_asserts(out: &mut String, l: &CLayout, n: &mut Counts) {
+    n.structs += 1;
+    let t = format!("struct {}", l.name);
+    let _ = writeln!(
+        out,
+        "ABI_ASSERT(sizeof({t}) == {}, \"sizeof({t})\");\n\
+         ABI_ASSERT(ABI_ALIGNOF({t}) == {}, \"alignof({t})\");",
+        l.size, l.align
+    );
+    let mut path: Vec<Option<&str>> = Vec::new();
+    for item in l.items {
+        match item {
+            CItem::Open(a) => path.push(a.name),
+            CItem::Close => {
+                path.pop();
+            }
+            CItem::Member(m) => {
+                n.members += 1;
+                let mut p: Vec<&str> = path.iter().flatten().copied().collect();
+                p.push(m.name);
+                let p = p.join(".");
+                let _ = writeln!(
+                    out,
+                    "ABI_ASSERT(offsetof({t}, {p}) == {}, \"offsetof({t}, {p})\");",
+                    m.offset
+                );
+                if m.size != 0 {
+                    let _ = writeln!(
+                        out,
+                        "ABI_ASSERT(sizeof((({t} *)0)->{p}) == {}, \"sizeof({t}.{p})\");",
+                        m.size
+                    );
+                }
+                let _ = writeln!(
+                    out,
+                    "ABI_C_ASSERT(ABI_SAME(__typeof__((({t} *)0)->{p}), {}), \"C type of {t}.{p} is {}\");",
+                    m.cty, m.cty
+                );
+            }
+        }
+    }
+}
+
+/// The modules whose tables are checked, as (header that declares them, module).
+fn checked_modules() -> Vec<(&'static str, &'static CModule)> {
+    let mut v: Vec<(&str, &CModule)> = Vec::new();
+    v.push(("linux/time_types.h", &uapi::KERNEL_TYPES));
+    v.extend(uapi::IO_URING_H.iter().map(|m| ("liburing/io_uring.h", m)));
+    v.extend(
+        uapi::QUERY_H
+            .iter()
+            .map(|m| ("liburing/io_uring/query.h", m)),
+    );
+    v.extend(
+        uapi::BPF_FILTER_H
+            .iter()
+            .map(|m| ("liburing/io_uring/bpf_filter.h", m)),
+    );
+    v.push(("liburing.h", &RING_TYPES));
+    v
+}
+
+/// The whole assertion file, and what it counts.
+pub(crate) fn source() -> (String, Counts) {
+    let mut n = Counts::default();
+    let mut body = String::new();
+    for (_, m) in checked_modules() {
+        let _ = writeln!(body, "\n/* {} */", m.file);
+        for g in m.consts {
+            const_asserts(&mut body, g, &mut n);
+        }
+        for l in m.layouts {
+            layout_asserts(&mut body, l, &mut n);
+        }
+    }
+    (wrap(&body, &n), n)
+}
+
+/// The includes and assertion spellings around `body`.
+fn wrap(body: &str, n: &Counts) -> String {
+    format!(
+        "/* SPDX-License-Identifier: MIT */\n\
+         /*\n * Generated by src/c_headers/abi_assert.rs (`make abi-assert`): the uring-rs\n\
+         \x20* Rust ABI tables as static assertions, to compile against any liburing's\n\
+         \x20* headers, in C and in C++.\n\
+         \x20* abi-assert: {} macros, {} enumerators, {} structs, {} members\n */\n\
+         #include <stddef.h>\n\
+         #include <liburing.h>\n\
+         #include <liburing/io_uring/query.h>\n\
+         #include <liburing/io_uring/bpf_filter.h>\n\
+         #ifdef __cplusplus\n\
+         #include <type_traits>\n\
+         #define ABI_ASSERT(c, m) static_assert(c, m)\n\
+         #define ABI_CXX_ASSERT(c, m) static_assert(c, m)\n\
+         #define ABI_C_ASSERT(c, m)\n\
+         #define ABI_ALIGNOF(t) alignof(t)\n\
+         #define ABI_TYPEOF(x) decltype(x)\n\
+         #define ABI_SAME(a, b) (std::is_same<a, b>::value)\n\
+         #else\n\
+         #define ABI_ASSERT(c, m) _Static_assert(c, m)\n\
+         #define ABI_CXX_ASSERT(c, m)\n\
+         #define ABI_C_ASSERT(c, m) _Static_assert(c, m)\n\
+         #define ABI_ALIGNOF(t) _Alignof(t)\n\
+         #define ABI_TYPEOF(x) __typeof__(x)\n\
+         #define ABI_SAME(a, b) __builtin_types_compatible_p(a, b)\n\
+         #endif\n{body}",
+        n.macros, n.enumerators, n.structs, n.members
+    )
+}
+
+/// Compiles `src` against the headers in `include_dir`, as C (gnu11) and
+/// as C++17, with `-Werror` when `strict`. `Err` carries the complaints.
+pub(crate) fn compile(
+    tag: &str,
+    src: &str,
+    include_dir: &Path,
+    strict: bool,
+) -> Result<(), String> {
+    let dir = std::env::temp_dir().join(format!("uring-abi-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let file = dir.join("check.c");
+    std::fs::write(&file, src).map_err(|e| format!("{}: {e}", file.display()))?;
+    let mut errors = String::new();
+    for (compiler, std) in [
+        ("cc", &["-std=gnu11"][..]),
+        ("c++", &["-std=c++17", "-x", "c++"][..]),
+    ] {
+        let mut cmd = Command::new(compiler);
+        cmd.args(["-Wall", "-Wextra", "-c", "-o"])
+            .arg(dir.join("check.o"))
+            .args(std)
+            .arg("-I")
+            .arg(include_dir)
+            .arg(&file);
+        if strict {
+            cmd.arg("-Werror");
+        }
+        let out = cmd
+            .output()
+            .map_err(|e| format!("cannot run {compiler}: {e}"))?;
+        if !out.status.success() {
+            let _ = writeln!(
+                errors,
+                "--- {compiler} ({tag}) failed:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+#[test]
+fn our_headers_agree_with_rust() {
+    let (src, n) = source();
+    println!("abi-assert: {n:?}");
+    assert!(n.macros + n.enumerators >= 270 && n.structs >= 50 && n.members >= 300);
+    if let Err(e) = compile("ours", &src, &repo().join("include"), true) {
+        panic!("include/ disagrees with the Rust tables:\n{e}");
+    }
+}
+
+#[test]
+fn write_abi_assert_file() {
+    // `make abi-assert` sets ABI_ASSERT_OUT; otherwise there is nothing to do.
+    let Some(path) = std::env::var_os("ABI_ASSERT_OUT") else {
+        println!("skipped: ABI_ASSERT_OUT not set");
+        return;
+    };
+    std::fs::write(&path, source().0).expect("write the assertion file");
+}
+
+#[test]
+fn wrong_tables_fail_the_check() {
+    // A wrong value, C type, macro-ness, enum, offset, member type, or an
+    // unknown name: each must fail to compile against our headers.
+    use crate::uapi::{CAggregate, CConst, CMember, CType};
+    const fn c(name: &'static str, value: i128) -> CConst {
+        CConst {
+            name,
+            value,
+            expr: "",
+            doc: &[],
+        }
+    }
+    const fn group(kind: CGroupKind, consts: &'static [CConst]) -> CGroup {
+        CGroup {
+            kind,
+            doc: &[],
+            consts,
+        }
+    }
+    const fn member(name: &'static str, cty: &'static str, offset: usize) -> CItem {
+        CItem::Member(CMember {
+            name,
+            cty,
+            offset,
+            size: 8,
+            doc: &[],
+            rust: None,
+        })
+    }
+    const GROUPS: &[CGroup] = &[
+        group(
+            CGroupKind::Enum(Some("io_uring_op")),
+            &[c("IORING_OP_READV", 2)],
+        ),
+        group(
+            CGroupKind::Macros(CType::Int),
+            &[c("IORING_SETUP_SQPOLL", 2)],
+        ),
+        group(CGroupKind::Enum(None), &[c("IORING_SETUP_SQPOLL", 2)]),
+        group(
+            CGroupKind::Macros(CType::UInt),
+            &[c("IORING_NO_SUCH_THING", 0)],
+        ),
+        group(
+            CGroupKind::Enum(Some("io_uring_register_op")),
+            &[c("IORING_OP_NOP", 0)],
+        ),
+    ];
+    let groups = GROUPS;
+    for (i, g) in groups.iter().enumerate() {
+        let mut body = String::new();
+        const_asserts(&mut body, g, &mut Counts::default());
+        let r = compile(
+            &format!("bad{i}"),
+            &wrap(&body, &Counts::default()),
+            &repo().join("include"),
+            true,
+        );
+        assert!(
+            r.is_err(),
+            "wrong constant group {i} ({:?}) was accepted",
+            g.consts[0].name
+        );
+    }
+    const LAYOUTS: &[CLayout] = &[
+        CLayout {
+            name: "io_uring_cqe",
+            size: 16,
+            align: 8,
+            items: &[member("user_data", "__u64", 8)],
+        },
+        CLayout {
+            name: "io_uring_cqe",
+            size: 16,
+            align: 8,
+            items: &[member("user_data", "__s64", 0)],
+        },
+        CLayout {
+            name: "io_uring_sqe",
+            size: 64,
+            align: 8,
+            items: &[
+                CItem::Open(CAggregate {
+                    union: true,
+                    packed: false,
+                    name: Some("nested"),
+                    doc: &[],
+                }),
+                member("off", "__u64", 8),
+                CItem::Close,
+            ],
+        },
+    ];
+    for (i, l) in LAYOUTS.iter().enumerate() {
+        let mut body = String::new();
+        layout_asserts(&mut body, l, &mut Counts::default());
+        let r = compile(
+            &format!("badlayout{i}"),
+            &wrap(&body, &Counts::default()),
+            &repo().join("include"),
+            true,
+        );
+        assert!(r.is_err(), "wrong layout {i} was accepted");
+    }
+}

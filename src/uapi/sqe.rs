@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: MIT
+//! Submission queue entries: the SQE itself, its flags, and the
+//! attributes a read or write can point at.
+
+/// A submission queue entry (64 bytes; 128 on `IORING_SETUP_SQE128` rings,
+/// where the extra 64 bytes continue the `cmd` area).
+///
+/// Each C anonymous union is one Rust field, named after its usual member;
+/// the other members are aliases of the same bytes:
+///
+/// | Rust field     | C aliases (bytes)                                        |
+/// |----------------|----------------------------------------------------------|
+/// | `off`          | `addr2`; `cmd_op` + `__pad1`                             |
+/// | `addr`         | `splice_off_in`; `level` + `optname`                     |
+/// | `rw_flags`     | every per-opcode flag word (`fsync_flags`, `msg_flags`, `timeout_flags`, `accept_flags`, `cancel_flags`, `open_flags`, `statx_flags`, `fadvise_advice`, `splice_flags`, `rename_flags`, `unlink_flags`, `hardlink_flags`, `xattr_flags`, `msg_ring_flags`, `uring_cmd_flags`, `waitid_flags`, `futex_flags`, `install_fd_flags`, `nop_flags`, `pipe_flags`, `poll32_events`, `sync_range_flags`); `poll_events` |
+/// | `buf_index`    | `buf_group`                                              |
+/// | `splice_fd_in` | `file_index`, `zcrx_ifq_idx`, `optlen`; `addr_len` + `__pad3` |
+/// | `addr3`        | `attr_ptr`, `optval`; `cmd` starts here                  |
+/// | `__pad2[0]`    | `attr_type_mask`                                         |
+///
+/// The accessor methods below read and write the aliases that do not cover
+/// a whole field, in the machine's byte order.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct io_uring_sqe {
+    /// `IORING_OP_*`.
+    pub opcode: u8,
+    /// `IOSQE_*`.
+    pub flags: u8,
+    pub ioprio: u16,
+    pub fd: i32,
+    pub off: u64,
+    pub addr: u64,
+    pub len: u32,
+    /// Flags of a read or write (`RWF_*`); the other opcodes keep their own
+    /// flag word in the same four bytes.
+    pub rw_flags: u32,
+    pub user_data: u64,
+    pub buf_index: u16,
+    pub personality: u16,
+    pub splice_fd_in: i32,
+    /// Start of the command area of `IORING_OP_URING_CMD` (16 bytes here,
+    /// 80 on SQE128 rings); overlays `addr3` and `__pad2`.
+    pub cmd: [u8; 0],
+    pub addr3: u64,
+    pub __pad2: [u64; 1],
+}
+
+/// Reads the 32-bit half of `word` that sits at byte `4 * idx` in memory.
+#[inline]
+const fn u32_in_u64(word: u64, idx: usize) -> u32 {
+    let b = word.to_ne_bytes();
+    let i = idx * 4;
+    u32::from_ne_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]])
+}
+
+/// Replaces the 32-bit half of `word` at byte `4 * idx` in memory.
+#[inline]
+const fn with_u32_in_u64(word: u64, idx: usize, value: u32) -> u64 {
+    let mut b = word.to_ne_bytes();
+    let v = value.to_ne_bytes();
+    let i = idx * 4;
+    b[i] = v[0];
+    b[i + 1] = v[1];
+    b[i + 2] = v[2];
+    b[i + 3] = v[3];
+    u64::from_ne_bytes(b)
+}
+
+/// Reads the 16-bit half of `word` that sits at byte `2 * idx` in memory.
+#[inline]
+const fn u16_in_u32(word: u32, idx: usize) -> u16 {
+    let b = word.to_ne_bytes();
+    u16::from_ne_bytes([b[idx * 2], b[idx * 2 + 1]])
+}
+
+/// Replaces the 16-bit half of `word` at byte `2 * idx` in memory.
+#[inline]
+const fn with_u16_in_u32(word: u32, idx: usize, value: u16) -> u32 {
+    let mut b = word.to_ne_bytes();
+    let v = value.to_ne_bytes();
+    b[idx * 2] = v[0];
+    b[idx * 2 + 1] = v[1];
+    u32::from_ne_bytes(b)
+}
+
+impl io_uring_sqe {
+    /// An all-zero SQE.
+    pub const ZEROED: Self = Self {
+        opcode: 0,
+        flags: 0,
+        ioprio: 0,
+        fd: 0,
+        off: 0,
+        addr: 0,
+        len: 0,
+        rw_flags: 0,
+        user_data: 0,
+        buf_index: 0,
+        personality: 0,
+        splice_fd_in: 0,
+        cmd: [],
+        addr3: 0,
+        __pad2: [0],
+    };
+
+    /// `sqe->addr2` (same bytes as `off`).
+    #[inline]
+    pub fn addr2(&self) -> u64 {
+        self.off
+    }
+    #[inline]
+    pub fn set_addr2(&mut self, v: u64) {
+        self.off = v;
+    }
+    /// `sqe->cmd_op`: the first 4 bytes of `off`.
+    #[inline]
+    pub fn cmd_op(&self) -> u32 {
+        u32_in_u64(self.off, 0)
+    }
+    #[inline]
+    pub fn set_cmd_op(&mut self, v: u32) {
+        self.off = with_u32_in_u64(self.off, 0, v);
+    }
+    /// `sqe->__pad1`: the last 4 bytes of `off`.
+    #[inline]
+    pub fn set_pad1(&mut self, v: u32) {
+        self.off = with_u32_in_u64(self.off, 1, v);
+    }
+    /// `sqe->splice_off_in` (same bytes as `addr`).
+    #[inline]
+    pub fn splice_off_in(&self) -> u64 {
+        self.addr
+    }
+    #[inline]
+    pub fn set_splice_off_in(&mut self, v: u64) {
+        self.addr = v;
+    }
+    /// `sqe->level`: the first 4 bytes of `addr`.
+    #[inline]
+    pub fn level(&self) -> u32 {
+        u32_in_u64(self.addr, 0)
+    }
+    #[inline]
+    pub fn set_level(&mut self, v: u32) {
+        self.addr = with_u32_in_u64(self.addr, 0, v);
+    }
+    /// `sqe->optname`: the last 4 bytes of `addr`.
+    #[inline]
+    pub fn optname(&self) -> u32 {
+        u32_in_u64(self.addr, 1)
+    }
+    #[inline]
+    pub fn set_optname(&mut self, v: u32) {
+        self.addr = with_u32_in_u64(self.addr, 1, v);
+    }
+    /// `sqe->poll_events`: the first 2 bytes of the flag word.
+    #[inline]
+    pub fn poll_events(&self) -> u16 {
+        u16_in_u32(self.rw_flags, 0)
+    }
+    #[inline]
+    pub fn set_poll_events(&mut self, v: u16) {
+        self.rw_flags = with_u16_in_u32(self.rw_flags, 0, v);
+    }
+    /// The per-opcode flag word under any of its C names (`msg_flags`,
+    /// `timeout_flags`, `poll32_events`, ...).
+    #[inline]
+    pub fn op_flags(&self) -> u32 {
+        self.rw_flags
+    }
+    #[inline]
+    pub fn set_op_flags(&mut self, v: u32) {
+        self.rw_flags = v;
+    }
+    /// `sqe->buf_group` (same bytes as `buf_index`).
+    #[inline]
+    pub fn buf_group(&self) -> u16 {
+        self.buf_index
+    }
+    #[inline]
+    pub fn set_buf_group(&mut self, v: u16) {
+        self.buf_index = v;
+    }
+    /// `sqe->file_index` (same bytes as `splice_fd_in`).
+    #[inline]
+    pub fn file_index(&self) -> u32 {
+        self.splice_fd_in as u32
+    }
+    #[inline]
+    pub fn set_file_index(&mut self, v: u32) {
+        self.splice_fd_in = v as i32;
+    }
+    /// `sqe->zcrx_ifq_idx` (same bytes as `splice_fd_in`).
+    #[inline]
+    pub fn set_zcrx_ifq_idx(&mut self, v: u32) {
+        self.splice_fd_in = v as i32;
+    }
+    /// `sqe->optlen` (same bytes as `splice_fd_in`).
+    #[inline]
+    pub fn set_optlen(&mut self, v: u32) {
+        self.splice_fd_in = v as i32;
+    }
+    /// `sqe->addr_len`: the first 2 bytes of `splice_fd_in`.
+    #[inline]
+    pub fn addr_len(&self) -> u16 {
+        u16_in_u32(self.splice_fd_in as u32, 0)
+    }
+    #[inline]
+    pub fn set_addr_len(&mut self, v: u16) {
+        self.splice_fd_in = with_u16_in_u32(self.splice_fd_in as u32, 0, v) as i32;
+    }
+    /// `sqe->__pad3[0]`: the last 2 bytes of `splice_fd_in`.
+    #[inline]
+    pub fn set_pad3(&mut self, v: u16) {
+        self.splice_fd_in = with_u16_in_u32(self.splice_fd_in as u32, 1, v) as i32;
+    }
+    /// `sqe->attr_ptr` (same bytes as `addr3`).
+    #[inline]
+    pub fn attr_ptr(&self) -> u64 {
+        self.addr3
+    }
+    #[inline]
+    pub fn set_attr_ptr(&mut self, v: u64) {
+        self.addr3 = v;
+    }
+    /// `sqe->attr_type_mask` (same bytes as `__pad2[0]`).
+    #[inline]
+    pub fn attr_type_mask(&self) -> u64 {
+        self.__pad2[0]
+    }
+    #[inline]
+    pub fn set_attr_type_mask(&mut self, v: u64) {
+        self.__pad2[0] = v;
+    }
+    /// `sqe->optval` (same bytes as `addr3`).
+    #[inline]
+    pub fn optval(&self) -> u64 {
+        self.addr3
+    }
+    #[inline]
+    pub fn set_optval(&mut self, v: u64) {
+        self.addr3 = v;
+    }
+    /// `sqe->cmd`: start of the command area (16 bytes in a 64-byte SQE,
+    /// 80 in a 128-byte one). Computed from the raw pointer so that the
+    /// result keeps `sqe`'s provenance (a ring pointer reaches the whole
+    /// 128-byte entry; `&mut` to one `io_uring_sqe` would only reach 64).
+    #[inline]
+    pub fn cmd_ptr(sqe: *mut Self) -> *mut u8 {
+        sqe.cast::<u8>()
+            .wrapping_add(core::mem::offset_of!(Self, cmd))
+    }
+}
+
+/// Protection-information attribute (`IORING_RW_ATTR_FLAG_PI`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct io_uring_attr_pi {
+    pub flags: u16,
+    pub app_tag: u16,
+    pub len: u32,
+    pub addr: u64,
+    pub seed: u64,
+    pub rsvd: u64,
+}
+
+c_consts! {
+    pub(crate) static CONSTS;
+
+    /// Bit numbers of the `sqe->flags` bits.
+    enum io_uring_sqe_flags_bit: u8 {
+        IOSQE_FIXED_FILE_BIT = 0;
+        IOSQE_IO_DRAIN_BIT = 1;
+        IOSQE_IO_LINK_BIT = 2;
+        IOSQE_IO_HARDLINK_BIT = 3;
+        IOSQE_ASYNC_BIT = 4;
+        IOSQE_BUFFER_SELECT_BIT = 5;
+        IOSQE_CQE_SKIP_SUCCESS_BIT = 6;
+    }
+
+    /// Request flags, in `sqe->flags`.
+    macros(unsigned): u8 {
+        /// `fd` is an index into the registered file table.
+        IOSQE_FIXED_FILE = 1 << IOSQE_FIXED_FILE_BIT;
+        /// Start only once every earlier request has completed.
+        IOSQE_IO_DRAIN = 1 << IOSQE_IO_DRAIN_BIT;
+        /// The next SQE runs only if this one succeeds.
+        IOSQE_IO_LINK = 1 << IOSQE_IO_LINK_BIT;
+        /// The next SQE runs whatever this one's result.
+        IOSQE_IO_HARDLINK = 1 << IOSQE_IO_HARDLINK_BIT;
+        /// Always punt to an async worker.
+        IOSQE_ASYNC = 1 << IOSQE_ASYNC_BIT;
+        /// Pick a provided buffer from group `buf_group`.
+        IOSQE_BUFFER_SELECT = 1 << IOSQE_BUFFER_SELECT_BIT;
+        /// Post no CQE when the request succeeds.
+        IOSQE_CQE_SKIP_SUCCESS = 1 << IOSQE_CQE_SKIP_SUCCESS_BIT;
+    }
+
+    macros(unsigned): u32 {
+        /// Put in `sqe->file_index` to let the kernel pick a free
+        /// direct-descriptor slot; the slot comes back in `cqe->res`.
+        IORING_FILE_INDEX_ALLOC = !0;
+    }
+
+    /// Attribute kinds, in `sqe->attr_type_mask`.
+    macros(unsigned): u64 {
+        /// `attr_ptr` points at a `struct io_uring_attr_pi`.
+        IORING_RW_ATTR_FLAG_PI = 1 << 0;
+    }
+}
+
+c_layout! {
+    pub(crate) static LAYOUTS;
+    io_uring_sqe (64, 8) {
+        pub opcode: "__u8" @ 0, 1;
+        pub flags: "__u8" @ 1, 1;
+        pub ioprio: "__u16" @ 2, 2;
+        pub fd: "__s32" @ 4, 4;
+        union {
+            pub off: "__u64" @ 8, 8;
+            /// Second address of the opcodes that take two.
+            addr2: "__u64" @ 8, 8;
+            struct {
+                /// Sub-command of `IORING_OP_URING_CMD`.
+                cmd_op: "__u32" @ 8, 4;
+                __pad1: "__u32" @ 12, 4;
+            }
+        }
+        union {
+            pub addr: "__u64" @ 16, 8;
+            /// Offset in the input file of a splice.
+            splice_off_in: "__u64" @ 16, 8;
+            struct {
+                /// Socket-option level of a sockopt command.
+                level: "__u32" @ 16, 4;
+                optname: "__u32" @ 20, 4;
+            }
+        }
+        pub len: "__u32" @ 24, 4;
+        /// One flag word, named after the opcode that reads it.
+        union {
+            pub rw_flags: "__kernel_rwf_t" @ 28, 4;
+            accept_flags: "__u32" @ 28, 4;
+            cancel_flags: "__u32" @ 28, 4;
+            fadvise_advice: "__u32" @ 28, 4;
+            fsync_flags: "__u32" @ 28, 4;
+            futex_flags: "__u32" @ 28, 4;
+            hardlink_flags: "__u32" @ 28, 4;
+            install_fd_flags: "__u32" @ 28, 4;
+            msg_flags: "__u32" @ 28, 4;
+            msg_ring_flags: "__u32" @ 28, 4;
+            nop_flags: "__u32" @ 28, 4;
+            open_flags: "__u32" @ 28, 4;
+            pipe_flags: "__u32" @ 28, 4;
+            /// The 16-bit poll mask of old kernels.
+            poll_events: "__u16" @ 28, 2;
+            poll32_events: "__u32" @ 28, 4;
+            rename_flags: "__u32" @ 28, 4;
+            splice_flags: "__u32" @ 28, 4;
+            statx_flags: "__u32" @ 28, 4;
+            sync_range_flags: "__u32" @ 28, 4;
+            timeout_flags: "__u32" @ 28, 4;
+            unlink_flags: "__u32" @ 28, 4;
+            uring_cmd_flags: "__u32" @ 28, 4;
+            waitid_flags: "__u32" @ 28, 4;
+            xattr_flags: "__u32" @ 28, 4;
+        }
+        pub user_data: "__u64" @ 32, 8;
+        /// Packed so that no ABI pads this two-byte union.
+        union packed {
+            pub buf_index: "__u16" @ 40, 2;
+            /// Provided-buffer group, with `IOSQE_BUFFER_SELECT`.
+            buf_group: "__u16" @ 40, 2;
+        }
+        pub personality: "__u16" @ 42, 2;
+        union {
+            pub splice_fd_in: "__s32" @ 44, 4;
+            /// Direct-descriptor slot plus one, or `IORING_FILE_INDEX_ALLOC`.
+            file_index: "__u32" @ 44, 4;
+            optlen: "__u32" @ 44, 4;
+            zcrx_ifq_idx: "__u32" @ 44, 4;
+            struct {
+                addr_len: "__u16" @ 44, 2;
+                __pad3: "__u16[1]" @ 46, 2;
+            }
+        }
+        union {
+            struct {
+                pub addr3: "__u64" @ 48, 8;
+                pub __pad2: "__u64[1]" @ 56, 8;
+            }
+            pub cmd: "__u8[0]" @ 48, 0;
+            optval: "__u64" @ 48, 8;
+            struct {
+                /// Address of the attribute, e.g. a `struct io_uring_attr_pi`.
+                attr_ptr: "__u64" @ 48, 8;
+                /// `IORING_RW_ATTR_FLAG_*` bits saying which attributes are present.
+                attr_type_mask: "__u64" @ 56, 8;
+            }
+        }
+    }
+    io_uring_attr_pi (32, 8) {
+        pub flags: "__u16" @ 0, 2;
+        pub app_tag: "__u16" @ 2, 2;
+        pub len: "__u32" @ 4, 4;
+        pub addr: "__u64" @ 8, 8;
+        pub seed: "__u64" @ 16, 8;
+        pub rsvd: "__u64" @ 24, 8;
+    }
+}
+#[cfg(test)]
+mod tests {
+    use crate::uapi::*;
+
+    #[test]
+    fn sqe_aliases_hit_the_c_bytes() {
+        let mut sqe = io_uring_sqe::ZEROED;
+        sqe.set_cmd_op(0x1122_3344);
+        sqe.set_pad1(0x5566_7788);
+        assert_eq!(sqe.cmd_op(), 0x1122_3344);
+        // cmd_op is the first four bytes of the `off` word in memory.
+        assert_eq!(sqe.off.to_ne_bytes()[..4], 0x1122_3344u32.to_ne_bytes());
+        assert_eq!(sqe.off.to_ne_bytes()[4..], 0x5566_7788u32.to_ne_bytes());
+        sqe.set_level(1);
+        sqe.set_optname(2);
+        assert_eq!((sqe.level(), sqe.optname()), (1, 2));
+        assert_eq!(sqe.addr.to_ne_bytes()[..4], 1u32.to_ne_bytes());
+        sqe.set_poll_events(0xabcd);
+        assert_eq!(sqe.rw_flags.to_ne_bytes()[..2], 0xabcdu16.to_ne_bytes());
+        sqe.set_addr_len(16);
+        sqe.set_pad3(0);
+        assert_eq!(sqe.addr_len(), 16);
+        assert_eq!(sqe.splice_fd_in.to_ne_bytes()[..2], 16u16.to_ne_bytes());
+        sqe.set_file_index(crate::uapi::IORING_FILE_INDEX_ALLOC);
+        assert_eq!(sqe.splice_fd_in, -1);
+        let p: *mut io_uring_sqe = &mut sqe;
+        assert_eq!(io_uring_sqe::cmd_ptr(p) as usize - p as usize, 48);
+    }
+
+    #[test]
+    fn flexible_arrays_follow_their_headers() {
+        let mut probe = io_uring_probe::default();
+        let p: *mut io_uring_probe = &mut probe;
+        assert_eq!(io_uring_probe::ops_ptr(p) as usize - p as usize, 16);
+        let cqe = io_uring_cqe::default();
+        let c: *const io_uring_cqe = &cqe;
+        assert_eq!(io_uring_cqe::big_cqe_ptr(c) as usize - c as usize, 16);
+        let mut br = io_uring_buf_ring::default();
+        let b: *mut io_uring_buf_ring = &mut br;
+        assert_eq!(io_uring_buf_ring::bufs_ptr(b) as usize, b as usize);
+    }
+}
