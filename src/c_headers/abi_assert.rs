@@ -162,6 +162,8 @@ pub(crate) fn source() -> (String, Counts) {
             layout_asserts(&mut body, l, &mut n);
         }
     }
+    let _ = writeln!(body, "\n/* src/version.rs */");
+    const_asserts(&mut body, &super::VERSION_MACROS, &mut n);
     (wrap(&body, &n), n)
 }
 

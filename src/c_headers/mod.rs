@@ -9,6 +9,7 @@
 //! | `include/liburing/io_uring/bpf_filter.h` | `src/uapi/bpf_filter.rs` |
 //! | `include/liburing/ring_types.h` | `src/structs.rs` (`struct io_uring` and friends) |
 //! | `include/liburing/compat.h` | `src/uapi/kernel_types.rs` (fallbacks for old kernel headers) |
+//! | `include/liburing/io_uring_version.h` | `src/version.rs` |
 //!
 //! `make headers` (UPDATE_HEADERS=1) rewrites them; the
 //! `generated_header_*` test fails when a checked-in copy is stale.
@@ -128,7 +129,49 @@ pub(crate) fn generated_files() -> Vec<(&'static str, String)> {
     let mut files: Vec<(&'static str, String)> =
         HEADERS.iter().map(|h| (h.path, generate(h))).collect();
     files.push(("include/liburing/compat.h", compat_h()));
+    files.push(("include/liburing/io_uring_version.h", version_h()));
     files
+}
+
+/// The version macros, as `IO_URING_VERSION_*` of `liburing/io_uring_version.h`.
+pub(crate) const VERSION_MACROS: uapi::CGroup = uapi::CGroup {
+    kind: uapi::CGroupKind::Macros(uapi::CType::Int),
+    doc: &[],
+    consts: &[
+        uapi::CConst {
+            name: "IO_URING_VERSION_MAJOR",
+            value: crate::version::MAJOR as i128,
+            expr: "",
+            doc: &[],
+        },
+        uapi::CConst {
+            name: "IO_URING_VERSION_MINOR",
+            value: crate::version::MINOR as i128,
+            expr: "",
+            doc: &[],
+        },
+    ],
+};
+
+/// `liburing/io_uring_version.h`, from `src/version.rs`.
+fn version_h() -> String {
+    let mut out = String::new();
+    banner(
+        &mut out,
+        "The liburing API version these headers describe, for #if tests such as \
+         IO_URING_CHECK_VERSION() of liburing.h. io_uring_major_version() and \
+         io_uring_minor_version() tell the version of the library actually loaded.",
+        "src/version.rs",
+    );
+    let _ = write!(
+        out,
+        "#ifndef LIBURING_VERSION_H\n#define LIBURING_VERSION_H\n\n"
+    );
+    for c in VERSION_MACROS.consts {
+        let _ = writeln!(out, "#define {} {}", c.name, c.value);
+    }
+    out.push_str("\n#endif /* LIBURING_VERSION_H */\n");
+    out
 }
 
 /// `liburing/compat.h`: kernel types liburing.h needs from headers outside
