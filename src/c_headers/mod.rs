@@ -316,3 +316,46 @@ fn generated_headers_compile_alone_in_c_and_cxx() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{failures}");
 }
+
+/// Every header's modules, and liburing's own structs.
+#[cfg(test)]
+fn all_modules() -> Vec<&'static CModule> {
+    let mut v: Vec<&CModule> = vec![&uapi::KERNEL_TYPES, &RING_TYPES];
+    v.extend(uapi::IO_URING_H.iter());
+    v.extend(uapi::QUERY_H.iter());
+    v.extend(uapi::BPF_FILTER_H.iter());
+    v
+}
+
+#[test]
+fn tables_are_complete_and_unique() {
+    let mut consts = std::collections::HashSet::new();
+    let mut structs = std::collections::HashSet::new();
+    for m in all_modules() {
+        let docs = rust_docs::read(m.source);
+        for g in m.consts {
+            for c in g.consts {
+                assert!(consts.insert(c.name), "{} is listed twice", c.name);
+            }
+        }
+        for l in m.layouts {
+            assert!(structs.insert(l.name), "struct {} is listed twice", l.name);
+            // Each field of the Rust struct is a `pub` member of its table
+            // (so its offset is checked), except the bpf_ctx union field
+            // that C spells as an anonymous union of named structs.
+            for (s, field) in docs.fields.keys() {
+                if s != l.name || (s == "io_uring_bpf_ctx" && field == "args") {
+                    continue;
+                }
+                let listed = l.items.iter().any(
+                    |i| matches!(i, uapi::CItem::Member(c) if c.name == field && c.rust.is_some()),
+                );
+                assert!(listed, "{s}.{field} is missing from the layout table");
+            }
+        }
+    }
+    // Spot checks against the kernel's numbering, independent of the tables.
+    assert_eq!(uapi::IORING_OP_LAST, 65);
+    assert_eq!(uapi::IORING_REGISTER_LAST, 38);
+    assert!(consts.len() >= 270 && structs.len() >= 50);
+}
