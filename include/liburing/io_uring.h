@@ -706,8 +706,8 @@ enum {
 /*
  * io_uring_register(2): its opcodes and the arguments of the calls that
  * register files, buffers, probes, restrictions, clocks, NAPI, sync
- * cancellation, file ranges and memory regions. Provided-buffer rings are in
- * buffers, zero-copy receive in zcrx. [src/uapi/register.rs]
+ * cancellation, file ranges and memory regions. (Provided-buffer rings and
+ * zero-copy receive have their own modules.) [src/uapi/register.rs]
  */
 
 /* Old argument of IORING_REGISTER_FILES_UPDATE (see io_uring_rsrc_update). */
@@ -994,8 +994,8 @@ struct io_uring_buf_ring {
 			__u16 tail;
 		};
 		/*
-		 * The ring entries, starting at offset 0 (overlaying the fields
-		 * below).
+		 * The ring entries, from offset 0: entry 0's last bytes are the
+		 * header.
 		 */
 		struct io_uring_buf bufs[0];
 	};

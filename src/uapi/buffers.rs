@@ -17,7 +17,7 @@ pub struct io_uring_buf {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct io_uring_buf_ring {
-    /// The ring entries, starting at offset 0 (overlaying the fields below).
+    /// The ring entries, from offset 0: entry 0's last bytes are the header.
     pub bufs: [io_uring_buf; 0],
     pub resv1: u64,
     pub resv2: u32,

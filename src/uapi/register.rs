@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 //! `io_uring_register(2)`: its opcodes and the arguments of the calls that
 //! register files, buffers, probes, restrictions, clocks, NAPI, sync
-//! cancellation, file ranges and memory regions. Provided-buffer rings are
-//! in `buffers`, zero-copy receive in `zcrx`.
+//! cancellation, file ranges and memory regions. (Provided-buffer rings and
+//! zero-copy receive have their own modules.)
 
 use super::__kernel_timespec;
 
