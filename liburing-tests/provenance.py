@@ -152,6 +152,9 @@ class Header:
                     if "fn" in scopes:
                         scopes.append("block")
                         continue
+                    if scopes and scopes[-1] == "agg":
+                        scopes.append("agg")          # a nested struct or union
+                        continue
                     text = " ".join(head)
                     if re.search(r"\b(struct|union|enum)\b[^()]*$", text) or text.endswith("="):
                         scopes.append("agg")
