@@ -9,6 +9,8 @@
 
 pub mod buf_ring;
 pub mod capi;
+#[cfg(test)]
+mod prep;
 pub mod probe;
 pub mod queue;
 pub mod register;
