@@ -1062,6 +1062,9 @@ def main(argv):
             if not os.path.exists(os.path.join(args.stage, p)):
                 warn("stage %s lacks %s" % (args.stage, p))
 
+    import header_checks  # provenance and SQE comparison of our installed headers
+    header_fail = 0 if args.stage_upstream or not args.stage else \
+        header_checks.run(args.stage, builds.upstream_stage, src, cache)
     all_tests = builds.tests()
     names = all_tests
     if args.only:
@@ -1369,7 +1372,9 @@ def main(argv):
         nreg += 1
     say(note)
     say(final)
-    return 1 if nreg else 0
+    if header_fail:
+        say("ERROR: %d header check(s) failed: provenance / sqe-compare output above" % header_fail)
+    return 1 if nreg or header_fail else 0
 
 
 def on_sigterm(signum, frame):

@@ -11,6 +11,8 @@ pub mod buf_ring;
 #[cfg(test)]
 mod c_headers;
 pub mod capi;
+#[cfg(test)]
+mod prep;
 pub mod probe;
 pub mod queue;
 pub mod register;
