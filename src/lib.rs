@@ -9,6 +9,7 @@
 
 pub mod buf_ring;
 pub mod capi;
+pub mod diag;
 pub mod probe;
 pub mod queue;
 pub mod register;

@@ -21,7 +21,10 @@
 #![forbid(unsafe_code)]
 #![allow(non_camel_case_types, non_upper_case_globals)]
 
-/// Declares constants and, in test builds, a table of them for the C check.
+/// Declares constants and a table of them: the C check reads it in test
+/// builds, and `diag::names` (LIBURING_DEBUG/LIBURING_TRACE, `uring-info`)
+/// turns values back into names from it, so no second list of names exists.
+/// An unused table costs nothing: it is a `const`, emitted only where read.
 ///
 /// Each item reads `kind NAME: type = value;`, where `kind` is `define`
 /// (a `#define` in C, so `#ifdef NAME` must work) or `enumerator` (an
@@ -33,8 +36,9 @@ macro_rules! c_consts {
     ) => {
         $( $(#[$m])* pub const $name: $ty = $val; )*
 
-        /// Every constant of this module, as the C check sees it.
-        #[cfg(test)]
+        /// Every constant of this module, as the C check and the name
+        /// lookups see it.
+        #[allow(dead_code)]
         $vis const $table: &[$crate::uapi::CConst] = &[
             $( $crate::uapi::CConst {
                 name: stringify!($name),
@@ -48,7 +52,6 @@ macro_rules! c_consts {
 pub(crate) use c_consts;
 
 /// Maps a constant's kind marker to "is a preprocessor macro in C".
-#[allow(unused_macros)] // only the test-build tables use it
 macro_rules! c_kind {
     (define) => {
         true
@@ -136,7 +139,6 @@ pub(crate) const fn field_size<T, F>(_projection: fn(&T) -> &F) -> usize {
 }
 
 /// One constant: its C name, value, and whether C defines it as a macro.
-#[cfg(test)]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CConst {
     pub name: &'static str,
