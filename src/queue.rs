@@ -208,14 +208,13 @@ unsafe fn sq_needs_enter(ring: &io_uring, submit: u32, flags: &mut u32) -> bool 
     if ring.flags & IORING_SETUP_SQPOLL == 0 {
         return true;
     }
-    crate::diag::sqpoll_published(ring); // diag hook (LIBURING_TRACE)
-                                         // Full fence (store -> load). We just published the SQ tail and now read
-                                         // NEED_WAKEUP; the poller, before it sleeps, sets NEED_WAKEUP and then
-                                         // (behind its own full barrier) re-reads the tail. Without a full fence
-                                         // on our side the CPU may perform our flag load before the tail store is
-                                         // visible (store buffering, allowed even on x86), so we could read "awake"
-                                         // while the poller reads the old tail and sleeps: our SQEs would sit
-                                         // unsubmitted. With both fences at least one side sees the other's store.
+    // Full fence (store -> load). We just published the SQ tail and now read
+    // NEED_WAKEUP; the poller, before it sleeps, sets NEED_WAKEUP and then
+    // (behind its own full barrier) re-reads the tail. Without a full fence
+    // on our side the CPU may perform our flag load before the tail store is
+    // visible (store buffering, allowed even on x86), so we could read "awake"
+    // while the poller reads the old tail and sleeps: our SQEs would sit
+    // unsubmitted. With both fences at least one side sees the other's store.
     fence(Ordering::SeqCst);
     // SAFETY: forwarded live-ring guarantee.
     if unsafe { load_sq_flags(ring) } & IORING_SQ_NEED_WAKEUP != 0 {
@@ -316,9 +315,14 @@ pub unsafe fn get_sqe(ring: &mut io_uring) -> *mut io_uring_sqe {
 #[inline]
 pub unsafe fn flush_sq(ring: &mut io_uring) -> u32 {
     let tail = ring.sq.sqe_tail;
-    if ring.flags & IORING_SETUP_SQ_REWIND != 0 {
-        ring.sq.sqe_tail = 0;
-        return tail;
+    // diag hook: traced rings carry diag::TRACED_RING in `flags`, so this one
+    // test also routes them to the trace (no extra instruction when off).
+    if ring.flags & (IORING_SETUP_SQ_REWIND | crate::diag::TRACED_RING) != 0 {
+        crate::diag::flushing(ring);
+        if ring.flags & IORING_SETUP_SQ_REWIND != 0 {
+            ring.sq.sqe_tail = 0;
+            return tail;
+        }
     }
     if ring.sq.sqe_head != tail {
         ring.sq.sqe_head = tail;

@@ -133,7 +133,9 @@ pub unsafe extern "C" fn io_uring_get_events(ring: *mut io_uring) -> c_int {
         return -libc::EINVAL;
     };
     // SAFETY: live ring.
-    ret_count(unsafe { queue::get_events(ring) })
+    let r = unsafe { queue::get_events(ring) };
+    crate::diag::saw_cq(ring); // diag hook (LIBURING_TRACE)
+    ret_count(r)
 }
 
 /// Waits for `wait_nr` completions, up to `ts` if given.

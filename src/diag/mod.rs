@@ -10,20 +10,19 @@
 //!   per-ring summary at `io_uring_queue_exit` or process exit ([`trace`]).
 //!
 //! # Cost when off
-//! The existing code calls in through the small `#[inline]` hooks below, each
-//! placed on a cold path (setup, registration, teardown) or behind one
-//! predictable branch. The `io_uring_enter` path pays nothing: its success
-//! test already compares the kernel's return value with a bound, and
-//! [`enter_needs_look`] only moves that bound into a variable, which tracing
-//! raises so that every return takes the slow path. Off, the bound keeps
-//! the value the success test always had.
+//! The existing code calls in through the small hooks below, each placed
+//! on a cold path (setup, registration, teardown) or behind one predictable
+//! branch (the wait and peek entry points). The submit path pays nothing:
+//! a traced ring carries [`TRACED_RING`] in its `flags`, which the SQ flush
+//! tests in the same instruction as `IORING_SETUP_SQ_REWIND`. Counting
+//! enters costs one increment in `io_uring_enter2`.
 //!
 //! Hooks in existing files (all marked `diag hook`): `capi/setup.rs` (every
-//! setup entry point and `io_uring_queue_exit`), `capi/queue.rs` (the wait
-//! and peek entry points), `register.rs` (`register`), `syscall.rs`
-//! (`io_uring_enter2`), `queue.rs` (`sq_needs_enter`, SQPOLL only).
+//! setup entry point and `io_uring_queue_exit`), `capi/queue.rs` (the wait,
+//! peek and get-events entry points), `register.rs` (`register`),
+//! `syscall.rs` (`io_uring_enter2`), `queue.rs` (`flush_sq`).
 
-use core::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
 use crate::structs::io_uring;
 use crate::syscall::{Errno, SysResult};
@@ -44,11 +43,16 @@ static TRACE_FD: AtomicI32 = AtomicI32::new(-1);
 /// Tracing is on (`TRACE_FD` is valid).
 static TRACING: AtomicBool = AtomicBool::new(false);
 
-/// Raw syscall returns in `-MAX_ERRNO..0` are errors.
-const MAX_ERRNO: usize = 4095;
-/// The bound [`enter_needs_look`] compares against: `MAX_ERRNO` (only
-/// errors look further) or, when tracing, `usize::MAX` (every return does).
-static ENTER_BOUND: AtomicUsize = AtomicUsize::new(MAX_ERRNO);
+/// A bit of `io_uring::flags` that no setup flag uses (a test checks the
+/// uapi table) marks a ring set up while tracing. The SQ flush already tests
+/// `flags` for `IORING_SETUP_SQ_REWIND` (bit 20); a bit of the same byte is
+/// tested by the same one-byte instruction, which routes traced rings to
+/// [`flushing`] at no cost to untraced ones.
+pub const TRACED_RING: u32 = 1 << 23;
+
+/// `io_uring_enter` calls made by this process (wrapping; written without
+/// a locked instruction, so concurrent enters may rarely be undercounted).
+static ENTERS: AtomicU64 = AtomicU64::new(0);
 
 // Read the environment once, when the library is loaded (or, for
 // liburing.a, when the program starts), before any ring exists.
@@ -98,7 +102,6 @@ extern "C" fn read_env() {
     }
     TRACE_FD.store(fd, Ordering::Relaxed);
     TRACING.store(true, Ordering::Relaxed);
-    ENTER_BOUND.store(usize::MAX, Ordering::Relaxed);
 }
 
 extern "C" fn at_exit() {
@@ -111,6 +114,22 @@ extern "C" fn at_exit() {
 #[inline(always)]
 pub fn debugging() -> bool {
     DEBUG.load(Ordering::Relaxed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn traced_ring_bit_is_no_setup_flag() {
+        assert_eq!(
+            names::short_name(names::SETUP_FLAG, u64::from(TRACED_RING)),
+            None
+        );
+        let before = enters();
+        count_enter();
+        assert_eq!(enters(), before + 1);
+    }
 }
 
 /// `LIBURING_TRACE` is on.
@@ -136,12 +155,12 @@ pub fn setup_done(
     entries: u32,
     flags: u32,
     p: Option<&io_uring_params>,
-    ring: &io_uring,
+    ring: &mut io_uring,
     err: Option<Errno>,
 ) {
     match err {
         Some(e) if debugging() => setup_cause::explain(call, entries, flags, p, e),
-        None if tracing() => trace::ring_created(ring),
+        None if tracing() && trace::ring_created(ring) => ring.flags |= TRACED_RING,
         _ => {}
     }
 }
@@ -173,29 +192,110 @@ pub fn register_done(opcode: u32, arg: *const core::ffi::c_void, nr_args: u32, r
     }
 }
 
-/// The `io_uring_enter` return check: true for an error, and for every
-/// return while tracing (then [`enter_returned`] must see it). Compiles to
-/// the same compare the plain error check needs, against a variable bound.
+/// Hook in every `io_uring_enter`: one increment, no branch.
 #[inline(always)]
-pub fn enter_needs_look(raw_ret: isize) -> bool {
-    (raw_ret as usize).wrapping_add(MAX_ERRNO) < ENTER_BOUND.load(Ordering::Relaxed)
-}
-
-/// The slow path of an `io_uring_enter` return (an error, or tracing on).
-#[cold]
-#[inline(never)]
-pub fn enter_returned(fd: u32, to_submit: u32, min_complete: u32, flags: u32, raw_ret: isize) {
-    if tracing() {
-        trace::entered(fd, to_submit, min_complete, flags, raw_ret);
+pub fn count_enter() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: one unlocked increment of the counter in place, like the
+    // relaxed load and store below (the compiler would need two
+    // instructions for those in position-independent code).
+    unsafe {
+        core::arch::asm!("inc qword ptr [rip + {c}]", c = sym ENTERS, options(nostack));
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    ENTERS.store(
+        ENTERS.load(Ordering::Relaxed).wrapping_add(1),
+        Ordering::Relaxed,
+    );
 }
 
-/// Hook on the SQPOLL submit path, where no `io_uring_enter` may follow:
-/// logs the SQEs just published.
+/// How many `io_uring_enter` calls this process has made.
+fn enters() -> u64 {
+    ENTERS.load(Ordering::Relaxed)
+}
+
+/// Hook in the SQ flush of a ring carrying [`TRACED_RING`]: logs the SQEs
+/// about to be published and the CQEs in the ring.
+///
+/// The flush is inlined into every submit function. An ordinary call here,
+/// even never taken, makes the compiler keep the caller's values in
+/// callee-saved registers and save them on every submit (about ten
+/// instructions per call, measured). On x86-64 the call therefore goes
+/// through a trampoline that saves every register the C ABI lets a callee
+/// change, so the compiler sees a call that clobbers nothing but flags and
+/// vector registers (which the submit path does not use).
 #[inline(always)]
-pub fn sqpoll_published(ring: &io_uring) {
-    if tracing() {
-        trace::sqpoll_published(ring);
+pub fn flushing(ring: &io_uring) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the trampoline (below) saves and restores rax, rcx, rdx, rsi,
+    // rdi and r8-r11 around an ordinary C call of `flushing_c` on a stack it
+    // aligns itself, and the callee preserves the rest; the vector registers
+    // it may change are declared. The red zone the compiler may use below
+    // the stack pointer is stepped over before the call and restored after
+    // (`lea` leaves the flags alone), so the asm leaves the stack as found.
+    unsafe {
+        core::arch::asm!(
+            "lea rsp, [rsp - 128]",
+            "call uring_diag_flushing_trampoline",
+            "lea rsp, [rsp + 128]",
+            in("rdi") ring,
+            out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
+            out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
+            out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
+            out("xmm12") _, out("xmm13") _, out("xmm14") _, out("xmm15") _,
+            options(nostack),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    flushing_c(ring);
+}
+
+#[cfg(target_arch = "x86_64")]
+core::arch::global_asm!(
+    ".pushsection .text.uring_diag_flushing_trampoline,\"ax\",@progbits",
+    ".globl uring_diag_flushing_trampoline",
+    ".hidden uring_diag_flushing_trampoline",
+    ".type uring_diag_flushing_trampoline,@function",
+    ".p2align 4",
+    "uring_diag_flushing_trampoline:",
+    // Any stack alignment on entry: align it for the C call, keep the old
+    // stack pointer in rbp (callee-saved, so saved here first).
+    "push rbp",
+    "mov rbp, rsp",
+    "and rsp, -16",
+    "push rax",
+    "push rcx",
+    "push rdx",
+    "push rsi",
+    "push rdi",
+    "push r8",
+    "push r9",
+    "push r10",
+    "push r11",
+    "push r11",
+    "call {target}",
+    "pop r11",
+    "pop r11",
+    "pop r10",
+    "pop r9",
+    "pop r8",
+    "pop rdi",
+    "pop rsi",
+    "pop rdx",
+    "pop rcx",
+    "pop rax",
+    "mov rsp, rbp",
+    "pop rbp",
+    "ret",
+    ".size uring_diag_flushing_trampoline, . - uring_diag_flushing_trampoline",
+    ".popsection",
+    target = sym flushing_c,
+);
+
+/// The body of [`flushing`], with the C calling convention.
+extern "C" fn flushing_c(ring: &io_uring) {
+    if ring.flags & TRACED_RING != 0 {
+        trace::flushing(ring);
     }
 }
 

@@ -1,27 +1,30 @@
 // SPDX-License-Identifier: MIT
 //! `LIBURING_TRACE`: what a program hands to the kernel and gets back.
 //!
-//! SQEs are logged when the kernel takes them: after each `io_uring_enter`
-//! the slots between the ring's log cursor and the kernel's SQ head (on an
-//! SQPOLL ring: the tail just published) are decoded. The slots still hold
-//! what the program wrote, because the SQ side only reuses a slot through
-//! the library's next `io_uring_get_sqe`, after we return.
+//! SQEs are logged when the library publishes them (the SQ flush of every
+//! submit call), decoded and checked for fields the kernel will refuse.
 //!
 //! CQEs are consumed by the program's inline code, so the library looks at
-//! the CQ whenever it is called (after an enter, a wait or a peek): it logs
-//! the entries between its own cursor and the tail, and counts the ones the
-//! program had already released past the cursor as not seen.
+//! the CQ whenever it is called about the ring (a submit, a wait or peek,
+//! teardown): it logs the entries between its own cursor and the kernel's
+//! tail. Entries the program has already released are still intact while
+//! the kernel has not reused their slots (the tail is less than a ring's
+//! length past them); they are logged marked `late`, and only older ones,
+//! whose slots may hold newer completions, are counted as not seen.
 //!
-//! State lives in a small table of traced rings behind one spin lock; the
+//! `io_uring_enter` calls are counted process-wide and attributed to the
+//! ring the library was last called about (exact for one ring per thread).
+//!
+//! State lives in a small table of traced rings behind one spin lock; its
 //! cost only matters when tracing is on.
 
 use core::ptr::{self, null_mut};
-use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering};
 
 use super::line::Line;
-use super::names::{self, CQE_FLAG, ENTER_FLAG, OPCODE, SETUP_FLAG, SQE_FLAG};
-use super::trace_fd;
-use crate::structs::{int_flags, io_uring};
+use super::names::{self, CQE_FLAG, OPCODE, SETUP_FLAG, SQE_FLAG};
+use super::{enters, trace_fd};
+use crate::structs::io_uring;
 use crate::uapi::*;
 
 /// Rings traced at once; more are set up untraced (with a note).
@@ -54,10 +57,7 @@ struct RingTrace {
     ring: *const io_uring,
     ring_fd: i32,
     setup_flags: u32,
-    sq_khead: *mut u32,
-    sq_ktail: *mut u32,
     sq_kflags: *mut u32,
-    sq_array: *const u32,
     sqes: *const io_uring_sqe,
     sq_mask: u32,
     sq_entries: u32,
@@ -67,17 +67,16 @@ struct RingTrace {
     cqes: *const io_uring_cqe,
     cq_mask: u32,
     cq_entries: u32,
-    sq_cursor: u32,
     cq_cursor: u32,
     probed: bool,
     supported: [u8; 32],
     ops: [u64; 256],
     sqes_logged: u64,
-    sqes_not_seen: u64,
     submits: u64,
     enters: u64,
     overflow_seen: u64,
     cqes_seen: u64,
+    cqes_late: u64,
     cqes_not_seen: u64,
     warnings: u64,
     errs: [ErrCount; ERR_SLOTS],
@@ -88,6 +87,9 @@ struct RingTrace {
 static RINGS: [AtomicPtr<RingTrace>; MAX_RINGS] = [const { AtomicPtr::new(null_mut()) }; MAX_RINGS];
 static LOCK: AtomicBool = AtomicBool::new(false);
 static NEXT_ID: AtomicU32 = AtomicU32::new(1);
+/// The ring the library was last called about, and the enter count then.
+static LAST_RING: AtomicU32 = AtomicU32::new(0);
+static LAST_ENTERS: AtomicU64 = AtomicU64::new(0);
 
 /// Holds the table lock while alive.
 struct Locked;
@@ -171,12 +173,12 @@ fn errno(l: &mut Line, e: i32) {
 // Registry
 // ---------------------------------------------------------------------------
 
-/// Starts tracing a ring that was just set up.
-pub fn ring_created(ring: &io_uring) {
+/// Starts tracing a ring that was just set up; false if it is not traced.
+pub fn ring_created(ring: &io_uring) -> bool {
     // SAFETY: calloc has no preconditions; zeroed bytes are a valid RingTrace.
     let t = unsafe { libc::calloc(1, core::mem::size_of::<RingTrace>()) }.cast::<RingTrace>();
     if t.is_null() {
-        return;
+        return false;
     }
     // SAFETY: freshly allocated, zeroed, exclusively ours until published.
     let tr = unsafe { &mut *t };
@@ -188,10 +190,7 @@ pub fn ring_created(ring: &io_uring) {
         ring.enter_ring_fd
     };
     tr.setup_flags = ring.flags;
-    tr.sq_khead = ring.sq.khead;
-    tr.sq_ktail = ring.sq.ktail;
     tr.sq_kflags = ring.sq.kflags;
-    tr.sq_array = ring.sq.array;
     tr.sqes = ring.sq.sqes;
     tr.sq_mask = ring.sq.ring_mask;
     tr.sq_entries = ring.sq.ring_entries;
@@ -202,10 +201,7 @@ pub fn ring_created(ring: &io_uring) {
     tr.cq_mask = ring.cq.ring_mask;
     tr.cq_entries = ring.cq.ring_entries;
     // SAFETY: the ring was just set up: its indices are mapped.
-    unsafe {
-        tr.sq_cursor = load(tr.sq_khead);
-        tr.cq_cursor = load(tr.cq_khead);
-    }
+    tr.cq_cursor = unsafe { load(tr.cq_khead) };
     if let Ok(probe) = crate::probe::get_probe_ring(ring) {
         // SAFETY: a probe from get_probe_ring has room for PROBE_OPS ops.
         unsafe {
@@ -236,13 +232,14 @@ pub fn ring_created(ring: &io_uring) {
         if slot.load(Ordering::Relaxed).is_null() {
             slot.store(t, Ordering::Relaxed);
             l.emit(trace_fd());
-            return;
+            return true;
         }
     }
     l.s(" (not traced: more than 64 rings)");
     l.emit(trace_fd());
     // SAFETY: never published.
     unsafe { libc::free(t.cast()) };
+    false
 }
 
 /// The traced ring `pred` picks, with the lock held.
@@ -263,37 +260,14 @@ fn find(
 // SQ side
 // ---------------------------------------------------------------------------
 
-/// Logs the SQEs from the cursor up to `upto` (a kernel SQ index).
-fn log_sqes(t: &mut RingTrace, upto: u32) {
-    let mut pending = upto.wrapping_sub(t.sq_cursor);
-    if pending == 0 {
-        return;
-    }
-    if pending > t.sq_entries {
-        // The program moved the SQ behind the library's back.
-        t.sqes_not_seen += u64::from(pending - t.sq_entries);
-        t.sq_cursor = upto.wrapping_sub(t.sq_entries);
-        pending = t.sq_entries;
-    }
-    t.submits += 1;
-    let mut i = t.sq_cursor;
-    let end = t.sq_cursor.wrapping_add(pending);
-    while i != end {
-        i = i.wrapping_add(log_sqe_at(t, i));
-    }
-    t.sq_cursor = end;
-}
-
 /// Logs the SQE at SQ position `pos`; returns the slots it spans.
 fn log_sqe_at(t: &mut RingTrace, pos: u32) -> u32 {
-    let mut slot = pos & t.sq_mask;
-    if !t.sq_array.is_null() {
-        // SAFETY: the SQ array has `sq_entries` entries in ring memory.
-        slot = unsafe { t.sq_array.add(slot as usize).read_volatile() } & t.sq_mask;
-    }
+    // The SQ array, when the ring has one, is the identity map the library
+    // wrote at setup, so position and SQE slot agree.
+    let slot = pos & t.sq_mask;
     let shift = u32::from(t.setup_flags & IORING_SETUP_SQE128 != 0);
     // SAFETY: the SQE array has `sq_entries << shift` slots; the program
-    // wrote this one before publishing it and cannot reuse it yet.
+    // filled this one and hands it over now.
     let sqe = unsafe { t.sqes.add((slot << shift) as usize).read_volatile() };
     log_sqe(t, &sqe);
     let big = matches!(sqe.opcode, IORING_OP_NOP128 | IORING_OP_URING_CMD128);
@@ -524,19 +498,24 @@ fn hash(v: u64) -> usize {
 // CQ side
 // ---------------------------------------------------------------------------
 
-/// Logs the CQEs between the cursor and the tail; counts those the program
-/// released before the library could see them.
+/// Logs the CQEs between the cursor and the tail (those the program has
+/// released already as late); counts those whose slots may be reused.
 fn observe_cq(t: &mut RingTrace) {
     // SAFETY: the traced ring's indices stay mapped until it is torn down,
     // which removes it from the table first.
     let (head, tail) = unsafe { (load(t.cq_khead), load(t.cq_ktail)) };
-    let behind = head.wrapping_sub(t.cq_cursor);
-    if behind != 0 && behind <= t.cq_entries.saturating_mul(2) {
-        t.cqes_not_seen += u64::from(behind);
+    let pending = tail.wrapping_sub(t.cq_cursor);
+    if pending > t.cq_entries.saturating_mul(4) {
+        // Not a sane distance: the ring was reset behind our back.
         t.cq_cursor = head;
+    } else if pending >= t.cq_entries {
+        // The kernel may have reused the slots of the oldest ones.
+        let lost = pending - t.cq_entries + 1;
+        t.cqes_not_seen += u64::from(lost);
+        t.cq_cursor = t.cq_cursor.wrapping_add(lost);
         let mut l = ring_line(t);
-        l.u(u64::from(behind));
-        l.s(" CQE(s) were consumed by the program before the library could see them");
+        l.u(u64::from(lost));
+        l.s(" CQE(s) were consumed by the program and overwritten before the library could see them");
         l.emit(trace_fd());
     }
     let shift = u32::from(t.setup_flags & IORING_SETUP_CQE32 != 0);
@@ -551,17 +530,20 @@ fn observe_cq(t: &mut RingTrace) {
         } else {
             1
         };
-        log_cqe(t, &cqe);
+        // Released by the program already: cursor before head.
+        let late = (head.wrapping_sub(t.cq_cursor) as i32) > 0;
+        log_cqe(t, &cqe, late);
         t.cq_cursor = t.cq_cursor.wrapping_add(step);
         budget = budget.saturating_sub(step);
     }
 }
 
-fn log_cqe(t: &mut RingTrace, cqe: &io_uring_cqe) {
+fn log_cqe(t: &mut RingTrace, cqe: &io_uring_cqe, late: bool) {
     if cqe.flags & IORING_CQE_F_SKIP != 0 {
         return;
     }
     t.cqes_seen += 1;
+    t.cqes_late += u64::from(late);
     let op = recall(t, cqe.user_data, cqe.flags & IORING_CQE_F_MORE != 0);
     let mut l = ring_line(t);
     l.s("CQE user_data=").x(cqe.user_data).s(" res=");
@@ -577,6 +559,9 @@ fn log_cqe(t: &mut RingTrace, cqe: &io_uring_cqe) {
     if cqe.flags & IORING_CQE_F_BUFFER != 0 {
         l.s(" buf=")
             .u(u64::from(cqe.flags >> IORING_CQE_BUFFER_SHIFT));
+    }
+    if late {
+        l.s(" (late: already consumed by the program)");
     }
     if cqe.user_data == crate::queue::LIBURING_UDATA_TIMEOUT {
         l.s(" (the library's own wait timeout)");
@@ -612,77 +597,61 @@ fn count_error(t: &mut RingTrace, op: Option<u8>, errno: i32) {
 // Hooks
 // ---------------------------------------------------------------------------
 
-/// After an `io_uring_enter` on `fd` returned `ret`.
-pub fn entered(fd: u32, to_submit: u32, min_complete: u32, enter_flags: u32, ret: isize) {
-    let lock = Locked::take();
-    let registered = enter_flags & IORING_ENTER_REGISTERED_RING != 0;
-    let found = find(&lock, |t| {
-        if registered {
-            // A registered index is only known to the ring struct itself.
-            // SAFETY: traced rings are live until queue_exit removes them.
-            let r = unsafe { &*t.ring };
-            r.int_flags & int_flags::REG_RING != 0 && r.enter_ring_fd == fd as i32
-        } else {
-            t.ring_fd == fd as i32
-        }
-    });
-    let Some((_, t)) = found else {
-        return;
-    };
-    t.enters += 1;
-    if t.setup_flags & IORING_SETUP_SQ_REWIND != 0 {
-        // The kernel took `ret` SQEs from slot 0 on.
-        if ret > 0 {
-            t.submits += 1;
-            let n = (ret as u32).min(t.sq_entries);
-            let mut i = 0;
-            while i < n {
-                i += log_sqe_at(t, i);
-            }
-        }
-    } else {
-        // SAFETY: traced rings are live until queue_exit removes them.
-        let upto = unsafe {
-            if t.setup_flags & IORING_SETUP_SQPOLL != 0 {
-                load(t.sq_ktail)
-            } else {
-                load(t.sq_khead)
-            }
-        };
-        log_sqes(t, upto);
+/// Credits the enters since the last call about any ring to that ring,
+/// and makes `id` the ring of the current call.
+fn account_enters(lock: &Locked, id: u32) {
+    let now = enters();
+    let since = now.wrapping_sub(LAST_ENTERS.swap(now, Ordering::Relaxed));
+    let last = LAST_RING.swap(id, Ordering::Relaxed);
+    if let Some((_, t)) = find(lock, |t| t.id == last) {
+        t.enters += since;
     }
-    if ret < 0 {
-        let mut l = ring_line(t);
-        l.s("io_uring_enter(to_submit ").u(u64::from(to_submit));
-        l.s(", min_complete ")
-            .u(u64::from(min_complete))
-            .s(", flags ");
-        flags(&mut l, ENTER_FLAG, u64::from(enter_flags));
-        l.s(") failed with -");
-        errno(&mut l, -(ret as i32));
-        l.emit(trace_fd());
-    }
-    // SAFETY: as above.
-    if unsafe { load(t.sq_kflags) } & IORING_SQ_CQ_OVERFLOW != 0 {
-        t.overflow_seen += 1;
-    }
-    observe_cq(t);
 }
 
-/// After the library published SQEs on an SQPOLL ring.
-pub fn sqpoll_published(ring: &io_uring) {
+/// The SQ flush of a traced ring: the CQEs in the ring, then the SQEs
+/// about to be published.
+pub fn flushing(ring: &io_uring) {
     let lock = Locked::take();
-    if let Some((_, t)) = find(&lock, |t| ptr::eq(t.ring, ring)) {
-        // SAFETY: live ring.
-        let tail = unsafe { load(t.sq_ktail) };
-        log_sqes(t, tail);
+    let Some((_, t)) = find(&lock, |t| ptr::eq(t.ring, ring)) else {
+        return;
+    };
+    let id = t.id;
+    account_enters(&lock, id);
+    let Some((_, t)) = find(&lock, |t| t.id == id) else {
+        return;
+    };
+    observe_cq(t);
+    let (first, end) = if t.setup_flags & IORING_SETUP_SQ_REWIND != 0 {
+        (0, ring.sq.sqe_tail)
+    } else {
+        (ring.sq.sqe_head, ring.sq.sqe_tail)
+    };
+    if first == end {
+        return;
+    }
+    t.submits += 1;
+    let mut pos = first;
+    let mut budget = t.sq_entries;
+    while pos != end && budget > 0 {
+        let step = log_sqe_at(t, pos);
+        pos = pos.wrapping_add(step);
+        budget = budget.saturating_sub(step);
+    }
+    // SAFETY: live ring.
+    if unsafe { load(t.sq_kflags) } & IORING_SQ_CQ_OVERFLOW != 0 {
+        t.overflow_seen += 1;
     }
 }
 
 /// The program called the library about `ring`'s completions.
 pub fn observe(ring: &io_uring) {
     let lock = Locked::take();
-    if let Some((_, t)) = find(&lock, |t| ptr::eq(t.ring, ring)) {
+    let Some((_, t)) = find(&lock, |t| ptr::eq(t.ring, ring)) else {
+        return;
+    };
+    let id = t.id;
+    account_enters(&lock, id);
+    if let Some((_, t)) = find(&lock, |t| t.id == id) {
         observe_cq(t);
     }
 }
@@ -690,7 +659,12 @@ pub fn observe(ring: &io_uring) {
 /// `io_uring_queue_exit`: the last look and the summary.
 pub fn ring_exit(ring: &io_uring) {
     let lock = Locked::take();
-    if let Some((i, t)) = find(&lock, |t| ptr::eq(t.ring, ring)) {
+    let Some((_, t)) = find(&lock, |t| ptr::eq(t.ring, ring)) else {
+        return;
+    };
+    let id = t.id;
+    account_enters(&lock, id);
+    if let Some((i, t)) = find(&lock, |t| t.id == id) {
         finish(i, t);
     }
 }
@@ -698,6 +672,7 @@ pub fn ring_exit(ring: &io_uring) {
 /// Process exit: summaries of the rings never torn down.
 pub fn finish_all() {
     let lock = Locked::take();
+    account_enters(&lock, 0);
     while let Some((i, t)) = find(&lock, |_| true) {
         finish(i, t);
     }
@@ -718,19 +693,15 @@ fn finish(index: usize, t: &mut RingTrace) {
         .s(" enters (")
         .ratio(t.enters, t.submits)
         .s(" per submit), ");
-    l.u(t.cqes_seen)
-        .s(" CQEs seen, ")
-        .u(t.cqes_not_seen)
-        .s(" not seen, ");
+    l.u(t.cqes_seen).s(" CQEs seen (").u(t.cqes_late);
+    l.s(" after the program had consumed them), ");
+    l.u(t.cqes_not_seen).s(" not seen, ");
     l.u(u64::from(dropped))
-        .s(" CQ overflows dropped, CQ overflow flagged at ");
+        .s(" CQEs dropped by CQ overflow, overflow flagged at ");
     l.u(t.overflow_seen)
-        .s(" enters, ")
+        .s(" submits, ")
         .u(t.warnings)
         .s(" warnings");
-    if t.sqes_not_seen != 0 {
-        l.s(", ").u(t.sqes_not_seen).s(" SQEs not seen");
-    }
     l.emit(trace_fd());
 
     let mut l = ring_line(t);
