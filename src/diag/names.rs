@@ -87,11 +87,19 @@ pub fn short_name(family: Family, value: u64) -> Option<&'static str> {
         .find_map(|c| member(family, c))
 }
 
-/// Every member of `family` in table order: (short name, value).
+/// Every member of `family` in table order: (short name, value). A value
+/// is listed once, under its first name (later enumerators that share the
+/// prefix and a value, such as `IORING_REGISTER_SRC_REGISTERED`, belong to
+/// other fields).
 pub fn members(family: Family) -> impl Iterator<Item = (&'static str, u64)> {
-    CONSTS
-        .iter()
-        .filter_map(move |c| member(family, c).map(|n| (n, c.value as u64)))
+    CONSTS.iter().enumerate().filter_map(move |(i, c)| {
+        let name = member(family, c)?;
+        let earlier = CONSTS.get(..i)?;
+        let repeated = earlier
+            .iter()
+            .any(|e| e.value == c.value && member(family, e).is_some());
+        (!repeated).then_some((name, c.value as u64))
+    })
 }
 
 /// Calls `out` with the short name of each set bit of `bits` (single-bit
@@ -160,5 +168,6 @@ mod tests {
         });
         assert_eq!(seen, [0x05, 0x80]);
         assert_eq!(members(OPCODE).count(), usize::from(IORING_OP_LAST));
+        assert_eq!(members(REGISTER_OP).count(), IORING_REGISTER_LAST as usize);
     }
 }

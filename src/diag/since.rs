@@ -78,7 +78,7 @@ pub fn lookup(table: &[(u32, (u32, u32))], key: u32) -> Option<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diag::names;
+    use super::super::names;
 
     #[test]
     fn every_setup_flag_has_a_release() {
