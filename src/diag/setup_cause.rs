@@ -378,23 +378,26 @@ fn try_setup(flags: u32, cq_entries: u32, wq_fd: i32) -> Result<(), Errno> {
     Ok(())
 }
 
-/// ENOMEM: ring memory charged to RLIMIT_MEMLOCK (kernels before 5.12).
+/// ENOMEM: ring memory is charged to `RLIMIT_MEMLOCK` for processes
+/// without `CAP_IPC_LOCK` on kernels before 5.12, and again on kernels whose
+/// rings are allocated as accounted memory regions (6.x).
 fn memory(l: &mut Line, entries: u32, p: &io_uring_params) -> bool {
-    let needed = crate::setup::memory_size_params(entries, p).unwrap_or(0) as u64;
-    if !sysinfo::kernel_at_least((5, 12)) && !sysinfo::has_cap(sysinfo::CAP_IPC_LOCK) {
-        if let Some((soft, _)) = sysinfo::rlimit(libc::RLIMIT_MEMLOCK) {
-            l.s("ring memory is charged to RLIMIT_MEMLOCK on ");
-            kernel(l).s(" (before 5.12): the ring needs ").size(needed);
-            l.s(" (io_uring_mlock_size_params), the limit is ")
-                .size(soft);
-            l.s(" and memory already locked by this user counts too; ");
-            l.s(
-                "fix: raise the limit (ulimit -l, LimitMEMLOCK=, limits.conf) or use fewer entries",
-            );
+    let ring_bytes = crate::setup::memory_size_params(entries, p).unwrap_or(0) as u64;
+    // liburing's figure: 0 where it believes rings are not charged.
+    let mlock_bytes = crate::setup::mlock_size_params(entries, p).unwrap_or(0) as u64;
+    let limit = sysinfo::rlimit(libc::RLIMIT_MEMLOCK);
+    if let Some((soft, _)) = limit.filter(|_| !sysinfo::has_cap(sysinfo::CAP_IPC_LOCK)) {
+        if soft < ring_bytes || mlock_bytes > soft {
+            l.s("the ring needs ").size(ring_bytes.max(mlock_bytes));
+            l.s(" of locked memory (io_uring_mlock_size_params says ").size(mlock_bytes);
+            l.s(") but RLIMIT_MEMLOCK is ").size(soft);
+            l.s(" and this process lacks CAP_IPC_LOCK; ");
+            kernel(l).s(" charges ring memory to that limit; ");
+            l.s("fix: raise it (ulimit -l, LimitMEMLOCK=, limits.conf) or use fewer entries");
             return true;
         }
     }
-    l.s("the kernel could not allocate the ring (").size(needed);
+    l.s("the kernel could not allocate the ring (").size(ring_bytes);
     l.s(" of ring memory); fix: fewer entries, or free memory");
     true
 }
