@@ -66,6 +66,22 @@ static int child_big_buffer(void)
 	return ret;
 }
 
+static int child_many_files(void)
+{
+	struct rlimit small = { 16, 16 };
+	struct io_uring ring;
+	int ret;
+
+	ret = io_uring_queue_init(4, &ring, 0);
+	if (ret)
+		return 1000 + ret;
+	if (setrlimit(RLIMIT_NOFILE, &small))
+		return 3000;
+	ret = io_uring_register_files_sparse(&ring, 64);
+	io_uring_queue_exit(&ring);
+	return ret;
+}
+
 static void drop_to_nobody(void)
 {
 	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)) {
@@ -119,6 +135,8 @@ static int run_case(const char *name)
 		ret = child_setup(8, 0, 0);
 	else if (!strcmp(name, "memlock"))
 		ret = child_big_buffer();
+	else if (!strcmp(name, "nofile"))
+		ret = child_many_files();
 	else
 		FAIL("unknown case %s", name);
 	printf("ret=%d\n", ret);
@@ -369,6 +387,7 @@ int main(int argc, char **argv)
 			printf("SKIP (case only): this kernel does not charge rings to RLIMIT_MEMLOCK\n");
 	} else
 		printf("SKIP (case only): memlock case needs root to drop to nobody\n");
+	expect_line("nofile", 0, -EMFILE, "a table of 64 files exceeds RLIMIT_NOFILE (soft 16, hard 16)");
 	sysctl_cases();
 	printf("%d diagnoses checked\n", checked);
 	return 0;

@@ -21,13 +21,27 @@ static LAST: AtomicU64 = AtomicU64::new(u64::MAX);
 /// Writes the diagnosis of a failed registration to stderr, if any.
 pub fn explain(opcode: u32, arg: *const c_void, nr: u32, err: Errno) {
     let op = opcode & !IORING_REGISTER_USE_REGISTERED_RING;
+    // The *2 table registrations pass a struct whose size is `nr_args`.
+    let table2 = matches!(op, IORING_REGISTER_FILES2 | IORING_REGISTER_BUFFERS2);
+    let count = if table2 && !arg.is_null() && err.0 != libc::EFAULT {
+        // SAFETY: the kernel has just read this io_uring_rsrc_register
+        // without faulting.
+        unsafe { arg.cast::<io_uring_rsrc_register>().read_unaligned() }.nr
+    } else {
+        nr
+    };
     let mut l = Line::new();
     l.s("liburing: io_uring_register(");
     match names::full_name(REGISTER_OP, u64::from(op)) {
         Some(n) => l.s(n),
         None => l.s("opcode ").u(u64::from(op)),
     };
-    l.s(", ").u(u64::from(nr)).s(" args) failed with -");
+    l.s(", ").u(u64::from(count));
+    l.s(if table2 {
+        " entries) failed with -"
+    } else {
+        " args) failed with -"
+    });
     errno(&mut l, err);
     l.s(": ");
     let known = match (op, err.0) {
@@ -37,7 +51,7 @@ pub fn explain(opcode: u32, arg: *const c_void, nr: u32, err: Errno) {
             unsafe { buffers_over_memlock(&mut l, op, arg, nr) }
         }
         (IORING_REGISTER_FILES | IORING_REGISTER_FILES2, libc::EMFILE) => {
-            files_over_nofile(&mut l, nr)
+            files_over_nofile(&mut l, count)
         }
         (
             IORING_REGISTER_FILES

@@ -389,7 +389,8 @@ fn memory(l: &mut Line, entries: u32, p: &io_uring_params) -> bool {
     if let Some((soft, _)) = limit.filter(|_| !sysinfo::has_cap(sysinfo::CAP_IPC_LOCK)) {
         if soft < ring_bytes || mlock_bytes > soft {
             l.s("the ring needs ").size(ring_bytes.max(mlock_bytes));
-            l.s(" of locked memory (io_uring_mlock_size_params says ").size(mlock_bytes);
+            l.s(" of locked memory (io_uring_mlock_size_params says ")
+                .size(mlock_bytes);
             l.s(") but RLIMIT_MEMLOCK is ").size(soft);
             l.s(" and this process lacks CAP_IPC_LOCK; ");
             kernel(l).s(" charges ring memory to that limit; ");
@@ -397,7 +398,8 @@ fn memory(l: &mut Line, entries: u32, p: &io_uring_params) -> bool {
             return true;
         }
     }
-    l.s("the kernel could not allocate the ring (").size(ring_bytes);
+    l.s("the kernel could not allocate the ring (")
+        .size(ring_bytes);
     l.s(" of ring memory); fix: fewer entries, or free memory");
     true
 }

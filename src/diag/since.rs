@@ -77,8 +77,8 @@ pub fn lookup(table: &[(u32, (u32, u32))], key: u32) -> Option<(u32, u32)> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::names;
+    use super::*;
 
     #[test]
     fn every_setup_flag_has_a_release() {
