@@ -7,6 +7,7 @@ prefix     ?= /usr
 includedir ?= $(prefix)/include
 libdir     ?= $(prefix)/lib
 libdevdir  ?= $(prefix)/lib
+bindir     ?= $(prefix)/bin
 DESTDIR    ?=
 
 CC     ?= cc
@@ -17,6 +18,7 @@ CARGO_TARGET_DIR ?= target
 export CARGO_TARGET_DIR
 RUST_A := $(CARGO_TARGET_DIR)/release/liburing.a
 STAGE  := $(BUILD)/stage
+URING_INFO := $(BUILD)/uring-info
 
 LIB_SO      := $(BUILD)/liburing.so.$(VERSION)
 LIB_A       := $(BUILD)/liburing.a
@@ -34,9 +36,16 @@ HEADERS  := $(shell find include -name '*.h')
 .PHONY: all lib ffi headers check-headers install uninstall test unit-test lint capi-tests \
 	liburing-tests stage clean check-symbols bench abi-assert
 
-all: lib ffi $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc
+all: lib ffi $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO)
 
 lib: $(LIB_SO) $(LIB_A)
+
+# uring-info: what io_uring this machine offers (tools/uring-info, a std
+# binary sharing the uapi tables and diag lookups by path).
+$(URING_INFO): $(RUST_SRC) $(shell find tools/uring-info -name '*.rs') tools/uring-info/Cargo.toml
+	@mkdir -p $(BUILD)
+	$(CARGO) build --release --quiet -p uring-info
+	cp $(CARGO_TARGET_DIR)/release/uring-info $@
 
 $(RUST_A): $(RUST_SRC)
 	$(CARGO) build --release --quiet
@@ -118,6 +127,8 @@ check-headers:
 
 install: all
 	install -d $(DESTDIR)$(includedir)/liburing/io_uring $(DESTDIR)$(libdir) $(DESTDIR)$(libdevdir)/pkgconfig
+	install -d $(DESTDIR)$(bindir)
+	install -m 755 $(URING_INFO) $(DESTDIR)$(bindir)/uring-info
 	install -m 644 include/liburing.h $(DESTDIR)$(includedir)/liburing.h
 	install -m 644 include/liburing/*.h $(DESTDIR)$(includedir)/liburing/
 	install -m 644 include/liburing/io_uring/*.h $(DESTDIR)$(includedir)/liburing/io_uring/
@@ -135,6 +146,7 @@ install: all
 	fi
 
 uninstall:
+	rm -f $(DESTDIR)$(bindir)/uring-info
 	rm -rf $(DESTDIR)$(includedir)/liburing $(DESTDIR)$(includedir)/liburing.h
 	rm -f $(DESTDIR)$(libdir)/liburing.so.$(VERSION) $(DESTDIR)$(libdir)/liburing.so.2 \
 	      $(DESTDIR)$(libdevdir)/liburing.so $(DESTDIR)$(libdevdir)/liburing.a \
@@ -152,7 +164,7 @@ unit-test:
 	$(CARGO) test --quiet --lib
 
 lint:
-	$(CARGO) clippy --quiet --all-targets -- -D warnings
+	$(CARGO) clippy --quiet --workspace --all-targets -- -D warnings
 
 capi-tests: stage
 	sh capi-tests/run.sh $(abspath $(STAGE))

@@ -11,6 +11,7 @@ pub mod buf_ring;
 #[cfg(test)]
 mod c_headers;
 pub mod capi;
+pub mod diag;
 #[cfg(test)]
 mod prep;
 pub mod probe;

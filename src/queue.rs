@@ -315,9 +315,14 @@ pub unsafe fn get_sqe(ring: &mut io_uring) -> *mut io_uring_sqe {
 #[inline]
 pub unsafe fn flush_sq(ring: &mut io_uring) -> u32 {
     let tail = ring.sq.sqe_tail;
-    if ring.flags & IORING_SETUP_SQ_REWIND != 0 {
-        ring.sq.sqe_tail = 0;
-        return tail;
+    // diag hook: traced rings carry diag::TRACED_RING in `flags`, so this one
+    // test also routes them to the trace (no extra instruction when off).
+    if ring.flags & (IORING_SETUP_SQ_REWIND | crate::diag::TRACED_RING) != 0 {
+        crate::diag::flushing(ring);
+        if ring.flags & IORING_SETUP_SQ_REWIND != 0 {
+            ring.sq.sqe_tail = 0;
+            return tail;
+        }
     }
     if ring.sq.sqe_head != tail {
         ring.sq.sqe_head = tail;

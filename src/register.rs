@@ -76,7 +76,9 @@ pub unsafe fn register(
         (ring.ring_fd, opcode)
     };
     // SAFETY: forwarded caller guarantee; the fd is only a number to the kernel.
-    unsafe { syscall::io_uring_register(fd as u32, op, arg, nr_args) }
+    let r = unsafe { syscall::io_uring_register(fd as u32, op, arg, nr_args) };
+    crate::diag::register_done(opcode, arg, nr_args, &r); // diag hook (LIBURING_DEBUG)
+    r
 }
 
 /// Like [`register`] for an argument the kernel only reads or fills in

@@ -163,6 +163,7 @@ pub unsafe fn io_uring_enter2(
             argsz,
         )
     };
+    crate::diag::count_enter(); // diag hook (LIBURING_TRACE enters per submit)
     check(r).map(|v| v as i32)
 }
 

@@ -133,7 +133,9 @@ pub unsafe extern "C" fn io_uring_get_events(ring: *mut io_uring) -> c_int {
         return -libc::EINVAL;
     };
     // SAFETY: live ring.
-    ret_count(unsafe { queue::get_events(ring) })
+    let r = unsafe { queue::get_events(ring) };
+    crate::diag::saw_cq(ring); // diag hook (LIBURING_TRACE)
+    ret_count(r)
 }
 
 /// Waits for `wait_nr` completions, up to `ts` if given.
@@ -153,7 +155,9 @@ pub unsafe extern "C" fn io_uring_wait_cqes(
         return -libc::EINVAL;
     };
     // SAFETY: live ring; `ts`/`sigmask` are only passed to the kernel.
-    ret_count(unsafe { queue::wait_cqes(ring, out, wait_nr, ts, sigmask) })
+    let r = unsafe { queue::wait_cqes(ring, out, wait_nr, ts, sigmask) };
+    crate::diag::saw_cq(ring); // diag hook (LIBURING_TRACE)
+    ret_count(r)
 }
 
 /// [`io_uring_wait_cqes`] with a batch timeout of `min_wait_usec`.
@@ -194,7 +198,9 @@ pub unsafe extern "C" fn io_uring_wait_cqe_timeout(
         return -libc::EINVAL;
     };
     // SAFETY: live ring; `ts` is only passed to the kernel.
-    ret_count(unsafe { queue::wait_cqe_timeout(ring, out, ts) })
+    let r = unsafe { queue::wait_cqe_timeout(ring, out, ts) };
+    crate::diag::saw_cq(ring); // diag hook (LIBURING_TRACE)
+    ret_count(r)
 }
 
 /// Fills `cqes` with up to `count` ready completions; returns how many.
@@ -221,7 +227,9 @@ pub unsafe extern "C" fn io_uring_peek_batch_cqe(
         unsafe { core::slice::from_raw_parts_mut(cqes, count as usize) }
     };
     // SAFETY: live ring.
-    unsafe { queue::peek_batch_cqe(ring, out) }
+    let n = unsafe { queue::peek_batch_cqe(ring, out) };
+    crate::diag::saw_cq(ring); // diag hook (LIBURING_TRACE)
+    n
 }
 
 /// Liburing's internal wait primitive (used by its inline `io_uring_peek_cqe`
@@ -244,7 +252,9 @@ pub unsafe extern "C" fn __io_uring_get_cqe(
         return -libc::EINVAL;
     };
     // SAFETY: live ring; `sigmask` is only passed to the kernel.
-    ret_count(unsafe { queue::get_cqe(ring, out, submit, wait_nr, sigmask) })
+    let r = unsafe { queue::get_cqe(ring, out, submit, wait_nr, sigmask) };
+    crate::diag::saw_cq(ring); // diag hook (LIBURING_TRACE)
+    ret_count(r)
 }
 
 /// Liburing's internal half of `io_uring_sqring_wait`: sleeps until the

@@ -29,7 +29,9 @@ pub unsafe extern "C" fn io_uring_queue_init(
     let Some(ring) = (unsafe { ring.as_mut() }) else {
         return -libc::EINVAL;
     };
-    ret_int(setup::queue_init(entries, ring, flags).map(|()| 0))
+    let r = setup::queue_init(entries, ring, flags);
+    crate::diag::setup_done("io_uring_queue_init", entries, flags, None, ring, r.err()); // diag hook
+    ret_int(r.map(|()| 0))
 }
 
 /// Sets up a ring from `p`, which receives the kernel's answer.
@@ -46,7 +48,17 @@ pub unsafe extern "C" fn io_uring_queue_init_params(
     let (Some(ring), Some(p)) = (unsafe { (ring.as_mut(), p.as_mut()) }) else {
         return -libc::EINVAL;
     };
-    ret_int(setup::queue_init_params(entries, ring, p).map(|()| 0))
+    let flags = p.flags;
+    let r = setup::queue_init_params(entries, ring, p);
+    crate::diag::setup_done(
+        "io_uring_queue_init_params",
+        entries,
+        flags,
+        Some(p),
+        ring,
+        r.err(),
+    ); // diag hook
+    ret_int(r.map(|()| 0))
 }
 
 /// Sets up an `IORING_SETUP_NO_MMAP` ring in `buf`; returns the bytes used.
@@ -66,8 +78,18 @@ pub unsafe extern "C" fn io_uring_queue_init_mem(
     let (Some(ring), Some(p)) = (unsafe { (ring.as_mut(), p.as_mut()) }) else {
         return -libc::EINVAL;
     };
+    let flags = p.flags;
     // SAFETY: the caller vouches for `buf`.
-    ret_bytes(unsafe { setup::queue_init_mem(entries, ring, p, buf, buf_size) })
+    let r = unsafe { setup::queue_init_mem(entries, ring, p, buf, buf_size) };
+    crate::diag::setup_done(
+        "io_uring_queue_init_mem",
+        entries,
+        flags,
+        Some(p),
+        ring,
+        r.err(),
+    ); // diag hook
+    ret_bytes(r)
 }
 
 /// One setup attempt with exactly `p->flags` (liburing-internal, linked by
@@ -87,8 +109,18 @@ pub unsafe extern "C" fn __io_uring_queue_init_params(
     let (Some(ring), Some(p)) = (unsafe { (ring.as_mut(), p.as_mut()) }) else {
         return -libc::EINVAL;
     };
+    let flags = p.flags;
     // SAFETY: the caller vouches for `buf`.
-    ret_bytes(unsafe { setup::queue_init_once(entries, ring, p, buf, buf_size) })
+    let r = unsafe { setup::queue_init_once(entries, ring, p, buf, buf_size) };
+    crate::diag::setup_done(
+        "__io_uring_queue_init_params",
+        entries,
+        flags,
+        Some(p),
+        ring,
+        r.err(),
+    ); // diag hook
+    ret_bytes(r)
 }
 
 /// Maps the rings of an fd from `io_uring_setup(2)` into `ring`.
@@ -106,7 +138,16 @@ pub unsafe extern "C" fn io_uring_queue_mmap(
     let (Some(p), Some(ring)) = (unsafe { (p.as_ref(), ring.as_mut()) }) else {
         return -libc::EINVAL;
     };
-    ret_int(setup::queue_mmap(fd, p, ring).map(|()| 0))
+    let r = setup::queue_mmap(fd, p, ring);
+    crate::diag::setup_done(
+        "io_uring_queue_mmap",
+        p.sq_entries,
+        p.flags,
+        Some(p),
+        ring,
+        r.err(),
+    ); // diag hook
+    ret_int(r.map(|()| 0))
 }
 
 /// Tears a ring down: unmaps, unregisters the ring fd, closes.
@@ -117,7 +158,8 @@ pub unsafe extern "C" fn io_uring_queue_mmap(
 pub unsafe extern "C" fn io_uring_queue_exit(ring: *mut io_uring) {
     // SAFETY: the caller guarantees `ring` is null or a live ring.
     if let Some(ring) = unsafe { ring.as_mut() } {
-        // SAFETY: as above; the caller gives the ring up.
+        crate::diag::ring_exit(ring); // diag hook (LIBURING_TRACE summary)
+                                      // SAFETY: as above; the caller gives the ring up.
         unsafe { setup::queue_exit(ring) };
     }
 }
@@ -248,7 +290,11 @@ pub extern "C" fn io_uring_check_version(major: c_int, minor: c_int) -> bool {
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_setup(entries: c_uint, p: *mut io_uring_params) -> c_int {
     // SAFETY: the kernel validates `p` (EFAULT if bad).
-    ret_int(unsafe { syscall::io_uring_setup(entries, p.cast()) })
+    let r = unsafe { syscall::io_uring_setup(entries, p.cast()) };
+    // SAFETY: the kernel has read `p` unless the error is EFAULT, which the
+    // hook does not look into.
+    unsafe { crate::diag::raw_setup_done(entries, p, r.err()) }; // diag hook
+    ret_int(r)
 }
 
 /// `io_uring_enter(2)` with an optional signal mask.

@@ -20,8 +20,11 @@
 #![forbid(unsafe_code)]
 #![allow(non_camel_case_types, non_upper_case_globals)]
 
-/// Declares constants in groups and, in test builds, a table of them for
-/// the header generator and the C checks.
+/// Declares constants in groups and a table of them: the header generator
+/// and the C checks read it in test builds, and `diag::names`
+/// (LIBURING_DEBUG / LIBURING_TRACE, `uring-info`) turns values back into
+/// names from it, so no second list of names exists. An unused table costs
+/// nothing: it is a `const`, emitted only where read.
 ///
 /// ```text
 /// c_consts! {
@@ -51,7 +54,7 @@ macro_rules! c_consts {
         $($( $(#[doc = $doc])* pub const $name: $ty = $val; )*)*
 
         /// Every constant of this module, grouped as the C header shows it.
-        #[cfg(test)]
+        #[cfg_attr(not(test), allow(dead_code))]
         $vis const $table: &[$crate::uapi::CGroup] = &[
             $( $crate::uapi::CGroup {
                 kind: $crate::uapi::c_consts!(@kind $kind $(($cty))? $($ename)?),
@@ -189,7 +192,7 @@ pub(crate) const fn check_rust_fields(layouts: &[CLayout]) {
 }
 
 /// The C type of a `#define`d constant, which decides its literal suffix.
-#[cfg(test)]
+#[cfg_attr(not(test), allow(dead_code))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum CType {
     /// `int`: no suffix.
@@ -201,7 +204,7 @@ pub(crate) enum CType {
 }
 
 /// Whether a group of constants is a set of macros or a C enum.
-#[cfg(test)]
+#[cfg_attr(not(test), allow(dead_code))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum CGroupKind {
     /// `#define`s of the given C type.
@@ -212,7 +215,7 @@ pub(crate) enum CGroupKind {
 
 /// One constant: its C name, value, the Rust expression that defines it
 /// (from which the C spelling is derived) and its documentation.
-#[cfg(test)]
+#[cfg_attr(not(test), allow(dead_code))]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CConst {
     pub name: &'static str,
@@ -222,7 +225,7 @@ pub(crate) struct CConst {
 }
 
 /// A group of constants that the C header shows together.
-#[cfg(test)]
+#[cfg_attr(not(test), allow(dead_code))]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CGroup {
     pub kind: CGroupKind,
@@ -299,6 +302,20 @@ pub use register::*;
 pub use setup::*;
 pub use sqe::*;
 pub use zcrx::*;
+
+/// Every constant group of the ABI, for name lookups at run time.
+pub(crate) const CONST_TABLES: &[&[CGroup]] = &[
+    setup::CONSTS,
+    sqe::CONSTS,
+    opcodes::CONSTS,
+    cqe::CONSTS,
+    enter::CONSTS,
+    register::CONSTS,
+    buffers::CONSTS,
+    zcrx::CONSTS,
+    query::CONSTS,
+    bpf_filter::CONSTS,
+];
 
 /// One module of the ABI as the header generator sees it: its source
 /// (for the documentation of structs and fields) and its tables.

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * LIBURING_TRACE=<file> logs every SQE the library hands to the kernel and
+ * the CQEs it can see, warns about fields the kernel will reject, and
+ * prints a per-ring summary at io_uring_queue_exit (or at exit for rings
+ * never torn down).  Checked with this program linked four ways: against
+ * liburing.so.2 (as run.sh builds it), liburing.a, liburing-ffi.so.2, and,
+ * when upstream liburing and its examples are at hand (the liburing-tests
+ * cache, LIBURING_SRC), upstream's unmodified io_uring-cp under LD_PRELOAD.
+ */
+#include "check.h"
+
+#include <sys/stat.h>
+
+/* Paths are built with snprintf into fixed buffers; a cut path fails later. */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
+#define NOPS 5
+
+/* The traced workload; prints how many SQEs it submitted. */
+static int workload(void)
+{
+	struct io_uring ring, forgotten;
+	struct io_uring_cqe *cqe;
+	struct io_uring_sqe *sqe;
+	unsigned head, seen = 0;
+	int i, sqes = 0;
+	char buf[16];
+
+	check_ring_init(&ring, 8, 0);
+	for (i = 0; i < NOPS; i++) {
+		sqe = io_uring_get_sqe(&ring);
+		io_uring_prep_nop(sqe);
+		sqe->user_data = 100 + i;
+		sqes++;
+	}
+	CHECK_EQ(io_uring_submit_and_wait(&ring, NOPS), NOPS);
+	io_uring_for_each_cqe(&ring, head, cqe)
+		seen++;
+	io_uring_cq_advance(&ring, seen);
+
+	/* A read on fd -1 without IOSQE_FIXED_FILE: -EBADF. */
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read(sqe, -1, buf, sizeof(buf), 0);
+	sqe->user_data = 200;
+	sqes++;
+	/* A NOP with an sqe->flags bit no kernel defines: -EINVAL. */
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_nop(sqe);
+	sqe->flags = 0x80;
+	sqe->user_data = 201;
+	sqes++;
+	CHECK_EQ(io_uring_submit(&ring), 2);
+	for (i = 0; i < 2; i++) {
+		CHECK_EQ(io_uring_wait_cqe(&ring, &cqe), 0);
+		CHECK(cqe->res < 0);
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	io_uring_queue_exit(&ring);
+
+	/* A second ring the program never tears down: summarised at exit. */
+	check_ring_init(&forgotten, 4, 0);
+	sqe = io_uring_get_sqe(&forgotten);
+	io_uring_prep_nop(sqe);
+	sqe->user_data = 300;
+	sqes++;
+	CHECK_EQ(io_uring_submit_and_wait(&forgotten, 1), 1);
+	printf("sqes=%d\n", sqes);
+	return 0;
+}
+
+static char trace[512];
+
+static int count(const char *text, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = text; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[1 << 16];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	CHECKM(fd >= 0, "no trace file %s", path);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	return buf;
+}
+
+/* Runs `cmd` traced into a fresh file and returns the trace. */
+static char *traced(const char *how, const char *cmd)
+{
+	unlink(trace);
+	CHECKM(check_system("LIBURING_TRACE=%s %s %s", trace, how, cmd) == 0, "%s failed", cmd);
+	return slurp(trace);
+}
+
+static void check_workload_trace(const char *variant, const char *t)
+{
+	printf("---- %s\n%s", variant, t);
+	CHECKM(count(t, "): SQE ") == NOPS + 3, "%s: %d SQE lines", variant, count(t, "): SQE "));
+	CHECK(strstr(t, "ring 1 (fd "));
+	CHECK(strstr(t, "summary: ops per opcode: NOP=6 READ=1"));
+	CHECK(strstr(t, "summary: errors per opcode and errno: NOP/EINVAL=1 READ/EBADF=1") ||
+	      strstr(t, "summary: errors per opcode and errno: READ/EBADF=1 NOP/EINVAL=1"));
+	CHECK(strstr(t, "WARNING: SQE user_data=0xc8 READ: sqe->fd is negative without IOSQE_FIXED_FILE"));
+	CHECK(strstr(t, "WARNING: SQE user_data=0xc9 NOP: sqe->flags has bits no kernel defines"));
+	CHECK(strstr(t, "CQE user_data=0xc8 res=-EBADF"));
+	CHECK(strstr(t, "summary: 7 SQEs in 2 submits"));
+	/* The ring never exited is summarised at process exit. */
+	CHECK(strstr(t, "ring 2 (fd "));
+	CHECK(strstr(t, "summary: ops per opcode: NOP=1"));
+	CHECKM(count(t, "summary: ops per opcode") == 2, "%s: summaries", variant);
+}
+
+/* upstream's io_uring-cp, built against upstream, run with us preloaded */
+static void preload_example(const char *stage, const char *src)
+{
+	char root[4096], up[4096], ex[4096], bin[4096], data[4096], copy[4096];
+	const char *lsrc = getenv("LIBURING_SRC");
+	struct stat st;
+	char *t, *p;
+	long reads = 0, writes = 0, size = 3 * 32768 + 1000;
+
+	snprintf(root, sizeof(root), "%s/..", src);
+	snprintf(up, sizeof(up), "%s/.cache/liburing-tests/stage-upstream/usr", root);
+	if (lsrc && *lsrc)
+		snprintf(ex, sizeof(ex), "%s/examples", lsrc);
+	else
+		snprintf(ex, sizeof(ex), "%s/.cache/liburing-tests/build/source/examples", root);
+	snprintf(bin, sizeof(bin), "%s/io_uring-cp.c", ex);
+	if (stat(up, &st) || stat(bin, &st)) {
+		printf("note: LD_PRELOAD case skipped: no upstream liburing build (%s) or examples (%s)"
+		       " (run make liburing-tests first)\n", up, ex);
+		return;
+	}
+	snprintf(bin, sizeof(bin), "%s/io_uring-cp-upstream", getenv("CAPI_OUT"));
+	CHECK(check_system("%s -O2 -D_GNU_SOURCE -I%s/include -o %s %s/io_uring-cp.c %s/helpers.c "
+			   "-L%s/lib -Wl,-rpath,%s/lib -l:liburing.so.2",
+			   getenv("CC") ? getenv("CC") : "cc", up, bin, ex, ex, up, up) == 0);
+	snprintf(data, sizeof(data), "%s/cp-src", getenv("CAPI_OUT"));
+	snprintf(copy, sizeof(copy), "%s/cp-dst", getenv("CAPI_OUT"));
+	CHECK(check_system("head -c %ld /dev/urandom > %s", size, data) == 0);
+	{
+		char cmd[16384];
+
+		snprintf(cmd, sizeof(cmd), "%s %s %s && cmp %s %s", bin, data, copy, data, copy);
+		t = traced(stage, cmd);
+	}
+	printf("---- upstream io_uring-cp under LD_PRELOAD\n%s", t);
+	/* io_uring-cp reads and writes 32 KiB blocks: its own count. */
+	p = strstr(t, "ops per opcode:");
+	CHECK(p);
+	sscanf(strstr(p, "READV=") ? strstr(p, "READV=") : "READV=-1", "READV=%ld", &reads);
+	sscanf(strstr(p, "WRITEV=") ? strstr(p, "WRITEV=") : "WRITEV=-1", "WRITEV=%ld", &writes);
+	CHECK_EQ(reads, (size + 32767) / 32768);
+	CHECK_EQ(writes, reads);
+	CHECK_EQ(count(t, "): SQE "), reads + writes);
+}
+
+int main(int argc, char **argv)
+{
+	const char *stage, *src, *out, *cc;
+	char self[4096], bin[4096], how[8192];
+	ssize_t n;
+
+	if (argc == 2 && !strcmp(argv[1], "workload"))
+		return workload();
+	if (check_setup_flags_supported(4, 0) < 0)
+		SKIP("io_uring is not available here");
+	stage = check_env_or_skip("CAPI_STAGE");
+	src = check_env_or_skip("CAPI_SRC");
+	out = check_env_or_skip("CAPI_OUT");
+	cc = getenv("CC") ? getenv("CC") : "cc";
+	snprintf(trace, sizeof(trace), "%s/diag-trace.trace", out);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	CHECK(n > 0);
+	self[n] = 0;
+
+	/* liburing.so.2, as this program was linked. */
+	snprintf(how, sizeof(how), "%s workload", self);
+	check_workload_trace("liburing.so.2", traced("", how));
+
+	/* liburing.a */
+	snprintf(bin, sizeof(bin), "%s/diag-trace-static", out);
+	CHECK(check_system("%s -O2 -D_GNU_SOURCE -I%s/usr/include -I%s -o %s %s/diag-trace.c "
+			   "%s/usr/lib/liburing.a", cc, stage, src, bin, src, stage) == 0);
+	snprintf(how, sizeof(how), "%s workload", bin);
+	check_workload_trace("liburing.a", traced("", how));
+
+	/* liburing-ffi.so.2 */
+	snprintf(bin, sizeof(bin), "%s/diag-trace-ffi", out);
+	CHECK(check_system("%s -O2 -D_GNU_SOURCE -I%s/usr/include -I%s -o %s %s/diag-trace.c "
+			   "-L%s/usr/lib -Wl,-rpath,%s/usr/lib -l:liburing-ffi.so.2",
+			   cc, stage, src, bin, src, stage, stage) == 0);
+	snprintf(how, sizeof(how), "%s workload", bin);
+	check_workload_trace("liburing-ffi.so.2", traced("", how));
+
+	/* Nothing at all without the variable. */
+	unlink(trace);
+	CHECK(check_system("%s workload >/dev/null", self) == 0);
+	CHECK(access(trace, F_OK) != 0);
+
+	snprintf(how, sizeof(how), "LD_PRELOAD=%s/usr/lib/liburing.so.2", stage);
+	preload_example(how, src);
+	return 0;
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+//! Names for numbers: opcodes, flags and errno values.
+//!
+//! Every io_uring name comes from the constant tables that `c_consts!`
+//! builds in `src/uapi` (the same tables that are checked against the C
+//! headers), so a constant added there is named here with no second list.
+//! Errno names come from the `libc` crate's constants, spelled once below.
+//! This module needs only `core`, `libc` and `crate::uapi`, so the
+//! `uring-info` tool compiles it too.
+
+use crate::uapi::{CConst, CGroupKind, CONST_TABLES};
+
+/// Every constant of the uapi tables in table order, with whether C
+/// defines it as a macro (`true`) or an enumerator.
+fn all_consts() -> impl Iterator<Item = (bool, &'static CConst)> {
+    CONST_TABLES
+        .iter()
+        .flat_map(|groups| groups.iter())
+        .flat_map(|g| {
+            let is_macro = matches!(g.kind, CGroupKind::Macros(_));
+            g.consts.iter().map(move |c| (is_macro, c))
+        })
+}
+
+/// One family of constants in the uapi table: a name prefix, and whether
+/// its members are `#define`s (flags) or enumerators (opcodes).
+#[derive(Clone, Copy)]
+pub struct Family {
+    prefixes: &'static [&'static str],
+    is_macro: bool,
+}
+
+/// `IORING_OP_*`, shown without the prefix.
+pub const OPCODE: Family = Family {
+    prefixes: &["IORING_OP_"],
+    is_macro: false,
+};
+/// `IOSQE_*` (the flag values, not the `_BIT` numbers).
+pub const SQE_FLAG: Family = Family {
+    prefixes: &["IOSQE_"],
+    is_macro: true,
+};
+/// `IORING_SETUP_*`.
+pub const SETUP_FLAG: Family = Family {
+    prefixes: &["IORING_SETUP_"],
+    is_macro: true,
+};
+/// `IORING_CQE_F_*`.
+pub const CQE_FLAG: Family = Family {
+    prefixes: &["IORING_CQE_F_"],
+    is_macro: true,
+};
+/// `IORING_FEAT_*`.
+pub const FEATURE: Family = Family {
+    prefixes: &["IORING_FEAT_"],
+    is_macro: true,
+};
+/// `IORING_ENTER_*`.
+pub const ENTER_FLAG: Family = Family {
+    prefixes: &["IORING_ENTER_"],
+    is_macro: true,
+};
+/// `IORING_REGISTER_*` and `IORING_UNREGISTER_*` opcodes.
+pub const REGISTER_OP: Family = Family {
+    prefixes: &["IORING_REGISTER_", "IORING_UNREGISTER_"],
+    is_macro: false,
+};
+
+/// Table entries that share a family's prefix but are not members: bounds
+/// (`*_LAST`) and modifiers OR-ed into an opcode.
+fn is_marker(name: &str) -> bool {
+    name.ends_with("_LAST")
+        || name.ends_with("_MASK")
+        || name.ends_with("_SHIFT")
+        || name == "IORING_REGISTER_USE_REGISTERED_RING"
+}
+
+/// The family member `c` names, if it is one: its name without the prefix.
+fn member(family: Family, (is_macro, c): (bool, &CConst)) -> Option<&'static str> {
+    if is_macro != family.is_macro || is_marker(c.name) {
+        return None;
+    }
+    family.prefixes.iter().find_map(|p| c.name.strip_prefix(p))
+}
+
+/// The full C name of `value` in `family` (the first in table order).
+pub fn full_name(family: Family, value: u64) -> Option<&'static str> {
+    all_consts()
+        .find(|&e| e.1.value == i128::from(value) && member(family, e).is_some())
+        .map(|(_, c)| c.name)
+}
+
+/// The short name (prefix dropped) of `value` in `family`.
+pub fn short_name(family: Family, value: u64) -> Option<&'static str> {
+    all_consts()
+        .filter(|e| e.1.value == i128::from(value))
+        .find_map(|e| member(family, e))
+}
+
+/// Every member of `family` in table order: (short name, value). A value
+/// is listed once, under its first name (later enumerators that share the
+/// prefix and a value, such as `IORING_REGISTER_SRC_REGISTERED`, belong to
+/// other fields).
+pub fn members(family: Family) -> impl Iterator<Item = (&'static str, u64)> {
+    all_consts().enumerate().filter_map(move |(i, e)| {
+        let name = member(family, e)?;
+        let repeated = all_consts()
+            .take(i)
+            .any(|earlier| earlier.1.value == e.1.value && member(family, earlier).is_some());
+        (!repeated).then_some((name, e.1.value as u64))
+    })
+}
+
+/// Calls `out` with the short name of each set bit of `bits` (single-bit
+/// members of `family`), then with `None` and the bits left without a name.
+pub fn for_each_flag(family: Family, bits: u64, mut out: impl FnMut(Option<&'static str>, u64)) {
+    let mut rest = bits;
+    for bit in 0..64 {
+        let v = 1u64 << bit;
+        if bits & v != 0 {
+            if let Some(n) = short_name(family, v) {
+                out(Some(n), v);
+                rest &= !v;
+            }
+        }
+    }
+    if rest != 0 {
+        out(None, rest);
+    }
+}
+
+macro_rules! errno_names {
+    ($($name:ident)*) => {
+        /// errno values and their names, as the `libc` crate defines them.
+        const ERRNOS: &[(i32, &str)] = &[$((libc::$name, stringify!($name)),)*];
+    };
+}
+errno_names! {
+    EPERM ENOENT ESRCH EINTR EIO ENXIO E2BIG ENOEXEC EBADF ECHILD EAGAIN ENOMEM
+    EACCES EFAULT EBUSY EEXIST EXDEV ENODEV ENOTDIR EISDIR EINVAL ENFILE EMFILE
+    ENOTTY ETXTBSY EFBIG ENOSPC ESPIPE EROFS EMLINK EPIPE ERANGE EDEADLK
+    ENAMETOOLONG ENOLCK ENOSYS ENOTEMPTY ELOOP ENOMSG EIDRM ENODATA ETIME EBADMSG
+    EOVERFLOW EBADFD EILSEQ ENOTSOCK EDESTADDRREQ EMSGSIZE EPROTOTYPE ENOPROTOOPT
+    EPROTONOSUPPORT EOPNOTSUPP EAFNOSUPPORT EADDRINUSE EADDRNOTAVAIL ENETDOWN
+    ENETUNREACH ECONNABORTED ECONNRESET ENOBUFS EISCONN ENOTCONN ESHUTDOWN
+    ETIMEDOUT ECONNREFUSED EHOSTUNREACH EALREADY EINPROGRESS ESTALE EDQUOT
+    ECANCELED EOWNERDEAD ENOTRECOVERABLE
+}
+
+/// The name of a positive errno value (`EINVAL`), if known.
+pub fn errno_name(errno: i32) -> Option<&'static str> {
+    ERRNOS.iter().find(|(v, _)| *v == errno).map(|(_, n)| *n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::uapi::*;
+
+    #[test]
+    fn names_come_from_the_uapi_table() {
+        assert_eq!(short_name(OPCODE, u64::from(IORING_OP_READ)), Some("READ"));
+        assert_eq!(short_name(OPCODE, u64::from(IORING_OP_LAST)), None);
+        assert_eq!(short_name(SQE_FLAG, 1), Some("FIXED_FILE"));
+        assert_eq!(
+            full_name(SETUP_FLAG, u64::from(IORING_SETUP_DEFER_TASKRUN)),
+            Some("IORING_SETUP_DEFER_TASKRUN")
+        );
+        // Enumerators that share a prefix and a value with an opcode lose.
+        assert_eq!(full_name(REGISTER_OP, 0), Some("IORING_REGISTER_BUFFERS"));
+        assert_eq!(full_name(REGISTER_OP, 1), Some("IORING_UNREGISTER_BUFFERS"));
+        assert_eq!(errno_name(libc::EINVAL), Some("EINVAL"));
+        let mut seen = [0u64; 2];
+        for_each_flag(SQE_FLAG, 0x85, |n, v| match n {
+            Some(_) => seen[0] |= v,
+            None => seen[1] = v,
+        });
+        assert_eq!(seen, [0x05, 0x80]);
+        assert_eq!(members(OPCODE).count(), usize::from(IORING_OP_LAST));
+        assert_eq!(members(REGISTER_OP).count(), IORING_REGISTER_LAST as usize);
+    }
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+//! `uring-info`: what io_uring this machine offers to the calling process,
+//! and why not when it offers nothing. `--json` prints the same as JSON.
+//!
+//! Names come from the library's own uapi tables and lookups (compiled in
+//! by path), so they agree with what `LIBURING_TRACE` prints.
+
+#[allow(dead_code, unused_imports, clippy::all)]
+#[path = "../../../src/uapi/mod.rs"]
+mod uapi;
+
+#[allow(dead_code)]
+#[path = "../../../src/diag/names.rs"]
+mod names;
+
+#[allow(dead_code)]
+#[path = "../../../src/diag/since.rs"]
+mod since;
+
+#[allow(dead_code)]
+#[path = "../../../src/diag/sysinfo.rs"]
+mod sysinfo;
+
+#[allow(dead_code)]
+#[path = "../../../src/version.rs"]
+mod version;
+
+mod probe;
+mod report;
+
+fn main() {
+    let json = match std::env::args().nth(1).as_deref() {
+        None => false,
+        Some("--json") => true,
+        Some("-h" | "--help") => {
+            println!("usage: uring-info [--json]");
+            println!("Prints the kernel's io_uring support as this process sees it.");
+            return;
+        }
+        Some(other) => {
+            eprintln!("uring-info: unknown argument {other} (try --help)");
+            std::process::exit(2);
+        }
+    };
+    let facts = probe::gather();
+    if json {
+        print!("{}", report::json(&facts));
+    } else {
+        print!("{}", report::text(&facts));
+    }
+}

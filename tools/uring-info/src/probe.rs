@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: MIT
+//! Asking the kernel: throwaway rings, the opcode probe, the query
+//! interface, limits. Every ring made here is closed again at once.
+
+use std::mem::size_of;
+
+use crate::names::{self, FEATURE, OPCODE, REGISTER_OP, SETUP_FLAG};
+use crate::uapi::*;
+use crate::{since, sysinfo, version};
+
+/// Whether one setup flag is accepted.
+pub struct FlagResult {
+    pub name: &'static str,
+    pub value: u32,
+    pub since: Option<(u32, u32)>,
+    /// `Ok` accepted; `Err(errno)` refused.
+    pub result: Result<(), i32>,
+}
+
+/// One registration opcode and whether the kernel has it.
+pub struct RegisterOp {
+    pub name: &'static str,
+    pub value: u32,
+    pub available: bool,
+}
+
+/// Everything `uring-info` reports.
+pub struct Facts {
+    pub kernel_release: String,
+    pub disabled: Option<i64>,
+    pub group: Option<i64>,
+    pub in_group: Option<bool>,
+    pub cap_sys_admin: bool,
+    pub seccomp: Option<u64>,
+    pub seccomp_filters: Option<u64>,
+    /// `Ok` when a ring can be set up; the errno otherwise.
+    pub setup: Result<(), i32>,
+    pub why_not: Option<String>,
+    pub features: u32,
+    /// Supported opcodes (number, short name).
+    pub opcodes: Vec<(u8, String)>,
+    pub setup_flags: Vec<FlagResult>,
+    pub register_ops: Vec<RegisterOp>,
+    /// "IORING_REGISTER_QUERY" or "kernel version".
+    pub register_source: &'static str,
+    pub memlock: Option<(u64, u64)>,
+    pub nofile: Option<(u64, u64)>,
+    pub max_entries: Option<(u32, u32)>,
+    pub iowq_workers: Option<(u32, u32)>,
+    pub library: String,
+}
+
+fn errno() -> i32 {
+    std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
+}
+
+/// `io_uring_setup(2)`; the fd or the errno.
+fn setup(entries: u32, p: &mut io_uring_params) -> Result<i32, i32> {
+    // SAFETY: `p` is a live io_uring_params the kernel reads and fills.
+    let r = unsafe { libc::syscall(libc::SYS_io_uring_setup, entries, p as *mut io_uring_params) };
+    if r < 0 {
+        Err(errno())
+    } else {
+        Ok(r as i32)
+    }
+}
+
+/// `io_uring_register(2)`; the result or the errno.
+fn register(fd: i32, op: u32, arg: *mut libc::c_void, nr: u32) -> Result<i64, i32> {
+    // SAFETY: every caller passes an `arg` valid for `op` and `nr`.
+    let r = unsafe { libc::syscall(libc::SYS_io_uring_register, fd, op, arg, nr) };
+    if r < 0 {
+        Err(errno())
+    } else {
+        Ok(r)
+    }
+}
+
+fn close(fd: i32) {
+    // SAFETY: closes an fd this module opened.
+    unsafe { libc::close(fd) };
+}
+
+/// Sets up a ring with `flags` and what the flag needs, then closes it.
+fn try_flag(bit: u32) -> Result<(), i32> {
+    let companions = match bit {
+        IORING_SETUP_SQ_AFF => IORING_SETUP_SQPOLL,
+        IORING_SETUP_DEFER_TASKRUN => IORING_SETUP_SINGLE_ISSUER,
+        IORING_SETUP_TASKRUN_FLAG => IORING_SETUP_COOP_TASKRUN,
+        IORING_SETUP_HYBRID_IOPOLL => IORING_SETUP_IOPOLL,
+        IORING_SETUP_REGISTERED_FD_ONLY => IORING_SETUP_NO_MMAP,
+        IORING_SETUP_SQ_REWIND => IORING_SETUP_NO_SQARRAY,
+        _ => 0,
+    };
+    let mut p = io_uring_params {
+        flags: bit | companions,
+        ..Default::default()
+    };
+    let mut attach = None;
+    if bit == IORING_SETUP_CQSIZE {
+        p.cq_entries = 16;
+    }
+    if bit == IORING_SETUP_ATTACH_WQ {
+        let fd = setup(4, &mut io_uring_params::default())?;
+        p.wq_fd = fd as u32;
+        attach = Some(fd);
+    }
+    // NO_MMAP rings live in memory the application provides.
+    let mut region = None;
+    if p.flags & IORING_SETUP_NO_MMAP != 0 {
+        let len = 1 << 20;
+        // SAFETY: a fresh anonymous mapping; unmapped below.
+        let mem = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if mem != libc::MAP_FAILED {
+            p.sq_off.user_addr = mem as u64;
+            p.cq_off.user_addr = mem as u64 + (len as u64 / 2);
+            region = Some((mem, len));
+        }
+    }
+    let r = setup(4, &mut p).map(close);
+    if let Some(fd) = attach {
+        close(fd);
+    }
+    if let Some((mem, len)) = region {
+        // SAFETY: mapped above, no ring uses it any more.
+        unsafe { libc::munmap(mem, len) };
+    }
+    r
+}
+
+/// Gathers every fact.
+pub fn gather() -> Facts {
+    let kernel_release = {
+        // SAFETY: utsname is plain bytes; uname fills it.
+        let mut uts: libc::utsname = unsafe { std::mem::zeroed() };
+        // SAFETY: `uts` is writable.
+        unsafe { libc::uname(&mut uts) };
+        let bytes: Vec<u8> = uts
+            .release
+            .iter()
+            .take_while(|&&c| c != 0)
+            .map(|&c| c as u8)
+            .collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    };
+    let disabled = sysinfo::io_uring_disabled();
+    let group = sysinfo::io_uring_group();
+    let mut f = Facts {
+        kernel_release,
+        disabled,
+        group,
+        in_group: group
+            .filter(|&g| g >= 0)
+            .map(|g| sysinfo::in_group(g as u32)),
+        cap_sys_admin: sysinfo::has_cap(sysinfo::CAP_SYS_ADMIN),
+        seccomp: sysinfo::seccomp_mode(),
+        seccomp_filters: sysinfo::seccomp_filters(),
+        setup: Ok(()),
+        why_not: None,
+        features: 0,
+        opcodes: Vec::new(),
+        setup_flags: Vec::new(),
+        register_ops: Vec::new(),
+        register_source: "kernel version",
+        memlock: sysinfo::rlimit(libc::RLIMIT_MEMLOCK),
+        nofile: sysinfo::rlimit(libc::RLIMIT_NOFILE),
+        max_entries: None,
+        iowq_workers: None,
+        library: format!(
+            "liburing {}.{} API (uring-rs {})",
+            version::MAJOR,
+            version::MINOR,
+            env!("CARGO_PKG_VERSION")
+        ),
+    };
+
+    let mut p = io_uring_params::default();
+    let fd = match setup(4, &mut p) {
+        Ok(fd) => fd,
+        Err(e) => {
+            f.setup = Err(e);
+            f.why_not = Some(why_not(&f, e));
+            return f;
+        }
+    };
+    f.features = p.features;
+
+    // Opcodes, as io_uring_get_probe reports them.
+    let ops = 256usize;
+    let bytes = size_of::<io_uring_probe>() + ops * size_of::<io_uring_probe_op>();
+    let mut buf = vec![0u64; bytes.div_ceil(8)];
+    if register(
+        fd,
+        IORING_REGISTER_PROBE,
+        buf.as_mut_ptr().cast(),
+        ops as u32,
+    )
+    .is_ok()
+    {
+        // SAFETY: the buffer is zeroed, 8-aligned and large enough for the
+        // header and `ops` entries, which the kernel filled in.
+        let probe = unsafe { &*(buf.as_ptr() as *const io_uring_probe) };
+        let n = usize::from(probe.ops_len).min(ops);
+        // SAFETY: `n` entries follow the header inside `buf`.
+        let entries = unsafe { std::slice::from_raw_parts(probe.ops.as_ptr(), n) };
+        for op in entries {
+            if op.flags & IO_URING_OP_SUPPORTED != 0 {
+                let name = names::short_name(OPCODE, u64::from(op.op))
+                    .map_or_else(|| format!("OPCODE_{}", op.op), str::to_owned);
+                f.opcodes.push((op.op, name));
+            }
+        }
+    }
+
+    // io-wq worker limits: [0, 0] reads them without changing anything.
+    let mut workers = [0u32; 2];
+    if register(
+        fd,
+        IORING_REGISTER_IOWQ_MAX_WORKERS,
+        workers.as_mut_ptr().cast(),
+        2,
+    )
+    .is_ok()
+    {
+        f.iowq_workers = Some((workers[0], workers[1]));
+    }
+    close(fd);
+
+    // The largest rings: ask for far too many with CLAMP.
+    let mut p = io_uring_params {
+        flags: IORING_SETUP_CLAMP | IORING_SETUP_CQSIZE,
+        cq_entries: u32::MAX,
+        ..Default::default()
+    };
+    if let Ok(fd) = setup(u32::MAX, &mut p) {
+        f.max_entries = Some((p.sq_entries, p.cq_entries));
+        close(fd);
+    }
+
+    for (name, v) in names::members(SETUP_FLAG) {
+        let bit = v as u32;
+        f.setup_flags.push(FlagResult {
+            name,
+            value: bit,
+            since: since::lookup(since::SETUP_FLAGS, bit),
+            result: try_flag(bit),
+        });
+    }
+
+    // Registration opcodes: the kernel's own count where it can be asked
+    // (IORING_REGISTER_QUERY, 6.18), else the release that added each.
+    let mut query = io_uring_query_opcode::default();
+    let mut hdr = io_uring_query_hdr {
+        query_data: &mut query as *mut io_uring_query_opcode as u64,
+        query_op: IO_URING_QUERY_OPCODES,
+        size: size_of::<io_uring_query_opcode>() as u32,
+        ..Default::default()
+    };
+    let queried = register(
+        -1,
+        IORING_REGISTER_QUERY,
+        (&mut hdr as *mut io_uring_query_hdr).cast(),
+        0,
+    )
+    .is_ok()
+        && hdr.result >= 0;
+    if queried {
+        f.register_source = "IORING_REGISTER_QUERY";
+    }
+    for (name, v) in names::members(REGISTER_OP) {
+        let op = v as u32;
+        let available = if queried {
+            op < query.nr_register_opcodes
+        } else {
+            since::lookup(since::REGISTER_OPS, op).is_some_and(sysinfo::kernel_at_least)
+        };
+        f.register_ops.push(RegisterOp {
+            name: names::full_name(REGISTER_OP, v).unwrap_or(name),
+            value: op,
+            available,
+        });
+    }
+    f
+}
+
+/// Why no ring can be set up, from the same facts LIBURING_DEBUG uses.
+fn why_not(f: &Facts, e: i32) -> String {
+    match f.disabled {
+        Some(2) => return "kernel.io_uring_disabled = 2: io_uring is disabled for every process".into(),
+        Some(1) if !f.cap_sys_admin && f.in_group != Some(true) => {
+            return format!(
+                "kernel.io_uring_disabled = 1: only CAP_SYS_ADMIN and members of kernel.io_uring_group ({}) may use io_uring, and this process is neither",
+                f.group.unwrap_or(-1)
+            )
+        }
+        _ => {}
+    }
+    if f.seccomp == Some(2) {
+        return format!(
+            "a seccomp filter ({} filter(s)) answers io_uring_setup with {}",
+            f.seccomp_filters.unwrap_or(0),
+            names::errno_name(e).unwrap_or("an error")
+        );
+    }
+    if e == libc::ENOSYS {
+        return "the kernel has no io_uring (built without CONFIG_IO_URING, or older than 5.1)"
+            .into();
+    }
+    format!(
+        "io_uring_setup fails with {} for another reason",
+        names::errno_name(e).unwrap_or("an error")
+    )
+}
+
+/// The features as names.
+pub fn feature_names(features: u32) -> Vec<String> {
+    let mut out = Vec::new();
+    names::for_each_flag(FEATURE, u64::from(features), |n, v| {
+        out.push(n.map_or_else(|| format!("{v:#x}"), str::to_owned));
+    });
+    out
+}
