@@ -293,15 +293,20 @@ def main(d):
     flines, fworse = functions_section(rows, funcs, counts)
     lines += flines + [""]
     if fworse:
+        by_fn = {}
+        for r, fn, po, pu in fworse:
+            by_fn.setdefault(fn, []).append(po - pu)
         lines += ["Library functions costing ours more instructions per call than liburing: " +
-                  ", ".join("`%s` in %s (%.1f vs %.1f)" % (fn, r, po, pu)
-                            for r, fn, po, pu in fworse), ""]
+                  "; ".join("`%s` +%.1f to +%.1f in %d rows" % (fn, min(d), max(d), len(d))
+                            for fn, d in sorted(by_fn.items())) + ".", ""]
     lines += ["## Files", "",
               "- `raw.csv`: every timed run (row, side, round, key, value)",
               "- `counts.csv`: io_uring_enter calls and user instructions of the counting "
               "passes, with the ops they covered",
               "- `functions.csv`: per library function: calls and inclusive instructions",
               "- `summary.csv`: the medians and ratios of these tables",
+              "- `callgrind-nop-batch1-{ours,liburing}.out`: the callgrind profile of the NOP "
+              "batch-1 loop (`callgrind_annotate --inclusive=yes FILE`)",
               "- `ratios.png`, `instructions.png`, `pingpong-latency.png`: the plots", ""]
     for p in ("ratios.png", "instructions.png", "pingpong-latency.png"):
         if os.path.exists(os.path.join(d, p)):
