@@ -168,34 +168,41 @@ def workload_table(rows, stats, skipped):
     return lines
 
 
-def change(a, b):
-    if a is None or b is None or not b:
+def round_change(raw, row_id, base_id, side, key):
+    """Median over the rounds of row/base - 1 for one library: both rows ran
+    in the same round, seconds apart, so the load they met was alike."""
+    a = raw.get(row_id, {}).get(side, {}).get(key, {})
+    b = raw.get(base_id, {}).get(side, {}).get(key, {})
+    r = pair_ratios(a, b)
+    if not r:
         return "–"
-    return "%+.1f %%" % (100.0 * (a / b - 1))
+    return "%+.1f %%" % (100.0 * (statistics.median(r) - 1))
 
 
-def taskrun_section(stats):
+def taskrun_section(stats, raw):
     lines = ["## DEFER_TASKRUN and COOP_TASKRUN against a default ring (ping-pong)", "",
-             "Change of each figure against the default ring of the same library and "
-             "connection count (negative latency change = faster).", "",
+             "Each change is the median over the timed rounds of (this ring ÷ default ring) "
+             "for the same library and connection count, both measured in the same round "
+             "(negative latency change = faster). Figures are medians over the rounds.", "",
              "| connections | library | ring | p50 | p99 | p99.9 | msgs/s | p50 vs default "
              "| p99 vs default | msgs/s vs default |", "|" + "---|" * 10]
     for conns in (1, 32):
         for side in ("ours", "liburing"):
-            base = stats.get("pingpong/%d conn default" % conns)
+            base_id = "pingpong/%d conn default" % conns
             for ring in ("default", "coop", "defer"):
-                s = stats.get("pingpong/%d conn %s" % (conns, ring))
-                if not s or not base:
+                row_id = "pingpong/%d conn %s" % (conns, ring)
+                s = stats.get(row_id)
+                if not s or base_id not in stats:
                     continue
 
-                def g(k, st=s):
-                    return st.get("%s.%s" % (k, side))
+                def g(k):
+                    return s.get("%s.%s" % (k, side))
                 lines.append("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                     conns, side, ring, fmt_ns(g("p50_ns")), fmt_ns(g("p99_ns")),
                     fmt_ns(g("p999_ns")), fmt(g("ops_per_s")),
-                    change(g("p50_ns"), g("p50_ns", base)),
-                    change(g("p99_ns"), g("p99_ns", base)),
-                    change(g("ops_per_s"), g("ops_per_s", base))))
+                    round_change(raw, row_id, base_id, side, "p50_ns"),
+                    round_change(raw, row_id, base_id, side, "p99_ns"),
+                    round_change(raw, row_id, base_id, side, "ops_per_s")))
     return lines
 
 
@@ -289,7 +296,7 @@ def main(d):
     for wl, title in workloads.WORKLOAD_TITLES.items():
         wrows = [r for r in rows if r["workload"] == wl]
         lines += ["## " + title, ""] + workload_table(wrows, stats, skipped) + [""]
-    lines += taskrun_section(stats) + [""]
+    lines += taskrun_section(stats, raw) + [""]
     flines, fworse = functions_section(rows, funcs, counts)
     lines += flines + [""]
     if fworse:
