@@ -6,7 +6,7 @@
 #    reference build (.cache/liburing-tests/stage-upstream/usr); when it is
 #    missing, the harness builds it (reference mode, one test run: nop);
 # 2. matplotlib into a venv under .cache/bench-venv (once);
-# 3. bench/run.py (timed rounds, strace and callgrind passes), then
+# 3. bench/run.py (timed rounds, io_uring_enter and callgrind passes), then
 #    bench/report.py and bench/plot.py into build/bench/.
 # Environment: BENCH_QUICK=1 (3 rounds, a quarter of the ops),
 # BENCH_PAIRS=N (rounds, default 7), BENCH_ONLY=nop,pingpong (workloads),
