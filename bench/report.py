@@ -5,10 +5,11 @@ DIR/summary.csv (one line per row: medians, ratios, counts).
 
   report.py DIR
 
-How a row is judged: the ratio is median(ours) / median(liburing) of the
-row's main figure over the timed rounds (lower is better for every main
-figure).  The A/A ratio is the same for liburing's second run against its
-first, in the same rounds: what a library compared with itself shows here.
+How a row is judged: the ratio is the median over the timed rounds of
+ours / liburing of the row's main figure within each round (lower is better
+for every main figure).  The A/A ratio is the same for liburing's second run
+against its first, in the same rounds: what a library compared with itself
+shows here.
 A row is outside noise when its ratio lies outside the band of the A/A
 per-round ratios (widened to at least 0.97-1.03).
 """
@@ -77,11 +78,13 @@ def analyse(row, raw, counts):
         return None
     s = {"row": row["id"], "key": key, "ours": med(o), "liburing": med(u),
          "aa_value": med(a)}
-    s["ratio"] = s["ours"] / s["liburing"]
+    # Paired design: each round's runs met the same load, so the ratio is taken
+    # within the round first, then the median over the rounds.
     pr = pair_ratios(o, u)
+    s["ratio"] = statistics.median(pr)
     s["pair_min"], s["pair_max"] = min(pr), max(pr)
-    s["aa"] = s["aa_value"] / s["liburing"] if a else None
     ar = pair_ratios(a, u)
+    s["aa"] = statistics.median(ar) if ar else None
     s["aa_min"], s["aa_max"] = (min(ar), max(ar)) if ar else (None, None)
     s["spread_ours"] = (max(o.values()) - min(o.values())) / s["ours"]
     s["spread_liburing"] = (max(u.values()) - min(u.values())) / s["liburing"]
@@ -249,9 +252,10 @@ def main(d):
         "liburing-tests harness). Each timed round runs every row on ours, on liburing, and "
         "on liburing a second time (the **A/A** run: liburing against itself, the noise "
         "floor of this machine at that moment); the order of the three rotates from round "
-        "to round. Figures are medians over the rounds. **ratio** = median(ours) / "
-        "median(liburing) of the row's main figure (lower is better), with the smallest "
-        "and largest per-round ratio; **spread** = half the max−min range over the rounds, "
+        "to round. Figures are medians over the rounds. **ratio** = the median over the rounds of "
+        "ours ÷ liburing of the row's main figure within a round (lower is better; the "
+        "runs of one round met the same load), with the smallest and largest per-round "
+        "ratio; **spread** = half the max−min range over the rounds, "
         "relative to the median. A row is *outside noise* when its ratio lies outside the "
         "range of the per-round A/A ratios (widened to at least 0.97–1.03). "
         "`io_uring_enter` calls per op come from a separate pass (%s: the calls the "
