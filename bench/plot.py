@@ -5,7 +5,8 @@ with the venv it installs under .cache/).
 
   plot.py DIR
 
-DIR/ratios.png             ours ÷ liburing per row (bar: median; whisker:
+DIR/ratios.png             ours ÷ liburing per row (bar: median of the
+                           per-round ratios; whisker:
                            smallest-largest per-round ratio) next to the A/A
                            ratio, with the ±3 % band
 DIR/instructions.png       user-space instructions per op, ours ÷ liburing
@@ -57,7 +58,7 @@ def ratio_plot(d, rows):
     ax.set_yticklabels(labels, fontsize=8)
     ax.set_xlabel("time ratio (main figure of the row; < 1: faster than liburing)")
     ax.legend(loc="lower right", fontsize=8)
-    ax.set_title("uring-rs ÷ liburing 2.15, median of the rounds")
+    ax.set_title("uring-rs ÷ liburing 2.15: median of the per-round ratios")
     fig.tight_layout()
     fig.savefig(os.path.join(d, "ratios.png"), dpi=110)
     plt.close(fig)
