@@ -34,7 +34,7 @@ RUST_SRC := $(shell find src -name '*.rs') Cargo.toml
 HEADERS  := $(shell find include -name '*.h')
 
 .PHONY: all lib ffi headers check-headers install uninstall test unit-test lint capi-tests \
-	liburing-tests stage clean check-symbols bench abi-assert
+	liburing-tests stage clean check-symbols bench abi-assert bench-smoke
 
 all: lib ffi $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO)
 
@@ -190,15 +190,17 @@ check-symbols: all
 	sh capi-tests/check-symbols.sh $(LIB_SO) src/liburing.map liburing.so.2
 	if [ -f $(FFI_SO) ]; then sh capi-tests/check-symbols.sh $(FFI_SO) src/liburing-ffi.map liburing-ffi.so.2; fi
 
-# NOP round trips against upstream liburing (timing: not part of `make test`).
-# Upstream's build comes from the liburing-tests harness cache.
-UPSTREAM_STAGE := .cache/liburing-tests/stage-upstream/usr
+# The io_uring workloads of bench/ against upstream liburing 2.15, with an
+# A/A run, report and plots in build/bench/ (timing: not part of `make test`).
+# Upstream's build comes from the liburing-tests harness (built if missing).
 bench: stage
-	@test -d $(UPSTREAM_STAGE)/lib || { echo "run 'make liburing-tests' first (builds upstream)"; exit 1; }
-	sh capi-tests/bench/run.sh $(abspath $(STAGE))/usr/include $(abspath $(STAGE))/usr/lib \
-		$(abspath $(UPSTREAM_STAGE))/include $(abspath $(UPSTREAM_STAGE))/lib
+	sh bench/bench.sh $(abspath $(STAGE))/usr
 
-test: unit-test check-headers check-symbols capi-tests liburing-tests
+# Every bench program built against ours and run once with tiny counts (~7 s).
+bench-smoke: stage
+	python3 bench/run.py --smoke --ours $(abspath $(STAGE))/usr --out $(BUILD)/bench-smoke
+
+test: unit-test check-headers check-symbols capi-tests bench-smoke liburing-tests
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# `make bench`: sh bench/bench.sh <our staged usr dir>
+#
+# 1. upstream liburing 2.15: the liburing-tests harness's install of its own
+#    reference build (.cache/liburing-tests/stage-upstream/usr); when it is
+#    missing, the harness builds it (reference mode, one test run: nop);
+# 2. matplotlib into a venv under .cache/bench-venv (once);
+# 3. bench/run.py (timed rounds, io_uring_enter and callgrind passes), then
+#    bench/report.py and bench/plot.py into build/bench/.
+# Environment: BENCH_QUICK=1 (3 rounds, a quarter of the ops),
+# BENCH_PAIRS=N (rounds, default 7), BENCH_ONLY=nop,pingpong (workloads),
+# BENCH_OUT (default <repo>/build/bench),
+# LIBURING_SRC (passed to the harness), CC.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+ours=${1:?usage: bench.sh <our staged usr dir>}
+out=${BENCH_OUT:-$root/build/bench}
+upstream=$root/.cache/liburing-tests/stage-upstream/usr
+venv=$root/.cache/bench-venv
+
+mkdir -p "$(dirname "$out")"
+if [ ! -f "$upstream/include/liburing.h" ] || [ ! -e "$upstream/lib/liburing.so.2" ]; then
+	echo "bench: building upstream liburing 2.15 with the liburing-tests harness"
+	sh "$root/liburing-tests/run.sh" --modes reference --only nop >"$out.harness.log" 2>&1 || {
+		tail -20 "$out.harness.log"
+		echo "bench: the harness could not build upstream (log: $out.harness.log)" >&2
+		exit 1
+	}
+fi
+
+if ! "$venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
+	echo "bench: installing matplotlib into $venv"
+	python3 -m venv "$venv"
+	"$venv/bin/python" -m pip install --quiet --disable-pip-version-check matplotlib
+fi
+
+rm -rf "$out"
+mkdir -p "$out"
+quick=
+[ "${BENCH_QUICK:-0}" = 1 ] && quick=--quick
+python3 "$here/run.py" --ours "$ours" --upstream "$upstream" --out "$out" ${BENCH_ONLY:+--only "$BENCH_ONLY"} \
+	--pairs "${BENCH_PAIRS:-7}" $quick
+python3 "$here/report.py" "$out"
+"$venv/bin/python" "$here/plot.py" "$out"
+python3 "$here/report.py" "$out" # again, now linking the plots
+rm -rf "$out/work" "$out/bin"
+echo
+sed -n '/^## Summary/,/^## 1\./p' "$out/report.md" | sed '$d'
+echo "bench: report   $out/report.md"
+echo "bench: plots    $out/ratios.png $out/instructions.png $out/pingpong-latency.png"
+echo "bench: raw CSV  $out/raw.csv $out/counts.csv $out/functions.csv $out/summary.csv"
