@@ -531,9 +531,10 @@ __io_uring_take_sq_slots(struct io_uring *ring, unsigned slots,
 {
 	unsigned first = ring->sq.sqe_tail;
 	struct io_uring_sqe *slot;
+	unsigned used = first - io_uring_load_sq_head(ring);
 
-	/* first - head never exceeds ring_entries, so the sum cannot wrap */
-	if (first - io_uring_load_sq_head(ring) + slots > ring->sq.ring_entries)
+	/* used never exceeds ring_entries: the difference cannot wrap */
+	if (ring->sq.ring_entries - used < slots)
 		return NULL;
 	slot = ring->sq.sqes + ((first & ring->sq.ring_mask) << shift);
 	ring->sq.sqe_tail = first + slots;
@@ -588,9 +589,10 @@ IOURINGINLINE struct io_uring_sqe *io_uring_get_sqe128(struct io_uring *ring)
 	if ((ring->sq.sqe_tail & last) == last) {
 		struct io_uring_sqe *filler;
 
+		unsigned used = ring->sq.sqe_tail - io_uring_load_sq_head(ring);
+
 		/* the filler and the big SQE must both fit */
-		if (ring->sq.sqe_tail - io_uring_load_sq_head(ring) + 3 >
-		    ring->sq.ring_entries)
+		if (ring->sq.ring_entries - used < 3)
 			return NULL;
 		filler = __io_uring_take_sq_slots(ring, 1, 0);
 		io_uring_prep_nop(filler);

@@ -471,9 +471,6 @@ def program(writers):
 
 def build(src, include, lang, std, opt, out):
     ext_src = src if lang == "c" else src[:-2] + ".cpp"
-    if lang != "c" and not os.path.exists(ext_src):
-        with open(src) as f, open(ext_src, "w") as g:
-            g.write(f.read())
     cc = os.environ.get("CC", "cc") if lang == "c" else os.environ.get("CXX", "c++")
     cmd = [cc, "-std=" + std, opt, "-w", "-I" + include, "-o", out, ext_src]
     r = subprocess.run(cmd, capture_output=True, text=True)
@@ -513,8 +510,9 @@ def main(argv):
     os.makedirs(work, exist_ok=True)
     writers = sqe_writers(os.path.join(theirs, "liburing.h"))
     src = os.path.join(work, "sqe_compare.c")
-    with open(src, "w") as f:
-        f.write(program(writers))
+    for path in (src, src[:-2] + ".cpp"):
+        with open(path, "w") as f:
+            f.write(program(writers))
     failures, compared, reference = 0, 0, None
     for lang, std, opt in CONFIGS:
         tag = "%s%s" % (std, opt)
