@@ -9,7 +9,11 @@
  * Each case runs in a child process of its own, with fresh rings, so a crash
  * ends that case only and is recorded as "CRASH <signal>".  One line per case:
  *
- *   <n> <function>(<arguments>) -> ret=<value> [out=<...>] | CRASH SIGSEGV | TIMEOUT
+ *   <n> <function>(<arguments>) -> ret=<value> [cqe=...] [errno=E] [err=N]
+ *                                   | CRASH SIGSEGV | TIMEOUT
+ *
+ * errno is reported for the functions without an error return (pointer or
+ * void results); err= is io_uring_setup_buf_ring's error out-value.
  *
  * Usage: bad_args_diff <path of liburing-ffi.so.2 to take the helpers from>
  */
@@ -96,12 +100,18 @@ static struct io_uring *ring2(void)
 	return &ring_b;
 }
 
-/* A ring whose fd has been closed behind the library's back. */
+/*
+ * A ring whose fd has been closed behind the library's back.  The struct is
+ * pointed at fd 900, never opened, so a later open cannot reuse the number
+ * and make the "closed" fd valid again; the mappings keep the ring alive.
+ */
+#define CLOSED_FD 900
 static struct io_uring *ring_fd_closed(void)
 {
 	if (!have_closed++) {
 		init_or_die(&ring_closed, 0);
 		close(ring_closed.ring_fd);
+		ring_closed.ring_fd = ring_closed.enter_ring_fd = CLOSED_FD;
 	}
 	return &ring_closed;
 }
@@ -219,7 +229,11 @@ static struct io_uring_params *params_attach(int fd)
 
 static struct io_uring_probe *a_probe(void)
 {
-	return io_uring_get_probe();
+	static struct io_uring_probe *p;
+
+	if (!p)
+		p = io_uring_get_probe();
+	return p;
 }
 
 static sigset_t *empty_sigmask(void)
@@ -281,6 +295,35 @@ static int selected(const char *fn, const char *args)
 	return 1;
 }
 
+static struct io_uring_probe *a_probe(void);
+
+/*
+ * For a function without an error return (a pointer or nothing), errno is
+ * what a caller might look at, so it is reported: every fixture is made
+ * first, so that only the call itself can have set it.
+ */
+static void prime_fixtures(void)
+{
+	ring();
+	ring2();
+	ring_fd_closed();
+	ring_r_disabled();
+	ring_registered();
+	ring_tables();
+	a_probe();
+	err_out = 12345;
+	errno = 0;
+}
+
+static void emit_errno(int e)
+{
+	if (e)
+		emit(" errno=%s", strerrorname_np(e) ? strerrorname_np(e) : "?");
+	if (err_out != 12345)
+		emit(" err=%d", err_out);
+	emit("\n");
+}
+
 /* An int / ssize_t / unsigned result. */
 #define CI(fn, args, ...)						\
 	do {								\
@@ -304,22 +347,27 @@ static int selected(const char *fn, const char *args)
 		}							\
 	} while (0)
 
-/* A pointer result (NULL or not). */
+/* A pointer result (NULL or not), errno, and an `int *err` out-value. */
 #define CP(fn, args, ...)						\
 	do {								\
 		if (selected(#fn, args)) {				\
-			const void *p_ = (const void *) fn(__VA_ARGS__); \
-			emit("ret=%s\n", p_ ? "ptr" : "NULL");		\
+			const void *p_;					\
+			prime_fixtures();				\
+			p_ = (const void *) fn(__VA_ARGS__);		\
+			emit("ret=%s", p_ ? "ptr" : "NULL");		\
+			emit_errno(errno);				\
 			return 1;					\
 		}							\
 	} while (0)
 
-/* No result. */
+/* No result; errno. */
 #define CV(fn, args, ...)						\
 	do {								\
 		if (selected(#fn, args)) {				\
+			prime_fixtures();				\
 			fn(__VA_ARGS__);				\
-			emit("void\n");					\
+			emit("void");					\
+			emit_errno(errno);				\
 			return 1;					\
 		}							\
 	} while (0)
