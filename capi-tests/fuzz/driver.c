@@ -20,7 +20,8 @@
  *                                    2 pipe write, 3 socket read, 4 socket
  *                                    write, 5 timeout, 6 timeout remove,
  *                                    7 cancel, 8 link timeout, 9 poll,
- *                                    10 poll remove, 11 read_fixed, 12 failing nop
+ *                                    10 poll remove, 11 read_fixed, 12 failing nop,
+ *                                    13 recv into a provided buffer
  *   submit  submit_wait_timeout N MS  submit_get_events  get_events
  *   peek  seen  wait_timeout MS  wait_cqes N MS  wait_if_ready
  *   batch N HALF                     peek_batch_cqe + cq_advance
@@ -30,6 +31,11 @@
  *   unreg_ring_fd  reg_personality  unreg_personality ID  probe
  *   setup_buf_ring BGID N  free_buf_ring  buf_ring_head BGID
  *   resize SQ CQ  enable  pipe_fill LEN  state
+ *   submit_wait_min N MS MIN_US  wait_cqes_min N MS MIN_US
+ *   reg_files_sparse N  alloc_range OFF LEN  reg_bufs_sparse N  upd_bufs OFF
+ *   eventfd_toggle ON  restrict NOP_ONLY  sync_cancel UD MS  buf_add N BID
+ *   unreg_buf_ring BGID  iowait ON  sqring_wait  max_workers BOUND UNBOUND
+ *   (sqe KIND 13: recv with IOSQE_BUFFER_SELECT from buffer group B % 4)
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -75,7 +81,16 @@
 	X(io_uring_prep_cancel64) X(io_uring_prep_link_timeout)                      \
 	X(io_uring_prep_poll_add) X(io_uring_prep_poll_remove)                       \
 	X(io_uring_prep_read_fixed) X(io_uring_sqe_set_data64)                       \
-	X(io_uring_sqe_set_flags) X(io_uring_cqe_get_data64)
+	X(io_uring_sqe_set_flags) X(io_uring_cqe_get_data64)                        \
+	X(io_uring_submit_and_wait_min_timeout) X(io_uring_wait_cqes_min_timeout)    \
+	X(io_uring_register_files_sparse) X(io_uring_register_file_alloc_range)      \
+	X(io_uring_register_buffers_sparse) X(io_uring_register_buffers_update_tag)  \
+	X(io_uring_cq_eventfd_toggle) X(io_uring_cq_eventfd_enabled)                 \
+	X(io_uring_register_restrictions) X(io_uring_register_sync_cancel)           \
+	X(io_uring_buf_ring_add) X(io_uring_buf_ring_advance) X(io_uring_buf_ring_mask) \
+	X(io_uring_buf_ring_available) X(io_uring_unregister_buf_ring)               \
+	X(io_uring_set_iowait) X(io_uring_sqring_wait) X(io_uring_register_iowq_max_workers) \
+	X(io_uring_prep_recv) X(io_uring_sqe_set_buf_group)
 
 #define DECLARE(name) static __typeof__(&name) f_##name;
 FUNCS(DECLARE)
@@ -284,7 +299,7 @@ static int slot_of(int kind)
 	switch (kind) {
 	case 1: return PIPE_READER;
 	case 2: return PIPE_WRITER;
-	case 3: case 11: return SOCK_READER;
+	case 3: case 11: case 13: return SOCK_READER;
 	case 4: return SOCK_WRITER;
 	default: return -1;
 	}
@@ -351,6 +366,11 @@ static void op_sqe(int kind, unsigned long long ud, unsigned sqe_flags, int a, i
 		f_io_uring_prep_read_fixed(sqe, sock_r, data + (b % 4) * 4096, 1 + len % 4095,
 					   -1, b % 4);
 		break;
+	case 13: /* recv from the socket into a provided buffer of group b % 4 */
+		f_io_uring_prep_recv(sqe, sock_r, NULL, 1 + len % 300, 0);
+		f_io_uring_sqe_set_buf_group(sqe, b % 4);
+		sqe_flags |= IOSQE_BUFFER_SELECT;
+		break;
 	case 12: /* a NOP the kernel fails with -a */
 		f_io_uring_prep_nop(sqe);
 		sqe->nop_flags = IORING_NOP_INJECT_RESULT;
@@ -362,7 +382,7 @@ static void op_sqe(int kind, unsigned long long ud, unsigned sqe_flags, int a, i
 	f_io_uring_sqe_set_data64(sqe, ud);
 	f_io_uring_sqe_set_flags(sqe, sqe_flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK |
 						   IOSQE_IO_DRAIN | IOSQE_ASYNC |
-						   IOSQE_CQE_SKIP_SUCCESS));
+						   IOSQE_CQE_SKIP_SUCCESS | IOSQE_BUFFER_SELECT));
 	out("ok");
 }
 
@@ -483,6 +503,49 @@ static void op_setup_buf_ring(int bgid, unsigned n)
 	out("br=%s err=%d", br ? "ok" : "NULL", br ? 0 : err);
 }
 
+/* Provide n buffers (ids from `bid`) of 512 bytes to the buffer ring. */
+static void op_buf_add(unsigned n, unsigned bid)
+{
+	int mask, i;
+
+	if (!br) {
+		out("skip");
+		return;
+	}
+	mask = f_io_uring_buf_ring_mask(br_entries);
+	n %= (unsigned) br_entries + 1;
+	for (i = 0; i < (int) n; i++)
+		f_io_uring_buf_ring_add(br, data + DATA_HALF + ((bid + i) % 64) * 512, 512,
+					(unsigned short) (bid + i), mask, i);
+	f_io_uring_buf_ring_advance(br, (int) n);
+	out("added=%u available=%d", n, f_io_uring_buf_ring_available(&ring, br, br_bgid));
+}
+
+static void op_restrict(int allow_nop_only)
+{
+	struct io_uring_restriction res[2];
+
+	memset(res, 0, sizeof(res));
+	res[0].opcode = IORING_RESTRICTION_SQE_OP;
+	res[0].sqe_op = IORING_OP_NOP;
+	res[1].opcode = IORING_RESTRICTION_SQE_OP;
+	res[1].sqe_op = IORING_OP_READ;
+	out("ret=%d", f_io_uring_register_restrictions(&ring, res, allow_nop_only ? 1 : 2));
+}
+
+static void op_sync_cancel(unsigned long long ud, int ms)
+{
+	struct io_uring_sync_cancel_reg reg;
+
+	memset(&reg, 0, sizeof(reg));
+	reg.addr = ud;
+	reg.timeout.tv_sec = 0;
+	reg.timeout.tv_nsec = ms > 0 ? 1000000LL * (ms > 20 ? 20 : ms) : 0;
+	if (ms < 0)
+		reg.timeout.tv_sec = reg.timeout.tv_nsec = -1;
+	out("ret=%d", f_io_uring_register_sync_cancel(&ring, &reg));
+}
+
 static void op_state(void)
 {
 	out("sq_ready=%u space=%u cq_ready=%u overflow=%d", f_io_uring_sq_ready(&ring),
@@ -513,25 +576,35 @@ static void op_resize(unsigned sq, unsigned cq)
 /*
  * Before an operation that observes the CQ: give work the kernel finishes in
  * the background (io-wq, a request retried after its poll fired) a moment to
- * land, so that both drivers observe the same state; the sleep is a syscall,
- * so task work queued for this thread also runs on its way out.
+ * land, so that both drivers observe the same state.  Sleeps in 200 us steps
+ * until the CQ has not grown for two steps (at most 10 ms); the sleep is a
+ * syscall, so task work queued for this thread also runs on its way out.
  */
 static void settle(const char *op)
 {
 	static const char *const observers[] = {
 		"state", "peek", "batch", "wait_if_ready", "drain", "wait_timeout",
-		"wait_cqes", "read_eventfd", "submit_wait_timeout", NULL,
+		"wait_cqes", "wait_cqes_min", "read_eventfd", "submit_wait_timeout",
+		"submit_wait_min", "sync_cancel", "buf_add", NULL,
 	};
-	struct timespec ts = { 0, 300000 };
+	struct timespec ts = { 0, 200000 };
+	unsigned last, now, quiet = 0;
 	int i;
 
 	if (getenv("FUZZ_NO_SETTLE"))
 		return;
 	for (i = 0; observers[i]; i++)
-		if (!strcmp(op, observers[i])) {
-			nanosleep(&ts, NULL);
-			return;
-		}
+		if (!strcmp(op, observers[i]))
+			break;
+	if (!observers[i])
+		return;
+	last = have_ring ? f_io_uring_cq_ready(&ring) : 0;
+	for (i = 0; i < 50 && quiet < 2; i++) {
+		nanosleep(&ts, NULL);
+		now = have_ring ? f_io_uring_cq_ready(&ring) : 0;
+		quiet = now == last ? quiet + 1 : 0;
+		last = now;
+	}
 }
 
 static int needs_ring(const char *op)
@@ -679,6 +752,61 @@ int main(int argc, char **argv)
 			ssize_t w = write(pipe_w_nb, data, (size_t) v[0] % 8192);
 
 			out("ret=%zd", w < 0 ? -errno : w);
+		} else if (!strcmp(op, "submit_wait_min")) {
+			struct io_uring_cqe *c = NULL;
+			int ret = f_io_uring_submit_and_wait_min_timeout(
+				&ring, &c, (unsigned) v[0] % 4, ts_for((int) v[1]),
+				(unsigned) v[2] % 5000, NULL);
+
+			held = NULL;
+			out("ret=%d", ret);
+		} else if (!strcmp(op, "wait_cqes_min")) {
+			struct io_uring_cqe *c = NULL;
+
+			op_wait_result(f_io_uring_wait_cqes_min_timeout(&ring, &c, (unsigned) v[0] % 4,
+									 ts_for((int) v[1]),
+									 (unsigned) v[2] % 5000,
+									 NULL), &c);
+		} else if (!strcmp(op, "reg_files_sparse")) {
+			out("ret=%d", f_io_uring_register_files_sparse(&ring, (unsigned) v[0]));
+		} else if (!strcmp(op, "alloc_range")) {
+			out("ret=%d", f_io_uring_register_file_alloc_range(&ring, (unsigned) v[0],
+									   (unsigned) v[1]));
+		} else if (!strcmp(op, "reg_bufs_sparse")) {
+			out("ret=%d", f_io_uring_register_buffers_sparse(&ring, (unsigned) v[0]));
+		} else if (!strcmp(op, "upd_bufs")) {
+			struct iovec iov = { data + 4096, 4096 };
+			__u64 tag = 0;
+
+			out("ret=%d", f_io_uring_register_buffers_update_tag(&ring, (unsigned) v[0],
+									     &iov, &tag, 1));
+		} else if (!strcmp(op, "eventfd_toggle")) {
+			int ret = f_io_uring_cq_eventfd_toggle(&ring, v[0] & 1);
+
+			out("ret=%d enabled=%d", ret, (int) f_io_uring_cq_eventfd_enabled(&ring));
+		} else if (!strcmp(op, "restrict")) {
+			op_restrict((int) v[0] & 1);
+		} else if (!strcmp(op, "sync_cancel")) {
+			op_sync_cancel((unsigned long long) v[0], (int) v[1]);
+		} else if (!strcmp(op, "buf_add")) {
+			op_buf_add((unsigned) v[0], (unsigned) v[1]);
+		} else if (!strcmp(op, "unreg_buf_ring")) {
+			int ret = f_io_uring_unregister_buf_ring(&ring, (int) v[0] % 4);
+
+			/* Our mapping of a ring the kernel no longer knows is freed
+			 * by free_buf_ring only: forget it here (leak, not reuse). */
+			if (!ret && br && br_bgid == (int) v[0] % 4)
+				br = NULL;
+			out("ret=%d", ret);
+		} else if (!strcmp(op, "iowait")) {
+			out("ret=%d", f_io_uring_set_iowait(&ring, v[0] & 1));
+		} else if (!strcmp(op, "sqring_wait")) {
+			out("ret=%d", f_io_uring_sqring_wait(&ring));
+		} else if (!strcmp(op, "max_workers")) {
+			unsigned vals[2] = { (unsigned) v[0], (unsigned) v[1] };
+			int ret = f_io_uring_register_iowq_max_workers(&ring, vals);
+
+			out("ret=%d", ret);
 		} else if (!strcmp(op, "state")) {
 			op_state();
 		} else {

@@ -49,6 +49,7 @@ SQE_KINDS = {  # kind number in driver.c: weight
     9: 4,    # poll add
     10: 3,   # poll remove
     11: 5,   # read into a registered buffer
+    13: 5,   # recv into a provided buffer (buffer ring)
 }
 
 
@@ -112,7 +113,10 @@ def gen_ops(seed, steps, sqpoll=False, with_async=False, timers=False):
         "reg_ring_fd": 0.5, "unreg_ring_fd": 0.3, "reg_personality": 0.3,
         "unreg_personality": 0.3, "probe": 0.3, "setup_buf_ring": 0.5,
         "free_buf_ring": 0.3, "buf_ring_head": 0.5, "resize": 0.7, "enable": 0.5,
-        "pipe_fill": 2,
+        "pipe_fill": 2, "submit_wait_min": 1, "wait_cqes_min": 0.7, "reg_files_sparse": 0.4,
+        "alloc_range": 0.4, "reg_bufs_sparse": 0.4, "upd_bufs": 0.5, "eventfd_toggle": 0.4,
+        "restrict": 0.4, "sync_cancel": 0.5, "buf_add": 1.5, "unreg_buf_ring": 0.3,
+        "iowait": 0.3, "sqring_wait": 0.3, "max_workers": 0.2,
     }
     while len(ops) < steps:
         op = pick(rng, table)
@@ -138,6 +142,26 @@ def gen_ops(seed, steps, sqpoll=False, with_async=False, timers=False):
             ops.append(f"{op} {rng.randrange(0, 4)}")
         elif op == "resize":
             ops.append(f"{op} {rng.randrange(0, 6)} {rng.randrange(0, 8)}")
+        elif op in ("submit_wait_min", "wait_cqes_min"):
+            ops.append(f"{op} {rng.randrange(0, 4)} {rng.choice([0, 1, 20])} "
+                       f"{rng.choice([0, 100, 1000])}")
+        elif op in ("reg_files_sparse", "reg_bufs_sparse"):
+            ops.append(f"{op} {rng.choice([0, 1, 4, 16])}")
+        elif op == "alloc_range":
+            ops.append(f"{op} {rng.randrange(0, 20)} {rng.randrange(0, 20)}")
+        elif op == "upd_bufs":
+            ops.append(f"{op} {rng.randrange(0, 6)}")
+        elif op in ("eventfd_toggle", "restrict", "iowait"):
+            ops.append(f"{op} {rng.randrange(0, 2)}")
+        elif op == "sync_cancel":
+            ops.append(f"{op} {rng.choice([rng.randrange(1, 48), 100, 101, 102, 103])} "
+                       f"{rng.choice([0, 1, 20])}")
+        elif op == "buf_add":
+            ops.append(f"{op} {rng.randrange(0, 33)} {rng.randrange(0, 64)}")
+        elif op == "unreg_buf_ring":
+            ops.append(f"{op} {rng.randrange(0, 4)}")
+        elif op == "max_workers":
+            ops.append(f"{op} {rng.choice([0, 1, 4])} {rng.choice([0, 2, 8])}")
         elif op == "pipe_fill":
             ops.append(f"{op} {rng.choice([1, 10, 100, 4096])}")
         else:
