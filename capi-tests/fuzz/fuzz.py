@@ -354,9 +354,11 @@ def main():
                     uu = [lockstep(args, args.upstream, args.upstream, small, env)[0]
                           for _ in range(5)]
                     if None in ou or any(x is not None for x in uu):
+                        os.remove(path)
+                        os.remove(path + ".diff")
                         noise += 1
                         print(f"seed {seed}: ours vs upstream diverge at step {d_ou} "
-                              f"({ops[d_ou]}): noise (shrunk case {path} is unstable: "
+                              f"({ops[d_ou]}): noise (the shrunk case is unstable: "
                               f"ours/upstream {ou}, upstream/upstream {uu})")
                         seed += 1
                         continue
