@@ -34,7 +34,7 @@ RUST_SRC := $(shell find src -name '*.rs') Cargo.toml
 HEADERS  := $(shell find include -name '*.h')
 
 .PHONY: all lib ffi headers check-headers install uninstall test unit-test lint capi-tests \
-	liburing-tests stage clean check-symbols bench abi-assert bench-smoke
+	liburing-tests stage clean check-symbols bench abi-assert bench-smoke check-differential fuzz fuzz-short
 
 all: lib ffi $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO)
 
@@ -200,7 +200,41 @@ bench: stage
 bench-smoke: stage
 	python3 bench/run.py --smoke --ours $(abspath $(STAGE))/usr --out $(BUILD)/bench-smoke
 
+# The differential checks need upstream's build, which liburing-tests makes:
+# they run after it, in this order, whatever -j says.
 test: unit-test check-headers check-symbols capi-tests bench-smoke liburing-tests
+	$(MAKE) --no-print-directory check-differential
+	$(MAKE) --no-print-directory fuzz-short
+
+# Every exported function with NULL, negative, huge and unregistered
+# arguments, built against upstream and against us; differences must be on
+# capi-tests/differential/allow-list.txt (DIFF_STRICT=1: without its
+# "pending core fix" section).
+check-differential: stage
+	@test -d $(UPSTREAM_STAGE)/lib || { echo "run 'make liburing-tests' first (builds upstream)"; exit 1; }
+	sh capi-tests/differential/run.sh $(abspath $(STAGE)) $(abspath $(UPSTREAM_STAGE)/..) \
+		$(if $(DIFF_STRICT),--strict)
+
+# Lockstep differential fuzzing of liburing-ffi.so.2, ours against upstream's
+# (and upstream against itself, to tell timing noise from divergences).
+#   make fuzz FUZZ_SECONDS=600 FUZZ_SEED=1000 [FUZZ_ARGS="--async --timers"]
+# Shrunk divergences are written to $(BUILD)/fuzz-out.
+FUZZ_SECONDS ?= 60
+FUZZ_SEED    ?= 1
+FUZZ_ARGS    ?=
+FUZZ_DRIVER  := $(BUILD)/fuzz/driver
+$(FUZZ_DRIVER): capi-tests/fuzz/driver.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Iinclude -o $@ $< -ldl
+fuzz: stage $(FUZZ_DRIVER)
+	@test -d $(UPSTREAM_STAGE)/lib || { echo "run 'make liburing-tests' first (builds upstream)"; exit 1; }
+	python3 capi-tests/fuzz/fuzz.py --driver $(FUZZ_DRIVER) \
+		--ours $(abspath $(STAGE))/usr/lib/liburing-ffi.so.2 \
+		--upstream $(abspath $(UPSTREAM_STAGE))/lib/liburing-ffi.so.2 \
+		--seed $(FUZZ_SEED) --seconds $(FUZZ_SECONDS) --out $(BUILD)/fuzz-out $(FUZZ_ARGS)
+# The fixed-seed run of `make test`.
+fuzz-short:
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30 FUZZ_SEED=1
 
 clean:
 	rm -rf $(BUILD)
