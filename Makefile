@@ -1,15 +1,52 @@
 # liburing 2.15 drop-in, built from Rust.
 #   make            build liburing.so.2.15, liburing.a, liburing-ffi.*, pkg-config files
 #   make test       every test: Rust unit tests, ABI/symbol checks, capi-tests, liburing's own suite
-#   make install    honours DESTDIR, prefix, libdir, libdevdir, includedir (liburing's defaults)
+#   make install    honours DESTDIR, prefix, libdir, libdevdir, includedir, mandir
+#                   (liburing's defaults)
+#   ./configure     optional, liburing's options; see ./configure --help
+
+# ./configure writes the install directories, CC, CXX and the sanitizer choice
+# to config.mk; without it the defaults below (liburing's) apply. Variables
+# given on the make command line win over both.
+-include config.mk
 
 prefix     ?= /usr
 includedir ?= $(prefix)/include
 libdir     ?= $(prefix)/lib
 libdevdir  ?= $(prefix)/lib
+mandir     ?= $(prefix)/man
+datadir    ?= $(prefix)/share
 DESTDIR    ?=
 
 CC     ?= cc
+# Build flags under liburing's names, so packaging recipes can pass theirs
+# (Debian: `make V=1 CPPFLAGS=... CFLAGS=... LDFLAGS=...` with its hardening
+# flags). CPPFLAGS and CFLAGS reach every C compile, CFLAGS and LDFLAGS every
+# link of a shared library or program. Given CFLAGS replace our default, as
+# liburing's do; the flags the build itself needs (-fPIC, -Iinclude) are added
+# on top. The Rust code gets no flags from here: relro/bindnow are properties
+# of the final link, which is the C compiler's, and stable rustc has no stack
+# protector or fortify option to map CFLAGS onto (cargo still reads RUSTFLAGS
+# from the environment).
+CFLAGS   ?= -O2 -Wall -Wextra -Werror
+CPPFLAGS ?=
+LDFLAGS  ?=
+# ./configure --enable-sanitizer (address,undefined) or --enable-tsan (thread):
+# the C parts are instrumented: liburing-ffi's helpers, examples, C tests.
+SANITIZE ?=
+SANITIZE_FLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -g)
+# V=1 prints every command in full, as liburing's; cargo then shows its rustc
+# command lines too.
+CARGO_OUTPUT := $(if $(filter-out 0,$(V)),--verbose,--quiet)
+# A configured or command-line compiler is also the one the C tests use
+# (capi-tests/run.sh reads CC, the C++ header test reads CXX).
+ifneq ($(origin CC),default)
+export CC
+endif
+ifneq ($(origin CXX),default)
+export CXX
+endif
+
 CARGO  ?= cargo
 VERSION := 2.15
 BUILD  := build
@@ -32,14 +69,14 @@ RUST_SRC := $(shell find src -name '*.rs') Cargo.toml
 HEADERS  := $(shell find include -name '*.h')
 
 .PHONY: all lib ffi headers check-headers install uninstall test unit-test lint capi-tests \
-	liburing-tests stage clean check-symbols bench
+	liburing-tests stage clean check-symbols bench runtests examples distclean check-debian
 
 all: lib ffi $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc
 
 lib: $(LIB_SO) $(LIB_A)
 
 $(RUST_A): $(RUST_SRC)
-	$(CARGO) build --release --quiet
+	$(CARGO) build --release $(CARGO_OUTPUT)
 
 # The archive holds one relocatable object: the Rust staticlib partially
 # linked with only what liburing's functions reach (--gc-sections), then every
@@ -73,16 +110,16 @@ $(LIB_A): $(BUILD)/liburing.o
 # rustc's cdylib would replace our version script with its own, so the
 # staticlib is relinked by the C compiler: versioned symbols, nothing else.
 $(LIB_SO): $(BUILD)/liburing.o src/liburing.map Makefile
-	$(CC) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing.o \
-		-Wl,--version-script=src/liburing.map -Wl,-soname,liburing.so.2
+	$(CC) $(CFLAGS) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing.o \
+		-Wl,--version-script=src/liburing.map -Wl,-soname,liburing.so.2 $(LDFLAGS)
 	ln -sf liburing.so.$(VERSION) $(BUILD)/liburing.so.2
 	ln -sf liburing.so.$(VERSION) $(BUILD)/liburing.so
 
 # liburing-ffi: the same library plus every inline helper of liburing.h
 # compiled once from our own header into real functions.
-$(BUILD)/ffi.o: src/ffi.c $(HEADERS)
+$(BUILD)/ffi.o: src/ffi.c $(HEADERS) $(wildcard config.mk)
 	@mkdir -p $(BUILD)
-	$(CC) -O2 -fPIC -Wall -Wextra -Werror -Iinclude -c -o $@ src/ffi.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE_FLAGS) -fPIC -Iinclude -c -o $@ src/ffi.c
 
 $(BUILD)/liburing-ffi.o: $(RUST_A) $(BUILD)/ffi.o src/liburing-ffi.map Makefile
 	$(call relink_object,$@,src/liburing-ffi.map,$(BUILD)/ffi.o)
@@ -92,8 +129,8 @@ $(FFI_A): $(BUILD)/liburing-ffi.o
 	ar rcs $@ $<
 
 $(FFI_SO): $(BUILD)/liburing-ffi.o src/liburing-ffi.map Makefile
-	$(CC) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing-ffi.o \
-		-Wl,--version-script=src/liburing-ffi.map -Wl,-soname,liburing-ffi.so.2
+	$(CC) $(CFLAGS) $(SANITIZE_FLAGS) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing-ffi.o \
+		-Wl,--version-script=src/liburing-ffi.map -Wl,-soname,liburing-ffi.so.2 $(LDFLAGS)
 	ln -sf liburing-ffi.so.$(VERSION) $(BUILD)/liburing-ffi.so.2
 	ln -sf liburing-ffi.so.$(VERSION) $(BUILD)/liburing-ffi.so
 
@@ -104,7 +141,7 @@ ffi: $(if $(wildcard src/ffi.c),$(FFI_SO) $(FFI_A))
 fill_pc = sed -e 's|@prefix@|$(prefix)|g' -e 's|@libdir@|$(libdevdir)|g' \
 	-e 's|@includedir@|$(includedir)|g' -e 's|@version@|$(VERSION)|g'
 
-$(BUILD)/%.pc: src/%.pc.in Makefile
+$(BUILD)/%.pc: src/%.pc.in Makefile $(wildcard config.mk)
 	@mkdir -p $(BUILD)
 	$(fill_pc) $< > $@
 
@@ -132,6 +169,14 @@ install: all
 		install -m 644 $(FFI_A) $(DESTDIR)$(libdevdir)/liburing-ffi.a && \
 		$(fill_pc) src/liburing-ffi.pc.in > $(DESTDIR)$(libdevdir)/pkgconfig/liburing-ffi.pc; \
 	fi
+# Man pages: whatever the build generated into build/man/man{2,3,7}
+# (liburing's sections); nothing to do while there are none.
+	for sec in 2 3 7; do \
+		set -- $(BUILD)/man/man$$sec/*; \
+		[ -e "$$1" ] || continue; \
+		install -d $(DESTDIR)$(mandir)/man$$sec && \
+		install -m 644 "$$@" $(DESTDIR)$(mandir)/man$$sec/ || exit 1; \
+	done
 
 uninstall:
 	rm -rf $(DESTDIR)$(includedir)/liburing $(DESTDIR)$(includedir)/liburing.h
@@ -141,6 +186,11 @@ uninstall:
 	rm -f $(DESTDIR)$(libdir)/liburing-ffi.so.$(VERSION) $(DESTDIR)$(libdir)/liburing-ffi.so.2 \
 	      $(DESTDIR)$(libdevdir)/liburing-ffi.so $(DESTDIR)$(libdevdir)/liburing-ffi.a \
 	      $(DESTDIR)$(libdevdir)/pkgconfig/liburing-ffi.pc
+	for sec in 2 3 7; do \
+		for page in $(BUILD)/man/man$$sec/*; do \
+			[ ! -e "$$page" ] || rm -f $(DESTDIR)$(mandir)/man$$sec/$${page##*/}; \
+		done; \
+	done
 
 # The installed layout every C test builds against: $(STAGE)/usr/{include,lib}.
 stage: all
@@ -154,7 +204,7 @@ lint:
 	$(CARGO) clippy --quiet --all-targets -- -D warnings
 
 capi-tests: stage
-	sh capi-tests/run.sh $(abspath $(STAGE))
+	CAPI_EXTRA_CFLAGS="$(SANITIZE_FLAGS)" sh capi-tests/run.sh $(abspath $(STAGE))
 	sh capi-tests/pkgconfig.sh $(abspath $(STAGE))
 
 liburing-tests: stage
@@ -178,8 +228,28 @@ bench: stage
 	sh capi-tests/bench/run.sh $(abspath $(STAGE))/usr/include $(abspath $(STAGE))/usr/lib \
 		$(abspath $(UPSTREAM_STAGE))/include $(abspath $(UPSTREAM_STAGE))/lib
 
-test: unit-test check-headers check-symbols capi-tests liburing-tests
+# Our example programs (examples/*.c, shipped by packagers as documentation),
+# built against the installed layout with the user's flags, then run.
+examples: stage
+	CC="$(CC)" EXAMPLES_CFLAGS="$(CPPFLAGS) $(CFLAGS) $(SANITIZE_FLAGS)" \
+	EXAMPLES_LDFLAGS="$(LDFLAGS) $(SANITIZE_FLAGS)" \
+		sh examples/run.sh $(abspath $(STAGE))
+
+test: unit-test check-headers check-symbols capi-tests examples liburing-tests
+
+# liburing's name for its test run (Debian's recipe calls `make runtests`).
+runtests: test
+
+# Debian's own packaging of liburing 2.15 (its debian/ directory) built from a
+# clean copy of this tree; see packaging/README.md. Not part of `make test`:
+# it installs packages and takes minutes.
+check-debian:
+	sh packaging/check-debian.sh
 
 clean:
 	rm -rf $(BUILD)
 	$(CARGO) clean --quiet
+
+# clean, and forget ./configure's choices.
+distclean: clean
+	rm -f config.mk
