@@ -68,7 +68,8 @@ NOT_OURS = {
 RUST_STACK = ("the Rust code has no stack canaries: stable rustc has no stack-protector "
               "option (-Z stack-protector is nightly-only) and CFLAGS do not reach rustc; "
               "safe Rust bounds-checks every indexed write, so the overflow a canary "
-              "detects cannot happen there, and the few unsafe copies have fixed sizes; "
+              "detects cannot happen there, and the library calls no libc copy or string "
+              "function (the fortify line); "
               "liburing-ffi's C helpers are protected (%s)")
 
 
@@ -482,7 +483,8 @@ def check_unpacked(ours, work, harness_cache, src, log, report):
         results.append("%s %s" % (label, "ok" if not problem else "FAILED: " + problem))
         ok = ok and not problem
     report.add("unpacked", PASS if ok else FAIL, time.time() - t0,
-               "dpkg -x liburing2 -> %s; LD_LIBRARY_PATH=%s: %s"
+               "dpkg -x liburing2 -> %s; LD_LIBRARY_PATH=%s (both programs load "
+               "liburing.so.2 from there): %s"
                % (os.path.relpath(root, REPO), os.path.relpath(libdir, root), ", ".join(results)))
 
 
