@@ -1,16 +1,53 @@
 # liburing 2.15 drop-in, built from Rust.
 #   make            build liburing.so.2.15, liburing.a, liburing-ffi.*, pkg-config files
 #   make test       every test: Rust unit tests, ABI/symbol checks, capi-tests, liburing's own suite
-#   make install    honours DESTDIR, prefix, libdir, libdevdir, includedir (liburing's defaults)
+#   make install    honours DESTDIR, prefix, libdir, libdevdir, includedir, mandir
+#                   (liburing's defaults)
+#   ./configure     optional, liburing's options; see ./configure --help
+
+# ./configure writes the install directories, CC, CXX and the sanitizer choice
+# to config.mk; without it the defaults below (liburing's) apply. Variables
+# given on the make command line win over both.
+-include config.mk
 
 prefix     ?= /usr
 includedir ?= $(prefix)/include
 libdir     ?= $(prefix)/lib
 libdevdir  ?= $(prefix)/lib
 bindir     ?= $(prefix)/bin
+mandir     ?= $(prefix)/man
+datadir    ?= $(prefix)/share
 DESTDIR    ?=
 
 CC     ?= cc
+# Build flags under liburing's names, so packaging recipes can pass theirs
+# (Debian: `make V=1 CPPFLAGS=... CFLAGS=... LDFLAGS=...` with its hardening
+# flags). CPPFLAGS and CFLAGS reach every C compile, CFLAGS and LDFLAGS every
+# link of a shared library or program. Given CFLAGS replace our default, as
+# liburing's do; the flags the build itself needs (-fPIC, -Iinclude) are added
+# on top. The Rust code gets no flags from here: relro/bindnow are properties
+# of the final link, which is the C compiler's, and stable rustc has no stack
+# protector or fortify option to map CFLAGS onto (cargo still reads RUSTFLAGS
+# from the environment).
+CFLAGS   ?= -O2 -Wall -Wextra -Werror
+CPPFLAGS ?=
+LDFLAGS  ?=
+# ./configure --enable-sanitizer (address,undefined) or --enable-tsan (thread):
+# the C parts are instrumented: liburing-ffi's helpers, examples, C tests.
+SANITIZE ?=
+SANITIZE_FLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -g)
+# V=1 prints every command in full, as liburing's; cargo then shows its rustc
+# command lines too.
+CARGO_OUTPUT := $(if $(filter-out 0,$(V)),--verbose,--quiet)
+# A configured or command-line compiler is also the one the C tests use
+# (capi-tests/run.sh reads CC, the C++ header test reads CXX).
+ifneq ($(origin CC),default)
+export CC
+endif
+ifneq ($(origin CXX),default)
+export CXX
+endif
+
 CARGO  ?= cargo
 VERSION := 2.15
 BUILD  := build
@@ -34,7 +71,8 @@ RUST_SRC := $(shell find src -name '*.rs') Cargo.toml
 HEADERS  := $(shell find include -name '*.h')
 
 .PHONY: all lib ffi headers check-headers install uninstall test unit-test lint capi-tests \
-	liburing-tests stage clean check-symbols bench abi-assert bench-smoke check-differential fuzz fuzz-short
+	liburing-tests stage clean check-symbols bench abi-assert bench-smoke check-differential fuzz fuzz-short \
+	runtests examples distclean check-debian
 
 all: lib ffi $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO)
 
@@ -48,7 +86,7 @@ $(URING_INFO): $(RUST_SRC) $(shell find tools/uring-info -name '*.rs') tools/uri
 	cp $(CARGO_TARGET_DIR)/release/uring-info $@
 
 $(RUST_A): $(RUST_SRC)
-	$(CARGO) build --release --quiet
+	$(CARGO) build --release $(CARGO_OUTPUT)
 
 # The archive holds one relocatable object: the Rust staticlib partially
 # linked with only what liburing's functions reach (--gc-sections), then every
@@ -82,16 +120,16 @@ $(LIB_A): $(BUILD)/liburing.o
 # rustc's cdylib would replace our version script with its own, so the
 # staticlib is relinked by the C compiler: versioned symbols, nothing else.
 $(LIB_SO): $(BUILD)/liburing.o src/liburing.map Makefile
-	$(CC) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing.o \
-		-Wl,--version-script=src/liburing.map -Wl,-soname,liburing.so.2
+	$(CC) $(CFLAGS) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing.o \
+		-Wl,--version-script=src/liburing.map -Wl,-soname,liburing.so.2 $(LDFLAGS)
 	ln -sf liburing.so.$(VERSION) $(BUILD)/liburing.so.2
 	ln -sf liburing.so.$(VERSION) $(BUILD)/liburing.so
 
 # liburing-ffi: the same library plus every inline helper of liburing.h
 # compiled once from our own header into real functions.
-$(BUILD)/ffi.o: src/ffi.c $(HEADERS)
+$(BUILD)/ffi.o: src/ffi.c $(HEADERS) $(wildcard config.mk)
 	@mkdir -p $(BUILD)
-	$(CC) -O2 -fPIC -Wall -Wextra -Werror -Iinclude -c -o $@ src/ffi.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE_FLAGS) -fPIC -Iinclude -c -o $@ src/ffi.c
 
 $(BUILD)/liburing-ffi.o: $(RUST_A) $(BUILD)/ffi.o src/liburing-ffi.map Makefile
 	$(call relink_object,$@,src/liburing-ffi.map,$(BUILD)/ffi.o)
@@ -101,8 +139,8 @@ $(FFI_A): $(BUILD)/liburing-ffi.o
 	ar rcs $@ $<
 
 $(FFI_SO): $(BUILD)/liburing-ffi.o src/liburing-ffi.map Makefile
-	$(CC) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing-ffi.o \
-		-Wl,--version-script=src/liburing-ffi.map -Wl,-soname,liburing-ffi.so.2
+	$(CC) $(CFLAGS) $(SANITIZE_FLAGS) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing-ffi.o \
+		-Wl,--version-script=src/liburing-ffi.map -Wl,-soname,liburing-ffi.so.2 $(LDFLAGS)
 	ln -sf liburing-ffi.so.$(VERSION) $(BUILD)/liburing-ffi.so.2
 	ln -sf liburing-ffi.so.$(VERSION) $(BUILD)/liburing-ffi.so
 
@@ -113,7 +151,7 @@ ffi: $(if $(wildcard src/ffi.c),$(FFI_SO) $(FFI_A))
 fill_pc = sed -e 's|@prefix@|$(prefix)|g' -e 's|@libdir@|$(libdevdir)|g' \
 	-e 's|@includedir@|$(includedir)|g' -e 's|@version@|$(VERSION)|g'
 
-$(BUILD)/%.pc: src/%.pc.in Makefile
+$(BUILD)/%.pc: src/%.pc.in Makefile $(wildcard config.mk)
 	@mkdir -p $(BUILD)
 	$(fill_pc) $< > $@
 
@@ -125,12 +163,27 @@ headers:
 check-headers:
 	$(CARGO) test --quiet --lib generated_header
 
+# Our generated headers that liburing does not ship are spliced into the
+# installed liburing.h at their #include line, so the installed header set is
+# liburing's own (packagers compare file lists: see make check-debian). Each
+# must be included exactly once by liburing.h, or the install stops.
+SPLICED_HEADERS := ring_types.h functions.h prep.h
 install: all
 	install -d $(DESTDIR)$(includedir)/liburing/io_uring $(DESTDIR)$(libdir) $(DESTDIR)$(libdevdir)/pkgconfig
 	install -d $(DESTDIR)$(bindir)
 	install -m 755 $(URING_INFO) $(DESTDIR)$(bindir)/uring-info
-	install -m 644 include/liburing.h $(DESTDIR)$(includedir)/liburing.h
-	install -m 644 include/liburing/*.h $(DESTDIR)$(includedir)/liburing/
+	for h in $(SPLICED_HEADERS); do \
+		[ "$$(grep -cx "#include \"liburing/$$h\"" include/liburing.h)" = 1 ] || \
+		{ echo "include/liburing.h must include liburing/$$h exactly once"; exit 1; }; \
+	done
+	awk -v spliced='$(SPLICED_HEADERS)' ' \
+		BEGIN { n = split(spliced, h, " "); \
+			for (i = 1; i <= n; i++) at["#include \"liburing/" h[i] "\""] = "include/liburing/" h[i] } \
+		$$0 in at { f = at[$$0]; while ((getline l < f) > 0) print l; close(f); next } \
+		{ print }' include/liburing.h > $(DESTDIR)$(includedir)/liburing.h
+	chmod 644 $(DESTDIR)$(includedir)/liburing.h
+	install -m 644 $(filter-out $(addprefix include/liburing/,$(SPLICED_HEADERS)),$(wildcard include/liburing/*.h)) \
+		$(DESTDIR)$(includedir)/liburing/
 	install -m 644 include/liburing/io_uring/*.h $(DESTDIR)$(includedir)/liburing/io_uring/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(libdir)/liburing.so.$(VERSION)
 	ln -sf liburing.so.$(VERSION) $(DESTDIR)$(libdir)/liburing.so.2
@@ -144,6 +197,14 @@ install: all
 		install -m 644 $(FFI_A) $(DESTDIR)$(libdevdir)/liburing-ffi.a && \
 		$(fill_pc) src/liburing-ffi.pc.in > $(DESTDIR)$(libdevdir)/pkgconfig/liburing-ffi.pc; \
 	fi
+# Man pages: whatever the build generated into build/man/man{2,3,7}
+# (liburing's sections); nothing to do while there are none.
+	for sec in 2 3 7; do \
+		set -- $(BUILD)/man/man$$sec/*; \
+		[ -e "$$1" ] || continue; \
+		install -d $(DESTDIR)$(mandir)/man$$sec && \
+		install -m 644 "$$@" $(DESTDIR)$(mandir)/man$$sec/ || exit 1; \
+	done
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/uring-info
@@ -154,6 +215,11 @@ uninstall:
 	rm -f $(DESTDIR)$(libdir)/liburing-ffi.so.$(VERSION) $(DESTDIR)$(libdir)/liburing-ffi.so.2 \
 	      $(DESTDIR)$(libdevdir)/liburing-ffi.so $(DESTDIR)$(libdevdir)/liburing-ffi.a \
 	      $(DESTDIR)$(libdevdir)/pkgconfig/liburing-ffi.pc
+	for sec in 2 3 7; do \
+		for page in $(BUILD)/man/man$$sec/*; do \
+			[ ! -e "$$page" ] || rm -f $(DESTDIR)$(mandir)/man$$sec/$${page##*/}; \
+		done; \
+	done
 
 # The installed layout every C test builds against: $(STAGE)/usr/{include,lib}.
 stage: all
@@ -167,7 +233,7 @@ lint:
 	$(CARGO) clippy --quiet --workspace --all-targets -- -D warnings
 
 capi-tests: stage
-	sh capi-tests/run.sh $(abspath $(STAGE))
+	CAPI_EXTRA_CFLAGS="$(SANITIZE_FLAGS)" sh capi-tests/run.sh $(abspath $(STAGE))
 	sh capi-tests/pkgconfig.sh $(abspath $(STAGE))
 
 # The Rust ABI tables as C static assertions; the harness compiles them
@@ -196,13 +262,30 @@ check-symbols: all
 bench: stage
 	sh bench/bench.sh $(abspath $(STAGE))/usr
 
+# Our example programs (examples/*.c, shipped by packagers as documentation),
+# built against the installed layout with the user's flags, then run.
+examples: stage
+	CC="$(CC)" EXAMPLES_CFLAGS="$(CPPFLAGS) $(CFLAGS) $(SANITIZE_FLAGS)" \
+	EXAMPLES_LDFLAGS="$(LDFLAGS) $(SANITIZE_FLAGS)" \
+		sh examples/run.sh $(abspath $(STAGE))
+
+# liburing's name for its test run (Debian's recipe calls `make runtests`).
+runtests: test
+
+# Debian's own packaging of liburing 2.15 (its debian/ directory) built from a
+# clean copy of this tree, then checked: see packaging/check_debian.py. Not in
+# `make test`: it installs build tools with apt-get; .ci/run runs it.
+# (The stage is only needed if the harness has not built upstream's nop.t.)
+check-debian: stage
+	python3 packaging/check_debian.py
+
 # Every bench program built against ours and run once with tiny counts (~7 s).
 bench-smoke: stage
 	python3 bench/run.py --smoke --ours $(abspath $(STAGE))/usr --out $(BUILD)/bench-smoke
 
 # The differential checks need upstream's build, which liburing-tests makes:
 # they run after it, in this order, whatever -j says.
-test: unit-test check-headers check-symbols capi-tests bench-smoke liburing-tests
+test: unit-test check-headers check-symbols capi-tests examples bench-smoke liburing-tests
 	$(MAKE) --no-print-directory check-differential
 	$(MAKE) --no-print-directory fuzz-short
 
@@ -239,3 +322,7 @@ fuzz-short:
 clean:
 	rm -rf $(BUILD)
 	$(CARGO) clean --quiet
+
+# clean, and forget ./configure's choices.
+distclean: clean
+	rm -f config.mk

@@ -12,7 +12,8 @@
 #
 # Environment: CC (default cc), CAPI_TIMEOUT (seconds, default 30),
 # CAPI_BUILD_DIR (where binaries and logs go; default a fresh /tmp dir),
-# CAPI_NO_COMPAT=1 to leave out the compatibility check.
+# CAPI_NO_COMPAT=1 to leave out the compatibility check, CAPI_EXTRA_CFLAGS
+# (added to every compile and link; `make` passes ./configure's sanitizers).
 
 set -u
 
@@ -35,8 +36,8 @@ if [ -z "$out" ]; then
 fi
 mkdir -p "$out"
 
-CFLAGS="-O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -I$stage/usr/include -I$here"
-LDFLAGS="-L$stage/usr/lib"
+CFLAGS="-O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -I$stage/usr/include -I$here ${CAPI_EXTRA_CFLAGS:-}"
+LDFLAGS="-L$stage/usr/lib ${CAPI_EXTRA_CFLAGS:-}"
 LIBS="-luring -lpthread -ldl"
 
 # Exported for the tests that compile or inspect further programs.

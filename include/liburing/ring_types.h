@@ -10,7 +10,7 @@
 #define LIBURING_RING_TYPES_H
 
 #include <stddef.h>
-#include "io_uring.h"
+#include "liburing/io_uring.h"
 
 /* The submission queue as the application sees it. */
 struct io_uring_sq {

@@ -87,7 +87,7 @@ const HEADERS: &[Header] = &[
         path: "include/liburing/ring_types.h",
         about: None,
         guard: "LIBURING_RING_TYPES_H",
-        preamble: "#include <stddef.h>\n#include \"io_uring.h\"\n",
+        preamble: "#include <stddef.h>\n#include \"liburing/io_uring.h\"\n",
         modules: &[RING_TYPES],
     },
 ];

@@ -1,0 +1,545 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""make check-debian: Debian's own packaging of liburing 2.15 builds this tree.
+
+A distribution switches libraries by building its existing recipe from the new
+source. This takes the debian/ directory of Debian's liburing 2.15-1 source
+package (the one the liburing-tests harness fetches, or LIBURING_SRC), lays it
+over a clean copy of this tree (its git-tracked files as they are now), and
+runs the recipe unchanged: `dpkg-buildpackage -b -uc -us`. Then it checks:
+
+  paths      every pattern of debian/*.install, *.manpages, *.examples matches
+  symbols    dpkg-gensymbols: no new and no missing symbol against
+             debian/liburing2.symbols (check level 4)
+  contents   `dpkg -c` of our liburing2 / liburing-dev lists the same files as
+             Debian's own 2.15-1 binaries (man pages and examples aside)
+  lintian    findings on our packages that Debian's own packages do not have
+  hardening  hardening-check on liburing.so.2.15: relro, bindnow, fortify as
+             in Debian's build
+  unpacked   our liburing2 unpacked with dpkg -x into a scratch root; a NOP
+             round trip and one liburing example run against it
+
+DEB_BUILD_OPTIONS=nocheck: the recipe's `make runtests` would run our whole
+test suite (make test) a second time; CI runs it once already.
+
+Allowed failure, reported by name: the man pages (liburing-dev.manpages)
+until the tree generates them. The recipe then stops at dh_installman; the
+build is resumed (-nc) with that one file emptied so the other checks still
+run, and the missing patterns are listed.
+
+Build dependencies (debhelper, lintian, devscripts for hardening-check, ...)
+are installed with apt-get when missing. Everything goes to .cache/check-debian.
+"""
+
+import argparse
+import fnmatch
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "liburing-tests"))
+import harness  # noqa: E402  (the source package, private apt, example plan)
+
+DEBIAN_VERSION = "2.15-1"
+PACKAGES = ("liburing2", "liburing-dev")
+# Parts of the package contents that come from other work: compared, not required.
+CONTENTS_ASIDE = ("usr/share/man/", "usr/share/doc/liburing-dev/examples/")
+# The tools the checks run, and the Debian package that brings each.
+TOOLS = {"dpkg-buildpackage": "dpkg-dev", "dh": "debhelper", "fakeroot": "fakeroot",
+         "lintian": "lintian", "hardening-check": "devscripts"}
+
+PASS, FAIL, ALLOWED = "PASS", "FAIL", "ALLOWED FAILURE"
+
+# lintian tags on our packages that come from Debian's recipe or this machine's
+# tools rather than from our tree, and why. Anything else only on ours fails.
+NOT_OURS = {
+    "recommended-field": "Debian's debian/control sets no Priority; the newer dpkg-gencontrol "
+                         "that built Debian's own packages fills in 'optional', this machine's "
+                         "older one leaves it out",
+}
+
+# What the Rust code gives instead of a stack protector (reported with the
+# hardening-check result; the C parts get -fstack-protector-strong from CFLAGS).
+RUST_STACK = ("the Rust code has no stack canaries: stable rustc has no stack-protector "
+              "option (-Z stack-protector is nightly-only) and CFLAGS do not reach rustc; "
+              "safe Rust bounds-checks every indexed write, so the overflow a canary "
+              "detects cannot happen there, and the library calls no libc copy or string "
+              "function (the fortify line); "
+              "liburing-ffi's C helpers are protected (%s)")
+
+
+def say(msg=""):
+    print(msg, flush=True)
+
+
+class Report:
+    """One line per check, printed again as a table at the end."""
+
+    def __init__(self):
+        self.rows = []
+
+    def add(self, name, verdict, secs, detail):
+        self.rows.append((name, verdict, secs, detail))
+        say("check-debian: %-9s %s (%.0f s)%s" % (name, verdict, secs,
+                                                 ": " + detail if detail else ""))
+
+    def failed(self):
+        return [r[0] for r in self.rows if r[1] == FAIL]
+
+    def table(self):
+        say("\ncheck-debian summary")
+        for name, verdict, secs, detail in self.rows:
+            say("  %-9s %-15s %5.0f s  %s" % (name, verdict, secs, detail))
+
+
+def run(cmd, log, cwd=None, env=None):
+    """Run a command with its output appended to log; returns the exit status."""
+    return harness.run_logged(cmd, log, cwd=cwd, env=env, check=False)
+
+
+def output(cmd, cwd=None, env=None):
+    return harness.capture(cmd, cwd=cwd, env=env)
+
+
+# --------------------------------------------------------------------------- inputs
+
+def debian_dir(harness_cache, log):
+    """Debian's debian/ directory of liburing 2.15-1 (harness cache or LIBURING_SRC)."""
+    src, desc = harness.obtain_source(harness_cache, log)
+    d = os.path.join(src, "debian")
+    if not os.path.isfile(os.path.join(d, "rules")):
+        harness.die("%s has no debian/rules (is it Debian's source package?)" % src)
+    say("check-debian: debian/ from %s" % desc)
+    return d
+
+
+def clean_copy(dest, log):
+    """The tree as git tracks it (working-tree contents), without build products."""
+    harness.rmtree(dest)
+    os.makedirs(dest)
+    rc, files = output(["git", "-C", REPO, "ls-files", "-z"])
+    if rc != 0:
+        harness.die("not a git checkout: %s" % files.strip())
+    for rel in files.split("\0"):
+        if not rel or not os.path.lexists(os.path.join(REPO, rel)):
+            continue  # deleted in the working tree
+        os.makedirs(os.path.join(dest, os.path.dirname(rel)), exist_ok=True)
+        shutil.copy2(os.path.join(REPO, rel), os.path.join(dest, rel), follow_symlinks=False)
+    log.write("copied %d tracked files to %s\n" % (files.count("\0"), dest))
+
+
+def install_tools(tree, log):
+    """apt-get install what the recipe and the checks need, if anything is missing."""
+    want = sorted({pkg for tool, pkg in TOOLS.items() if not shutil.which(tool)})
+    rc, out = output(["dpkg-checkbuilddeps"], cwd=tree) if shutil.which(
+        "dpkg-checkbuilddeps") else (1, "")
+    m = re.search(r"Unmet build dependencies: (.*)", out)
+    if m:
+        # "debhelper-compat (= 13) procps" -> package names without versions.
+        deps = re.sub(r"\([^)]*\)|<[^>]*>|\[[^\]]*\]", " ", m.group(1)).split()
+        want += [d.split(":")[0] for d in deps if d != "|"]
+    want = sorted(set("debhelper" if w == "debhelper-compat" else w for w in want))
+    if not want:
+        return []
+    if os.geteuid() != 0:
+        harness.die("missing %s and not root: install them first" % " ".join(want))
+    say("check-debian: installing %s" % " ".join(want))
+    env = dict(harness.build_env(), DEBIAN_FRONTEND="noninteractive")
+    cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends"] + want
+    if run(cmd, log, env=env) != 0:
+        run(["apt-get", "update", "-q"], log, env=env)
+        if run(cmd, log, env=env) != 0:
+            harness.die("apt-get install %s failed (see %s)" % (" ".join(want), log.name))
+    return want
+
+
+def build_env():
+    """A clean environment for the recipe: nothing of the caller's make or flags.
+
+    rustup finds its toolchain through RUSTUP_HOME/CARGO_HOME, which default to
+    $HOME; debhelper (compat 13) points HOME elsewhere during the build, so
+    both are passed explicitly."""
+    home = os.environ.get("HOME", "/root")
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home,
+           "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+           "RUSTUP_HOME": os.environ.get("RUSTUP_HOME", os.path.join(home, ".rustup")),
+           "CARGO_HOME": os.environ.get("CARGO_HOME", os.path.join(home, ".cargo")),
+           "DEB_BUILD_OPTIONS": "nocheck parallel=2"}
+    for key in ("RUSTUP_TOOLCHAIN", "TMPDIR"):
+        if key in os.environ:
+            env[key] = os.environ[key]
+    return env
+
+
+# --------------------------------------------------------------------------- build
+
+def build(tree, log, report):
+    """dpkg-buildpackage -b -uc -us; resumes once past a missing-man-page stop."""
+    t0 = time.time()
+    cmd = ["dpkg-buildpackage", "-b", "-uc", "-us"]
+    say("check-debian: DEB_BUILD_OPTIONS='nocheck parallel=2' %s (log: %s)"
+        % (" ".join(cmd), log.name))
+    start = log.tell()
+    rc = run(cmd, log, cwd=tree, env=build_env())
+    if rc == 0:
+        report.add("build", PASS, time.time() - t0, " ".join(cmd))
+        return True
+    log.flush()
+    with open(log.name, errors="replace") as f:
+        f.seek(start)
+        text = f.read()
+    missing = re.findall(r'dh_installman: error: Cannot find \(any matches for\) "([^"]+)"',
+                         text)
+    if not missing:
+        tail = "\n".join(text.strip().splitlines()[-5:])
+        report.add("build", FAIL, time.time() - t0, "exit %d; last lines:\n%s" % (rc, tail))
+        return False
+    # The one allowed failure: no man pages yet. Go on without them.
+    with open(os.path.join(tree, "debian", "liburing-dev.manpages"), "w"):
+        pass
+    rc = run(cmd + ["-nc"], log, cwd=tree, env=build_env())
+    verdict = PASS if rc == 0 else FAIL
+    report.add("build", verdict, time.time() - t0,
+               "%s stopped at dh_installman (no man pages: %s); resumed with "
+               "liburing-dev.manpages emptied: %s"
+               % (" ".join(cmd), ", ".join(missing), "exit 0" if rc == 0 else "exit %d" % rc))
+    return rc == 0
+
+
+def check_paths(tree, debian_src, report):
+    """Every line of the .install / .manpages / .examples files matches something."""
+    t0 = time.time()
+    staged = os.path.join(tree, "debian", "tmp")
+    found, missing, missing_man = 0, [], []
+    for name in sorted(os.listdir(debian_src)):
+        kind = name.rsplit(".", 1)[-1]
+        if kind not in ("install", "manpages", "examples"):
+            continue
+        # The pristine file: the build may have emptied liburing-dev.manpages.
+        with open(os.path.join(debian_src, name)) as f:
+            patterns = [ln.split()[0] for ln in f if ln.strip() and not ln.startswith("#")]
+        for pat in patterns:
+            # dh_install* look in the source tree, then in debian/tmp.
+            hits = glob.glob(os.path.join(tree, pat)) + glob.glob(os.path.join(staged, pat))
+            if hits:
+                found += 1
+            elif kind == "manpages":
+                missing_man.append("%s: %s" % (name, pat))
+            else:
+                missing.append("%s: %s" % (name, pat))
+    detail = "%d patterns found" % found
+    if missing:
+        detail += "; MISSING " + ", ".join(missing)
+    if missing_man:
+        detail += "; man pages not yet generated: " + ", ".join(missing_man)
+    verdict = FAIL if missing else (ALLOWED if missing_man else PASS)
+    report.add("paths", verdict, time.time() - t0, detail)
+
+
+def check_symbols(tree, work, report):
+    """dpkg-gensymbols at check level 4: any new or missing symbol fails."""
+    t0 = time.time()
+    cmd = ["dpkg-gensymbols", "-pliburing2", "-P" + os.path.join(tree, "debian", "liburing2"),
+           "-v" + DEBIAN_VERSION, "-c4", "-O" + os.path.join(work, "liburing2.symbols.generated")]
+    rc, out = output(cmd, cwd=tree)
+    diff = [ln for ln in out.splitlines() if re.match(r"^[+-] ", ln)]
+    say("check-debian: $ %s\n%s" % (" ".join(cmd), out.strip() or "(no output)"))
+    if rc == 0 and not diff:
+        report.add("symbols", PASS, time.time() - t0,
+                   "dpkg-gensymbols -c4: no new, no missing symbol vs liburing2.symbols "
+                   "(liburing.so.2 and liburing-ffi.so.2)")
+    else:
+        report.add("symbols", FAIL, time.time() - t0,
+                   "dpkg-gensymbols exit %d, %d differing lines" % (rc, len(diff)))
+
+
+# --------------------------------------------------------------------------- Debian's binaries
+
+def debian_debs(work, log):
+    """Debian's own liburing2 and liburing-dev 2.15-1 .debs, downloaded once."""
+    dest = os.path.join(work, "debian-debs")
+    os.makedirs(dest, exist_ok=True)
+
+    def present():
+        return {p: glob.glob(os.path.join(dest, "%s_%s_*.deb" % (p, DEBIAN_VERSION)))
+                for p in PACKAGES}
+
+    have = present()
+    if all(have.values()):
+        return {p: v[0] for p, v in have.items()}
+    apt = harness.Apt(work, types="deb")
+    apt.configure()
+    cmd = ["apt-get", "-q"] + apt.opts() + ["download"] + \
+        ["%s=%s" % (p, DEBIAN_VERSION) for p in PACKAGES]
+    if run(cmd, log, cwd=dest) != 0:
+        apt.update(log)
+        if run(cmd, log, cwd=dest) != 0:
+            return None
+    have = present()
+    return {p: v[0] for p, v in have.items()} if all(have.values()) else None
+
+
+def deb_listing(deb):
+    """dpkg -c as {path: kind}, kind 'dir', 'file' or '-> target'."""
+    rc, out = output(["dpkg", "-c", deb])
+    entries = {}
+    for line in out.splitlines():
+        parts = line.split(None, 5)
+        if len(parts) < 6:
+            continue
+        mode, name = parts[0], parts[5]
+        target = None
+        if " -> " in name:
+            name, target = name.split(" -> ", 1)
+        name = name[2:] if name.startswith("./") else name
+        name = name.rstrip("/")
+        if not name:
+            continue
+        entries[name] = "dir" if mode[0] == "d" else ("-> " + target if target else "file")
+    return entries
+
+
+def compare_contents(ours, theirs, report):
+    t0 = time.time()
+    lines, differ = [], False
+    for pkg in PACKAGES:
+        a, b = deb_listing(ours[pkg]), deb_listing(theirs[pkg])
+        aside = lambda p: any(p.startswith(x) or (p + "/").startswith(x)  # noqa: E731
+                              for x in CONTENTS_ASIDE)
+        only_ours = sorted(p for p in a if p not in b and not aside(p))
+        only_theirs = sorted(p for p in b if p not in a and not aside(p))
+        kinds = sorted(p for p in a if p in b and a[p] != b[p])
+        same = len([p for p in a if p in b and a[p] == b[p] and not aside(p)])
+        n_aside = (len([p for p in a if aside(p)]), len([p for p in b if aside(p)]))
+        lines.append("%s: %d paths identical; man pages/examples aside: ours %d, Debian's %d"
+                     % (pkg, same, n_aside[0], n_aside[1]))
+        for p in only_ours:
+            lines.append("  only in ours:     %s" % p)
+        for p in only_theirs:
+            lines.append("  only in Debian's: %s" % p)
+        for p in kinds:
+            lines.append("  differs: %s: ours %s, Debian's %s" % (p, a[p], b[p]))
+        differ = differ or bool(only_ours or only_theirs or kinds)
+    report.add("contents", FAIL if differ else PASS, time.time() - t0, "\n    ".join(lines))
+
+
+def lintian_tags(debs, cache=None):
+    """lintian on the .debs: the set of 'X: package: tag' findings, and the raw text.
+
+    With cache (a file), the output is kept there: Debian's packages do not change."""
+    if cache and os.path.isfile(cache):
+        with open(cache) as f:
+            out = f.read()
+    else:
+        rc, out = output(["lintian", "-I", "--pedantic", "--tag-display-limit", "0"] + debs)
+        if cache:
+            with open(cache, "w") as f:
+                f.write(out)
+    tags = set()
+    for line in out.splitlines():
+        m = re.match(r"^([EWIPX]): (\S+?)(?: \w+)?: (\S+)", line)
+        if m:
+            tags.add("%s: %s: %s" % m.groups())
+    return tags, out
+
+
+def check_lintian(ours, theirs, report):
+    """Findings also present on Debian's own packages belong to its recipe, not to us."""
+    t0 = time.time()
+    our_tags, text = lintian_tags([ours[p] for p in PACKAGES])
+    their_tags, _ = lintian_tags([theirs[p] for p in PACKAGES], cache=os.path.join(
+        os.path.dirname(theirs[PACKAGES[0]]), "lintian.txt"))
+    say("check-debian: lintian -I --pedantic on our packages:\n%s" % (text.strip() or "(clean)"))
+    shared = sorted(our_tags & their_tags)
+    only_ours = sorted(our_tags - their_tags)
+    explained = [t for t in only_ours if t.rsplit(": ", 1)[1] in NOT_OURS]
+    ours_alone = [t for t in only_ours if t not in explained]
+    serious = [t for t in ours_alone if t[0] in "EW"]
+    detail = "%d findings on ours; also on Debian's own 2.15-1 packages: %s" % (
+        len(our_tags), "; ".join(shared) or "none")
+    for tag in sorted({t.rsplit(": ", 1)[1] for t in explained}):
+        detail += "; not from our tree: %s (%s: %s)" % (
+            tag, ", ".join(t.split(": ")[1] for t in explained if t.endswith(": " + tag)),
+            NOT_OURS[tag])
+    detail += "; ours alone: " + ("; ".join(ours_alone) or "none")
+    report.add("lintian", FAIL if serious else PASS, time.time() - t0, detail)
+
+
+def hardening(path):
+    rc, out = output(["hardening-check", "--verbose", path])
+    props = {}
+    for line in out.splitlines():
+        m = re.match(r"^ ([A-Z][^:]+): (.*)$", line)
+        if m:
+            props[m.group(1)] = m.group(2)
+    return props, out
+
+
+def check_hardening(tree, theirs, work, report):
+    t0 = time.time()
+    arch = output(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"])[1].strip()
+    ours_so = os.path.join(tree, "debian", "liburing2", "usr", "lib", arch, "liburing.so.2.15")
+    root = os.path.join(work, "debian-root")
+    harness.rmtree(root)
+    subprocess.check_call(["dpkg", "-x", theirs["liburing2"], root])
+    their_so = os.path.join(root, "usr", "lib", arch, "liburing.so.2.15")
+    ours, text = hardening(ours_so)
+    their, their_text = hardening(their_so)
+    ffi, ffi_text = hardening(ours_so.replace("liburing.so", "liburing-ffi.so"))
+    say("check-debian: hardening-check on ours:\n%s\n%s" % (text.rstrip(), ffi_text.rstrip()))
+    say("check-debian: hardening-check on Debian's 2.15-1 (same flags, C code):\n%s"
+        % their_text.rstrip())
+    problems = []
+    for prop in ("Read-only relocations", "Immediate binding"):
+        if not ours.get(prop, "").startswith("yes"):
+            problems.append("%s: %s" % (prop, ours.get(prop)))
+    fortify = "Fortify Source functions"
+    if not ours.get(fortify, "").startswith("yes") and \
+            ours.get(fortify, "").split(",")[0] != their.get(fortify, "").split(",")[0]:
+        problems.append("%s: ours '%s', Debian's '%s'" % (fortify, ours.get(fortify),
+                                                          their.get(fortify)))
+    detail = "relro %s, bindnow %s, fortify %s (Debian's: %s), stack protector %s " \
+             "(Debian's: %s)" % (ours.get("Read-only relocations"),
+                                 ours.get("Immediate binding"), ours.get(fortify),
+                                 their.get(fortify), ours.get("Stack protected"),
+                                 their.get("Stack protected"))
+    if problems:
+        detail += "; PROBLEMS: " + "; ".join(problems)
+    if not ours.get("Stack protected", "").startswith("yes"):
+        detail += "; " + RUST_STACK % ("liburing-ffi.so.2.15: Stack protected: %s"
+                                       % ffi.get("Stack protected"))
+    report.add("hardening", FAIL if problems else PASS, time.time() - t0, detail)
+
+
+# --------------------------------------------------------------------------- run unpacked
+
+def upstream_programs(harness_cache, src, work, log):
+    """nop.t and io_uring-cp as built for upstream liburing, linked to liburing.so.2.
+
+    nop.t comes from the harness's binary-mode tree (upstream's test built against
+    upstream's liburing.so.2). The example is upstream's io_uring-cp built the
+    same way: upstream's headers and liburing.so.2 from the harness's install of
+    upstream. Returns (nop, example) paths or None."""
+    nop = os.path.join(harness_cache, "build", "binary", "test", "nop.t")
+    up = os.path.join(harness_cache, "stage-upstream", "usr")
+    if not os.path.exists(nop) or not os.path.isdir(os.path.join(up, "lib")):
+        say("check-debian: the harness has not built upstream's tests yet; "
+            "running liburing-tests --modes binary --only nop")
+        stage = os.path.join(REPO, "build", "stage")
+        run(["sh", os.path.join(REPO, "liburing-tests", "run.sh"), "--stage", stage,
+             "--modes", "binary", "--only", "nop", "--cache", harness_cache], log)
+    if not os.path.exists(nop):
+        return None
+    example = os.path.join(work, "io_uring-cp")
+    rc = run([os.environ.get("CC", "cc"), "-O2", "-D_GNU_SOURCE", "-I" + os.path.join(up, "include"),
+              "-o", example, os.path.join(src, "examples", "io_uring-cp.c"),
+              "-L" + os.path.join(up, "lib"), "-luring"], log)
+    return (nop, example) if rc == 0 else None
+
+
+def loads_from(prog, libdir, env):
+    """Where the dynamic loader finds liburing.so.2 for prog."""
+    rc, out = output([prog], env=dict(env, LD_TRACE_LOADED_OBJECTS="1"))
+    m = re.search(r"liburing\.so\.2 => (\S+)", out)
+    return m.group(1) if m else None
+
+
+def check_unpacked(ours, work, harness_cache, src, log, report):
+    t0 = time.time()
+    arch = output(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"])[1].strip()
+    root = os.path.join(work, "root")
+    harness.rmtree(root)
+    subprocess.check_call(["dpkg", "-x", ours["liburing2"], root])
+    libdir = os.path.join(root, "usr", "lib", arch)
+    progs = upstream_programs(harness_cache, src, work, log)
+    if not progs:
+        report.add("unpacked", FAIL, time.time() - t0,
+                   "could not get upstream's nop.t / io_uring-cp (see %s)" % log.name)
+        return
+    nop, example = progs
+    env = dict(harness.build_env(), LD_LIBRARY_PATH=libdir)
+    results, ok = [], True
+    for prog in (nop, example):
+        got = loads_from(prog, libdir, env)
+        if not got or not os.path.realpath(got).startswith(os.path.realpath(libdir)):
+            results.append("%s loads %s, not the unpacked one" % (os.path.basename(prog), got))
+            ok = False
+    # The example's inputs and its checker are the harness's.
+    data = os.path.join(work, "example-data")
+    harness.make_example_inputs(data)
+    args, checker = harness.example_plan(data)["io_uring-cp"]
+    for label, cmd, check in (("nop.t", [nop], None),
+                              ("io_uring-cp", [example] + args, checker)):
+        p = subprocess.run(cmd, cwd=os.path.dirname(cmd[0]), env=env, timeout=120,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True, errors="replace")
+        problem = "exit %d" % p.returncode if p.returncode != 0 else (
+            check(p.stdout) if check else None)
+        results.append("%s %s" % (label, "ok" if not problem else "FAILED: " + problem))
+        ok = ok and not problem
+    report.add("unpacked", PASS if ok else FAIL, time.time() - t0,
+               "dpkg -x liburing2 -> %s; LD_LIBRARY_PATH=%s (both programs load "
+               "liburing.so.2 from there): %s"
+               % (os.path.relpath(root, REPO), os.path.relpath(libdir, root), ", ".join(results)))
+
+
+# --------------------------------------------------------------------------- main
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="packaging/check_debian.py", description=__doc__.split(
+        "\n")[0])
+    ap.add_argument("--work", default=os.path.join(REPO, ".cache", "check-debian"),
+                    help="scratch directory (default .cache/check-debian)")
+    ap.add_argument("--harness-cache", default=os.path.join(REPO, ".cache", "liburing-tests"),
+                    help="liburing-tests cache: source package and upstream builds")
+    args = ap.parse_args(argv)
+    work, t_start = os.path.abspath(args.work), time.time()
+    os.makedirs(work, exist_ok=True)
+    report = Report()
+    logp = os.path.join(work, "check-debian.log")
+    with open(logp, "w") as log:
+        debian_src = debian_dir(args.harness_cache, log)
+        src = os.path.dirname(debian_src)
+        # dpkg-buildpackage writes the .debs next to the tree: a directory of its own.
+        out = os.path.join(work, "build")
+        harness.rmtree(out)
+        tree = os.path.join(out, "liburing-%s" % DEBIAN_VERSION.split("-")[0])
+        t0 = time.time()
+        clean_copy(tree, log)
+        shutil.copytree(debian_src, os.path.join(tree, "debian"), symlinks=True)
+        installed = install_tools(tree, log)
+        report.add("setup", PASS, time.time() - t0,
+                   "tracked files + Debian's debian/; installed: %s"
+                   % (" ".join(installed) or "nothing (all present)"))
+        if build(tree, log, report):
+            check_paths(tree, debian_src, report)
+            check_symbols(tree, work, report)
+            ours = {p: glob.glob(os.path.join(out, "%s_*.deb" % p))[0] for p in PACKAGES}
+            t0 = time.time()
+            theirs = debian_debs(work, log)
+            report.add("download", PASS if theirs else FAIL, time.time() - t0,
+                       "Debian's own %s %s: %s" % (
+                           " ".join(PACKAGES), DEBIAN_VERSION,
+                           " ".join(os.path.basename(d) for d in theirs.values())
+                           if theirs else "could not apt-get download (see %s)" % logp))
+            if theirs:
+                compare_contents(ours, theirs, report)
+                check_lintian(ours, theirs, report)
+                check_hardening(tree, theirs, work, report)
+            check_unpacked(ours, work, args.harness_cache, src, log, report)
+    report.table()
+    say("check-debian: %.0f s in all; log %s" % (time.time() - t_start, logp))
+    failed = report.failed()
+    if failed:
+        say("check-debian: FAILED: %s" % ", ".join(failed))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
