@@ -15,6 +15,9 @@ includedir ?= $(prefix)/include
 libdir     ?= $(prefix)/lib
 libdevdir  ?= $(prefix)/lib
 bindir     ?= $(prefix)/bin
+# uring-info is ours, not liburing's: ./configure turns its install off (so a
+# distribution recipe sees liburing's exact file set) unless --enable-uring-info.
+install_uring_info ?= yes
 mandir     ?= $(prefix)/man
 datadir    ?= $(prefix)/share
 DESTDIR    ?=
@@ -170,8 +173,8 @@ check-headers:
 SPLICED_HEADERS := ring_types.h functions.h prep.h
 install: all
 	install -d $(DESTDIR)$(includedir)/liburing/io_uring $(DESTDIR)$(libdir) $(DESTDIR)$(libdevdir)/pkgconfig
-	install -d $(DESTDIR)$(bindir)
-	install -m 755 $(URING_INFO) $(DESTDIR)$(bindir)/uring-info
+	if [ '$(install_uring_info)' = yes ]; then \
+		install -d $(DESTDIR)$(bindir) && install -m 755 $(URING_INFO) $(DESTDIR)$(bindir)/uring-info; fi
 	for h in $(SPLICED_HEADERS); do \
 		[ "$$(grep -cx "#include \"liburing/$$h\"" include/liburing.h)" = 1 ] || \
 		{ echo "include/liburing.h must include liburing/$$h exactly once"; exit 1; }; \

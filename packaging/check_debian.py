@@ -68,9 +68,19 @@ NOT_OURS = {
 RUST_STACK = ("the Rust code has no stack canaries: stable rustc has no stack-protector "
               "option (-Z stack-protector is nightly-only) and CFLAGS do not reach rustc; "
               "safe Rust bounds-checks every indexed write, so the overflow a canary "
-              "detects cannot happen there, and the library calls no libc copy or string "
-              "function (the fortify line); "
+              "detects cannot happen there; "
               "liburing-ffi's C helpers are protected (%s)")
+
+# Fortifiable libc functions the Rust library may import, and why fortify's
+# checks would add nothing there: _FORTIFY_SOURCE guards C calls whose length
+# the compiler cannot tie to the destination's size, while in Rust every one
+# of these lengths comes from the destination itself.
+RUST_FORTIFY_EXPLAINED = {
+    "memcpy": "emitted by rustc for copies of typed values, length = the type's size",
+    "memset": "emitted by rustc for zeroing typed values, length = the type's size",
+    "read": "LIBURING_DEBUG/uring-info reading /proc and /sys into a slice, length = slice's",
+    "getgroups": "LIBURING_DEBUG's io_uring_group check, length = the array's",
+}
 
 
 def say(msg=""):
@@ -372,11 +382,14 @@ def check_lintian(ours, theirs, report):
 
 def hardening(path):
     rc, out = output(["hardening-check", "--verbose", path])
-    props = {}
+    props = {"unprotected": []}
     for line in out.splitlines():
         m = re.match(r"^ ([A-Z][^:]+): (.*)$", line)
         if m:
             props[m.group(1)] = m.group(2)
+        m = re.match(r"^\s+unprotected: (\S+)$", line)
+        if m:
+            props["unprotected"].append(m.group(1))
     return props, out
 
 
@@ -399,7 +412,10 @@ def check_hardening(tree, theirs, work, report):
         if not ours.get(prop, "").startswith("yes"):
             problems.append("%s: %s" % (prop, ours.get(prop)))
     fortify = "Fortify Source functions"
-    if not ours.get(fortify, "").startswith("yes") and \
+    unexplained = [f for f in ours["unprotected"] if f not in RUST_FORTIFY_EXPLAINED]
+    explained = ["%s (%s)" % (f, RUST_FORTIFY_EXPLAINED[f]) for f in ours["unprotected"]
+                 if f in RUST_FORTIFY_EXPLAINED]
+    if not ours.get(fortify, "").startswith("yes") and unexplained and \
             ours.get(fortify, "").split(",")[0] != their.get(fortify, "").split(",")[0]:
         problems.append("%s: ours '%s', Debian's '%s'" % (fortify, ours.get(fortify),
                                                           their.get(fortify)))
@@ -408,6 +424,8 @@ def check_hardening(tree, theirs, work, report):
                                  ours.get("Immediate binding"), ours.get(fortify),
                                  their.get(fortify), ours.get("Stack protected"),
                                  their.get("Stack protected"))
+    if explained:
+        detail += "; fortifiable imports of the Rust code, explained: " + ", ".join(explained)
     if problems:
         detail += "; PROBLEMS: " + "; ".join(problems)
     if not ours.get("Stack protected", "").startswith("yes"):
