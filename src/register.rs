@@ -22,16 +22,19 @@
 
 use core::ffi::c_void;
 use core::mem::size_of;
+use core::marker::PhantomData;
 use core::ptr::{self, null};
 use core::sync::atomic::{AtomicU32, Ordering};
 
+use crate::ring::LiveRing;
 use crate::setup;
 use crate::structs::{int_flags, io_uring};
 use crate::syscall::{self, Errno, SysResult};
 use crate::uapi::{
+    io_uring_buf_reg, io_uring_buf_status, IORING_REGISTER_PBUF_STATUS, IORING_UNREGISTER_PBUF_RING,
     io_uring_bpf, io_uring_clock_register, io_uring_clone_buffers, io_uring_file_index_range,
     io_uring_mem_region_reg, io_uring_napi, io_uring_params, io_uring_probe, io_uring_query_hdr,
-    io_uring_reg_wait, io_uring_restriction, io_uring_rsrc_register, io_uring_rsrc_update,
+    io_uring_restriction, io_uring_rsrc_register, io_uring_rsrc_update,
     io_uring_rsrc_update2, io_uring_sqe, io_uring_sync_cancel_reg, io_uring_zcrx_ifq_reg,
     zcrx_ctrl, IORING_FEAT_REG_REG_RING, IORING_FEAT_SINGLE_MMAP, IORING_REGISTER_BPF_FILTER,
     IORING_REGISTER_BUFFERS, IORING_REGISTER_BUFFERS2, IORING_REGISTER_BUFFERS_UPDATE,
@@ -44,7 +47,8 @@ use crate::uapi::{
     IORING_REGISTER_RESTRICTIONS, IORING_REGISTER_RING_FDS, IORING_REGISTER_SEND_MSG_RING,
     IORING_REGISTER_SRC_REGISTERED, IORING_REGISTER_SYNC_CANCEL,
     IORING_REGISTER_USE_REGISTERED_RING, IORING_REGISTER_ZCRX_CTRL, IORING_REGISTER_ZCRX_IFQ,
-    IORING_RSRC_REGISTER_SPARSE, IORING_SETUP_NO_MMAP, IORING_SETUP_NO_SQARRAY,
+    IORING_RSRC_REGISTER_SPARSE, IORING_SETUP_CLAMP, IORING_SETUP_CQSIZE, IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_NO_MMAP,
+    IORING_SETUP_NO_SQARRAY,
     IORING_UNREGISTER_BUFFERS, IORING_UNREGISTER_EVENTFD, IORING_UNREGISTER_FILES,
     IORING_UNREGISTER_IOWQ_AFF, IORING_UNREGISTER_NAPI, IORING_UNREGISTER_PERSONALITY,
     IORING_UNREGISTER_RING_FDS,
@@ -54,51 +58,134 @@ use crate::uapi::{
 // The one way in
 // ---------------------------------------------------------------------------
 
-/// Issues `opcode` on `ring`, through its registered index when the kernel
-/// accepts registered rings for registration, else through its fd.
+/// Where registration calls on a ring go: its registered index (with
+/// `IORING_REGISTER_USE_REGISTERED_RING`) once the ring fd is registered and
+/// the kernel accepts registered rings for registration, else its fd.
+///
+/// Built from a [`LiveRing`] by the calls that may run alongside submit and
+/// wait, or from `&io_uring` by the ones that own the ring for the call
+/// (ring-fd handling, resize, teardown).
+#[derive(Clone, Copy, Debug)]
+pub struct RegTarget {
+    fd: i32,
+    op_flags: u32,
+}
+
+impl RegTarget {
+    fn of(int_flags: u8, enter_ring_fd: i32, ring_fd: i32) -> RegTarget {
+        if int_flags & int_flags::REG_REG_RING != 0 {
+            RegTarget {
+                fd: enter_ring_fd,
+                op_flags: IORING_REGISTER_USE_REGISTERED_RING,
+            }
+        } else {
+            RegTarget {
+                fd: ring_fd,
+                op_flags: 0,
+            }
+        }
+    }
+}
+
+impl From<LiveRing<'_>> for RegTarget {
+    #[inline]
+    fn from(ring: LiveRing<'_>) -> RegTarget {
+        RegTarget::of(ring.int_flags(), ring.enter_ring_fd(), ring.ring_fd())
+    }
+}
+
+impl From<&io_uring> for RegTarget {
+    #[inline]
+    fn from(ring: &io_uring) -> RegTarget {
+        RegTarget::of(ring.int_flags, ring.enter_ring_fd, ring.ring_fd)
+    }
+}
+
+/// Issues `opcode` on the ring `to` names.
 ///
 /// # Safety
 /// `arg` must be valid for whatever `opcode` and `nr_args` make the kernel
 /// read or write, now and (for registered memory) for as long as the
 /// registration lasts.
 pub unsafe fn register(
-    ring: &io_uring,
+    to: impl Into<RegTarget>,
     opcode: u32,
     arg: *const c_void,
     nr_args: u32,
 ) -> SysResult<i32> {
-    let (fd, op) = if ring.int_flags & int_flags::REG_REG_RING != 0 {
-        (
-            ring.enter_ring_fd,
-            opcode | IORING_REGISTER_USE_REGISTERED_RING,
-        )
-    } else {
-        (ring.ring_fd, opcode)
-    };
+    let to = to.into();
     // SAFETY: forwarded caller guarantee; the fd is only a number to the kernel.
-    unsafe { syscall::io_uring_register(fd as u32, op, arg, nr_args) }
+    unsafe { syscall::io_uring_register(to.fd as u32, opcode | to.op_flags, arg, nr_args) }
 }
 
-/// Like [`register`] for an argument the kernel only reads or fills in
-/// during the call: a single plain struct.
+/// An `io_uring_register` opcode paired with the one argument struct `T` it
+/// reads or fills in, and the `nr_args` that goes with it. Holding one is the
+/// proof [`register_with`] needs, so that call is safe.
+pub struct RegOp<T> {
+    code: u32,
+    nr_args: u32,
+    _arg: PhantomData<fn(&mut T)>,
+}
+
+impl<T> RegOp<T> {
+    /// # Safety
+    /// With `nr_args`, opcode `code` must make the kernel read or write at
+    /// most one `T` at its argument, during the call only, and follow no
+    /// address held in it.
+    const unsafe fn new(code: u32, nr_args: u32) -> RegOp<T> {
+        RegOp {
+            code,
+            nr_args,
+            _arg: PhantomData,
+        }
+    }
+}
+
+// SAFETY (each): the kernel copies one such struct in (and, where noted,
+// back out) during the call; none of their fields is an address it follows.
+/// `io_uring_file_index_range`, read.
+const FILE_ALLOC_RANGE: RegOp<io_uring_file_index_range> =
+    unsafe { RegOp::new(IORING_REGISTER_FILE_ALLOC_RANGE, 0) };
+/// `src_fd` is a number.
+const CLONE_BUFFERS: RegOp<io_uring_clone_buffers> =
+    unsafe { RegOp::new(IORING_REGISTER_CLONE_BUFFERS, 1) };
+/// One `int` fd, read.
+const EVENTFD: RegOp<i32> = unsafe { RegOp::new(IORING_REGISTER_EVENTFD, 1) };
+/// One `int` fd, read.
+const EVENTFD_ASYNC: RegOp<i32> = unsafe { RegOp::new(IORING_REGISTER_EVENTFD_ASYNC, 1) };
+/// One update, read and written back (`offset`); `data` is an fd number.
+const RING_FDS: RegOp<io_uring_rsrc_update> =
+    unsafe { RegOp::new(IORING_REGISTER_RING_FDS, 1) };
+/// One update, read; only `offset` is used.
+const UNREGISTER_RING_FDS: RegOp<io_uring_rsrc_update> =
+    unsafe { RegOp::new(IORING_UNREGISTER_RING_FDS, 1) };
+/// The new sizes, read and written back.
+const RESIZE_RINGS: RegOp<io_uring_params> =
+    unsafe { RegOp::new(IORING_REGISTER_RESIZE_RINGS, 1) };
+/// Only `bgid` is used when unregistering.
+pub(crate) const UNREGISTER_PBUF_RING: RegOp<io_uring_buf_reg> =
+    unsafe { RegOp::new(IORING_UNREGISTER_PBUF_RING, 1) };
+/// `buf_group` read, `head` written back.
+pub(crate) const PBUF_STATUS: RegOp<io_uring_buf_status> =
+    unsafe { RegOp::new(IORING_REGISTER_PBUF_STATUS, 1) };
+
+/// Issues `op` with `arg` as its argument.
 #[inline]
 pub(crate) fn register_with<T>(
-    ring: &io_uring,
-    opcode: u32,
+    to: impl Into<RegTarget>,
+    op: RegOp<T>,
     arg: &mut T,
-    nr_args: u32,
 ) -> SysResult<i32> {
-    // SAFETY: `arg` is a live, exclusively borrowed struct of the type the
-    // opcode expects (every caller pairs the opcode with its argument type),
-    // and it holds no addresses the kernel would use after the call.
-    unsafe { register(ring, opcode, ptr::from_mut(arg).cast(), nr_args) }
+    // SAFETY: `arg` is a live, exclusively borrowed `T`, which `op` proves is
+    // all the kernel touches during the call (and nothing after it).
+    unsafe { register(to, op.code, ptr::from_mut(arg).cast(), op.nr_args) }
 }
 
 /// Like [`register`] for opcodes that take no argument.
 #[inline]
-fn register_bare(ring: &io_uring, opcode: u32, nr_args: u32) -> SysResult<i32> {
+fn register_bare(to: impl Into<RegTarget>, opcode: u32, nr_args: u32) -> SysResult<i32> {
     // SAFETY: a null argument is never dereferenced by these opcodes.
-    unsafe { register(ring, opcode, null(), nr_args) }
+    unsafe { register(to, opcode, null(), nr_args) }
 }
 
 /// A pointer as the kernel's `__u64` address field.
@@ -114,7 +201,7 @@ fn uaddr<T>(p: *const T) -> u64 {
 /// `data`, and `tags` unless 0, must address readable arrays of `nr`
 /// entries of the type `opcode` expects.
 unsafe fn rsrc_register2(
-    ring: &io_uring,
+    ring: LiveRing,
     opcode: u32,
     data: u64,
     tags: u64,
@@ -137,7 +224,7 @@ unsafe fn rsrc_register2(
 /// # Safety
 /// As [`rsrc_register2`].
 unsafe fn rsrc_update2(
-    ring: &io_uring,
+    ring: LiveRing,
     opcode: u32,
     off: u32,
     data: u64,
@@ -193,7 +280,7 @@ fn with_nofile_retry(nr: u32, mut attempt: impl FnMut() -> SysResult<i32>) -> Sy
 ///
 /// # Safety
 /// `files` must be readable for `nr` `int`s.
-pub unsafe fn register_files(ring: &io_uring, files: *const i32, nr: u32) -> SysResult<i32> {
+pub unsafe fn register_files(ring: LiveRing, files: *const i32, nr: u32) -> SysResult<i32> {
     // SAFETY: the kernel reads `nr` fds from `files`, as the caller vouches.
     with_nofile_retry(nr, || unsafe {
         register(ring, IORING_REGISTER_FILES, files.cast(), nr)
@@ -207,7 +294,7 @@ pub unsafe fn register_files(ring: &io_uring, files: *const i32, nr: u32) -> Sys
 /// # Safety
 /// `files`, and `tags` unless null, must be readable for `nr` entries.
 pub unsafe fn register_files_tags(
-    ring: &io_uring,
+    ring: LiveRing,
     files: *const i32,
     tags: *const u64,
     nr: u32,
@@ -219,15 +306,22 @@ pub unsafe fn register_files_tags(
 }
 
 /// `io_uring_register_files_sparse`: an empty file table of `nr` slots.
-pub fn register_files_sparse(ring: &io_uring, nr: u32) -> SysResult<i32> {
+pub fn register_files_sparse(ring: LiveRing, nr: u32) -> SysResult<i32> {
     let mut reg = io_uring_rsrc_register {
         nr,
         flags: IORING_RSRC_REGISTER_SPARSE,
         ..Default::default()
     };
     let size = size_of::<io_uring_rsrc_register>() as u32;
-    with_nofile_retry(nr, || {
-        register_with(ring, IORING_REGISTER_FILES2, &mut reg, size)
+    // SAFETY: one `io_uring_rsrc_register` read during the call; with
+    // `IORING_RSRC_REGISTER_SPARSE` and no data or tags it names no memory.
+    with_nofile_retry(nr, || unsafe {
+        register(
+            ring,
+            IORING_REGISTER_FILES2,
+            ptr::from_mut(&mut reg).cast(),
+            size,
+        )
     })
 }
 
@@ -237,7 +331,7 @@ pub fn register_files_sparse(ring: &io_uring, nr: u32) -> SysResult<i32> {
 /// # Safety
 /// `files` must be readable for `nr` `int`s.
 pub unsafe fn register_files_update(
-    ring: &io_uring,
+    ring: LiveRing,
     off: u32,
     files: *const i32,
     nr: u32,
@@ -263,7 +357,7 @@ pub unsafe fn register_files_update(
 /// # Safety
 /// `files`, and `tags` unless null, must be readable for `nr` entries.
 pub unsafe fn register_files_update_tag(
-    ring: &io_uring,
+    ring: LiveRing,
     off: u32,
     files: *const i32,
     tags: *const u64,
@@ -284,13 +378,13 @@ pub unsafe fn register_files_update_tag(
 
 /// `io_uring_register_file_alloc_range`: where direct-descriptor allocation
 /// (`IORING_FILE_INDEX_ALLOC`) picks slots: `[off, off + len)`.
-pub fn register_file_alloc_range(ring: &io_uring, off: u32, len: u32) -> SysResult<i32> {
+pub fn register_file_alloc_range(ring: LiveRing, off: u32, len: u32) -> SysResult<i32> {
     let mut range = io_uring_file_index_range { off, len, resv: 0 };
-    register_with(ring, IORING_REGISTER_FILE_ALLOC_RANGE, &mut range, 0)
+    register_with(ring, FILE_ALLOC_RANGE, &mut range)
 }
 
 /// `io_uring_unregister_files`.
-pub fn unregister_files(ring: &io_uring) -> SysResult<i32> {
+pub fn unregister_files(ring: LiveRing) -> SysResult<i32> {
     register_bare(ring, IORING_UNREGISTER_FILES, 0)
 }
 
@@ -304,7 +398,7 @@ pub fn unregister_files(ring: &io_uring) -> SysResult<i32> {
 /// `iovecs` must be readable for `nr` entries, and the memory they describe
 /// must stay mapped while registered (the kernel pins it).
 pub unsafe fn register_buffers(
-    ring: &io_uring,
+    ring: LiveRing,
     iovecs: *const libc::iovec,
     nr: u32,
 ) -> SysResult<i32> {
@@ -318,7 +412,7 @@ pub unsafe fn register_buffers(
 /// # Safety
 /// As [`register_buffers`]; `tags`, unless null, readable for `nr` entries.
 pub unsafe fn register_buffers_tags(
-    ring: &io_uring,
+    ring: LiveRing,
     iovecs: *const libc::iovec,
     tags: *const u64,
     nr: u32,
@@ -336,14 +430,22 @@ pub unsafe fn register_buffers_tags(
 }
 
 /// `io_uring_register_buffers_sparse`: an empty buffer table of `nr` slots.
-pub fn register_buffers_sparse(ring: &io_uring, nr: u32) -> SysResult<i32> {
+pub fn register_buffers_sparse(ring: LiveRing, nr: u32) -> SysResult<i32> {
     let mut reg = io_uring_rsrc_register {
         nr,
         flags: IORING_RSRC_REGISTER_SPARSE,
         ..Default::default()
     };
     let size = size_of::<io_uring_rsrc_register>() as u32;
-    register_with(ring, IORING_REGISTER_BUFFERS2, &mut reg, size)
+    // SAFETY: as in `register_files_sparse`.
+    unsafe {
+        register(
+            ring,
+            IORING_REGISTER_BUFFERS2,
+            ptr::from_mut(&mut reg).cast(),
+            size,
+        )
+    }
 }
 
 /// `io_uring_register_buffers_update_tag`: replaces `nr` slots from `off`.
@@ -351,7 +453,7 @@ pub fn register_buffers_sparse(ring: &io_uring, nr: u32) -> SysResult<i32> {
 /// # Safety
 /// As [`register_buffers_tags`].
 pub unsafe fn register_buffers_update_tag(
-    ring: &io_uring,
+    ring: LiveRing,
     off: u32,
     iovecs: *const libc::iovec,
     tags: *const u64,
@@ -371,7 +473,7 @@ pub unsafe fn register_buffers_update_tag(
 }
 
 /// `io_uring_unregister_buffers`.
-pub fn unregister_buffers(ring: &io_uring) -> SysResult<i32> {
+pub fn unregister_buffers(ring: LiveRing) -> SysResult<i32> {
     register_bare(ring, IORING_UNREGISTER_BUFFERS, 0)
 }
 
@@ -382,19 +484,19 @@ pub fn unregister_buffers(ring: &io_uring) -> SysResult<i32> {
 /// be named by its registered index; otherwise the real fd of `src` is used
 /// and the flag dropped.
 pub fn clone_buffers_offset_raw(
-    dst: &io_uring,
-    src: &io_uring,
+    dst: LiveRing,
+    src: LiveRing,
     dst_off: u32,
     src_off: u32,
     nr: u32,
     flags: u32,
 ) -> SysResult<i32> {
     let by_index =
-        flags & IORING_REGISTER_SRC_REGISTERED != 0 && src.int_flags & int_flags::REG_REG_RING != 0;
+        flags & IORING_REGISTER_SRC_REGISTERED != 0 && src.int_flags() & int_flags::REG_REG_RING != 0;
     let (src_fd, flags) = if by_index {
-        (src.enter_ring_fd, flags)
+        (src.enter_ring_fd(), flags)
     } else {
-        (src.ring_fd, flags & !IORING_REGISTER_SRC_REGISTERED)
+        (src.ring_fd(), flags & !IORING_REGISTER_SRC_REGISTERED)
     };
     let mut arg = io_uring_clone_buffers {
         src_fd: src_fd as u32,
@@ -404,14 +506,14 @@ pub fn clone_buffers_offset_raw(
         nr,
         pad: [0; 3],
     };
-    register_with(dst, IORING_REGISTER_CLONE_BUFFERS, &mut arg, 1)
+    register_with(dst, CLONE_BUFFERS, &mut arg)
 }
 
 /// `io_uring_clone_buffers_offset`: [`clone_buffers_offset_raw`], naming
 /// `src` by its registered index when possible.
 pub fn clone_buffers_offset(
-    dst: &io_uring,
-    src: &io_uring,
+    dst: LiveRing,
+    src: LiveRing,
     dst_off: u32,
     src_off: u32,
     nr: u32,
@@ -428,12 +530,12 @@ pub fn clone_buffers_offset(
 }
 
 /// `io_uring_clone_buffers`: all of `src`'s buffers into an empty `dst` table.
-pub fn clone_buffers(dst: &io_uring, src: &io_uring) -> SysResult<i32> {
+pub fn clone_buffers(dst: LiveRing, src: LiveRing) -> SysResult<i32> {
     clone_buffers_offset_raw(dst, src, 0, 0, 0, IORING_REGISTER_SRC_REGISTERED)
 }
 
 /// `__io_uring_clone_buffers`: all of `src`'s buffers, with caller flags.
-pub fn clone_buffers_raw(dst: &io_uring, src: &io_uring, flags: u32) -> SysResult<i32> {
+pub fn clone_buffers_raw(dst: LiveRing, src: LiveRing, flags: u32) -> SysResult<i32> {
     clone_buffers_offset_raw(dst, src, 0, 0, 0, flags)
 }
 
@@ -443,31 +545,31 @@ pub fn clone_buffers_raw(dst: &io_uring, src: &io_uring, flags: u32) -> SysResul
 
 /// `io_uring_register_eventfd`: `event_fd` is signalled on completions.
 /// The kernel does not wait for in-flight requests to do this.
-pub fn register_eventfd(ring: &io_uring, event_fd: i32) -> SysResult<i32> {
+pub fn register_eventfd(ring: LiveRing, event_fd: i32) -> SysResult<i32> {
     let mut fd = event_fd;
-    register_with(ring, IORING_REGISTER_EVENTFD, &mut fd, 1)
+    register_with(ring, EVENTFD, &mut fd)
 }
 
 /// `io_uring_register_eventfd_async`: signalled only for completions that
 /// were posted from the kernel's async workers.
-pub fn register_eventfd_async(ring: &io_uring, event_fd: i32) -> SysResult<i32> {
+pub fn register_eventfd_async(ring: LiveRing, event_fd: i32) -> SysResult<i32> {
     let mut fd = event_fd;
-    register_with(ring, IORING_REGISTER_EVENTFD_ASYNC, &mut fd, 1)
+    register_with(ring, EVENTFD_ASYNC, &mut fd)
 }
 
 /// `io_uring_unregister_eventfd`.
-pub fn unregister_eventfd(ring: &io_uring) -> SysResult<i32> {
+pub fn unregister_eventfd(ring: LiveRing) -> SysResult<i32> {
     register_bare(ring, IORING_UNREGISTER_EVENTFD, 0)
 }
 
 /// `io_uring_register_personality`: records the caller's credentials and
 /// returns their id, for `sqe->personality`.
-pub fn register_personality(ring: &io_uring) -> SysResult<i32> {
+pub fn register_personality(ring: LiveRing) -> SysResult<i32> {
     register_bare(ring, IORING_REGISTER_PERSONALITY, 0)
 }
 
 /// `io_uring_unregister_personality`: the id travels as the count argument.
-pub fn unregister_personality(ring: &io_uring, id: i32) -> SysResult<i32> {
+pub fn unregister_personality(ring: LiveRing, id: i32) -> SysResult<i32> {
     register_bare(ring, IORING_UNREGISTER_PERSONALITY, id as u32)
 }
 
@@ -476,7 +578,7 @@ pub fn unregister_personality(ring: &io_uring, id: i32) -> SysResult<i32> {
 /// # Safety
 /// `p` must be writable for the header and `nr_ops` `io_uring_probe_op`s.
 pub unsafe fn register_probe(
-    ring: &io_uring,
+    ring: LiveRing,
     p: *mut io_uring_probe,
     nr_ops: u32,
 ) -> SysResult<i32> {
@@ -489,7 +591,7 @@ pub unsafe fn register_probe(
 /// # Safety
 /// `res` must be readable for `nr` entries.
 pub unsafe fn register_restrictions(
-    ring: &io_uring,
+    ring: LiveRing,
     res: *const io_uring_restriction,
     nr: u32,
 ) -> SysResult<i32> {
@@ -499,7 +601,7 @@ pub unsafe fn register_restrictions(
 
 /// `io_uring_enable_rings`: starts a ring created with
 /// `IORING_SETUP_R_DISABLED` (the caller becomes its submitter task).
-pub fn enable_rings(ring: &io_uring) -> SysResult<i32> {
+pub fn enable_rings(ring: LiveRing) -> SysResult<i32> {
     register_bare(ring, IORING_REGISTER_ENABLE_RINGS, 0)
 }
 
@@ -513,7 +615,7 @@ pub fn enable_rings(ring: &io_uring) -> SysResult<i32> {
 /// # Safety
 /// `mask` must be readable for `cpusz` bytes.
 pub unsafe fn register_iowq_aff(
-    ring: &io_uring,
+    ring: LiveRing,
     cpusz: usize,
     mask: *const libc::cpu_set_t,
 ) -> SysResult<i32> {
@@ -525,14 +627,19 @@ pub unsafe fn register_iowq_aff(
 }
 
 /// `io_uring_unregister_iowq_aff`.
-pub fn unregister_iowq_aff(ring: &io_uring) -> SysResult<i32> {
+pub fn unregister_iowq_aff(ring: LiveRing) -> SysResult<i32> {
     register_bare(ring, IORING_UNREGISTER_IOWQ_AFF, 0)
 }
 
 /// `io_uring_register_iowq_max_workers`: sets the bounded/unbounded worker
 /// limits (0 leaves one unchanged) and returns the previous ones in `val`.
-pub fn register_iowq_max_workers(ring: &io_uring, val: &mut [u32; 2]) -> SysResult<i32> {
-    register_with(ring, IORING_REGISTER_IOWQ_MAX_WORKERS, val, 2)
+/// `val` goes to the kernel as given (a null one gets the kernel's answer).
+///
+/// # Safety
+/// `val` must be null or valid for reading and writing two `u32`s.
+pub unsafe fn register_iowq_max_workers(ring: LiveRing, val: *mut u32) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
+    unsafe { register(ring, IORING_REGISTER_IOWQ_MAX_WORKERS, val.cast_const().cast(), 2) }
 }
 
 // ---------------------------------------------------------------------------
@@ -554,7 +661,7 @@ pub fn register_ring_fd(ring: &mut io_uring) -> SysResult<i32> {
         resv: 0,
         data: i64::from(ring.ring_fd) as u64,
     };
-    let ret = register_with(ring, IORING_REGISTER_RING_FDS, &mut up, 1)?;
+    let ret = register_with(&*ring, RING_FDS, &mut up)?;
     if ret == 1 {
         ring.enter_ring_fd = up.offset as i32;
         ring.int_flags |= int_flags::REG_RING;
@@ -576,7 +683,7 @@ pub fn unregister_ring_fd(ring: &mut io_uring) -> SysResult<i32> {
         resv: 0,
         data: 0,
     };
-    let ret = register_with(ring, IORING_UNREGISTER_RING_FDS, &mut up, 1)?;
+    let ret = register_with(&*ring, UNREGISTER_RING_FDS, &mut up)?;
     if ret == 1 {
         ring.enter_ring_fd = ring.ring_fd;
         ring.int_flags &= !(int_flags::REG_RING | int_flags::REG_REG_RING);
@@ -606,44 +713,60 @@ pub fn close_ring_fd(ring: &mut io_uring) -> SysResult<i32> {
 // ---------------------------------------------------------------------------
 
 /// `io_uring_register_sync_cancel`: cancels matching requests and waits
-/// (up to `reg.timeout`) for them to finish.
-pub fn register_sync_cancel(ring: &io_uring, reg: &mut io_uring_sync_cancel_reg) -> SysResult<i32> {
-    register_with(ring, IORING_REGISTER_SYNC_CANCEL, reg, 1)
+/// (up to `reg.timeout`) for them to finish. `reg` goes to the kernel as
+/// given.
+///
+/// # Safety
+/// `reg` must be null or a readable `io_uring_sync_cancel_reg`.
+pub unsafe fn register_sync_cancel(
+    ring: LiveRing,
+    reg: *const io_uring_sync_cancel_reg,
+) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
+    unsafe { register(ring, IORING_REGISTER_SYNC_CANCEL, reg.cast(), 1) }
 }
 
 /// `io_uring_register_napi`: enables NAPI busy polling; the previous
-/// settings are written back into `napi`.
-pub fn register_napi(ring: &io_uring, napi: &mut io_uring_napi) -> SysResult<i32> {
-    register_with(ring, IORING_REGISTER_NAPI, napi, 1)
+/// settings are written back into `napi`, which goes to the kernel as given.
+///
+/// # Safety
+/// `napi` must be null or valid for reading and writing.
+pub unsafe fn register_napi(ring: LiveRing, napi: *mut io_uring_napi) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
+    unsafe { register(ring, IORING_REGISTER_NAPI, napi.cast_const().cast(), 1) }
 }
 
 /// `io_uring_unregister_napi`: disables it (old settings into `napi`).
 ///
 /// # Safety
 /// `napi` must be null or writable (liburing allows null).
-pub unsafe fn unregister_napi(ring: &io_uring, napi: *mut io_uring_napi) -> SysResult<i32> {
+pub unsafe fn unregister_napi(ring: LiveRing, napi: *mut io_uring_napi) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee; the kernel skips a null argument.
     unsafe { register(ring, IORING_UNREGISTER_NAPI, napi.cast_const().cast(), 1) }
 }
 
 /// `io_uring_register_clock`: the clock wait timeouts are measured against.
-pub fn register_clock(ring: &io_uring, arg: &mut io_uring_clock_register) -> SysResult<i32> {
-    register_with(ring, IORING_REGISTER_CLOCK, arg, 0)
+/// `arg` goes to the kernel as given.
+///
+/// # Safety
+/// `arg` must be null or a readable `io_uring_clock_register`.
+pub unsafe fn register_clock(
+    ring: LiveRing,
+    arg: *const io_uring_clock_register,
+) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
+    unsafe { register(ring, IORING_REGISTER_CLOCK, arg.cast(), 0) }
 }
 
 /// `io_uring_register_sync_msg`: runs an `IORING_OP_MSG_RING` SQE
-/// synchronously, with no source ring.
-pub fn register_sync_msg(sqe: &mut io_uring_sqe) -> SysResult<i32> {
-    // SAFETY: the kernel reads one SQE, a plain struct, during the call
-    // (the target ring is named by fd inside it).
-    unsafe {
-        syscall::io_uring_register(
-            u32::MAX,
-            IORING_REGISTER_SEND_MSG_RING,
-            ptr::from_mut(sqe).cast(),
-            1,
-        )
-    }
+/// synchronously, with no source ring. `sqe` goes to the kernel as given.
+///
+/// # Safety
+/// `sqe` must be null or a readable SQE.
+pub unsafe fn register_sync_msg(sqe: *const io_uring_sqe) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee; the kernel checks the pointer
+    // (the target ring is named by fd inside the SQE).
+    unsafe { syscall::io_uring_register(u32::MAX, IORING_REGISTER_SEND_MSG_RING, sqe.cast(), 1) }
 }
 
 // ---------------------------------------------------------------------------
@@ -656,7 +779,7 @@ pub fn register_sync_msg(sqe: &mut io_uring_sqe) -> SysResult<i32> {
 /// The region descriptor `reg` points to, and any user memory it names,
 /// must be valid as the kernel requires for the lifetime of the ring.
 pub unsafe fn register_region(
-    ring: &io_uring,
+    ring: LiveRing,
     reg: *mut io_uring_mem_region_reg,
 ) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
@@ -666,11 +789,7 @@ pub unsafe fn register_region(
 /// `io_uring_register_wait_reg`: kept as liburing 2.15 has it, a stub that
 /// always fails with `EINVAL` (register a region with
 /// `IORING_MEM_REGION_REG_WAIT_ARG` instead).
-pub fn register_wait_reg(
-    _ring: &io_uring,
-    _reg: *mut io_uring_reg_wait,
-    _nr: i32,
-) -> SysResult<i32> {
+pub fn register_wait_reg() -> SysResult<i32> {
     Err(Errno::EINVAL)
 }
 
@@ -679,21 +798,26 @@ pub fn register_wait_reg(
 /// # Safety
 /// `reg` and the area/region descriptors it points to must be valid as the
 /// kernel requires.
-pub unsafe fn register_ifq(ring: &io_uring, reg: *mut io_uring_zcrx_ifq_reg) -> SysResult<i32> {
+pub unsafe fn register_ifq(ring: LiveRing, reg: *mut io_uring_zcrx_ifq_reg) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
     unsafe { register(ring, IORING_REGISTER_ZCRX_IFQ, reg.cast_const().cast(), 1) }
 }
 
-/// `io_uring_register_zcrx_ctrl`.
-pub fn register_zcrx_ctrl(ring: &io_uring, ctrl: &mut zcrx_ctrl) -> SysResult<i32> {
-    register_with(ring, IORING_REGISTER_ZCRX_CTRL, ctrl, 0)
+/// `io_uring_register_zcrx_ctrl`. `ctrl` goes to the kernel as given.
+///
+/// # Safety
+/// `ctrl` must be null or valid for what its operation makes the kernel
+/// read and write.
+pub unsafe fn register_zcrx_ctrl(ring: LiveRing, ctrl: *mut zcrx_ctrl) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
+    unsafe { register(ring, IORING_REGISTER_ZCRX_CTRL, ctrl.cast_const().cast(), 0) }
 }
 
 /// `io_uring_register_bpf_filter`: filters for this ring's requests.
 ///
 /// # Safety
 /// `bpf` and the program it points to must be readable.
-pub unsafe fn register_bpf_filter(ring: &io_uring, bpf: *mut io_uring_bpf) -> SysResult<i32> {
+pub unsafe fn register_bpf_filter(ring: LiveRing, bpf: *mut io_uring_bpf) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
     unsafe { register(ring, IORING_REGISTER_BPF_FILTER, bpf.cast_const().cast(), 1) }
 }
@@ -741,36 +865,80 @@ fn sqe_bytes(setup_flags: u32) -> usize {
     setup::sqe_array_bytes(setup_flags, 1)
 }
 
+/// The `io_uring_params::flags` a resize request may carry.
+const RESIZE_REQUEST_FLAGS: u32 = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
+
 /// `io_uring_resize_rings`: asks the kernel for rings of the sizes in `p`,
 /// then maps the new rings and points `ring` at them.
 ///
 /// The kernel carries over submitted-but-unconsumed SQEs and unreaped CQEs.
-/// The library carries over the application's private SQ counters, and
-/// (beyond liburing) the SQEs it has handed out but not yet submitted:
-/// those are copied into the new SQE array as far as it has room.
+/// The library carries over the application's private SQ counters and
+/// (beyond liburing) the SQEs it has handed out but not yet submitted. If
+/// those SQEs together with the ones the kernel still holds would not fit
+/// the new SQ, the call fails with `EOVERFLOW` before the kernel is asked,
+/// leaving the ring as it was (liburing would resize and lose them; the
+/// kernel answers `EOVERFLOW` itself for CQEs that do not fit).
 ///
 /// `p.flags` is cleared on return, success or not, as liburing does
-/// (except for the `IORING_SETUP_NO_MMAP` refusal). Refused up front: rings whose memory the application provided
-/// (`IORING_SETUP_NO_MMAP`, `EINVAL`, as liburing) and rings whose fd was
-/// closed (`EBADF`: the new rings could not be mapped; liburing would resize
-/// in the kernel and then fail to map them).
-pub fn resize_rings(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
+/// (except for the `IORING_SETUP_NO_MMAP` refusal). Refused up front: rings
+/// whose memory the application provided (`IORING_SETUP_NO_MMAP`,
+/// `EINVAL`, as liburing) and rings whose fd was closed (`EBADF`: the new
+/// rings could not be mapped; liburing would resize in the kernel and then
+/// fail to map them).
+///
+/// # Safety
+/// `ring` must be a ring set up by this library (its mappings are unmapped
+/// and replaced), used by no other call meanwhile.
+pub unsafe fn resize_rings(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
     // Refused before anything is touched, `p` included (as liburing).
     if ring.flags & IORING_SETUP_NO_MMAP != 0 {
         return Err(Errno::EINVAL);
     }
-    let ret = resize_inner(ring, p);
+    // SAFETY: forwarded caller guarantee.
+    let ret = unsafe { resize_inner(ring, p) };
     p.flags = 0;
     ret
 }
 
-fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
+/// Whether the SQEs the application holds (submitted but not consumed by
+/// the kernel, and handed out but not submitted) fit the SQ the kernel would
+/// make for `p`. Requests the kernel will refuse anyway (a ring without
+/// DEFER_TASKRUN, unknown flags, bad sizes) pass, so its error stays the
+/// answer.
+fn pending_sqes_fit(ring: &io_uring, p: &io_uring_params) -> bool {
+    if ring.flags & IORING_SETUP_DEFER_TASKRUN == 0 || p.flags & !RESIZE_REQUEST_FLAGS != 0 {
+        return true;
+    }
+    let Ok((new_sq, _)) = setup::ring_entries(p.sq_entries, p.flags, p.cq_entries) else {
+        return true;
+    };
+    let sq = &ring.sq;
+    // SAFETY: a live ring's khead/ktail are aligned u32s of its mapping,
+    // accessed atomically. Acquire on the head: see crate::ring. The tail is
+    // our own store (no SQPOLL with DEFER_TASKRUN), so Relaxed.
+    let (khead, ktail) = unsafe {
+        (
+            AtomicU32::from_ptr(sq.khead).load(Ordering::Acquire),
+            AtomicU32::from_ptr(sq.ktail).load(Ordering::Relaxed),
+        )
+    };
+    let in_kernel = ktail.wrapping_sub(khead);
+    let unsubmitted = sq.sqe_tail.wrapping_sub(sq.sqe_head);
+    u64::from(in_kernel) + u64::from(unsubmitted) <= u64::from(new_sq)
+}
+
+/// # Safety
+/// As for [`resize_rings`].
+unsafe fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
     if ring.ring_fd < 0 {
         return Err(Errno::EBADF);
     }
+    if !pending_sqes_fit(ring, p) {
+        return Err(Errno::EOVERFLOW);
+    }
     p.sq_off = Default::default();
     p.cq_off = Default::default();
-    register_with(ring, IORING_REGISTER_RESIZE_RINGS, p, 1)?;
+    register_with(&*ring, RESIZE_RINGS, p)?;
 
     // The kernel leaves `features` as the caller passed it (usually 0);
     // map as the ring's own features say (one mapping for both rings when
@@ -782,39 +950,28 @@ fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
     let mut cq = setup::empty_cq();
     setup::mmap_rings(ring.ring_fd, &layout, &mut sq, &mut cq)?;
 
+    // Every unsubmitted SQE fits (checked above): copy them to the slots
+    // their indices name in the new array, where the kernel will look.
     let old = &ring.sq;
-    let (sqe_head, mut sqe_tail) = (old.sqe_head, old.sqe_tail);
+    let (sqe_head, sqe_tail) = (old.sqe_head, old.sqe_tail);
     let slot = sqe_bytes(ring.flags);
-    // SAFETY: both SQE arrays are live mappings of `ring_entries` slots of
-    // `slot` bytes each (the old one until unmapped below); indexes are
-    // masked into range. The kernel does not read SQEs past the tail it was
-    // given, so the not-yet-submitted ones are ours to copy. The new khead
-    // is an aligned u32 in the live ring; an SQPOLL thread may move it, so
-    // it is loaded atomically (Acquire: pairs with the kernel's release of
-    // consumed entries; a stale value only makes `room` smaller).
-    unsafe {
-        let kernel_head = (*sq.khead.cast::<AtomicU32>()).load(Ordering::Acquire);
-        let room = sq
-            .ring_entries
-            .wrapping_sub(sqe_head.wrapping_sub(kernel_head));
-        let pending = sqe_tail.wrapping_sub(sqe_head);
-        if pending > room {
-            sqe_tail = sqe_head.wrapping_add(room);
-        }
-        let mut i = sqe_head;
-        while i != sqe_tail {
-            let from = old
-                .sqes
-                .cast::<u8>()
-                .add((i & old.ring_mask) as usize * slot);
-            let to = sq.sqes.cast::<u8>().add((i & sq.ring_mask) as usize * slot);
-            ptr::copy_nonoverlapping(from, to, slot);
-            i = i.wrapping_add(1);
-        }
+    let mut i = sqe_head;
+    while i != sqe_tail {
+        let from = old
+            .sqes
+            .cast::<u8>()
+            .wrapping_add((i & old.ring_mask) as usize * slot);
+        let to = sq.sqes.cast::<u8>().wrapping_add((i & sq.ring_mask) as usize * slot);
+        // SAFETY: both SQE arrays are live mappings of `ring_entries` slots
+        // of `slot` bytes (the old one until unmapped below); the indexes are
+        // masked into range. The kernel reads no SQE past the tail it was
+        // given, so the unsubmitted ones are ours to copy.
+        unsafe { ptr::copy_nonoverlapping(from, to, slot) };
+        i = i.wrapping_add(1);
     }
 
-    // SAFETY: the old mappings are the library's own and nothing refers to
-    // them once `ring` points at the new ones (done right after).
+    // SAFETY: the old mappings are the library's own (caller guarantee) and
+    // nothing refers to them once `ring` points at the new ones (right after).
     unsafe {
         let _ = syscall::munmap(ring.sq.sqes.cast(), ring.sq.sqes_sz as usize);
         setup::unmap_rings(&ring.sq, &ring.cq);

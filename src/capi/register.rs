@@ -5,10 +5,13 @@
 //! - a null `ring` (or `dst`/`src`) gives `-EINVAL` instead of a crash;
 //! - a null argument liburing itself would dereference (the resize params)
 //!   gives `-EINVAL`;
-//! - a null argument liburing hands straight to the kernel gives the
-//!   kernel's answer: passed through where the core takes a raw pointer,
-//!   and answered with `-EFAULT` (what the kernel says) where the core
-//!   takes a reference.
+//! - every argument liburing hands straight to the kernel is handed over
+//!   untouched, null included, so the kernel's answer is the answer.
+//!
+//! Most of these calls may run while other threads submit or wait on the
+//! same ring, so they take it as a `LiveRing`. The ring-fd calls and resize
+//! rewrite the struct itself; liburing's contract has them run alone, and
+//! only they take `&mut io_uring` (see [`exclusive_ring!`]).
 
 use core::ffi::{c_int, c_uint, c_void};
 use core::mem::{align_of, size_of};
@@ -38,24 +41,16 @@ pub struct iovec {
 const _: () = assert!(size_of::<iovec>() == size_of::<libc::iovec>());
 const _: () = assert!(align_of::<iovec>() == align_of::<libc::iovec>());
 
-/// Turns `ring` into a reference or returns `-EINVAL` from the caller.
-macro_rules! ring_ref {
+/// `ring` as `&mut io_uring`, or `return -EINVAL` when null: only for the
+/// calls that rewrite the ring struct, which liburing's contract runs with
+/// no other call on the ring in flight.
+macro_rules! exclusive_ring {
     ($ring:expr) => {
-        // SAFETY: the C caller passes null or a valid `struct io_uring`.
+        // SAFETY: the C caller passes null or a valid, initialised `struct
+        // io_uring` that no other call uses meanwhile (see above).
         match unsafe { $ring.as_mut() } {
             Some(r) => r,
             None => return -libc::EINVAL,
-        }
-    };
-}
-
-/// Turns an argument pointer into a reference or returns `-EFAULT`.
-macro_rules! arg_ref {
-    ($arg:expr) => {
-        // SAFETY: the C caller passes null or a valid argument struct.
-        match unsafe { $arg.as_mut() } {
-            Some(r) => r,
-            None => return -libc::EFAULT,
         }
     };
 }
@@ -74,7 +69,7 @@ pub unsafe extern "C" fn io_uring_register_files(
     files: *const c_int,
     nr_files: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_files(ring, files, nr_files) })
 }
@@ -90,7 +85,7 @@ pub unsafe extern "C" fn io_uring_register_files_tags(
     tags: *const __u64,
     nr: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_files_tags(ring, files, tags, nr) })
 }
@@ -101,7 +96,7 @@ pub unsafe extern "C" fn io_uring_register_files_tags(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_files_sparse(ring: *mut io_uring, nr: c_uint) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::register_files_sparse(ring, nr))
 }
 
@@ -116,7 +111,7 @@ pub unsafe extern "C" fn io_uring_register_files_update(
     files: *const c_int,
     nr_files: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_files_update(ring, off, files, nr_files) })
 }
@@ -133,7 +128,7 @@ pub unsafe extern "C" fn io_uring_register_files_update_tag(
     tags: *const __u64,
     nr_files: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_files_update_tag(ring, off, files, tags, nr_files) })
 }
@@ -148,7 +143,7 @@ pub unsafe extern "C" fn io_uring_register_file_alloc_range(
     off: c_uint,
     len: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::register_file_alloc_range(ring, off, len))
 }
 
@@ -158,7 +153,7 @@ pub unsafe extern "C" fn io_uring_register_file_alloc_range(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_files(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::unregister_files(ring))
 }
 
@@ -176,7 +171,7 @@ pub unsafe extern "C" fn io_uring_register_buffers(
     iovecs: *const iovec,
     nr_iovecs: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
     ret_int(unsafe { register::register_buffers(ring, iovecs.cast(), nr_iovecs) })
 }
@@ -192,7 +187,7 @@ pub unsafe extern "C" fn io_uring_register_buffers_tags(
     tags: *const __u64,
     nr: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
     ret_int(unsafe { register::register_buffers_tags(ring, iovecs.cast(), tags, nr) })
 }
@@ -206,7 +201,7 @@ pub unsafe extern "C" fn io_uring_register_buffers_sparse(
     ring: *mut io_uring,
     nr: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::register_buffers_sparse(ring, nr))
 }
 
@@ -222,7 +217,7 @@ pub unsafe extern "C" fn io_uring_register_buffers_update_tag(
     tags: *const __u64,
     nr: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
     ret_int(unsafe { register::register_buffers_update_tag(ring, off, iovecs.cast(), tags, nr) })
 }
@@ -233,7 +228,7 @@ pub unsafe extern "C" fn io_uring_register_buffers_update_tag(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_buffers(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::unregister_buffers(ring))
 }
 
@@ -252,7 +247,7 @@ pub unsafe extern "C" fn __io_uring_clone_buffers_offset(
     nr: c_uint,
     flags: c_uint,
 ) -> c_int {
-    let (dst, src) = (ring_ref!(dst), ring_ref!(src));
+    let (dst, src) = (live_ring!(dst), live_ring!(src));
     ret_int(register::clone_buffers_offset_raw(
         dst, src, dst_off, src_off, nr, flags,
     ))
@@ -271,7 +266,7 @@ pub unsafe extern "C" fn io_uring_clone_buffers_offset(
     nr: c_uint,
     flags: c_uint,
 ) -> c_int {
-    let (dst, src) = (ring_ref!(dst), ring_ref!(src));
+    let (dst, src) = (live_ring!(dst), live_ring!(src));
     ret_int(register::clone_buffers_offset(
         dst, src, dst_off, src_off, nr, flags,
     ))
@@ -283,7 +278,7 @@ pub unsafe extern "C" fn io_uring_clone_buffers_offset(
 /// `dst` and `src` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_clone_buffers(dst: *mut io_uring, src: *mut io_uring) -> c_int {
-    let (dst, src) = (ring_ref!(dst), ring_ref!(src));
+    let (dst, src) = (live_ring!(dst), live_ring!(src));
     ret_int(register::clone_buffers(dst, src))
 }
 
@@ -297,7 +292,7 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
     src: *mut io_uring,
     flags: c_uint,
 ) -> c_int {
-    let (dst, src) = (ring_ref!(dst), ring_ref!(src));
+    let (dst, src) = (live_ring!(dst), live_ring!(src));
     ret_int(register::clone_buffers_raw(dst, src, flags))
 }
 
@@ -311,7 +306,7 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_eventfd(ring: *mut io_uring, fd: c_int) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::register_eventfd(ring, fd))
 }
 
@@ -321,7 +316,7 @@ pub unsafe extern "C" fn io_uring_register_eventfd(ring: *mut io_uring, fd: c_in
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_eventfd_async(ring: *mut io_uring, fd: c_int) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::register_eventfd_async(ring, fd))
 }
 
@@ -331,7 +326,7 @@ pub unsafe extern "C" fn io_uring_register_eventfd_async(ring: *mut io_uring, fd
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::unregister_eventfd(ring))
 }
 
@@ -341,7 +336,7 @@ pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_i
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_personality(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::register_personality(ring))
 }
 
@@ -351,7 +346,7 @@ pub unsafe extern "C" fn io_uring_register_personality(ring: *mut io_uring) -> c
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_personality(ring: *mut io_uring, id: c_int) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::unregister_personality(ring, id))
 }
 
@@ -365,7 +360,7 @@ pub unsafe extern "C" fn io_uring_register_probe(
     p: *mut io_uring_probe,
     nr: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_probe(ring, p, nr) })
 }
@@ -380,7 +375,7 @@ pub unsafe extern "C" fn io_uring_register_restrictions(
     res: *mut io_uring_restriction,
     nr_res: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_restrictions(ring, res, nr_res) })
 }
@@ -391,7 +386,7 @@ pub unsafe extern "C" fn io_uring_register_restrictions(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_enable_rings(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::enable_rings(ring))
 }
 
@@ -409,7 +404,7 @@ pub unsafe extern "C" fn io_uring_register_iowq_aff(
     cpusz: libc::size_t,
     mask: *const libc::cpu_set_t,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_iowq_aff(ring, cpusz, mask) })
 }
@@ -420,7 +415,7 @@ pub unsafe extern "C" fn io_uring_register_iowq_aff(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_iowq_aff(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::unregister_iowq_aff(ring))
 }
 
@@ -433,9 +428,9 @@ pub unsafe extern "C" fn io_uring_register_iowq_max_workers(
     ring: *mut io_uring,
     values: *mut c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
-    let values = arg_ref!(values.cast::<[u32; 2]>());
-    ret_int(register::register_iowq_max_workers(ring, values))
+    let ring = live_ring!(ring);
+    // SAFETY: forwarded caller guarantee; the kernel checks `values`.
+    ret_int(unsafe { register::register_iowq_max_workers(ring, values) })
 }
 
 // ---------------------------------------------------------------------------
@@ -448,7 +443,7 @@ pub unsafe extern "C" fn io_uring_register_iowq_max_workers(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_ring_fd(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = exclusive_ring!(ring);
     ret_int(register::register_ring_fd(ring))
 }
 
@@ -458,7 +453,7 @@ pub unsafe extern "C" fn io_uring_register_ring_fd(ring: *mut io_uring) -> c_int
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_ring_fd(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = exclusive_ring!(ring);
     ret_int(register::unregister_ring_fd(ring))
 }
 
@@ -468,7 +463,7 @@ pub unsafe extern "C" fn io_uring_unregister_ring_fd(ring: *mut io_uring) -> c_i
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_close_ring_fd(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = exclusive_ring!(ring);
     ret_int(register::close_ring_fd(ring))
 }
 
@@ -485,9 +480,9 @@ pub unsafe extern "C" fn io_uring_register_sync_cancel(
     ring: *mut io_uring,
     reg: *mut io_uring_sync_cancel_reg,
 ) -> c_int {
-    let ring = ring_ref!(ring);
-    let reg = arg_ref!(reg);
-    ret_int(register::register_sync_cancel(ring, reg))
+    let ring = live_ring!(ring);
+    // SAFETY: forwarded caller guarantee; the kernel checks `reg`.
+    ret_int(unsafe { register::register_sync_cancel(ring, reg) })
 }
 
 /// Runs a MSG_RING SQE without a source ring.
@@ -496,8 +491,8 @@ pub unsafe extern "C" fn io_uring_register_sync_cancel(
 /// `sqe` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_sync_msg(sqe: *mut io_uring_sqe) -> c_int {
-    let sqe = arg_ref!(sqe);
-    ret_int(register::register_sync_msg(sqe))
+    // SAFETY: forwarded caller guarantee; the kernel checks `sqe`.
+    ret_int(unsafe { register::register_sync_msg(sqe) })
 }
 
 /// Enables NAPI busy polling (old settings written back).
@@ -509,9 +504,9 @@ pub unsafe extern "C" fn io_uring_register_napi(
     ring: *mut io_uring,
     napi: *mut io_uring_napi,
 ) -> c_int {
-    let ring = ring_ref!(ring);
-    let napi = arg_ref!(napi);
-    ret_int(register::register_napi(ring, napi))
+    let ring = live_ring!(ring);
+    // SAFETY: forwarded caller guarantee; the kernel checks `napi`.
+    ret_int(unsafe { register::register_napi(ring, napi) })
 }
 
 /// Disables NAPI busy polling (`napi`, if not null, gets the old settings).
@@ -523,7 +518,7 @@ pub unsafe extern "C" fn io_uring_unregister_napi(
     ring: *mut io_uring,
     napi: *mut io_uring_napi,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::unregister_napi(ring, napi) })
 }
@@ -537,9 +532,9 @@ pub unsafe extern "C" fn io_uring_register_clock(
     ring: *mut io_uring,
     arg: *mut io_uring_clock_register,
 ) -> c_int {
-    let ring = ring_ref!(ring);
-    let arg = arg_ref!(arg);
-    ret_int(register::register_clock(ring, arg))
+    let ring = live_ring!(ring);
+    // SAFETY: forwarded caller guarantee; the kernel checks `arg`.
+    ret_int(unsafe { register::register_clock(ring, arg) })
 }
 
 // ---------------------------------------------------------------------------
@@ -555,12 +550,12 @@ pub unsafe extern "C" fn io_uring_register_region(
     ring: *mut io_uring,
     reg: *mut io_uring_mem_region_reg,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_region(ring, reg) })
 }
 
-/// liburing 2.15's stub: always `-EINVAL`.
+/// liburing 2.15's stub: always `-EINVAL`, whatever the arguments.
 ///
 /// # Safety
 /// None beyond the C contract; nothing is dereferenced.
@@ -570,8 +565,8 @@ pub unsafe extern "C" fn io_uring_register_wait_reg(
     reg: *mut io_uring_reg_wait,
     nr: c_int,
 ) -> c_int {
-    let ring = ring_ref!(ring);
-    ret_int(register::register_wait_reg(ring, reg, nr))
+    let _ = (ring, reg, nr);
+    ret_int(register::register_wait_reg())
 }
 
 /// Registers a zero-copy receive interface queue.
@@ -583,7 +578,7 @@ pub unsafe extern "C" fn io_uring_register_ifq(
     ring: *mut io_uring,
     reg: *mut io_uring_zcrx_ifq_reg,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_ifq(ring, reg) })
 }
@@ -597,9 +592,9 @@ pub unsafe extern "C" fn io_uring_register_zcrx_ctrl(
     ring: *mut io_uring,
     ctrl: *mut zcrx_ctrl,
 ) -> c_int {
-    let ring = ring_ref!(ring);
-    let ctrl = arg_ref!(ctrl);
-    ret_int(register::register_zcrx_ctrl(ring, ctrl))
+    let ring = live_ring!(ring);
+    // SAFETY: forwarded caller guarantee; the kernel checks `ctrl`.
+    ret_int(unsafe { register::register_zcrx_ctrl(ring, ctrl) })
 }
 
 /// Installs a BPF filter on the ring.
@@ -611,7 +606,7 @@ pub unsafe extern "C" fn io_uring_register_bpf_filter(
     ring: *mut io_uring,
     bpf: *mut io_uring_bpf,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_bpf_filter(ring, bpf) })
 }
@@ -649,7 +644,12 @@ pub unsafe extern "C" fn io_uring_resize_rings(
     ring: *mut io_uring,
     p: *mut io_uring_params,
 ) -> c_int {
-    let ring = ring_ref!(ring);
-    let p = ring_ref!(p);
-    ret_int(register::resize_rings(ring, p).map(|()| 0))
+    let ring = exclusive_ring!(ring);
+    // liburing writes `p->sq_off` at once: a null `p` is refused instead.
+    // SAFETY: the C caller passes null or a valid `struct io_uring_params`.
+    let Some(p) = (unsafe { p.as_mut() }) else {
+        return -libc::EINVAL;
+    };
+    // SAFETY: a ring set up by this library, used by nothing else meanwhile.
+    ret_int(unsafe { register::resize_rings(ring, p) }.map(|()| 0))
 }
