@@ -7,8 +7,8 @@
 use core::mem::size_of;
 
 use crate::register::register_probe;
-use crate::setup::{empty_ring, queue_exit, queue_init};
 use crate::ring::LiveRing;
+use crate::setup::{empty_ring, queue_exit, queue_init};
 use crate::syscall::{Errno, SysResult};
 use crate::uapi::{io_uring_probe, io_uring_probe_op};
 

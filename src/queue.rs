@@ -879,6 +879,7 @@ mod tests {
     //! setup code; SQEs are filled by hand (the prep helpers are C inlines).
     use super::*;
     use crate::setup;
+    use crate::structs::io_uring;
     use crate::uapi::{
         io_uring_mem_region_reg, io_uring_params, io_uring_region_desc, io_uring_rsrc_update,
         IORING_FEAT_NODROP, IORING_FEAT_NO_IOWAIT, IORING_MEM_REGION_REG_WAIT_ARG,
@@ -895,7 +896,24 @@ mod tests {
     /// A ring that is torn down on drop.
     struct Ring(io_uring);
 
+    /// `&mut *mut io_uring_cqe` as the out-parameter the waits take.
+    fn cqe_out(p: &mut *mut io_uring_cqe) -> &mut CqeOut {
+        // SAFETY: `MaybeUninit<T>` has `T`'s layout; the borrow is exclusive.
+        unsafe { &mut *ptr::from_mut(p).cast::<CqeOut>() }
+    }
+
+    /// A CQE pointer array as the out-slots `peek_batch_cqe` takes.
+    fn cqe_slots_of(a: &mut [*mut io_uring_cqe]) -> &mut [CqeOut] {
+        // SAFETY: as for `cqe_out`, element by element.
+        unsafe { core::slice::from_raw_parts_mut(a.as_mut_ptr().cast::<CqeOut>(), a.len()) }
+    }
+
     impl Ring {
+        fn live(&mut self) -> LiveRing<'_> {
+            // SAFETY: the ring was set up by `setup` and lives as long as `self`.
+            unsafe { LiveRing::from_ptr(&mut self.0) }.unwrap()
+        }
+
         fn with_params(entries: u32, p: &mut io_uring_params) -> SysResult<Ring> {
             let mut r = setup::empty_ring();
             setup::queue_init_params(entries, &mut r, p)?;
@@ -947,7 +965,7 @@ mod tests {
 
     /// Grabs an SQE and fills the fields every prep helper sets.
     fn prep(
-        ring: &mut io_uring,
+        ring: LiveRing,
         opcode: u8,
         fd: i32,
         addr: u64,
@@ -955,8 +973,7 @@ mod tests {
         off: u64,
         user_data: u64,
     ) -> *mut io_uring_sqe {
-        // SAFETY: the ring is live (owned by a `Ring`).
-        let sqe = unsafe { get_sqe(ring) };
+        let sqe = get_sqe(ring);
         assert!(!sqe.is_null(), "SQ unexpectedly full");
         // SAFETY: the SQE was just handed out to us.
         let s = unsafe { &mut *sqe };
@@ -969,7 +986,7 @@ mod tests {
         sqe
     }
 
-    fn nop(ring: &mut io_uring, user_data: u64) {
+    fn nop(ring: LiveRing, user_data: u64) {
         prep(ring, IORING_OP_NOP, -1, 0, 0, 0, user_data);
     }
 
@@ -982,16 +999,15 @@ mod tests {
 
     /// Waits up to `ms` for one CQE; returns (user_data, res, flags) and
     /// releases it.
-    fn reap(ring: &mut io_uring, ms: i64) -> SysResult<(u64, i32, u32)> {
+    fn reap(ring: LiveRing, ms: i64) -> SysResult<(u64, i32, u32)> {
         let ts = ts_ms(ms);
         let mut cqe = null_mut();
-        // SAFETY: live ring; `ts` outlives the call.
-        unsafe { wait_cqe_timeout(ring, &mut cqe, &ts) }?;
+        wait_cqe_timeout(ring, cqe_out(&mut cqe), &ts)?;
         assert!(!cqe.is_null());
         // SAFETY: a CQE returned by the wait is readable until released.
         let v = unsafe { ((*cqe).user_data, (*cqe).res, (*cqe).flags) };
         // SAFETY: live ring; done with the CQE.
-        unsafe { cq_advance(ring, cqe_nr(cqe)) };
+        cq_advance(ring, cqe_slots(v.2));
         Ok(v)
     }
 
@@ -1018,19 +1034,22 @@ mod tests {
         let mut r = Ring::new(8, 0).unwrap();
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
-            assert_eq!(sq_space_left(&r), 8);
-            nop(&mut r, 7);
-            assert_eq!(sq_ready(&r), 1);
-            assert_eq!(submit(&mut r), Ok(1));
+            assert_eq!(sq_space_left(r.live()), 8);
+            nop(r.live(), 7);
+            assert_eq!(sq_ready(r.live()), 1);
+            assert_eq!(submit(r.live()), Ok(1));
             // Nothing new: no SQEs, and the CQ needs no flush.
-            assert_eq!(submit(&mut r), Ok(0));
+            assert_eq!(submit(r.live()), Ok(0));
             let mut cqe = null_mut();
-            assert_eq!(get_cqe(&mut r, &mut cqe, 0, 1, ptr::null()), Ok(0));
+            assert_eq!(
+                get_cqe(r.live(), cqe_out(&mut cqe), 0, 1, ptr::null()),
+                Ok(0)
+            );
             assert!(!cqe.is_null());
             assert_eq!(((*cqe).user_data, (*cqe).res), (7, 0));
-            assert_eq!(cq_ready(&r), 1);
-            cq_advance(&r, 1);
-            assert_eq!(cq_ready(&r), 0);
+            assert_eq!(cq_ready(r.live()), 1);
+            cq_advance(r.live(), 1);
+            assert_eq!(cq_ready(r.live()), 0);
         }
     }
 
@@ -1049,15 +1068,15 @@ mod tests {
             // Several laps around the 4-entry SQ.
             for round in 0..5u64 {
                 for i in 0..3 {
-                    nop(&mut r, round * 10 + i);
+                    nop(r.live(), round * 10 + i);
                 }
-                assert_eq!(submit_and_wait(&mut r, 3), Ok(3));
+                assert_eq!(submit_and_wait(r.live(), 3), Ok(3));
                 let mut out = [null_mut(); 4];
-                assert_eq!(peek_batch_cqe(&mut r, &mut out), 3);
+                assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 3);
                 for (i, c) in out[..3].iter().enumerate() {
                     assert_eq!((**c).user_data, round * 10 + i as u64);
                 }
-                cq_advance(&r, 3);
+                cq_advance(r.live(), 3);
             }
         }
     }
@@ -1067,13 +1086,16 @@ mod tests {
         let mut r = Ring::new(8, 0).unwrap();
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
-            nop(&mut r, 1);
-            nop(&mut r, 2);
-            let n = flush_sq(&mut r);
+            nop(r.live(), 1);
+            nop(r.live(), 2);
+            let n = flush_sq(r.live());
             assert_eq!(n, 2);
             let mut cqe = null_mut();
             // The first enter submits both and its count is the result.
-            assert_eq!(get_cqe(&mut r, &mut cqe, n, 1, ptr::null()), Ok(2));
+            assert_eq!(
+                get_cqe(r.live(), cqe_out(&mut cqe), n, 1, ptr::null()),
+                Ok(2)
+            );
             assert_eq!((*cqe).user_data, 1);
         }
     }
@@ -1084,13 +1106,13 @@ mod tests {
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
             for i in 0..4 {
-                nop(&mut r, i);
+                nop(r.live(), i);
             }
-            assert!(get_sqe(&mut r).is_null(), "a 4-entry SQ hands out 4 SQEs");
-            assert_eq!(sq_space_left(&r), 0);
-            assert_eq!(submit_and_wait(&mut r, 4), Ok(4));
-            assert_eq!(sq_space_left(&r), 4);
-            assert!(!get_sqe(&mut r).is_null());
+            assert!(get_sqe(r.live()).is_null(), "a 4-entry SQ hands out 4 SQEs");
+            assert_eq!(sq_space_left(r.live()), 0);
+            assert_eq!(submit_and_wait(r.live(), 4), Ok(4));
+            assert_eq!(sq_space_left(r.live()), 4);
+            assert!(!get_sqe(r.live()).is_null());
             // Turn the extra SQE into a NOP so it completes harmlessly.
             (*r.sq
                 .sqes
@@ -1103,8 +1125,7 @@ mod tests {
     fn peek_on_empty_cq_is_eagain() {
         let mut r = Ring::new(4, 0).unwrap();
         let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
-        // SAFETY: live ring.
-        let ret = unsafe { get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()) };
+        let ret = get_cqe(r.live(), cqe_out(&mut cqe), 0, 0, ptr::null());
         assert_eq!(ret, Err(Errno::EAGAIN));
         assert!(cqe.is_null());
     }
@@ -1115,19 +1136,19 @@ mod tests {
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
             for i in 0..8 {
-                nop(&mut r, 100 + i);
+                nop(r.live(), 100 + i);
             }
-            assert_eq!(submit_and_wait(&mut r, 8), Ok(8));
+            assert_eq!(submit_and_wait(r.live(), 8), Ok(8));
             let mut out = [null_mut(); 16];
-            assert_eq!(peek_batch_cqe(&mut r, &mut out[..5]), 5);
-            assert_eq!(peek_batch_cqe(&mut r, &mut out), 8);
+            assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out[..5])), 5);
+            assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 8);
             for (i, c) in out[..8].iter().enumerate() {
                 assert_eq!((**c).user_data, 100 + i as u64);
             }
             // A zero-sized batch finds nothing to return.
-            assert_eq!(peek_batch_cqe(&mut r, &mut []), 0);
-            cq_advance(&r, 8);
-            assert_eq!(peek_batch_cqe(&mut r, &mut out), 0);
+            assert_eq!(peek_batch_cqe(r.live(), &mut []), 0);
+            cq_advance(r.live(), 8);
+            assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 0);
         }
     }
 
@@ -1137,20 +1158,20 @@ mod tests {
         let ts = ts_ms(1000);
         // SAFETY: (whole test) `r` is a live ring; `ts` outlives the calls.
         unsafe {
-            nop(&mut r, 1);
-            nop(&mut r, 2);
+            nop(r.live(), 1);
+            nop(r.live(), 2);
             let mut cqe = null_mut();
             assert_eq!(
-                submit_and_wait_timeout(&mut r, &mut cqe, 2, &ts, ptr::null()),
+                submit_and_wait_timeout(r.live(), cqe_out(&mut cqe), 2, &ts, ptr::null()),
                 Ok(2)
             );
             assert!(!cqe.is_null());
-            assert_eq!(cq_ready(&r), 2);
-            cq_advance(&r, 2);
+            assert_eq!(cq_ready(r.live()), 2);
+            cq_advance(r.live(), 2);
             // Without a timeout: the plain submit-and-wait path.
-            nop(&mut r, 3);
+            nop(r.live(), 3);
             assert_eq!(
-                submit_and_wait_timeout(&mut r, &mut cqe, 1, ptr::null(), ptr::null()),
+                submit_and_wait_timeout(r.live(), cqe_out(&mut cqe), 1, ptr::null(), ptr::null()),
                 Ok(1)
             );
             assert_eq!((*cqe).user_data, 3);
@@ -1167,8 +1188,7 @@ mod tests {
         let ts = ts_ms(50);
         let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
         let start = Instant::now();
-        // SAFETY: live ring; `ts` outlives the call.
-        let ret = unsafe { wait_cqe_timeout(&mut r, &mut cqe, &ts) };
+        let ret = wait_cqe_timeout(r.live(), cqe_out(&mut cqe), &ts);
         assert_eq!(ret, Err(Errno::ETIME));
         let waited = start.elapsed();
         assert!(cqe.is_null());
@@ -1181,15 +1201,12 @@ mod tests {
         // checks the mask size we pass.
         // SAFETY: an all-zero sigset_t is a valid empty set.
         let mask: libc::sigset_t = unsafe { core::mem::zeroed() };
-        // SAFETY: live ring; `ts` and `mask` outlive the call.
-        let ret = unsafe { wait_cqes(&mut r, &mut cqe, 1, &ts, &mask) };
+        let ret = wait_cqes(r.live(), cqe_out(&mut cqe), 1, &ts, &mask);
         assert_eq!(ret, Err(Errno::ETIME));
         // And a completion that is already there is returned at once.
-        nop(&mut r, 5);
-        // SAFETY: live ring.
-        assert_eq!(unsafe { submit(&mut r) }, Ok(1));
-        // SAFETY: live ring; `ts` and `mask` outlive the call.
-        assert_eq!(unsafe { wait_cqes(&mut r, &mut cqe, 1, &ts, &mask) }, Ok(0));
+        nop(r.live(), 5);
+        assert_eq!(submit(r.live()), Ok(1));
+        assert_eq!(wait_cqes(r.live(), cqe_out(&mut cqe), 1, &ts, &mask), Ok(0));
         // SAFETY: returned by the wait.
         assert_eq!(unsafe { (*cqe).user_data }, 5);
     }
@@ -1202,8 +1219,7 @@ mod tests {
         let ts = ts_ms(30);
         let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
         let start = Instant::now();
-        // SAFETY: live ring; `ts` outlives the submission inside the call.
-        let res = unsafe { wait_cqe_timeout(&mut r, &mut cqe, &ts) };
+        let res = wait_cqe_timeout(r.live(), cqe_out(&mut cqe), &ts);
         // liburing reports the first enter's count (the timeout SQE it
         // submitted) and no CQE; the timeout's own CQE is consumed.
         assert_eq!(res, Ok(1));
@@ -1211,24 +1227,28 @@ mod tests {
         assert!(start.elapsed() >= Duration::from_millis(25));
         // SAFETY: (rest) live ring.
         unsafe {
-            assert_eq!(cq_ready(&r), 0);
-            assert_eq!(sq_ready(&r), 0);
+            assert_eq!(cq_ready(r.live()), 0);
+            assert_eq!(sq_ready(r.live()), 0);
 
             // A pending timeout CQE that failed is reported by the next peek.
-            nop(&mut r, 9);
+            nop(r.live(), 9);
             let long = ts_ms(100);
-            let res = wait_cqe_timeout(&mut r, &mut cqe, &long);
+            let res = wait_cqe_timeout(r.live(), cqe_out(&mut cqe), &long);
             assert_eq!(res, Ok(2), "NOP and timeout submitted together");
             assert_eq!((*cqe).user_data, 9);
-            cq_advance(&r, 1);
+            cq_advance(r.live(), 1);
             std::thread::sleep(Duration::from_millis(150));
-            let res = get_cqe(&mut r, &mut cqe, 0, 0, ptr::null());
+            let res = get_cqe(r.live(), cqe_out(&mut cqe), 0, 0, ptr::null());
             assert!(
                 res == Err(Errno::EAGAIN) || res == Err(Errno::ETIME),
                 "{res:?}"
             );
             assert!(cqe.is_null());
-            assert_eq!(cq_ready(&r), 0, "the internal timeout CQE is never shown");
+            assert_eq!(
+                cq_ready(r.live()),
+                0,
+                "the internal timeout CQE is never shown"
+            );
         }
     }
 
@@ -1242,41 +1262,36 @@ mod tests {
         let ts = ts_ms(60);
         let mut cqe = null_mut();
         let start = Instant::now();
-        // SAFETY: live ring; `ts` outlives the call.
-        let res = unsafe { wait_cqes_min_timeout(&mut r, &mut cqe, 1, &ts, 10_000, ptr::null()) };
+        let res = wait_cqes_min_timeout(r.live(), cqe_out(&mut cqe), 1, &ts, 10_000, ptr::null());
         assert_eq!(res, Err(Errno::ETIME));
         assert!(start.elapsed() >= Duration::from_millis(55));
 
         // One of four: the batch timeout (30 ms) ends the wait, not `long`.
         let long = ts_ms(3000);
-        nop(&mut r, 1);
+        nop(r.live(), 1);
         let start = Instant::now();
         // SAFETY: live ring; `long` outlives the call.
         let res =
-            unsafe { submit_and_wait_min_timeout(&mut r, &mut cqe, 4, &long, 30_000, ptr::null()) };
+            submit_and_wait_min_timeout(r.live(), cqe_out(&mut cqe), 4, &long, 30_000, ptr::null());
         let waited = start.elapsed();
         assert_eq!(res, Ok(1));
         assert!(!cqe.is_null());
         assert!(waited < Duration::from_millis(1500), "waited {waited:?}");
         println!("min-timeout wait for 1 of 4 CQEs took {waited:?} (batch timeout 30ms)");
-        // SAFETY: live ring.
-        unsafe { cq_advance(&r, 1) };
+        cq_advance(r.live(), 1);
 
         // Without the feature: EINVAL, and the out pointer is left alone.
         r.features &= !IORING_FEAT_MIN_TIMEOUT;
         let sentinel = ptr::dangling_mut::<io_uring_cqe>();
         cqe = sentinel;
-        // SAFETY: live ring.
-        unsafe {
-            assert_eq!(
-                wait_cqes_min_timeout(&mut r, &mut cqe, 1, &ts, 10, ptr::null()),
-                Err(Errno::EINVAL)
-            );
-            assert_eq!(
-                submit_and_wait_min_timeout(&mut r, &mut cqe, 1, &ts, 10, ptr::null()),
-                Err(Errno::EINVAL)
-            );
-        }
+        assert_eq!(
+            wait_cqes_min_timeout(r.live(), cqe_out(&mut cqe), 1, &ts, 10, ptr::null()),
+            Err(Errno::EINVAL)
+        );
+        assert_eq!(
+            submit_and_wait_min_timeout(r.live(), cqe_out(&mut cqe), 1, &ts, 10, ptr::null()),
+            Err(Errno::EINVAL)
+        );
         assert_eq!(cqe, sentinel);
     }
 
@@ -1291,30 +1306,27 @@ mod tests {
         let mut r = ring_or_skip!(8, IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
         let (rd, wr) = pipe();
         let mut buf = [0u8; 8];
-        // SAFETY: (whole test) `r` is live; `buf` outlives every read.
-        unsafe {
-            prep(
-                &mut r,
-                IORING_OP_READ,
-                rd,
-                buf.as_mut_ptr() as u64,
-                1,
-                u64::MAX,
-                1,
-            );
-            assert_eq!(submit(&mut r), Ok(1));
-            write_byte(wr);
-            std::thread::sleep(Duration::from_millis(20));
-            // The completion waits as task work for an enter from us.
-            assert_eq!(cq_ready(&r), 0);
-            let mut out = [null_mut(); 4];
-            assert_eq!(peek_batch_cqe(&mut r, &mut out), 0);
-            let mut cqe = null_mut();
-            assert_eq!(
-                get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()),
-                Err(Errno::EAGAIN)
-            );
-        }
+        prep(
+            r.live(),
+            IORING_OP_READ,
+            rd,
+            buf.as_mut_ptr() as u64,
+            1,
+            u64::MAX,
+            1,
+        );
+        assert_eq!(submit(r.live()), Ok(1));
+        write_byte(wr);
+        std::thread::sleep(Duration::from_millis(20));
+        // The completion waits as task work for an enter from us.
+        assert_eq!(cq_ready(r.live()), 0);
+        let mut out = [null_mut(); 4];
+        assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 0);
+        let mut cqe = null_mut();
+        assert_eq!(
+            get_cqe(r.live(), cqe_out(&mut cqe), 0, 0, ptr::null()),
+            Err(Errno::EAGAIN)
+        );
 
         // Another task may not run it: the kernel's EEXIST comes back.
         // SAFETY: a bitwise copy of the handle; the ring outlives the thread.
@@ -1325,8 +1337,14 @@ mod tests {
             // SAFETY: the ring outlives this thread (joined below).
             unsafe {
                 (
-                    get_events(&mut copy.0),
-                    get_cqe(&mut copy.0, &mut cqe, 0, 1, ptr::null()),
+                    get_events(LiveRing::from_ptr(&mut copy.0).unwrap()),
+                    get_cqe(
+                        LiveRing::from_ptr(&mut copy.0).unwrap(),
+                        cqe_out(&mut cqe),
+                        0,
+                        1,
+                        ptr::null(),
+                    ),
                 )
             }
         })
@@ -1338,16 +1356,16 @@ mod tests {
             let mut cqe = null_mut();
             assert_eq!(ev, Err(Errno::EEXIST));
             assert_eq!(wait, Err(Errno::EEXIST));
-            assert_eq!(cq_ready(&r), 0);
+            assert_eq!(cq_ready(r.live()), 0);
 
-            assert_eq!(get_events(&mut r), Ok(0));
-            assert_eq!(cq_ready(&r), 1);
-            let (ud, res, _) = reap(&mut r, 1000).unwrap();
+            assert_eq!(get_events(r.live()), Ok(0));
+            assert_eq!(cq_ready(r.live()), 1);
+            let (ud, res, _) = reap(r.live(), 1000).unwrap();
             assert_eq!((ud, res), (1, 1));
 
             // submit_and_get_events runs it too, with nothing to submit.
             prep(
-                &mut r,
+                r.live(),
                 IORING_OP_READ,
                 rd,
                 buf.as_mut_ptr() as u64,
@@ -1355,17 +1373,17 @@ mod tests {
                 u64::MAX,
                 2,
             );
-            assert_eq!(submit(&mut r), Ok(1));
+            assert_eq!(submit(r.live()), Ok(1));
             write_byte(wr);
             std::thread::sleep(Duration::from_millis(20));
-            assert_eq!(cq_ready(&r), 0);
-            assert_eq!(submit_and_get_events(&mut r), Ok(0));
-            assert_eq!(cq_ready(&r), 1);
-            assert_eq!(reap(&mut r, 1000).unwrap().0, 2);
+            assert_eq!(cq_ready(r.live()), 0);
+            assert_eq!(submit_and_get_events(r.live()), Ok(0));
+            assert_eq!(cq_ready(r.live()), 1);
+            assert_eq!(reap(r.live(), 1000).unwrap().0, 2);
 
             // And so does a wait.
             prep(
-                &mut r,
+                r.live(),
                 IORING_OP_READ,
                 rd,
                 buf.as_mut_ptr() as u64,
@@ -1373,11 +1391,14 @@ mod tests {
                 u64::MAX,
                 3,
             );
-            assert_eq!(submit(&mut r), Ok(1));
+            assert_eq!(submit(r.live()), Ok(1));
             write_byte(wr);
-            assert_eq!(get_cqe(&mut r, &mut cqe, 0, 1, ptr::null()), Ok(0));
+            assert_eq!(
+                get_cqe(r.live(), cqe_out(&mut cqe), 0, 1, ptr::null()),
+                Ok(0)
+            );
             assert_eq!(((*cqe).user_data, (*cqe).res), (3, 1));
-            cq_advance(&r, 1);
+            cq_advance(r.live(), 1);
         }
         close_fds(&[rd, wr]);
     }
@@ -1394,7 +1415,7 @@ mod tests {
         unsafe {
             for ud in [1u64, 2] {
                 prep(
-                    &mut r,
+                    r.live(),
                     IORING_OP_READ,
                     rd,
                     buf.as_mut_ptr() as u64,
@@ -1402,21 +1423,24 @@ mod tests {
                     u64::MAX,
                     ud,
                 );
-                assert_eq!(submit(&mut r), Ok(1));
+                assert_eq!(submit(r.live()), Ok(1));
                 write_byte(wr);
                 std::thread::sleep(Duration::from_millis(20));
-                assert_eq!(cq_ready(&r), 0);
-                assert!(load_sq_flags(&r) & IORING_SQ_TASKRUN != 0);
+                assert_eq!(cq_ready(r.live()), 0);
+                assert!(load_sq_flags(r.live()) & IORING_SQ_TASKRUN != 0);
                 if ud == 1 {
                     let mut out = [null_mut(); 4];
-                    assert_eq!(peek_batch_cqe(&mut r, &mut out), 1);
+                    assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 1);
                     assert_eq!((*out[0]).user_data, 1);
-                    cq_advance(&r, 1);
+                    cq_advance(r.live(), 1);
                 } else {
                     let mut cqe = null_mut();
-                    assert_eq!(get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()), Ok(0));
+                    assert_eq!(
+                        get_cqe(r.live(), cqe_out(&mut cqe), 0, 0, ptr::null()),
+                        Ok(0)
+                    );
                     assert_eq!((*cqe).user_data, 2);
-                    cq_advance(&r, 1);
+                    cq_advance(r.live(), 1);
                 }
             }
         }
@@ -1437,18 +1461,18 @@ mod tests {
             let mut id = 0;
             while id < total {
                 for _ in 0..4 {
-                    nop(&mut r, u64::from(id));
+                    nop(r.live(), u64::from(id));
                     id += 1;
                 }
-                assert_eq!(submit(&mut r), Ok(4));
+                assert_eq!(submit(r.live()), Ok(4));
             }
-            assert_eq!(cq_ready(&r), cq_entries);
-            assert!(load_sq_flags(&r) & IORING_SQ_CQ_OVERFLOW != 0);
+            assert_eq!(cq_ready(r.live()), cq_entries);
+            assert!(load_sq_flags(r.live()) & IORING_SQ_CQ_OVERFLOW != 0);
 
             let mut seen = HashSet::new();
             let mut out = [null_mut(); 64];
             loop {
-                let n = peek_batch_cqe(&mut r, &mut out);
+                let n = peek_batch_cqe(r.live(), cqe_slots_of(&mut out));
                 if n == 0 {
                     break;
                 }
@@ -1456,10 +1480,10 @@ mod tests {
                     assert_eq!((**c).res, 0);
                     assert!(seen.insert((**c).user_data), "duplicate CQE");
                 }
-                cq_advance(&r, n);
+                cq_advance(r.live(), n);
             }
             assert_eq!(seen.len() as u32, total, "every completion arrives");
-            assert!(load_sq_flags(&r) & IORING_SQ_CQ_OVERFLOW == 0);
+            assert!(load_sq_flags(r.live()) & IORING_SQ_CQ_OVERFLOW == 0);
         }
     }
 
@@ -1477,33 +1501,30 @@ mod tests {
                 return;
             }
         };
-        // SAFETY: (whole test) `r` is a live ring.
-        unsafe {
-            nop(&mut r, 1);
-            // The awake poller may consume the SQE before the count is
-            // taken, so 0 is as right as 1 here.
-            let n = submit(&mut r).unwrap();
-            assert!(n <= 1);
-            assert_eq!(reap(&mut r, 1000).unwrap().0, 1);
-            // Let the poller go idle and ask for a wakeup.
-            let start = Instant::now();
-            while load_sq_flags(&r) & IORING_SQ_NEED_WAKEUP == 0 {
-                assert!(
-                    start.elapsed() < Duration::from_secs(5),
-                    "SQ thread never went idle"
-                );
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            nop(&mut r, 2);
-            assert_eq!(submit(&mut r), Ok(1));
-            assert_eq!(
-                reap(&mut r, 1000).unwrap().0,
-                2,
-                "the sleeping poller was woken"
+        nop(r.live(), 1);
+        // The awake poller may consume the SQE before the count is
+        // taken, so 0 is as right as 1 here.
+        let n = submit(r.live()).unwrap();
+        assert!(n <= 1);
+        assert_eq!(reap(r.live(), 1000).unwrap().0, 1);
+        // Let the poller go idle and ask for a wakeup.
+        let start = Instant::now();
+        while load_sq_flags(r.live()) & IORING_SQ_NEED_WAKEUP == 0 {
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "SQ thread never went idle"
             );
-            // With SQ space free, waiting for space returns at once.
-            assert_eq!(sqring_wait(&mut r), Ok(0));
+            std::thread::sleep(Duration::from_millis(5));
         }
+        nop(r.live(), 2);
+        assert_eq!(submit(r.live()), Ok(1));
+        assert_eq!(
+            reap(r.live(), 1000).unwrap().0,
+            2,
+            "the sleeping poller was woken"
+        );
+        // With SQ space free, waiting for space returns at once.
+        assert_eq!(sqring_wait(r.live()), Ok(0));
     }
 
     #[test]
@@ -1529,12 +1550,10 @@ mod tests {
         }
         r.enter_ring_fd = upd.offset as i32;
         r.int_flags |= int_flags::REG_RING;
-        nop(&mut r, 11);
-        // SAFETY: live ring.
-        assert_eq!(unsafe { submit(&mut r) }, Ok(1));
-        assert_eq!(reap(&mut r, 1000).unwrap().0, 11);
-        // SAFETY: live ring.
-        assert_eq!(unsafe { get_events(&mut r) }, Ok(0));
+        nop(r.live(), 11);
+        assert_eq!(submit(r.live()), Ok(1));
+        assert_eq!(reap(r.live(), 1000).unwrap().0, 11);
+        assert_eq!(get_events(r.live()), Ok(0));
     }
 
     #[test]
@@ -1546,11 +1565,10 @@ mod tests {
         }
         r.int_flags |= int_flags::NO_IOWAIT;
         // An unknown enter flag would be EINVAL; this one is a plain wait.
-        assert_eq!(reap(&mut r, 10), Err(Errno::ETIME));
-        nop(&mut r, 4);
-        // SAFETY: live ring.
-        assert_eq!(unsafe { submit_and_wait(&mut r, 1) }, Ok(1));
-        assert_eq!(reap(&mut r, 10).unwrap().0, 4);
+        assert_eq!(reap(r.live(), 10), Err(Errno::ETIME));
+        nop(r.live(), 4);
+        assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
+        assert_eq!(reap(r.live(), 10).unwrap().0, 4);
     }
 
     #[test]
@@ -1558,8 +1576,7 @@ mod tests {
         let mut r = ring_or_skip!(4, IORING_SETUP_IOPOLL);
         assert!(r.int_flags & int_flags::CQ_ENTER != 0);
         let mut cqe = null_mut();
-        // SAFETY: live ring.
-        let ret = unsafe { get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()) };
+        let ret = get_cqe(r.live(), cqe_out(&mut cqe), 0, 0, ptr::null());
         assert_eq!(ret, Err(Errno::EAGAIN));
     }
 
@@ -1569,16 +1586,16 @@ mod tests {
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
             for i in 0..3 {
-                nop(&mut r, i);
+                nop(r.live(), i);
             }
-            assert_eq!(submit_and_wait(&mut r, 3), Ok(3));
+            assert_eq!(submit_and_wait(r.live(), 3), Ok(3));
             let mut out = [null_mut(); 4];
-            assert_eq!(peek_batch_cqe(&mut r, &mut out), 3);
+            assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 3);
             for (i, c) in out[..3].iter().enumerate() {
                 assert_eq!((**c).user_data, i as u64);
             }
             assert_eq!(out[1] as usize - out[0] as usize, 32);
-            cq_advance(&r, 3);
+            cq_advance(r.live(), 3);
         }
     }
 
@@ -1587,17 +1604,17 @@ mod tests {
         let mut r = ring_or_skip!(4, IORING_SETUP_SQE128);
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
-            let a = get_sqe(&mut r);
-            let b = get_sqe(&mut r);
+            let a = get_sqe(r.live());
+            let b = get_sqe(r.live());
             assert_eq!(b as usize - a as usize, 128);
             for (s, ud) in [(a, 1), (b, 2)] {
                 (*s).opcode = IORING_OP_NOP;
                 (*s).fd = -1;
                 (*s).user_data = ud;
             }
-            assert_eq!(submit_and_wait(&mut r, 2), Ok(2));
-            assert_eq!(reap(&mut r, 1000).unwrap().0, 1);
-            assert_eq!(reap(&mut r, 1000).unwrap().0, 2);
+            assert_eq!(submit_and_wait(r.live(), 2), Ok(2));
+            assert_eq!(reap(r.live(), 1000).unwrap().0, 1);
+            assert_eq!(reap(r.live(), 1000).unwrap().0, 2);
         }
     }
 
@@ -1605,60 +1622,60 @@ mod tests {
     fn mixed_cqes_and_skip_entries() {
         let mut r = ring_or_skip!(4, IORING_SETUP_CQE_MIXED);
         let slots = r.cq.ring_entries;
-        let nop32 = |r: &mut Ring, ud: u64| {
+        let nop32 = |r: LiveRing, ud: u64| {
             let sqe = prep(r, IORING_OP_NOP, -1, 0, 0, 0, ud);
             // SAFETY: the SQE is still ours.
             unsafe { (*sqe).rw_flags = IORING_NOP_CQE32 };
         };
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
-            nop(&mut r, 1);
-            nop32(&mut r, 2);
-            nop(&mut r, 3);
-            assert_eq!(submit_and_wait(&mut r, 3), Ok(3));
-            assert_eq!(cq_ready(&r), 4, "a big CQE takes two slots");
+            nop(r.live(), 1);
+            nop32(r.live(), 2);
+            nop(r.live(), 3);
+            assert_eq!(submit_and_wait(r.live(), 3), Ok(3));
+            assert_eq!(cq_ready(r.live()), 4, "a big CQE takes two slots");
             let mut out = [null_mut(); 8];
-            assert_eq!(peek_batch_cqe(&mut r, &mut out), 3);
+            assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 3);
             let uds: Vec<u64> = out[..3].iter().map(|c| (**c).user_data).collect();
             assert_eq!(uds, [1, 2, 3]);
             assert!((*out[1]).flags & IORING_CQE_F_32 != 0);
             assert_eq!(out[2] as usize - out[1] as usize, 32);
-            cq_advance(&r, 4);
+            cq_advance(r.live(), 4);
 
             // Bring the head to the last slot, then post a big CQE: the
             // kernel pads the last slot with a skip entry and wraps.
-            let mut head = load_cq_head(&r);
+            let mut head = load_cq_head(r.live());
             while (head & r.cq.ring_mask) != slots - 1 {
-                nop(&mut r, 50);
-                assert_eq!(submit_and_wait(&mut r, 1), Ok(1));
-                assert_eq!(reap(&mut r, 1000).unwrap().0, 50);
-                head = load_cq_head(&r);
+                nop(r.live(), 50);
+                assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
+                assert_eq!(reap(r.live(), 1000).unwrap().0, 50);
+                head = load_cq_head(r.live());
             }
-            nop32(&mut r, 60);
-            assert_eq!(submit_and_wait(&mut r, 1), Ok(1));
-            assert_eq!(cq_ready(&r), 3, "skip entry plus a two-slot CQE");
-            assert_eq!(peek_batch_cqe(&mut r, &mut out), 1);
+            nop32(r.live(), 60);
+            assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
+            assert_eq!(cq_ready(r.live()), 3, "skip entry plus a two-slot CQE");
+            assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 1);
             assert_eq!((*out[0]).user_data, 60);
             assert_eq!(
-                load_cq_head(&r) & r.cq.ring_mask,
+                load_cq_head(r.live()) & r.cq.ring_mask,
                 0,
                 "the skip entry was released"
             );
             assert_eq!(out[0], r.cq.cqes);
-            cq_advance(&r, 2);
+            cq_advance(r.live(), 2);
 
             // Same through the single-CQE path.
-            while (load_cq_head(&r) & r.cq.ring_mask) != slots - 1 {
-                nop(&mut r, 70);
-                assert_eq!(submit_and_wait(&mut r, 1), Ok(1));
-                assert_eq!(reap(&mut r, 1000).unwrap().0, 70);
+            while (load_cq_head(r.live()) & r.cq.ring_mask) != slots - 1 {
+                nop(r.live(), 70);
+                assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
+                assert_eq!(reap(r.live(), 1000).unwrap().0, 70);
             }
-            nop32(&mut r, 80);
-            assert_eq!(submit_and_wait(&mut r, 1), Ok(1));
-            let (ud, _, flags) = reap(&mut r, 1000).unwrap();
+            nop32(r.live(), 80);
+            assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
+            let (ud, _, flags) = reap(r.live(), 1000).unwrap();
             assert_eq!(ud, 80);
             assert!(flags & IORING_CQE_F_32 != 0);
-            assert_eq!(cq_ready(&r), 0);
+            assert_eq!(cq_ready(r.live()), 0);
         }
     }
 
@@ -1667,17 +1684,17 @@ mod tests {
         let mut r = ring_or_skip!(4, IORING_SETUP_SQ_REWIND);
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
-            nop(&mut r, 1);
-            nop(&mut r, 2);
-            assert_eq!(submit_and_wait(&mut r, 2), Ok(2));
+            nop(r.live(), 1);
+            nop(r.live(), 2);
+            assert_eq!(submit_and_wait(r.live(), 2), Ok(2));
             assert_eq!(r.sq.sqe_tail, 0, "the kernel starts from slot 0 every time");
-            nop(&mut r, 3);
-            assert_eq!(submit_and_wait(&mut r, 3), Ok(1));
+            nop(r.live(), 3);
+            assert_eq!(submit_and_wait(r.live(), 3), Ok(1));
             let mut out = [null_mut(); 4];
-            assert_eq!(peek_batch_cqe(&mut r, &mut out), 3);
+            assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 3);
             let uds: Vec<u64> = out[..3].iter().map(|c| (**c).user_data).collect();
             assert_eq!(uds, [1, 2, 3]);
-            cq_advance(&r, 3);
+            cq_advance(r.live(), 3);
         }
     }
 
@@ -1748,31 +1765,34 @@ mod tests {
         // SAFETY: (rest) live ring.
         unsafe {
             assert_eq!(
-                submit_and_wait_reg(&mut r, &mut cqe, 1, 0),
+                submit_and_wait_reg(r.live(), cqe_out(&mut cqe), 1, 0),
                 Err(Errno::ETIME)
             );
             assert!(cqe.is_null());
             assert!(start.elapsed() >= Duration::from_millis(35));
 
-            nop(&mut r, 5);
-            nop(&mut r, 6);
-            assert_eq!(submit_and_wait_reg(&mut r, &mut cqe, 2, 1), Ok(2));
+            nop(r.live(), 5);
+            nop(r.live(), 6);
+            assert_eq!(
+                submit_and_wait_reg(r.live(), cqe_out(&mut cqe), 2, 1),
+                Ok(2)
+            );
             assert_eq!((*cqe).user_data, 5);
-            assert_eq!(cq_ready(&r), 2);
-            cq_advance(&r, 2);
+            assert_eq!(cq_ready(r.live()), 2);
+            cq_advance(r.live(), 2);
 
             // An old kernel: EINVAL, but the SQ was flushed first.
             r.features &= !IORING_FEAT_EXT_ARG;
-            nop(&mut r, 7);
+            nop(r.live(), 7);
             assert_eq!(
-                submit_and_wait_reg(&mut r, &mut cqe, 1, 0),
+                submit_and_wait_reg(r.live(), cqe_out(&mut cqe), 1, 0),
                 Err(Errno::EINVAL)
             );
             assert_eq!(r.sq.sqe_head, r.sq.sqe_tail);
             assert_eq!(*r.sq.ktail, r.sq.sqe_tail);
             r.features |= IORING_FEAT_EXT_ARG;
-            assert_eq!(submit_and_wait(&mut r, 1), Ok(1));
-            assert_eq!(reap(&mut r, 1000).unwrap().0, 7);
+            assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
+            assert_eq!(reap(r.live(), 1000).unwrap().0, 7);
         }
         drop(r);
         // SAFETY: the ring (and its use of the region) is gone.

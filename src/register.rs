@@ -21,8 +21,8 @@
 //! later are `unsafe`; the rest take references to self-contained structs.
 
 use core::ffi::c_void;
-use core::mem::size_of;
 use core::marker::PhantomData;
+use core::mem::size_of;
 use core::ptr::{self, null};
 use core::sync::atomic::{AtomicU32, Ordering};
 
@@ -31,27 +31,27 @@ use crate::setup;
 use crate::structs::{int_flags, io_uring};
 use crate::syscall::{self, Errno, SysResult};
 use crate::uapi::{
-    io_uring_buf_reg, io_uring_buf_status, IORING_REGISTER_PBUF_STATUS, IORING_UNREGISTER_PBUF_RING,
-    io_uring_bpf, io_uring_clock_register, io_uring_clone_buffers, io_uring_file_index_range,
-    io_uring_mem_region_reg, io_uring_napi, io_uring_params, io_uring_probe, io_uring_query_hdr,
-    io_uring_restriction, io_uring_rsrc_register, io_uring_rsrc_update,
-    io_uring_rsrc_update2, io_uring_sqe, io_uring_sync_cancel_reg, io_uring_zcrx_ifq_reg,
-    zcrx_ctrl, IORING_FEAT_REG_REG_RING, IORING_FEAT_SINGLE_MMAP, IORING_REGISTER_BPF_FILTER,
-    IORING_REGISTER_BUFFERS, IORING_REGISTER_BUFFERS2, IORING_REGISTER_BUFFERS_UPDATE,
-    IORING_REGISTER_CLOCK, IORING_REGISTER_CLONE_BUFFERS, IORING_REGISTER_ENABLE_RINGS,
-    IORING_REGISTER_EVENTFD, IORING_REGISTER_EVENTFD_ASYNC, IORING_REGISTER_FILES,
-    IORING_REGISTER_FILES2, IORING_REGISTER_FILES_UPDATE, IORING_REGISTER_FILES_UPDATE2,
-    IORING_REGISTER_FILE_ALLOC_RANGE, IORING_REGISTER_IOWQ_AFF, IORING_REGISTER_IOWQ_MAX_WORKERS,
-    IORING_REGISTER_MEM_REGION, IORING_REGISTER_NAPI, IORING_REGISTER_PERSONALITY,
+    io_uring_bpf, io_uring_buf_reg, io_uring_buf_status, io_uring_clock_register,
+    io_uring_clone_buffers, io_uring_file_index_range, io_uring_mem_region_reg, io_uring_napi,
+    io_uring_params, io_uring_probe, io_uring_query_hdr, io_uring_restriction,
+    io_uring_rsrc_register, io_uring_rsrc_update, io_uring_rsrc_update2, io_uring_sqe,
+    io_uring_sync_cancel_reg, io_uring_zcrx_ifq_reg, zcrx_ctrl, IORING_FEAT_REG_REG_RING,
+    IORING_FEAT_SINGLE_MMAP, IORING_REGISTER_BPF_FILTER, IORING_REGISTER_BUFFERS,
+    IORING_REGISTER_BUFFERS2, IORING_REGISTER_BUFFERS_UPDATE, IORING_REGISTER_CLOCK,
+    IORING_REGISTER_CLONE_BUFFERS, IORING_REGISTER_ENABLE_RINGS, IORING_REGISTER_EVENTFD,
+    IORING_REGISTER_EVENTFD_ASYNC, IORING_REGISTER_FILES, IORING_REGISTER_FILES2,
+    IORING_REGISTER_FILES_UPDATE, IORING_REGISTER_FILES_UPDATE2, IORING_REGISTER_FILE_ALLOC_RANGE,
+    IORING_REGISTER_IOWQ_AFF, IORING_REGISTER_IOWQ_MAX_WORKERS, IORING_REGISTER_MEM_REGION,
+    IORING_REGISTER_NAPI, IORING_REGISTER_PBUF_STATUS, IORING_REGISTER_PERSONALITY,
     IORING_REGISTER_PROBE, IORING_REGISTER_QUERY, IORING_REGISTER_RESIZE_RINGS,
     IORING_REGISTER_RESTRICTIONS, IORING_REGISTER_RING_FDS, IORING_REGISTER_SEND_MSG_RING,
     IORING_REGISTER_SRC_REGISTERED, IORING_REGISTER_SYNC_CANCEL,
     IORING_REGISTER_USE_REGISTERED_RING, IORING_REGISTER_ZCRX_CTRL, IORING_REGISTER_ZCRX_IFQ,
-    IORING_RSRC_REGISTER_SPARSE, IORING_SETUP_CLAMP, IORING_SETUP_CQSIZE, IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_NO_MMAP,
-    IORING_SETUP_NO_SQARRAY,
+    IORING_RSRC_REGISTER_SPARSE, IORING_SETUP_CLAMP, IORING_SETUP_CQSIZE,
+    IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_NO_MMAP, IORING_SETUP_NO_SQARRAY,
     IORING_UNREGISTER_BUFFERS, IORING_UNREGISTER_EVENTFD, IORING_UNREGISTER_FILES,
-    IORING_UNREGISTER_IOWQ_AFF, IORING_UNREGISTER_NAPI, IORING_UNREGISTER_PERSONALITY,
-    IORING_UNREGISTER_RING_FDS,
+    IORING_UNREGISTER_IOWQ_AFF, IORING_UNREGISTER_NAPI, IORING_UNREGISTER_PBUF_RING,
+    IORING_UNREGISTER_PERSONALITY, IORING_UNREGISTER_RING_FDS,
 };
 
 // ---------------------------------------------------------------------------
@@ -154,14 +154,12 @@ const EVENTFD: RegOp<i32> = unsafe { RegOp::new(IORING_REGISTER_EVENTFD, 1) };
 /// One `int` fd, read.
 const EVENTFD_ASYNC: RegOp<i32> = unsafe { RegOp::new(IORING_REGISTER_EVENTFD_ASYNC, 1) };
 /// One update, read and written back (`offset`); `data` is an fd number.
-const RING_FDS: RegOp<io_uring_rsrc_update> =
-    unsafe { RegOp::new(IORING_REGISTER_RING_FDS, 1) };
+const RING_FDS: RegOp<io_uring_rsrc_update> = unsafe { RegOp::new(IORING_REGISTER_RING_FDS, 1) };
 /// One update, read; only `offset` is used.
 const UNREGISTER_RING_FDS: RegOp<io_uring_rsrc_update> =
     unsafe { RegOp::new(IORING_UNREGISTER_RING_FDS, 1) };
 /// The new sizes, read and written back.
-const RESIZE_RINGS: RegOp<io_uring_params> =
-    unsafe { RegOp::new(IORING_REGISTER_RESIZE_RINGS, 1) };
+const RESIZE_RINGS: RegOp<io_uring_params> = unsafe { RegOp::new(IORING_REGISTER_RESIZE_RINGS, 1) };
 /// Only `bgid` is used when unregistering.
 pub(crate) const UNREGISTER_PBUF_RING: RegOp<io_uring_buf_reg> =
     unsafe { RegOp::new(IORING_UNREGISTER_PBUF_RING, 1) };
@@ -491,8 +489,8 @@ pub fn clone_buffers_offset_raw(
     nr: u32,
     flags: u32,
 ) -> SysResult<i32> {
-    let by_index =
-        flags & IORING_REGISTER_SRC_REGISTERED != 0 && src.int_flags() & int_flags::REG_REG_RING != 0;
+    let by_index = flags & IORING_REGISTER_SRC_REGISTERED != 0
+        && src.int_flags() & int_flags::REG_REG_RING != 0;
     let (src_fd, flags) = if by_index {
         (src.enter_ring_fd(), flags)
     } else {
@@ -639,7 +637,14 @@ pub fn unregister_iowq_aff(ring: LiveRing) -> SysResult<i32> {
 /// `val` must be null or valid for reading and writing two `u32`s.
 pub unsafe fn register_iowq_max_workers(ring: LiveRing, val: *mut u32) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
-    unsafe { register(ring, IORING_REGISTER_IOWQ_MAX_WORKERS, val.cast_const().cast(), 2) }
+    unsafe {
+        register(
+            ring,
+            IORING_REGISTER_IOWQ_MAX_WORKERS,
+            val.cast_const().cast(),
+            2,
+        )
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -778,10 +783,7 @@ pub unsafe fn register_sync_msg(sqe: *const io_uring_sqe) -> SysResult<i32> {
 /// # Safety
 /// The region descriptor `reg` points to, and any user memory it names,
 /// must be valid as the kernel requires for the lifetime of the ring.
-pub unsafe fn register_region(
-    ring: LiveRing,
-    reg: *mut io_uring_mem_region_reg,
-) -> SysResult<i32> {
+pub unsafe fn register_region(ring: LiveRing, reg: *mut io_uring_mem_region_reg) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
     unsafe { register(ring, IORING_REGISTER_MEM_REGION, reg.cast_const().cast(), 1) }
 }
@@ -865,6 +867,17 @@ fn sqe_bytes(setup_flags: u32) -> usize {
     setup::sqe_array_bytes(setup_flags, 1)
 }
 
+/// Where the kernel puts a ring's SQ index array: right after the CQEs,
+/// cache-line aligned (its `rings_size`). `io_uring_setup` reports this in
+/// `sq_off.array`, but a resize leaves that field 0 while the kernel still
+/// reads a fresh, zeroed array there; liburing 2.15 then identity-fills
+/// "offset 0", over the ring's head and tail. Resizing checks this rule
+/// against the offset the kernel reported at setup before relying on it.
+fn sq_array_offset(setup_flags: u32, cqes_off: usize, cq_entries: u32) -> usize {
+    const CACHE_LINE: usize = 64;
+    (cqes_off + setup::cqe_array_bytes(setup_flags, cq_entries)).next_multiple_of(CACHE_LINE)
+}
+
 /// The `io_uring_params::flags` a resize request may carry.
 const RESIZE_REQUEST_FLAGS: u32 = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
 
@@ -938,6 +951,21 @@ unsafe fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResul
     }
     p.sq_off = Default::default();
     p.cq_off = Default::default();
+    // A ring with an SQ index array needs to know where the kernel puts
+    // the new one, which it does not report after a resize (see
+    // `sq_array_offset`): make sure the rule holds for the ring as it is
+    // before anything changes.
+    let has_sq_array = ring.flags & IORING_SETUP_NO_SQARRAY == 0;
+    if has_sq_array {
+        let base = ring.sq.ring_ptr as usize;
+        let cqes_off = (ring.cq.cqes as usize).wrapping_sub(base);
+        let array_off = (ring.sq.array as usize).wrapping_sub(base);
+        if ring.cq.ring_ptr != ring.sq.ring_ptr
+            || sq_array_offset(ring.flags, cqes_off, ring.cq.ring_entries) != array_off
+        {
+            return Err(Errno::EOPNOTSUPP);
+        }
+    }
     register_with(&*ring, RESIZE_RINGS, p)?;
 
     // The kernel leaves `features` as the caller passed it (usually 0);
@@ -946,6 +974,11 @@ unsafe fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResul
     // the shared ring header even without an SQ array.
     let mut layout = *p;
     layout.features |= ring.features & IORING_FEAT_SINGLE_MMAP;
+    if has_sq_array && layout.sq_off.array == 0 {
+        let off = sq_array_offset(ring.flags, p.cq_off.cqes as usize, p.cq_entries);
+        // Fits: the kernel has just allocated a ring of this layout.
+        layout.sq_off.array = off as u32;
+    }
     let mut sq = setup::empty_sq();
     let mut cq = setup::empty_cq();
     setup::mmap_rings(ring.ring_fd, &layout, &mut sq, &mut cq)?;
@@ -961,7 +994,10 @@ unsafe fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResul
             .sqes
             .cast::<u8>()
             .wrapping_add((i & old.ring_mask) as usize * slot);
-        let to = sq.sqes.cast::<u8>().wrapping_add((i & sq.ring_mask) as usize * slot);
+        let to = sq
+            .sqes
+            .cast::<u8>()
+            .wrapping_add((i & sq.ring_mask) as usize * slot);
         // SAFETY: both SQE arrays are live mappings of `ring_entries` slots
         // of `slot` bytes (the old one until unmapped below); the indexes are
         // masked into range. The kernel reads no SQE past the tail it was
@@ -999,19 +1035,43 @@ mod tests {
 
     #[test]
     fn wait_reg_is_a_stub() {
-        let ring = setup::empty_ring();
-        assert_eq!(
-            register_wait_reg(&ring, core::ptr::null_mut(), 1),
-            Err(Errno::EINVAL)
-        );
+        assert_eq!(register_wait_reg(), Err(Errno::EINVAL));
     }
 
     #[test]
     fn huge_iowq_mask_is_refused_before_the_kernel() {
-        let ring = setup::empty_ring();
+        let Some(mut r) = Ring::new(4, 0) else { return };
         // SAFETY: the size check fails before the mask is looked at.
-        let r = unsafe { register_iowq_aff(&ring, 1usize << 31, core::ptr::null()) };
-        assert_eq!(r, Err(Errno::EINVAL));
+        let ret = unsafe { register_iowq_aff(r.live(), 1usize << 31, core::ptr::null()) };
+        assert_eq!(ret, Err(Errno::EINVAL));
+    }
+
+    #[test]
+    fn pointer_arguments_reach_the_kernel_untouched() {
+        let Some(mut r) = Ring::new(4, 0) else { return };
+        // SAFETY: (all) a null argument, which the kernel refuses without
+        // touching memory; liburing passes it on just the same. Whatever
+        // the kernel answers (EINVAL or EFAULT, by opcode and version) is
+        // the answer, so only failure is asserted here; capi-tests/bad_args.c
+        // compares the exact codes with liburing's.
+        let answers = unsafe {
+            [
+                register_iowq_max_workers(r.live(), ptr::null_mut()),
+                register_sync_cancel(r.live(), ptr::null()),
+                register_napi(r.live(), ptr::null_mut()),
+                register_clock(r.live(), ptr::null()),
+                register_sync_msg(ptr::null()),
+                register_zcrx_ctrl(r.live(), ptr::null_mut()),
+            ]
+        };
+        for (i, a) in answers.iter().enumerate() {
+            assert!(a.is_err(), "call {i}: {a:?}");
+        }
+        // A working call still works: read the current limits (0, 0 = no change).
+        let mut vals = [0u32; 2];
+        // SAFETY: two writable u32s.
+        let ret = unsafe { register_iowq_max_workers(r.live(), vals.as_mut_ptr()) };
+        assert_eq!(ret, Ok(0));
     }
 
     #[test]
@@ -1033,12 +1093,20 @@ mod tests {
         ring.flags = IORING_SETUP_NO_MMAP;
         let mut p = setup::zeroed_params();
         p.flags = 0x10;
-        assert_eq!(resize_rings(&mut ring, &mut p), Err(Errno::EINVAL));
+        // SAFETY: (both) refused before the ring's (absent) mappings are
+        // looked at.
+        assert_eq!(
+            unsafe { resize_rings(&mut ring, &mut p) },
+            Err(Errno::EINVAL)
+        );
         assert_eq!(p.flags, 0x10);
         // A closed ring fd: refused (EBADF), flags cleared.
         ring.flags = 0;
         ring.ring_fd = -1;
-        assert_eq!(resize_rings(&mut ring, &mut p), Err(Errno::EBADF));
+        assert_eq!(
+            unsafe { resize_rings(&mut ring, &mut p) },
+            Err(Errno::EBADF)
+        );
         assert_eq!(p.flags, 0);
     }
 
@@ -1050,6 +1118,25 @@ mod tests {
             let mut ring = setup::empty_ring();
             setup::queue_init(entries, &mut ring, flags).ok()?;
             Some(Ring(ring))
+        }
+
+        /// A ring with exactly `flags` (no NO_SQARRAY added), so it keeps
+        /// its SQ index array unless `flags` says otherwise.
+        fn exactly(entries: u32, flags: u32) -> Option<Ring> {
+            let mut ring = setup::empty_ring();
+            let mut p = io_uring_params {
+                flags,
+                ..Default::default()
+            };
+            // SAFETY: no application memory (null buffer).
+            unsafe { setup::queue_init_once(entries, &mut ring, &mut p, ptr::null_mut(), 0) }
+                .ok()?;
+            Some(Ring(ring))
+        }
+
+        fn live(&mut self) -> LiveRing<'_> {
+            // SAFETY: set up by `setup`, alive as long as `self`.
+            unsafe { LiveRing::from_ptr(&mut self.0) }.unwrap()
         }
     }
 
@@ -1068,9 +1155,9 @@ mod tests {
         assert_ne!(r.0.enter_ring_fd, fd);
         assert_ne!(r.0.int_flags & int_flags::REG_RING, 0);
         // Registration calls now travel through the index.
-        let id = register_personality(&r.0).unwrap();
-        assert_eq!(unregister_personality(&r.0, id), Ok(0));
-        assert_eq!(unregister_personality(&r.0, id), Err(Errno::EINVAL));
+        let id = register_personality(r.live()).unwrap();
+        assert_eq!(unregister_personality(r.live(), id), Ok(0));
+        assert_eq!(unregister_personality(r.live(), id), Err(Errno::EINVAL));
         assert_eq!(unregister_ring_fd(&mut r.0), Ok(1));
         assert_eq!(r.0.enter_ring_fd, fd);
         assert_eq!(
@@ -1081,24 +1168,24 @@ mod tests {
 
     #[test]
     fn eventfd_and_files_on_a_real_ring() {
-        let Some(r) = Ring::new(4, 0) else { return };
+        let Some(mut r) = Ring::new(4, 0) else { return };
         // SAFETY: eventfd(2) has no memory preconditions.
         let efd = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC) };
         assert!(efd >= 0);
-        assert_eq!(register_eventfd(&r.0, efd), Ok(0));
-        assert_eq!(register_eventfd_async(&r.0, efd), Err(Errno::EBUSY));
-        assert_eq!(unregister_eventfd(&r.0), Ok(0));
-        assert_eq!(unregister_eventfd(&r.0), Err(Errno::ENXIO));
+        assert_eq!(register_eventfd(r.live(), efd), Ok(0));
+        assert_eq!(register_eventfd_async(r.live(), efd), Err(Errno::EBUSY));
+        assert_eq!(unregister_eventfd(r.live()), Ok(0));
+        assert_eq!(unregister_eventfd(r.live()), Err(Errno::ENXIO));
         let _ = syscall::close(efd);
 
-        assert_eq!(register_files_sparse(&r.0, 4), Ok(0));
-        assert_eq!(register_file_alloc_range(&r.0, 1, 2), Ok(0));
+        assert_eq!(register_files_sparse(r.live(), 4), Ok(0));
+        assert_eq!(register_file_alloc_range(r.live(), 1, 2), Ok(0));
         let fds = [-1i32, -1];
         // SAFETY: `fds` holds two ints.
-        let ret = unsafe { register_files_update(&r.0, 2, fds.as_ptr(), 2) };
+        let ret = unsafe { register_files_update(r.live(), 2, fds.as_ptr(), 2) };
         assert_eq!(ret, Ok(2));
-        assert_eq!(unregister_files(&r.0), Ok(0));
-        assert_eq!(unregister_files(&r.0), Err(Errno::ENXIO));
+        assert_eq!(unregister_files(r.live()), Ok(0));
+        assert_eq!(unregister_files(r.live()), Err(Errno::ENXIO));
     }
 
     #[test]
@@ -1114,7 +1201,8 @@ mod tests {
         p.sq_entries = 32;
         p.cq_entries = 128;
         p.flags = IORING_SETUP_CQSIZE;
-        match resize_rings(&mut r.0, &mut p) {
+        // SAFETY: a ring set up by this library, used by nothing else.
+        match unsafe { resize_rings(&mut r.0, &mut p) } {
             Err(Errno::EINVAL) => return, // kernel without resizing
             other => assert_eq!(other, Ok(())),
         }
@@ -1125,6 +1213,120 @@ mod tests {
         unsafe {
             assert_eq!(r.0.sq.kring_entries.read(), 32);
             assert_eq!(r.0.cq.kring_entries.read(), 128);
+        }
+    }
+
+    /// Hands out `n` NOP SQEs with user_data `base..base + n`, unsubmitted.
+    fn prepare_nops(r: &mut Ring, n: u32, base: u64) {
+        for i in 0..n {
+            let sqe = crate::queue::get_sqe(r.live());
+            assert!(!sqe.is_null(), "SQ full");
+            // SAFETY: an SQE just handed out, not yet published.
+            unsafe {
+                (*sqe).opcode = crate::uapi::IORING_OP_NOP;
+                (*sqe).fd = -1;
+                (*sqe).user_data = base + u64::from(i);
+            }
+        }
+    }
+
+    /// Submits everything pending, waits for `n` CQEs and checks they carry
+    /// user_data `base..base + n` in order.
+    fn submit_and_check(r: &mut Ring, n: u32, base: u64) {
+        assert_eq!(crate::queue::submit_and_wait(r.live(), n), Ok(n));
+        let mut out = [core::mem::MaybeUninit::uninit(); 64];
+        let got = crate::queue::peek_batch_cqe(r.live(), &mut out[..n as usize]);
+        assert_eq!(got, n);
+        for (i, c) in out[..n as usize].iter().enumerate() {
+            // SAFETY: written by peek_batch_cqe: CQEs below the tail.
+            let ud = unsafe { (*c.assume_init()).user_data };
+            assert_eq!(ud, base + i as u64, "CQE {i}");
+        }
+        crate::queue::cq_advance(r.live(), n);
+    }
+
+    fn resize_to(r: &mut Ring, sq: u32, cq: u32) -> SysResult<()> {
+        let mut p = setup::zeroed_params();
+        p.sq_entries = sq;
+        p.cq_entries = cq;
+        p.flags = IORING_SETUP_CQSIZE;
+        // SAFETY: a ring set up by this library, used by nothing else.
+        let ret = unsafe { resize_rings(&mut r.0, &mut p) };
+        assert_eq!(p.flags, 0, "flags cleared for the next use");
+        ret
+    }
+
+    /// DEFER_TASKRUN rings (what resizing needs) in the three SQ layouts:
+    /// with an SQ index array, without one, and with 128-byte SQEs.
+    fn resize_variants() -> [(&'static str, Option<Ring>); 3] {
+        use crate::uapi::{IORING_SETUP_SINGLE_ISSUER, IORING_SETUP_SQE128};
+        let dt = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+        [
+            ("sq array", Ring::exactly(8, dt)),
+            (
+                "no sq array",
+                Ring::exactly(8, dt | IORING_SETUP_NO_SQARRAY),
+            ),
+            ("sqe128", Ring::new(8, dt | IORING_SETUP_SQE128)),
+        ]
+    }
+
+    #[test]
+    fn resize_refuses_unsubmitted_sqes_that_do_not_fit() {
+        for (what, ring) in resize_variants() {
+            let Some(mut r) = ring else {
+                println!("SKIP {what}: kernel refuses the setup flags");
+                continue;
+            };
+            prepare_nops(&mut r, 6, 100);
+            let before = (r.0.sq.sqes, r.0.sq.ring_entries, r.0.cq.cqes);
+            match resize_to(&mut r, 4, 8) {
+                Err(Errno::EOVERFLOW) => {}
+                Err(Errno::EINVAL) => {
+                    println!("SKIP {what}: kernel without ring resizing");
+                    continue;
+                }
+                other => panic!("{what}: {other:?}"),
+            }
+            // Untouched: same mappings, the 6 SQEs still pending...
+            assert_eq!((r.0.sq.sqes, r.0.sq.ring_entries, r.0.cq.cqes), before);
+            assert_eq!(crate::queue::sq_ready(r.live()), 6, "{what}");
+            // ... and all of them run.
+            submit_and_check(&mut r, 6, 100);
+            // Exactly as many as fit is fine, and they all arrive.
+            prepare_nops(&mut r, 4, 200);
+            assert_eq!(resize_to(&mut r, 4, 8), Ok(()), "{what}");
+            assert_eq!(r.0.sq.ring_entries, 4);
+            assert_eq!(crate::queue::sq_ready(r.live()), 4, "{what}");
+            submit_and_check(&mut r, 4, 200);
+        }
+    }
+
+    #[test]
+    fn resize_carries_unsubmitted_sqes_over() {
+        for (what, ring) in resize_variants() {
+            let Some(mut r) = ring else {
+                println!("SKIP {what}: kernel refuses the setup flags");
+                continue;
+            };
+            // Wrap the SQ first, so the pending SQEs straddle its end.
+            prepare_nops(&mut r, 5, 0);
+            submit_and_check(&mut r, 5, 0);
+            prepare_nops(&mut r, 6, 300);
+            match resize_to(&mut r, 32, 64) {
+                Ok(()) => {}
+                Err(Errno::EINVAL) => {
+                    println!("SKIP {what}: kernel without ring resizing");
+                    continue;
+                }
+                other => panic!("{what}: {other:?}"),
+            }
+            assert_eq!((r.0.sq.ring_entries, r.0.cq.ring_entries), (32, 64));
+            assert_eq!(crate::queue::sq_ready(r.live()), 6, "{what}");
+            submit_and_check(&mut r, 6, 300);
+            // The new size is usable: more than the old SQ held at once.
+            prepare_nops(&mut r, 20, 400);
+            submit_and_check(&mut r, 20, 400);
         }
     }
 }

@@ -20,7 +20,7 @@ use core::ptr::addr_of_mut;
 use super::{ret_bytes, ret_int, ret_size};
 use crate::structs::{io_uring, io_uring_cq, io_uring_sq};
 use crate::syscall::{self, SysResult, KERNEL_SIGSET_BYTES};
-use crate::uapi::{IORING_SETUP_NO_SQARRAY};
+use crate::uapi::IORING_SETUP_NO_SQARRAY;
 use crate::uapi::{io_uring_params, io_uring_probe};
 use crate::{probe, setup, version};
 
@@ -96,7 +96,9 @@ pub unsafe extern "C" fn io_uring_queue_init_mem(
     };
     // SAFETY: the caller vouches for `ring` and `buf`.
     ret_bytes(unsafe {
-        init_into(ring, |r| setup::queue_init_mem(entries, r, p, buf, buf_size))
+        init_into(ring, |r| {
+            setup::queue_init_mem(entries, r, p, buf, buf_size)
+        })
     })
 }
 
@@ -119,7 +121,9 @@ pub unsafe extern "C" fn __io_uring_queue_init_params(
     };
     // SAFETY: the caller vouches for `ring` and `buf`.
     ret_bytes(unsafe {
-        init_into(ring, |r| setup::queue_init_once(entries, r, p, buf, buf_size))
+        init_into(ring, |r| {
+            setup::queue_init_once(entries, r, p, buf, buf_size)
+        })
     })
 }
 
