@@ -141,29 +141,39 @@ impl<T> RegOp<T> {
     }
 }
 
-// SAFETY (each): the kernel copies one such struct in (and, where noted,
-// back out) during the call; none of their fields is an address it follows.
+// Each `RegOp::new` below pairs an opcode with the one struct the kernel
+// copies in (and, where noted, back out) during the call.
+
 /// `io_uring_file_index_range`, read.
+// SAFETY: one range struct, no addresses in it.
 const FILE_ALLOC_RANGE: RegOp<io_uring_file_index_range> =
     unsafe { RegOp::new(IORING_REGISTER_FILE_ALLOC_RANGE, 0) };
-/// `src_fd` is a number.
+/// One `io_uring_clone_buffers`, read.
+// SAFETY: `src_fd` is a number; no addresses in it.
 const CLONE_BUFFERS: RegOp<io_uring_clone_buffers> =
     unsafe { RegOp::new(IORING_REGISTER_CLONE_BUFFERS, 1) };
 /// One `int` fd, read.
+// SAFETY: a plain int.
 const EVENTFD: RegOp<i32> = unsafe { RegOp::new(IORING_REGISTER_EVENTFD, 1) };
 /// One `int` fd, read.
+// SAFETY: a plain int.
 const EVENTFD_ASYNC: RegOp<i32> = unsafe { RegOp::new(IORING_REGISTER_EVENTFD_ASYNC, 1) };
-/// One update, read and written back (`offset`); `data` is an fd number.
+/// One update, read and written back (`offset`).
+// SAFETY: with nr_args 1 one update; its `data` is an fd number here.
 const RING_FDS: RegOp<io_uring_rsrc_update> = unsafe { RegOp::new(IORING_REGISTER_RING_FDS, 1) };
 /// One update, read; only `offset` is used.
+// SAFETY: with nr_args 1 one update; nothing in it is dereferenced.
 const UNREGISTER_RING_FDS: RegOp<io_uring_rsrc_update> =
     unsafe { RegOp::new(IORING_UNREGISTER_RING_FDS, 1) };
-/// The new sizes, read and written back.
+/// The new sizes, read, and the offsets written back.
+// SAFETY: one `io_uring_params`; no addresses in it.
 const RESIZE_RINGS: RegOp<io_uring_params> = unsafe { RegOp::new(IORING_REGISTER_RESIZE_RINGS, 1) };
 /// Only `bgid` is used when unregistering.
+// SAFETY: one `io_uring_buf_reg`, whose `ring_addr` unregistering ignores.
 pub(crate) const UNREGISTER_PBUF_RING: RegOp<io_uring_buf_reg> =
     unsafe { RegOp::new(IORING_UNREGISTER_PBUF_RING, 1) };
 /// `buf_group` read, `head` written back.
+// SAFETY: one `io_uring_buf_status`; no addresses in it.
 pub(crate) const PBUF_STATUS: RegOp<io_uring_buf_status> =
     unsafe { RegOp::new(IORING_REGISTER_PBUF_STATUS, 1) };
 
@@ -1093,20 +1103,16 @@ mod tests {
         ring.flags = IORING_SETUP_NO_MMAP;
         let mut p = setup::zeroed_params();
         p.flags = 0x10;
-        // SAFETY: (both) refused before the ring's (absent) mappings are
-        // looked at.
-        assert_eq!(
-            unsafe { resize_rings(&mut ring, &mut p) },
-            Err(Errno::EINVAL)
-        );
+        // SAFETY: refused before the ring's (absent) mappings are looked at.
+        let ret = unsafe { resize_rings(&mut ring, &mut p) };
+        assert_eq!(ret, Err(Errno::EINVAL));
         assert_eq!(p.flags, 0x10);
         // A closed ring fd: refused (EBADF), flags cleared.
         ring.flags = 0;
         ring.ring_fd = -1;
-        assert_eq!(
-            unsafe { resize_rings(&mut ring, &mut p) },
-            Err(Errno::EBADF)
-        );
+        // SAFETY: as above.
+        let ret = unsafe { resize_rings(&mut ring, &mut p) };
+        assert_eq!(ret, Err(Errno::EBADF));
         assert_eq!(p.flags, 0);
     }
 
