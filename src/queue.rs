@@ -568,8 +568,9 @@ fn wait_ext_arg_only(
     wait_ext_arg(ring, cqe_out, 0, wait_nr, ts, min_wait_usec, sigmask)
 }
 
-/// [`wait_ext_arg`] submitting `submit` flushed SQEs first.
-#[inline(never)]
+/// [`wait_ext_arg`] submitting `submit` flushed SQEs first (inlined into
+/// `io_uring_submit_and_wait_timeout`, its one hot caller).
+#[inline(always)]
 fn submit_wait_ext_arg(
     ring: LiveRing,
     cqe_out: &mut CqeOut,
