@@ -17,6 +17,7 @@ use crate::structs::io_uring;
 use crate::uapi::{io_uring_buf_reg, io_uring_buf_ring};
 
 /// Registers the buffer ring `reg` describes (`flags` ORed into `reg->flags`).
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` and `reg` null or valid; the ring memory `reg` names must stay
@@ -37,6 +38,7 @@ pub unsafe extern "C" fn io_uring_register_buf_ring(
 }
 
 /// Unregisters buffer group `bgid`.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -105,6 +107,7 @@ pub unsafe extern "C" fn io_uring_setup_buf_ring(
 }
 
 /// Unregisters group `bgid` and frees its ring from `io_uring_setup_buf_ring`.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `br` from `io_uring_setup_buf_ring` with the same

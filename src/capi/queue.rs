@@ -33,6 +33,7 @@ macro_rules! cqe_out {
 
 /// Publishes the SQEs prepared since the last submit; returns how many were
 /// submitted.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
@@ -43,6 +44,7 @@ pub unsafe extern "C" fn io_uring_submit(ring: *mut io_uring) -> c_int {
 }
 
 /// Submits, then waits until `wait_nr` completions are available.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
@@ -54,6 +56,7 @@ pub unsafe extern "C" fn io_uring_submit_and_wait(ring: *mut io_uring, wait_nr: 
 
 /// Submits and waits for `wait_nr` completions, up to `ts` if given, with
 /// `sigmask` applied while waiting.
+/// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` and `cqe_ptr` must be null or valid; `ts` and `sigmask` are only
@@ -75,6 +78,7 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_timeout(
 
 /// [`io_uring_submit_and_wait_timeout`] with a batch timeout of `min_wait`
 /// microseconds (`-EINVAL` if the kernel lacks `IORING_FEAT_MIN_TIMEOUT`).
+/// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// As for [`io_uring_submit_and_wait_timeout`].
@@ -96,6 +100,7 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_min_timeout(
 
 /// Submits and waits as entry `reg_index` of the registered wait region
 /// describes.
+/// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` and `cqe_ptr` must be null or valid.
@@ -112,6 +117,7 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_reg(
 }
 
 /// Submits and lets the kernel flush pending completions into the CQ.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
@@ -122,6 +128,7 @@ pub unsafe extern "C" fn io_uring_submit_and_get_events(ring: *mut io_uring) -> 
 }
 
 /// Runs pending task work and flushes overflowed completions into the CQ.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
@@ -132,6 +139,7 @@ pub unsafe extern "C" fn io_uring_get_events(ring: *mut io_uring) -> c_int {
 }
 
 /// Waits for `wait_nr` completions, up to `ts` if given.
+/// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// As for [`io_uring_submit_and_wait_timeout`].
@@ -149,6 +157,7 @@ pub unsafe extern "C" fn io_uring_wait_cqes(
 }
 
 /// [`io_uring_wait_cqes`] with a batch timeout of `min_wait_usec`.
+/// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// As for [`io_uring_submit_and_wait_timeout`].
@@ -174,6 +183,7 @@ pub unsafe extern "C" fn io_uring_wait_cqes_min_timeout(
 }
 
 /// Waits for one completion, up to `ts` if given.
+/// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// As for [`io_uring_submit_and_wait_timeout`].
@@ -221,6 +231,7 @@ fn peek_batch_without_room(ring: crate::ring::LiveRing) -> c_uint {
 /// Liburing's internal wait primitive (used by its inline `io_uring_peek_cqe`
 /// and `io_uring_wait_cqe*`): submits `submit` flushed SQEs and waits for
 /// `wait_nr` completions.
+/// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` and `cqe_ptr` must be null or valid; `sigmask` is only handed to
@@ -240,6 +251,7 @@ pub unsafe extern "C" fn __io_uring_get_cqe(
 
 /// Liburing's internal half of `io_uring_sqring_wait`: sleeps until the
 /// SQPOLL thread frees SQ space.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
@@ -252,6 +264,7 @@ pub unsafe extern "C" fn __io_uring_sqring_wait(ring: *mut io_uring) -> c_int {
 /// Returns the next free SQE, or NULL when the SQ is full. liburing.h
 /// defines this inline; the symbol serves binaries built against older
 /// headers.
+/// A null `ring` gives NULL where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.

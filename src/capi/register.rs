@@ -60,6 +60,7 @@ macro_rules! exclusive_ring {
 // ---------------------------------------------------------------------------
 
 /// Registers a file table of `nr_files` fds.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `files` readable for `nr_files` ints.
@@ -75,6 +76,7 @@ pub unsafe extern "C" fn io_uring_register_files(
 }
 
 /// Registers a file table with a tag per slot.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `files` and `tags` (unless null) readable for `nr`.
@@ -91,6 +93,7 @@ pub unsafe extern "C" fn io_uring_register_files_tags(
 }
 
 /// Registers an empty file table of `nr` slots.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -101,6 +104,7 @@ pub unsafe extern "C" fn io_uring_register_files_sparse(ring: *mut io_uring, nr:
 }
 
 /// Replaces `nr_files` registered files from slot `off`.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `files` readable for `nr_files` ints.
@@ -117,6 +121,7 @@ pub unsafe extern "C" fn io_uring_register_files_update(
 }
 
 /// Replaces `nr_files` registered files from slot `off`, with tags.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `files` and `tags` (unless null) readable.
@@ -134,6 +139,7 @@ pub unsafe extern "C" fn io_uring_register_files_update_tag(
 }
 
 /// Limits direct-descriptor allocation to slots `[off, off + len)`.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -148,6 +154,7 @@ pub unsafe extern "C" fn io_uring_register_file_alloc_range(
 }
 
 /// Drops the file table.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -162,6 +169,7 @@ pub unsafe extern "C" fn io_uring_unregister_files(ring: *mut io_uring) -> c_int
 // ---------------------------------------------------------------------------
 
 /// Registers `nr_iovecs` fixed buffers.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `iovecs` readable for `nr_iovecs` entries.
@@ -177,6 +185,7 @@ pub unsafe extern "C" fn io_uring_register_buffers(
 }
 
 /// Registers fixed buffers with a tag per slot.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `iovecs` and `tags` (unless null) readable for `nr`.
@@ -193,6 +202,7 @@ pub unsafe extern "C" fn io_uring_register_buffers_tags(
 }
 
 /// Registers an empty buffer table of `nr` slots.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -206,6 +216,7 @@ pub unsafe extern "C" fn io_uring_register_buffers_sparse(
 }
 
 /// Replaces `nr` registered buffers from slot `off`, with tags.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `iovecs` and `tags` (unless null) readable for `nr`.
@@ -223,6 +234,7 @@ pub unsafe extern "C" fn io_uring_register_buffers_update_tag(
 }
 
 /// Drops the buffer table.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -235,6 +247,7 @@ pub unsafe extern "C" fn io_uring_unregister_buffers(ring: *mut io_uring) -> c_i
 /// Clones `nr` buffers of `src` from `src_off` into `dst` at `dst_off`,
 /// using `flags` as given (`IORING_REGISTER_SRC_REGISTERED` kept only when
 /// `src` has a registered index).
+/// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `dst` and `src` null or valid.
@@ -254,6 +267,7 @@ pub unsafe extern "C" fn __io_uring_clone_buffers_offset(
 }
 
 /// Clones a range of buffers, naming `src` by its registered index if any.
+/// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `dst` and `src` null or valid.
@@ -273,6 +287,7 @@ pub unsafe extern "C" fn io_uring_clone_buffers_offset(
 }
 
 /// Clones all of `src`'s buffers into `dst`.
+/// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `dst` and `src` null or valid.
@@ -283,6 +298,7 @@ pub unsafe extern "C" fn io_uring_clone_buffers(dst: *mut io_uring, src: *mut io
 }
 
 /// Clones all of `src`'s buffers into `dst` with caller flags.
+/// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `dst` and `src` null or valid.
@@ -301,6 +317,7 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
 // ---------------------------------------------------------------------------
 
 /// Signals eventfd `fd` on completions.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -311,6 +328,7 @@ pub unsafe extern "C" fn io_uring_register_eventfd(ring: *mut io_uring, fd: c_in
 }
 
 /// Signals eventfd `fd` only for completions from async workers.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -321,6 +339,7 @@ pub unsafe extern "C" fn io_uring_register_eventfd_async(ring: *mut io_uring, fd
 }
 
 /// Stops eventfd signalling.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -331,6 +350,7 @@ pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_i
 }
 
 /// Registers the caller's credentials; returns the personality id.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -341,6 +361,7 @@ pub unsafe extern "C" fn io_uring_register_personality(ring: *mut io_uring) -> c
 }
 
 /// Drops personality `id`.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -351,6 +372,7 @@ pub unsafe extern "C" fn io_uring_unregister_personality(ring: *mut io_uring, id
 }
 
 /// Fills probe `p` (room for `nr` ops) with the supported opcodes.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `p` writable for the header and `nr` ops.
@@ -366,6 +388,7 @@ pub unsafe extern "C" fn io_uring_register_probe(
 }
 
 /// Restricts what a disabled ring will accept once enabled.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `res` readable for `nr_res` entries.
@@ -381,6 +404,7 @@ pub unsafe extern "C" fn io_uring_register_restrictions(
 }
 
 /// Enables a ring created with `IORING_SETUP_R_DISABLED`.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -395,6 +419,7 @@ pub unsafe extern "C" fn io_uring_enable_rings(ring: *mut io_uring) -> c_int {
 // ---------------------------------------------------------------------------
 
 /// Sets the CPU affinity of the ring's async workers.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `mask` readable for `cpusz` bytes.
@@ -410,6 +435,7 @@ pub unsafe extern "C" fn io_uring_register_iowq_aff(
 }
 
 /// Resets the async workers' affinity.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -420,6 +446,7 @@ pub unsafe extern "C" fn io_uring_unregister_iowq_aff(ring: *mut io_uring) -> c_
 }
 
 /// Sets (and reads back the old) bounded/unbounded worker limits.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `values` null or valid for two unsigned ints.
@@ -438,6 +465,7 @@ pub unsafe extern "C" fn io_uring_register_iowq_max_workers(
 // ---------------------------------------------------------------------------
 
 /// Registers the ring fd; returns 1.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -448,6 +476,7 @@ pub unsafe extern "C" fn io_uring_register_ring_fd(ring: *mut io_uring) -> c_int
 }
 
 /// Unregisters the ring fd; returns 1.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -458,6 +487,7 @@ pub unsafe extern "C" fn io_uring_unregister_ring_fd(ring: *mut io_uring) -> c_i
 }
 
 /// Closes the real fd of a ring with a registered fd; returns 1.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -472,6 +502,7 @@ pub unsafe extern "C" fn io_uring_close_ring_fd(ring: *mut io_uring) -> c_int {
 // ---------------------------------------------------------------------------
 
 /// Cancels matching requests synchronously.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `reg` null or valid.
@@ -496,6 +527,7 @@ pub unsafe extern "C" fn io_uring_register_sync_msg(sqe: *mut io_uring_sqe) -> c
 }
 
 /// Enables NAPI busy polling (old settings written back).
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `napi` null or valid.
@@ -510,6 +542,7 @@ pub unsafe extern "C" fn io_uring_register_napi(
 }
 
 /// Disables NAPI busy polling (`napi`, if not null, gets the old settings).
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `napi` null or valid.
@@ -524,6 +557,7 @@ pub unsafe extern "C" fn io_uring_unregister_napi(
 }
 
 /// Selects the clock for wait timeouts.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `arg` null or valid.
@@ -542,6 +576,7 @@ pub unsafe extern "C" fn io_uring_register_clock(
 // ---------------------------------------------------------------------------
 
 /// Registers a memory region.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `reg` as the kernel requires.
@@ -570,6 +605,7 @@ pub unsafe extern "C" fn io_uring_register_wait_reg(
 }
 
 /// Registers a zero-copy receive interface queue.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `reg` as the kernel requires.
@@ -584,6 +620,7 @@ pub unsafe extern "C" fn io_uring_register_ifq(
 }
 
 /// Controls a zero-copy receive queue.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `ctrl` null or valid.
@@ -598,6 +635,7 @@ pub unsafe extern "C" fn io_uring_register_zcrx_ctrl(
 }
 
 /// Installs a BPF filter on the ring.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `bpf` as the kernel requires.
@@ -636,6 +674,7 @@ pub unsafe extern "C" fn io_uring_register_query(query: *mut io_uring_query_hdr)
 // ---------------------------------------------------------------------------
 
 /// Resizes the rings to `p`'s sizes and remaps them.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` and `p` null or valid.

@@ -46,6 +46,7 @@ unsafe fn init_into<T>(
 }
 
 /// Sets up a ring of at least `entries` SQEs with setup `flags`.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or point to writable memory for a `struct io_uring`.
@@ -60,6 +61,7 @@ pub unsafe extern "C" fn io_uring_queue_init(
 }
 
 /// Sets up a ring from `p`, which receives the kernel's answer.
+/// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` and `p` must be null or valid for writing.
@@ -78,6 +80,7 @@ pub unsafe extern "C" fn io_uring_queue_init_params(
 }
 
 /// Sets up an `IORING_SETUP_NO_MMAP` ring in `buf`; returns the bytes used.
+/// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` and `p` must be null or valid for writing; `buf`, if not null,
@@ -128,6 +131,7 @@ pub unsafe extern "C" fn __io_uring_queue_init_params(
 }
 
 /// Maps the rings of an fd from `io_uring_setup(2)` into `ring`.
+/// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `p` must be null or the params `io_uring_setup` filled for `fd`; `ring`
@@ -147,6 +151,7 @@ pub unsafe extern "C" fn io_uring_queue_mmap(
 }
 
 /// Tears a ring down: unmaps, unregisters the ring fd, closes.
+/// A null `ring` is ignored where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library, not used again
@@ -162,6 +167,7 @@ pub unsafe extern "C" fn io_uring_queue_exit(ring: *mut io_uring) {
 }
 
 /// Keeps the ring memory out of `fork(2)` children.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
@@ -221,6 +227,7 @@ pub unsafe extern "C" fn io_uring_memory_size_params(
 
 /// The opcodes `ring` supports, or NULL. Release with `io_uring_free_probe`
 /// (or `free`).
+/// A null `ring` gives NULL where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
@@ -247,6 +254,7 @@ pub unsafe extern "C" fn io_uring_free_probe(probe: *mut io_uring_probe) {
 }
 
 /// Turns iowait accounting of waits on `ring` on or off.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or point to a `struct io_uring`, which this call
