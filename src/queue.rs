@@ -1030,6 +1030,58 @@ mod tests {
         }
     }
 
+    /// The ring pointer, handed to a second thread as liburing allows.
+    #[derive(Clone, Copy)]
+    struct SharedRing(*mut io_uring);
+    // SAFETY: the ring outlives both threads, and they split it as the
+    // threading contract says: one only submits, the other only reaps.
+    unsafe impl Send for SharedRing {}
+
+    #[test]
+    fn submitter_and_reaper_threads_share_a_ring() {
+        const TOTAL: u64 = 20_000;
+        let mut r = Ring::new(64, 0).unwrap();
+        let shared = SharedRing(&mut r.0);
+        let reaper = std::thread::spawn(move || {
+            let shared = shared;
+            // SAFETY: the ring is live until after the join below.
+            let ring = unsafe { LiveRing::from_ptr(shared.0) }.unwrap();
+            let mut seen = vec![false; TOTAL as usize];
+            let mut got = 0;
+            while got < TOTAL {
+                let mut cqe = null_mut();
+                let ret = get_cqe(ring, cqe_out(&mut cqe), 0, 1, ptr::null());
+                assert_eq!(ret, Ok(0));
+                // SAFETY: a CQE just found, not yet released.
+                let ud = unsafe { (*cqe).user_data };
+                assert!(!seen[ud as usize], "CQE {ud} twice");
+                seen[ud as usize] = true;
+                cq_advance(ring, 1);
+                got += 1;
+            }
+        });
+        // SAFETY: as above; this thread only submits.
+        let ring = unsafe { LiveRing::from_ptr(shared.0) }.unwrap();
+        let mut next = 0;
+        while next < TOTAL {
+            // At most 32 in flight, so the 128-entry CQ never overflows.
+            if sq_space_left(ring) == 0 || next - reaped_estimate(ring) >= 32 {
+                std::thread::yield_now();
+                continue;
+            }
+            nop(ring, next);
+            next += 1;
+            submit(ring).unwrap();
+        }
+        reaper.join().unwrap();
+        assert_eq!(cq_ready(r.live()), 0);
+    }
+
+    /// CQEs the reaper has released so far (the CQ head is monotonic).
+    fn reaped_estimate(ring: LiveRing) -> u64 {
+        u64::from(ring.cq_khead().load(Ordering::Acquire))
+    }
+
     #[test]
     fn nop_round_trip() {
         let mut r = Ring::new(8, 0).unwrap();
