@@ -24,6 +24,7 @@
 
 use core::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
+use crate::ring::LiveRing;
 use crate::structs::io_uring;
 use crate::syscall::{Errno, SysResult};
 use crate::uapi::io_uring_params;
@@ -225,7 +226,7 @@ fn enters() -> u64 {
 /// change, so the compiler sees a call that clobbers nothing but flags and
 /// vector registers (which the submit path does not use).
 #[inline(always)]
-pub fn flushing(ring: &io_uring) {
+pub fn flushing(ring: LiveRing) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: the trampoline (below) saves and restores rax, rcx, rdx, rsi,
     // rdi and r8-r11 around an ordinary C call of `flushing_c` on a stack it
@@ -238,7 +239,7 @@ pub fn flushing(ring: &io_uring) {
             "lea rsp, [rsp - 128]",
             "call uring_diag_flushing_trampoline",
             "lea rsp, [rsp + 128]",
-            in("rdi") ring,
+            in("rdi") ring.as_ptr(),
             out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
             out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
             out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
@@ -247,7 +248,7 @@ pub fn flushing(ring: &io_uring) {
         );
     }
     #[cfg(not(target_arch = "x86_64"))]
-    flushing_c(ring);
+    flushing_c(ring.as_ptr());
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -293,17 +294,22 @@ core::arch::global_asm!(
 );
 
 /// The body of [`flushing`], with the C calling convention.
-extern "C" fn flushing_c(ring: &io_uring) {
-    if ring.flags & TRACED_RING != 0 {
+extern "C" fn flushing_c(ring: *const io_uring) {
+    // SAFETY: `ring` is the pointer of the `LiveRing` that `flushing` was
+    // given, for the duration of that call, which this one is part of.
+    let Some(ring) = (unsafe { LiveRing::from_ptr(ring.cast_mut()) }) else {
+        return;
+    };
+    if ring.flags() & TRACED_RING != 0 {
         trace::flushing(ring);
     }
 }
 
 /// Hook after wait and peek entry points: logs the CQEs now in the ring.
 #[inline(always)]
-pub fn saw_cq(ring: &io_uring) {
+pub fn saw_cq(ring: LiveRing) {
     if tracing() {
-        trace::observe(ring);
+        trace::observe(ring.as_ptr());
     }
 }
 

@@ -384,7 +384,7 @@ fn try_setup(flags: u32, cq_entries: u32, wq_fd: i32) -> Result<(), Errno> {
 fn memory(l: &mut Line, entries: u32, p: &io_uring_params) -> bool {
     let ring_bytes = crate::setup::memory_size_params(entries, p).unwrap_or(0) as u64;
     // liburing's figure: 0 where it believes rings are not charged.
-    let mlock_bytes = crate::setup::mlock_size_params(entries, p).unwrap_or(0) as u64;
+    let mlock_bytes = crate::setup::mlock_size_params(entries, Some(p)).unwrap_or(0) as u64;
     let limit = sysinfo::rlimit(libc::RLIMIT_MEMLOCK);
     if let Some((soft, _)) = limit.filter(|_| !sysinfo::has_cap(sysinfo::CAP_IPC_LOCK)) {
         if soft < ring_bytes || mlock_bytes > soft {

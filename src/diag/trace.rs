@@ -24,6 +24,7 @@ use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering};
 use super::line::Line;
 use super::names::{self, CQE_FLAG, OPCODE, SETUP_FLAG, SQE_FLAG};
 use super::{enters, trace_fd};
+use crate::ring::LiveRing;
 use crate::structs::io_uring;
 use crate::uapi::*;
 
@@ -202,7 +203,9 @@ pub fn ring_created(ring: &io_uring) -> bool {
     tr.cq_entries = ring.cq.ring_entries;
     // SAFETY: the ring was just set up: its indices are mapped.
     tr.cq_cursor = unsafe { load(tr.cq_khead) };
-    if let Ok(probe) = crate::probe::get_probe_ring(ring) {
+    // SAFETY: `ring` is a ring just set up, borrowed for this call.
+    let live = unsafe { LiveRing::from_ptr(ptr::from_ref(ring).cast_mut()) };
+    if let Some(Ok(probe)) = live.map(crate::probe::get_probe_ring) {
         // SAFETY: a probe from get_probe_ring has room for PROBE_OPS ops.
         unsafe {
             let n = u32::from((*probe).ops_len).min(crate::probe::PROBE_OPS);
@@ -610,9 +613,9 @@ fn account_enters(lock: &Locked, id: u32) {
 
 /// The SQ flush of a traced ring: the CQEs in the ring, then the SQEs
 /// about to be published.
-pub fn flushing(ring: &io_uring) {
+pub fn flushing(ring: LiveRing) {
     let lock = Locked::take();
-    let Some((_, t)) = find(&lock, |t| ptr::eq(t.ring, ring)) else {
+    let Some((_, t)) = find(&lock, |t| ptr::eq(t.ring, ring.as_ptr())) else {
         return;
     };
     let id = t.id;
@@ -622,9 +625,9 @@ pub fn flushing(ring: &io_uring) {
     };
     observe_cq(t);
     let (first, end) = if t.setup_flags & IORING_SETUP_SQ_REWIND != 0 {
-        (0, ring.sq.sqe_tail)
+        (0, ring.sqe_tail())
     } else {
-        (ring.sq.sqe_head, ring.sq.sqe_tail)
+        (ring.sqe_head(), ring.sqe_tail())
     };
     if first == end {
         return;
@@ -644,7 +647,7 @@ pub fn flushing(ring: &io_uring) {
 }
 
 /// The program called the library about `ring`'s completions.
-pub fn observe(ring: &io_uring) {
+pub fn observe(ring: *const io_uring) {
     let lock = Locked::take();
     let Some((_, t)) = find(&lock, |t| ptr::eq(t.ring, ring)) else {
         return;
