@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: MIT
 """Compare the bad-argument case outputs of upstream liburing and ours.
 
-    compare.py UPSTREAM.txt OURS.txt ALLOW-LIST [--map liburing.map] [--strict]
+    compare.py UPSTREAM.txt OURS.txt ALLOW-LIST [--map liburing.map]
 
 Each output line is "<n> <function>(<arguments>) -> <result>".  Cases are
 matched by number and must name the same call.  A case whose results differ
 passes only when an allow-list rule matches it (see allow-list.txt).
---strict ignores the "[pending core fix]" section.  --map checks that every
+--map checks that every
 symbol the version script exports is called by at least one case.
 Exit status 0 when nothing is unexplained.
 """
@@ -66,13 +66,10 @@ def main():
     ap.add_argument("ours")
     ap.add_argument("allow_list")
     ap.add_argument("--map")
-    ap.add_argument("--strict", action="store_true")
     a = ap.parse_args()
 
     up, ours = read_cases(a.upstream), read_cases(a.ours)
     rules = read_rules(a.allow_list)
-    if a.strict:
-        rules = [r for r in rules if r[0] != "pending core fix"]
     used = {r[3]: 0 for r in rules}
     failures, counts = [], {"same": 0}
 

@@ -4,21 +4,19 @@
 # liburing (headers + liburing.so.2) and against ours, both run, and the
 # outputs compared; a difference fails unless allow-list.txt explains it.
 #
-#   sh capi-tests/differential/run.sh <our-stage> <upstream-stage> [--strict]
+#   sh capi-tests/differential/run.sh <our-stage> <upstream-stage>
 #
 # A stage holds usr/include and usr/lib (liburing.so.2, liburing-ffi.so.2).
-# --strict leaves out the allow-list's "pending core fix" section.
 # Environment: CC, DIFF_OUT (work directory; default a fresh /tmp dir).
 set -eu
 
 if [ $# -lt 2 ]; then
-	echo "usage: sh $0 <our-stage> <upstream-stage> [--strict]" >&2
+	echo "usage: sh $0 <our-stage> <upstream-stage>" >&2
 	exit 2
 fi
 here=$(cd "$(dirname "$0")" && pwd)
 ours=$(cd "$1/usr" && pwd)
 upstream=$(cd "$2/usr" && pwd)
-shift 2
 CC=${CC:-cc}
 out=${DIFF_OUT:-$(mktemp -d /tmp/bad-args-diff.XXXXXX)}
 mkdir -p "$out"
@@ -37,4 +35,4 @@ for side in upstream ours; do
 done
 
 python3 "$here/compare.py" "$out/upstream.txt" "$out/ours.txt" "$here/allow-list.txt" \
-	--map "$here/../../src/liburing.map" "$@"
+	--map "$here/../../src/liburing.map"
