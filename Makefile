@@ -74,7 +74,7 @@ RUST_SRC := $(shell find src -name '*.rs') Cargo.toml
 HEADERS  := $(shell find include -name '*.h')
 
 .PHONY: all lib ffi headers check-headers install uninstall test unit-test lint capi-tests \
-	liburing-tests stage clean check-symbols bench abi-assert bench-smoke check-differential fuzz fuzz-short \
+	liburing-tests stage clean check-symbols bench bench-calls abi-assert bench-smoke check-differential fuzz fuzz-short \
 	runtests examples distclean check-debian
 
 all: lib ffi $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO)
@@ -264,6 +264,14 @@ check-symbols: all
 # Upstream's build comes from the liburing-tests harness (built if missing).
 bench: stage
 	sh bench/bench.sh $(abspath $(STAGE))/usr
+
+# Exact user-space instructions per call of the library's own submit, wait,
+# peek and register functions, ours against upstream (callgrind); fails when
+# one of ours costs more. Needs valgrind and upstream's build.
+bench-calls: stage
+	@test -d $(UPSTREAM_STAGE)/lib || { echo "run 'make liburing-tests' first (builds upstream)"; exit 1; }
+	sh bench/calls.sh $(abspath $(STAGE))/usr/lib $(abspath $(STAGE))/usr/include \
+		$(abspath $(UPSTREAM_STAGE))/lib $(abspath $(UPSTREAM_STAGE))/include
 
 # Our example programs (examples/*.c, shipped by packagers as documentation),
 # built against the installed layout with the user's flags, then run.

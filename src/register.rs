@@ -116,8 +116,8 @@ pub unsafe fn register(
     let to = to.into();
     // SAFETY: forwarded caller guarantee; the fd is only a number to the kernel.
     let r = unsafe { syscall::io_uring_register(to.fd as u32, opcode | to.op_flags, arg, nr_args) };
-    crate::diag::register_done(opcode, arg, nr_args, &r); // diag hook (LIBURING_DEBUG)
-    r
+    // diag hook (LIBURING_DEBUG): out of line, on the error path only.
+    r.map_err(|e| crate::diag::register_failed(opcode, arg, nr_args, e))
 }
 
 /// An `io_uring_register` opcode paired with the one argument struct `T` it

@@ -87,6 +87,32 @@ mod raw {
         }
         ret
     }
+
+    /// [`syscall6`] for calls with four arguments, which need not zero r8
+    /// and r9 (`io_uring_register`, whose cost is compared per call).
+    ///
+    /// # Safety
+    /// The caller guarantees the arguments are valid for syscall `nr`.
+    #[inline(always)]
+    pub unsafe fn syscall4(nr: i64, a1: usize, a2: usize, a3: usize, a4: usize) -> isize {
+        let ret: isize;
+        // SAFETY: as for `syscall6`, with the two unused argument registers
+        // left as they are (the kernel ignores them for these calls).
+        unsafe {
+            asm!(
+                "syscall",
+                inlateout("rax") nr as isize => ret,
+                in("rdi") a1,
+                in("rsi") a2,
+                in("rdx") a3,
+                in("r10") a4,
+                lateout("rcx") _,
+                lateout("r11") _,
+                options(nostack),
+            );
+        }
+        ret
+    }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -114,6 +140,16 @@ mod raw {
         } else {
             ret as isize
         }
+    }
+
+    /// Four-argument form of [`syscall6`].
+    ///
+    /// # Safety
+    /// The caller guarantees the arguments are valid for syscall `nr`.
+    #[inline(always)]
+    pub unsafe fn syscall4(nr: i64, a1: usize, a2: usize, a3: usize, a4: usize) -> isize {
+        // SAFETY: forwarded; the caller vouches for the arguments.
+        unsafe { syscall6(nr, a1, a2, a3, a4, 0, 0) }
     }
 }
 
@@ -179,14 +215,12 @@ pub unsafe fn io_uring_register(
 ) -> SysResult<i32> {
     // SAFETY: forwarded to the kernel, which validates every argument.
     let r = unsafe {
-        raw::syscall6(
+        raw::syscall4(
             libc::SYS_io_uring_register,
             fd as usize,
             opcode as usize,
             arg as usize,
             nr_args as usize,
-            0,
-            0,
         )
     };
     check(r).map(|v| v as i32)

@@ -135,9 +135,7 @@ pub unsafe extern "C" fn io_uring_submit_and_get_events(ring: *mut io_uring) -> 
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_get_events(ring: *mut io_uring) -> c_int {
     let ring = live_ring!(ring);
-    let r = queue::get_events(ring);
-    crate::diag::saw_cq(ring); // diag hook (LIBURING_TRACE)
-    ret_count(r)
+    ret_count(queue::get_events(ring))
 }
 
 /// Waits for `wait_nr` completions, up to `ts` if given.
@@ -155,9 +153,7 @@ pub unsafe extern "C" fn io_uring_wait_cqes(
 ) -> c_int {
     let ring = live_ring!(ring);
     let out = cqe_out!(cqe_ptr);
-    let r = queue::wait_cqes(ring, out, wait_nr, ts, sigmask);
-    crate::diag::saw_cq(ring); // diag hook (LIBURING_TRACE)
-    ret_count(r)
+    ret_count(queue::wait_cqes(ring, out, wait_nr, ts, sigmask))
 }
 
 /// [`io_uring_wait_cqes`] with a batch timeout of `min_wait_usec`.
@@ -199,9 +195,7 @@ pub unsafe extern "C" fn io_uring_wait_cqe_timeout(
 ) -> c_int {
     let ring = live_ring!(ring);
     let out = cqe_out!(cqe_ptr);
-    let r = queue::wait_cqe_timeout(ring, out, ts);
-    crate::diag::saw_cq(ring); // diag hook (LIBURING_TRACE)
-    ret_count(r)
+    ret_count(queue::wait_cqe_timeout(ring, out, ts))
 }
 
 /// Fills `cqes` with up to `count` ready completions; returns how many.
@@ -223,9 +217,7 @@ pub unsafe extern "C" fn io_uring_peek_batch_cqe(
     // SAFETY: the caller guarantees `count` writable, aligned slots, which
     // are ours for the call; as `MaybeUninit` they may hold anything.
     let out = unsafe { core::slice::from_raw_parts_mut(cqes.cast::<CqeOut>(), count as usize) };
-    let n = queue::peek_batch_cqe(ring, out);
-    crate::diag::saw_cq(ring); // diag hook (LIBURING_TRACE)
-    n
+    queue::peek_batch_cqe(ring, out)
 }
 
 /// `io_uring_peek_batch_cqe` with a null array: room for nothing. Out of
@@ -254,9 +246,7 @@ pub unsafe extern "C" fn __io_uring_get_cqe(
 ) -> c_int {
     let ring = live_ring!(ring);
     let out = cqe_out!(cqe_ptr);
-    let r = queue::get_cqe(ring, out, submit, wait_nr, sigmask);
-    crate::diag::saw_cq(ring); // diag hook (LIBURING_TRACE)
-    ret_count(r)
+    ret_count(queue::get_cqe(ring, out, submit, wait_nr, sigmask))
 }
 
 /// Liburing's internal half of `io_uring_sqring_wait`: sleeps until the

@@ -26,7 +26,7 @@ use core::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
 use crate::ring::LiveRing;
 use crate::structs::io_uring;
-use crate::syscall::{Errno, SysResult};
+use crate::syscall::Errno;
 use crate::uapi::io_uring_params;
 
 pub mod line;
@@ -182,15 +182,21 @@ pub unsafe fn raw_setup_done(entries: u32, p: *const io_uring_params, err: Optio
     }
 }
 
-/// Hook after every registration on a ring: explains a failure when the
-/// cause can be established (debug).
-#[inline]
-pub fn register_done(opcode: u32, arg: *const core::ffi::c_void, nr_args: u32, r: &SysResult<i32>) {
-    if let Err(e) = r {
-        if debugging() {
-            register_cause::explain(opcode, arg, nr_args, *e);
-        }
+/// Hook on every failed registration on a ring: explains the failure when
+/// the cause can be established (debug); returns `err` unchanged. Out of
+/// line so that the success path keeps no value alive across it.
+#[cold]
+#[inline(never)]
+pub fn register_failed(
+    opcode: u32,
+    arg: *const core::ffi::c_void,
+    nr_args: u32,
+    err: Errno,
+) -> Errno {
+    if debugging() {
+        register_cause::explain(opcode, arg, nr_args, err);
     }
+    err
 }
 
 /// Hook in every `io_uring_enter`: one increment, no branch.
@@ -302,14 +308,6 @@ extern "C" fn flushing_c(ring: *const io_uring) {
     };
     if ring.flags() & TRACED_RING != 0 {
         trace::flushing(ring);
-    }
-}
-
-/// Hook after wait and peek entry points: logs the CQEs now in the ring.
-#[inline(always)]
-pub fn saw_cq(ring: LiveRing) {
-    if tracing() {
-        trace::observe(ring.as_ptr());
     }
 }
 

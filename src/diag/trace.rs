@@ -646,19 +646,6 @@ pub fn flushing(ring: LiveRing) {
     }
 }
 
-/// The program called the library about `ring`'s completions.
-pub fn observe(ring: *const io_uring) {
-    let lock = Locked::take();
-    let Some((_, t)) = find(&lock, |t| ptr::eq(t.ring, ring)) else {
-        return;
-    };
-    let id = t.id;
-    account_enters(&lock, id);
-    if let Some((_, t)) = find(&lock, |t| t.id == id) {
-        observe_cq(t);
-    }
-}
-
 /// `io_uring_queue_exit`: the last look and the summary.
 pub fn ring_exit(ring: &io_uring) {
     let lock = Locked::take();

@@ -10,6 +10,8 @@
 #include <liburing.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #define CHECK(cond) do { if (!(cond)) { \
 	fprintf(stderr, "api-calls: %s:%d: %s\n", __FILE__, __LINE__, #cond); \
@@ -30,9 +32,12 @@ int main(int argc, char **argv)
 	struct __kernel_timespec ts = { .tv_sec = 1 };
 	struct io_uring ring;
 	unsigned i, n, iters;
+	int efd;
 
 	iters = argc > 1 ? (unsigned) strtoul(argv[1], NULL, 0) : 1000;
 	CHECK(io_uring_queue_init(16, &ring, 0) == 0);
+	efd = eventfd(0, EFD_CLOEXEC);
+	CHECK(efd >= 0);
 	for (i = 0; i < iters; i++) {
 		/* io_uring_submit, then the internal wait primitive. */
 		nop(&ring, 1);
@@ -75,7 +80,12 @@ int main(int argc, char **argv)
 		/* Peeking an empty CQ (no kernel entry expected). */
 		CHECK(io_uring_peek_batch_cqe(&ring, cqes, 8) == 0);
 		CHECK(io_uring_submit(&ring) == 0);
+
+		/* Registration calls on the busy path: eventfd on and off. */
+		CHECK(io_uring_register_eventfd(&ring, efd) == 0);
+		CHECK(io_uring_unregister_eventfd(&ring) == 0);
 	}
+	close(efd);
 	io_uring_queue_exit(&ring);
 	return 0;
 }
