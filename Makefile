@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # liburing 2.15 drop-in, built from Rust.
 #   make            build liburing.so.2.15, liburing.a, liburing-ffi.*, pkg-config files
 #   make test       every test: Rust unit tests, ABI/symbol checks, capi-tests, liburing's own suite
@@ -74,7 +75,7 @@ RUST_SRC := $(shell find src -name '*.rs') Cargo.toml
 HEADERS  := $(shell find include -name '*.h')
 
 .PHONY: all lib ffi headers check-headers install uninstall test unit-test lint capi-tests \
-	liburing-tests stage clean check-symbols bench bench-calls abi-assert bench-smoke check-differential fuzz fuzz-short \
+	liburing-tests stage clean check-symbols bench bench-calls check-licence abi-assert bench-smoke check-differential fuzz fuzz-short \
 	runtests examples distclean check-debian
 
 all: lib ffi $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO)
@@ -249,6 +250,17 @@ abi-assert: $(BUILD)/abi-assert.c
 liburing-tests: stage $(BUILD)/abi-assert.c
 	sh liburing-tests/run.sh --stage $(abspath $(STAGE)) --abi-asserts $(abspath $(BUILD)/abi-assert.c)
 
+# One licence, stated the same way in every source file (docs, Markdown and
+# the lock file aside): an SPDX line in its first five lines.
+check-licence:
+	@if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		echo "check-licence: not a git checkout, skipped"; exit 0; fi; \
+	missing=$$(git ls-files -- ':!*.md' ':!Cargo.lock' ':!LICENSE' ':!docs/' | \
+		while read -r f; do head -n 5 "$$f" | grep -q 'SPDX-License-Identifier: MIT' || echo "  $$f"; done); \
+	if [ -n "$$missing" ]; then echo "check-licence: no 'SPDX-License-Identifier: MIT' line in:"; \
+		echo "$$missing"; exit 1; fi; \
+	echo "ok: every tracked source file carries SPDX-License-Identifier: MIT (LICENSE)"
+
 # Exactly liburing 2.15's versioned symbols, SONAME, and no dependency but libc.
 # Also: no panic path survives in the library (a panic would abort the C
 # program, and core's formatting machinery it drags in doubles the size).
@@ -299,7 +311,7 @@ UPSTREAM_STAGE := .cache/liburing-tests/stage-upstream/usr
 
 # The differential checks need upstream's build, which liburing-tests makes:
 # they run after it, in this order, whatever -j says.
-test: unit-test check-headers check-symbols capi-tests examples bench-smoke liburing-tests
+test: unit-test check-headers check-licence check-symbols capi-tests examples bench-smoke liburing-tests
 	$(MAKE) --no-print-directory check-differential
 	$(MAKE) --no-print-directory fuzz-short
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-symbols.sh LIB.so MAP SONAME [REFERENCE.so]
 # Proves the shared object exports exactly the version map's symbols, each
 # under its map node (read back with nm -D --with-symbol-versions), carries

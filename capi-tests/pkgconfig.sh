@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # pkgconfig.sh <destdir-tree>
 #
 # Proves the installed pkg-config files are usable: for liburing and for

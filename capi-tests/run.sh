@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build and run the C API tests against an installed liburing.
 #
 #   sh capi-tests/run.sh <stage-dir> [test-name ...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Run liburing's own test suite (and examples) against our drop-in library.
 
 Modes (see README.md):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Entry point of the liburing-tests harness (see README.md next to this file).
 # `make liburing-tests` calls: sh liburing-tests/run.sh --stage <abs stage dir>
 # Every option is handled by harness.py; this wrapper only finds Python 3.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! Provided buffer rings: registering rings of buffers the kernel picks
 //! from (`IOSQE_BUFFER_SELECT`), and liburing's helpers that also allocate
 //! and free the ring memory.

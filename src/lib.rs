@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! A drop-in replacement for liburing 2.15.
 //!
 //! Data flows one way: a C call enters at [`capi`] (the only `extern "C"`

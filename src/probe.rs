@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! Opcode probing (`io_uring_get_probe` and friends).
 //!
 //! Probes are handed to C code, which may release them with `free()`

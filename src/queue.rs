@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! Submission and completion: handing prepared SQEs to the kernel, deciding
 //! when `io_uring_enter` is needed, and finding CQEs (liburing's `queue.c`
 //! and the ring-walking inline helpers of `liburing.h`).

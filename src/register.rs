@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! Every `io_uring_register(2)` call of liburing 2.15.
 //!
 //! All calls on a ring go through [`register`], which picks the fd the way

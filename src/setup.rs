@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! Creating, mapping and tearing down rings.
 //!
 //! Everything here reproduces liburing 2.15's observable behaviour: which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! liburing's own public structs (`struct io_uring`, `io_uring_sq`,
 //! `io_uring_cq`, ...), laid out exactly as liburing 2.15's `liburing.h`.
 //!

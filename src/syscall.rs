@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! The only place that enters the kernel.
 //!
 //! Like liburing, the io_uring and memory syscalls are issued directly (no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! The library version (`io_uring_major_version` and friends).
 #![forbid(unsafe_code)]
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Old-binary compatibility check (a test of capi-tests/run.sh).
 #
 #   sh capi-tests/compat/run.sh <stage-dir>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! C entry points for provided buffer rings.
 //!
 //! A null `ring` gives `-EINVAL` (NULL plus `*err = -EINVAL` for

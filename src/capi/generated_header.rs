@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! Keeps `include/liburing/functions.h` (the prototypes of every function the
 //! C boundary exports) generated from the Rust source by cbindgen.
 //!

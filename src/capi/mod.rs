@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! The C boundary: the only `#[no_mangle] extern "C"` functions.
 //!
 //! Each entry point turns its pointers into what the core takes, once, here:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! C entry points for submitting SQEs and waiting for / peeking at CQEs.
 //!
 //! A null `ring` or `cqe_ptr`, which liburing would dereference, gives

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! C entry points for every registration call (`io_uring_register_*`,
 //! `io_uring_unregister_*`, buffer cloning, ring-fd handling, resizing).
 //!

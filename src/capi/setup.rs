@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! C entry points for ring setup and teardown, sizing, probing, the
 //! version, and the raw system calls.
 //!

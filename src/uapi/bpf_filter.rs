@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! `liburing/io_uring/bpf_filter.h`: BPF filters on submitted requests
 //! (`IORING_REGISTER_BPF_FILTER`).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! The io_uring kernel ABI: every structure and constant of liburing 2.15's
 //! `liburing/io_uring.h`, `liburing/io_uring/query.h` and
 //! `liburing/io_uring/bpf_filter.h`, under their exact C names, one module

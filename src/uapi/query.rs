@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! `liburing/io_uring/query.h`: arguments of `IORING_REGISTER_QUERY`.
 
 /// Header of one query; queries chain through `next_entry`.
