@@ -32,7 +32,7 @@ RUST_SRC := $(shell find src -name '*.rs') Cargo.toml
 HEADERS  := $(shell find include -name '*.h')
 
 .PHONY: all lib ffi headers check-headers install uninstall test unit-test lint capi-tests \
-	liburing-tests stage clean check-symbols bench
+	liburing-tests stage clean check-symbols bench check-sanitize harness-selftest
 
 all: lib ffi $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc
 
@@ -160,6 +160,17 @@ capi-tests: stage
 liburing-tests: stage
 	sh liburing-tests/run.sh --stage $(abspath $(STAGE))
 
+# The harness's own logic (paired-rerun verdicts) on scripted outcomes.
+harness-selftest:
+	python3 -m unittest discover -s liburing-tests -p 'test_*.py'
+
+# liburing's tests built with -fsanitize=address,undefined against our headers
+# and liburing.a, compared with the same build against upstream; the subset
+# and why each test is in it: liburing-tests/sanitize-subset.txt.
+# SANITIZE_ARGS=--all runs every test.
+check-sanitize: stage
+	python3 liburing-tests/sanitize.py --stage $(abspath $(STAGE)) $(SANITIZE_ARGS)
+
 # Exactly liburing 2.15's versioned symbols, SONAME, and no dependency but libc.
 # Also: no panic path survives in the library (a panic would abort the C
 # program, and core's formatting machinery it drags in doubles the size).
@@ -178,7 +189,7 @@ bench: stage
 	sh capi-tests/bench/run.sh $(abspath $(STAGE))/usr/include $(abspath $(STAGE))/usr/lib \
 		$(abspath $(UPSTREAM_STAGE))/include $(abspath $(UPSTREAM_STAGE))/lib
 
-test: unit-test check-headers check-symbols capi-tests liburing-tests
+test: unit-test check-headers check-symbols harness-selftest capi-tests liburing-tests
 
 clean:
 	rm -rf $(BUILD)
