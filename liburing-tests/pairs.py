@@ -10,16 +10,17 @@ pair see the same machine. Rounds go over all suspects in turn, spreading each
 test's pairs over time.
 
 Verdict after at most `rounds` pairs (default 3):
-  regression       ours did worse than the reference of the same pair in at
-                   least `needed` rounds (default 2);
-  env-sensitive    not a regression, and in some pair both members failed:
-                   the test fails on this machine whatever the library;
-  passed-on-rerun  not a regression, and ours was as good as the reference in
-                   the pairs (the first-pass failure did not repeat);
+  env-sensitive    both members of some pair failed: the test fails on this
+                   machine whatever the library, so it is not a regression;
+  regression       otherwise, ours did worse than the reference of the same
+                   pair in at least `needed` rounds (default 2);
+  passed-on-rerun  otherwise (the first-pass failure did not repeat enough);
   unjudged         the rerun budget ran out first (counted as a regression).
 
-Pairs stop as soon as the verdict cannot change. This module only decides;
-running a test and reporting belong to the harness, which passes them in.
+A regression needs every round played: a later pair may still show the
+reference failing too. Pairs stop early only when the verdict cannot change
+(a pair failing on both sides; too few rounds left for `needed`). This module
+only decides; running a test and reporting belong to the harness.
 """
 
 import time
@@ -50,12 +51,14 @@ def classify_pair(ref, ours, worse, failing):
 
 def decide(calls, rounds_left, needed):
     """The verdict from the rounds so far, or None while more rounds could change it."""
+    if BOTH_FAIL in calls:
+        return ENV_SENSITIVE
     n_worse = calls.count(OURS_WORSE)
-    if n_worse >= needed:
-        return REGRESSION
-    if n_worse + rounds_left >= needed:
-        return None
-    return ENV_SENSITIVE if BOTH_FAIL in calls else PASSED_ON_RERUN
+    if rounds_left == 0:
+        return REGRESSION if n_worse >= needed else PASSED_ON_RERUN
+    if n_worse + rounds_left < needed:
+        return PASSED_ON_RERUN
+    return None
 
 
 class PairJudge:
@@ -99,7 +102,7 @@ class PairJudge:
                 else:
                     still.append(name)
             pending = still
-        for name in pending:  # cannot happen with needed <= rounds; be strict anyway
+        for name in pending:  # cannot happen: the last round decides; be strict anyway
             out[name]["verdict"] = out[name]["verdict"] or UNJUDGED
         return out
 

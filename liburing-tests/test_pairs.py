@@ -37,10 +37,14 @@ def verdicts(script, **kw):
 
 
 class PairVerdicts(unittest.TestCase):
-    def test_ours_worse_twice_is_a_regression_and_stops_early(self):
+    def test_ours_worse_twice_is_a_regression_after_every_round(self):
         v, calls = verdicts({"t": ["pass/fail", "pass/timeout", "pass/pass"]})
         self.assertEqual(v["t"], pairs.REGRESSION)
-        self.assertEqual(len(calls), 2)
+        self.assertEqual(len(calls), 3)
+
+    def test_ours_worse_in_every_round_is_a_regression(self):
+        v, _ = verdicts({"t": ["pass/fail"] * 3})
+        self.assertEqual(v["t"], pairs.REGRESSION)
 
     def test_ours_worse_once_is_not(self):
         v, _ = verdicts({"t": ["pass/fail", "pass/pass", "pass/pass"]})
@@ -51,11 +55,11 @@ class PairVerdicts(unittest.TestCase):
         self.assertEqual(v["t"], pairs.REGRESSION)
         self.assertEqual(len(calls), 3)
 
-    def test_both_failing_is_environment_sensitive(self):
+    def test_both_failing_is_environment_sensitive_at_once(self):
         # iowait.t on a busy CPU 0: the reference fails as well.
         v, calls = verdicts({"t": ["fail/fail", "fail/fail", "pass/pass"]})
         self.assertEqual(v["t"], pairs.ENV_SENSITIVE)
-        self.assertEqual(len(calls), 2)
+        self.assertEqual(len(calls), 1)
 
     def test_reference_failing_alone_does_not_count_against_ours(self):
         v, _ = verdicts({"t": ["fail/pass", "fail/pass", "pass/pass"]})
@@ -65,13 +69,15 @@ class PairVerdicts(unittest.TestCase):
         v, _ = verdicts({"t": ["pass/skip", "pass/skip", "pass/skip"]})
         self.assertEqual(v["t"], pairs.REGRESSION)
 
-    def test_a_broken_library_is_caught_despite_one_both_fail_round(self):
-        v, _ = verdicts({"t": ["fail/fail", "pass/fail", "pass/fail"]})
-        self.assertEqual(v["t"], pairs.REGRESSION)
+    def test_a_pair_failing_on_both_sides_clears_two_worse_rounds(self):
+        # A timing test that fails at random on both sides under load can be
+        # unlucky twice; the reference failing back to back with ours shows it.
+        v, _ = verdicts({"t": ["pass/fail", "pass/fail", "fail/fail"]})
+        self.assertEqual(v["t"], pairs.ENV_SENSITIVE)
 
     def test_rounds_go_over_all_suspects_in_turn(self):
-        _, calls = verdicts({"a": ["pass/fail", "pass/fail"], "b": ["pass/fail", "pass/fail"]})
-        self.assertEqual(calls, [("a", 1), ("b", 1), ("a", 2), ("b", 2)])
+        _, calls = verdicts({"a": ["pass/fail"] * 3, "b": ["pass/pass"] * 3})
+        self.assertEqual(calls, [("a", 1), ("b", 1), ("a", 2), ("b", 2), ("a", 3)])
 
     def test_exhausted_budget_leaves_suspects_unjudged(self):
         v, calls = verdicts({"a": ["pass/fail"] * 3, "b": ["pass/fail"] * 3}, budget=0)
