@@ -15,7 +15,9 @@ Verdict after at most `rounds` pairs (default 3):
   regression       otherwise, ours did worse than the reference of the same
                    pair in at least `needed` rounds (default 2);
   passed-on-rerun  otherwise (the first-pass failure did not repeat enough);
-  unjudged         the rerun budget ran out first (counted as a regression).
+  unjudged         the rerun budget ran out before any pair, or after a pair
+                   with ours worse (counted as a regression; a suspect whose
+                   pairs so far all had ours as good is passed-on-rerun).
 
 A regression needs every round played: a later pair may still show the
 reference failing too. Pairs stop early only when the verdict cannot change
@@ -61,6 +63,14 @@ def decide(calls, rounds_left, needed):
     return None
 
 
+def out_of_budget(calls):
+    """The verdict of a suspect whose remaining pairs the budget does not allow:
+    cleared only if the pairs it had all showed ours as good as the reference."""
+    if calls and OURS_WORSE not in calls:
+        return PASSED_ON_RERUN
+    return UNJUDGED
+
+
 class PairJudge:
     """Runs the pairs for a set of suspects and returns a verdict for each.
 
@@ -85,7 +95,7 @@ class PairJudge:
             still = []
             for name in pending:
                 if self.budget is not None and spent >= self.budget:
-                    out[name]["verdict"] = UNJUDGED
+                    out[name]["verdict"] = out_of_budget([p["call"] for p in out[name]["pairs"]])
                     continue
                 t0 = time.time()
                 ref, ours, _ = run_pair(name, rnd)

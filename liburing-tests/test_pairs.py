@@ -85,6 +85,15 @@ class PairVerdicts(unittest.TestCase):
         self.assertEqual(calls, [])
         self.assertNotIn(pairs.UNJUDGED, pairs.NOT_REGRESSION)
 
+    def test_budget_running_out_after_good_pairs_clears_the_test(self):
+        # Round 1 takes the whole budget (the run_pair script spends no time,
+        # so a budget of 0 after the first pair is modelled by a tiny one).
+        run_pair, _ = scripted({"a": ["pass/pass"] * 3, "b": ["pass/fail"] * 3})
+        judge = pairs.PairJudge(worse, failing, budget=1e-9)
+        judged = judge.judge(["a", "b"], run_pair)
+        self.assertEqual(judged["a"]["verdict"], pairs.PASSED_ON_RERUN)
+        self.assertEqual(judged["b"]["verdict"], pairs.UNJUDGED)
+
     def test_best_ours_is_the_last_round_as_good_as_the_reference(self):
         run_pair, _ = scripted({"t": ["pass/fail", "skip/skip", "pass/pass"]})
         judged = pairs.PairJudge(worse, failing).judge(["t"], run_pair)["t"]
