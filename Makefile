@@ -189,7 +189,7 @@ bench: stage
 	sh capi-tests/bench/run.sh $(abspath $(STAGE))/usr/include $(abspath $(STAGE))/usr/lib \
 		$(abspath $(UPSTREAM_STAGE))/include $(abspath $(UPSTREAM_STAGE))/lib
 
-test: unit-test check-headers check-symbols harness-selftest capi-tests liburing-tests
+test: unit-test check-headers check-symbols harness-selftest capi-tests check-sanitize liburing-tests
 
 clean:
 	rm -rf $(BUILD)
