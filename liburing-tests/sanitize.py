@@ -32,7 +32,6 @@ import sys
 import time
 
 import harness
-import pairs
 from harness import say, die, rec, fmt_outcome, worse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
