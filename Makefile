@@ -76,7 +76,8 @@ HEADERS  := $(shell find include -name '*.h')
 
 .PHONY: all lib ffi headers check-headers install uninstall test unit-test lint capi-tests \
 	liburing-tests stage clean check-symbols bench bench-calls check-licence abi-assert bench-smoke check-differential fuzz fuzz-short \
-	runtests examples distclean check-debian
+	runtests examples distclean check-debian \
+	check-sanitize harness-selftest
 
 all: lib ffi $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO)
 
@@ -261,6 +262,17 @@ check-licence:
 		echo "$$missing"; exit 1; fi; \
 	echo "ok: every tracked source file carries SPDX-License-Identifier: MIT (LICENSE)"
 
+# The harness's own logic (paired-rerun verdicts) on scripted outcomes.
+harness-selftest:
+	python3 -m unittest discover -s liburing-tests -p 'test_*.py'
+
+# liburing's tests built with -fsanitize=address,undefined against our headers
+# and liburing.a, compared with the same build against upstream; the subset
+# and why each test is in it: liburing-tests/sanitize-subset.txt.
+# SANITIZE_ARGS=--all runs every test.
+check-sanitize: stage
+	python3 liburing-tests/sanitize.py --stage $(abspath $(STAGE)) $(SANITIZE_ARGS)
+
 # Exactly liburing 2.15's versioned symbols, SONAME, and no dependency but libc.
 # Also: no panic path survives in the library (a panic would abort the C
 # program, and core's formatting machinery it drags in doubles the size).
@@ -311,7 +323,8 @@ UPSTREAM_STAGE := .cache/liburing-tests/stage-upstream/usr
 
 # The differential checks need upstream's build, which liburing-tests makes:
 # they run after it, in this order, whatever -j says.
-test: unit-test check-headers check-licence check-symbols capi-tests examples bench-smoke liburing-tests
+test: unit-test check-headers check-licence check-symbols harness-selftest capi-tests examples bench-smoke \
+		check-sanitize liburing-tests
 	$(MAKE) --no-print-directory check-differential
 	$(MAKE) --no-print-directory fuzz-short
 

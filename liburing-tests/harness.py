@@ -29,6 +29,7 @@ import sys
 import time
 
 import abi_check
+import pairs
 
 PIN_PACKAGE = "liburing"
 # LIBURING_TESTS_PIN exists to exercise the fallback path; leave it unset.
@@ -641,35 +642,98 @@ def rec(kind, detail=None, secs=None, **extra):
     return r
 
 
+def failing(r):
+    return r["kind"] not in (PASS, SKIP)
+
+
+def is_regression(ours, ref):
+    """Worse than the reference's first pass, and not cleared by paired reruns."""
+    return worse(ours, ref) and ours.get("verdict") not in pairs.NOT_REGRESSION
+
+
+def log_tail(logp, start, lines=8):
+    """The last lines a run appended to log file `logp` after byte offset `start`."""
+    try:
+        with open(logp, "rb") as f:
+            f.seek(start)
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return []
+    return text.splitlines()[-lines:]
+
+
+def judge_suspects(args, label, suspects, results, run_pair, log_of):
+    """Paired reruns (pairs.py) of the tests of `label` (a drop-in mode or
+    "examples") that did worse than the reference; each suspect's record in
+    `results` is replaced by one carrying the verdict and every round."""
+    if not suspects:
+        return
+    say("%s: %d did worse than the reference; rerunning as pairs (reference, then ours), "
+        "up to %d rounds: %s" % (label, len(suspects), args.pair_rounds, " ".join(suspects)))
+    judge = pairs.PairJudge(worse, failing, rounds=args.pair_rounds, needed=args.pair_needed,
+                            budget=args.retry_budget)
+
+    def told(name, rnd, p):
+        say("  [%s pair %d] %-32s reference %s, ours %s: %s" % (
+            label, rnd, name, fmt_outcome(p["ref_rec"]), fmt_outcome(p["ours_rec"]), p["call"]))
+
+    judged = judge.judge(suspects, run_pair, told)
+    for name in suspects:
+        results[name] = apply_verdict(results[name], judged[name], log_of(name))
+        say("  %s/%s: %s" % (label, name, results[name]["verdict"]))
+
+
+def apply_verdict(first, judged, logp):
+    """The record a suspect ends with: its first-pass failure (regression,
+    env-sensitive, unjudged) or ours' passing rerun (passed-on-rerun), plus
+    the pairs, ours' attempts and where the log is."""
+    rounds = [{"round": p["round"], "reference": fmt_outcome(p["ref_rec"]),
+               "ours": fmt_outcome(p["ours_rec"]), "call": p["call"]} for p in judged["pairs"]]
+    verdict = judged["verdict"]
+    best = pairs.best_ours(judged) if verdict == pairs.PASSED_ON_RERUN else None
+    r = dict(best or first)
+    r.pop("tail", None)
+    if best:
+        r["flaky"] = True
+    r.update(verdict=verdict, pairs=rounds, log=logp,
+             attempts=[fmt_outcome(first)] + [x["ours"] for x in rounds])
+    if verdict == pairs.ENV_SENSITIVE:
+        both = [p for p in judged["pairs"] if p["call"] == pairs.BOTH_FAIL][-1]
+        r["env_evidence"] = {"round": both["round"],
+                             "reference": both["ref_rec"].get("tail", []),
+                             "ours": both["ours_rec"].get("tail", [])}
+    if verdict == pairs.UNJUDGED:
+        r["note"] = "retry budget exhausted"
+    return r
+
+
+def fmt_pairs(r):
+    """'pairs: 1) pass/fail(1) ours worse; 2) ...' for a record that was paired."""
+    if not r.get("pairs"):
+        return ""
+    return "pairs (reference/ours): " + "; ".join(
+        "%d) %s/%s %s" % (p["round"], p["reference"], p["ours"], p["call"]) for p in r["pairs"])
+
+
 class Runner:
     def __init__(self, args, cache):
         self.args = args
         self.cache = cache
         self.kmsg = Kmsg(not args.no_dmesg and os.geteuid() == 0)
 
-    def run_mode(self, mode, tree, names, env, ref_results, nobuild_reason):
+    def run_mode(self, mode, tree, names, env, ref_results, nobuild_reason, ref_tree=None):
+        """The full pass of one mode, then its reruns: the reference reruns its own
+        failures; a drop-in mode reruns what did worse than the reference as
+        back-to-back pairs with the reference (tree `ref_tree`), see pairs.py."""
         testdir = os.path.join(tree, "test")
         logdir = os.path.join(self.cache, "logs", mode)
         os.makedirs(logdir, exist_ok=True)
         os.makedirs(os.path.join(testdir, "output"), exist_ok=True)
         ref_results = ref_results or {}
 
-        def bad(name, r):
-            # A drop-in mode retries what does worse than the reference; the
-            # reference retries its own failures, so that a flaky failure there
-            # does not hide a real regression of ours.
-            if r["kind"] in (NOBUILD, NA):
-                return False
-            if mode == "reference":
-                return r["kind"] not in (PASS, SKIP)
-            return worse(r, ref_results.get(name))
-
         def attempt(name, label):
-            kind, detail, secs = run_one(["./%s.t" % name], testdir, env, self.args.timeout,
-                                         self.args.kill_after,
-                                         os.path.join(logdir, name + ".log"), self.kmsg,
-                                         "%s.t [%s]" % (name, label), append=label != mode)
-            return rec(kind, detail, secs)
+            return self.attempt(testdir, env, os.path.join(logdir, name + ".log"), name, label,
+                                append=label != mode)
 
         results = {}
         t0 = time.time()
@@ -684,9 +748,43 @@ class Runner:
                 results[name] = attempt(name, mode)
             self.progress(mode, i, len(names), name, results[name], ref_results.get(name))
 
-        # Retries come in rounds after the full pass, so that they are spread in
-        # time rather than repeated back to back under the same load spike.
-        pending = [n for n in names if bad(n, results[n])]
+        if mode == "reference":
+            self.retry_own_failures(mode, names, results, attempt)
+        else:
+            ref_testdir = os.path.join(ref_tree, "test")
+            os.makedirs(os.path.join(ref_testdir, "output"), exist_ok=True)
+
+            def run_pair(name, rnd):
+                logp = os.path.join(logdir, name + ".log")
+                ref = self.attempt(ref_testdir, build_env(), logp, name,
+                                   "%s pair %d: reference" % (mode, rnd), append=True, tail=True)
+                ours = self.attempt(testdir, env, logp, name, "%s pair %d: ours" % (mode, rnd),
+                                    append=True, tail=True)
+                return ref, ours, 0.0
+
+            suspects = [n for n in names if results[n]["kind"] not in (NOBUILD, NA) and
+                        worse(results[n], ref_results.get(n))]
+            judge_suspects(self.args, mode, suspects, results, run_pair,
+                           lambda n: os.path.join(logdir, n + ".log"))
+        say("%s: finished in %.0f s" % (mode, time.time() - t0))
+        return results
+
+    def attempt(self, testdir, env, logp, name, label, append, tail=False):
+        """Runs ./<name>.t once; with tail, a failure keeps the end of its output."""
+        start = os.path.getsize(logp) if append and os.path.exists(logp) else 0
+        kind, detail, secs = run_one(["./%s.t" % name], testdir, env, self.args.timeout,
+                                     self.args.kill_after, logp, self.kmsg,
+                                     "%s.t [%s]" % (name, label), append=append)
+        r = rec(kind, detail, secs)
+        if tail and kind not in (PASS, SKIP):
+            r["tail"] = log_tail(logp, start)
+        return r
+
+    def retry_own_failures(self, mode, names, results, attempt):
+        """The reference reruns its failures, so that a flaky failure there does
+        not hide a regression of ours. Rounds come after the full pass, spread in
+        time rather than repeated back to back under the same load spike."""
+        pending = [n for n in names if results[n]["kind"] not in (PASS, SKIP, NOBUILD, NA)]
         spent = 0.0
         for rnd in range(1, self.args.retries + 1):
             if not pending:
@@ -702,7 +800,7 @@ class Runner:
                 again = attempt(name, "%s retry %d" % (mode, rnd))
                 spent += again.get("secs") or 0
                 r["attempts"].append(fmt_outcome(again))
-                if bad(name, again):
+                if again["kind"] not in (PASS, SKIP):
                     still.append(name)
                 else:
                     again["attempts"] = r["attempts"]
@@ -710,8 +808,6 @@ class Runner:
                     results[name] = again
                 say("  [%s retry %d] %-32s %s" % (mode, rnd, name, fmt_outcome(again)))
             pending = still
-        say("%s: finished in %.0f s" % (mode, time.time() - t0))
-        return results
 
     def progress(self, mode, i, n, name, r, ref):
         note = ""
@@ -879,24 +975,38 @@ def make_example_inputs(workdir):
         fh.write(blob[:16384])
 
 
-def run_examples(args, cache, tree, label, names, kmsg, ref_results=None):
-    """Runs the examples of `tree`; with ref_results, retries those doing worse."""
-    exdir = os.path.join(tree, "examples")
-    workdir = os.path.join(cache, "work", "examples-" + label)
-    logdir = os.path.join(cache, "logs", "examples-" + label)
-    rmtree(logdir)
-    os.makedirs(logdir)
-    make_example_inputs(workdir)
-    plan = example_plan(workdir)
+class ExampleRun:
+    """The examples of one build (`tree`), run on scratch files of their own."""
 
-    def attempt(name, n):
-        argv, check = plan[name]
-        logp = os.path.join(logdir, name + (".log" if n == 0 else ".retry%d.log" % n))
+    def __init__(self, args, cache, tree, label, kmsg):
+        self.args, self.tree, self.label, self.kmsg = args, tree, label, kmsg
+        self.exdir = os.path.join(tree, "examples")
+        self.workdir = os.path.join(cache, "work", "examples-" + label)
+        self.logdir = os.path.join(cache, "logs", "examples-" + label)
+        rmtree(self.logdir)
+        os.makedirs(self.logdir)
+        make_example_inputs(self.workdir)
+        self.plan = example_plan(self.workdir)
+
+    def wanted(self, names):
+        return [n for n in names
+                if n in self.plan and (not self.args.only or n in self.args.only)]
+
+    def logp(self, name, tag=""):
+        return os.path.join(self.logdir, name + (".%s.log" % tag if tag else ".log"))
+
+    def attempt(self, name, tag="", tail=False):
+        """Runs one example; tag names a rerun's own log file."""
+        if not os.path.exists(os.path.join(self.exdir, name)):
+            return rec(NOBUILD)
+        argv, check = self.plan[name]
+        logp = self.logp(name, tag)
         for out in ("out-cp", "out-link", "out-uc1", "out-uc2"):
-            rmtree(os.path.join(workdir, out))
-        kind, detail, secs = run_one([os.path.join(exdir, name)] + argv, exdir, build_env(),
-                                     args.timeout, args.kill_after, logp, kmsg,
-                                     "example %s [%s]" % (name, label))
+            rmtree(os.path.join(self.workdir, out))
+        kind, detail, secs = run_one([os.path.join(self.exdir, name)] + argv, self.exdir,
+                                     build_env(), self.args.timeout, self.args.kill_after, logp,
+                                     self.kmsg, "example %s [%s%s]" % (name, self.label,
+                                                                      " " + tag if tag else ""))
         with open(logp, errors="replace") as fh:
             out = fh.read()
         if kind == PASS and check:
@@ -907,28 +1017,32 @@ def run_examples(args, cache, tree, label, names, kmsg, ref_results=None):
                 kind, detail = FAIL, verdict
         elif kind == FAIL and name == "kdigest" and "AF_ALG" in out:
             kind, detail = SKIP, "no AF_ALG hash"
-        return rec(kind, detail, secs)
+        r = rec(kind, detail, secs)
+        if tail and failing(r):
+            r["tail"] = log_tail(logp, 0)
+        return r
 
-    results = {}
-    for name in names:
-        if name not in plan or (args.only and name not in args.only):
-            continue
-        if not os.path.exists(os.path.join(exdir, name)):
-            results[name] = rec(NOBUILD)
-            continue
-        r = attempt(name, 0)
-        base = (ref_results or {}).get(name)
-        for n in range(1, args.retries + 1):
-            if not worse(r, base):
-                break
-            r.setdefault("attempts", [fmt_outcome(r)])
-            again = attempt(name, n)
-            r["attempts"].append(fmt_outcome(again))
-            if not worse(again, base):
-                again["attempts"], again["flaky"] = r["attempts"], True
-                r = again
-        results[name] = r
-    return results
+    def run_all(self, names):
+        return {name: self.attempt(name) for name in self.wanted(names)}
+
+
+def run_examples(args, cache, ref_tree, ours_tree, names, kmsg):
+    """Examples on upstream's build, then on ours; ours' examples that did worse
+    are rerun as pairs, like the tests. Returns {"reference": ..., "ours": ...}."""
+    ref_run = ExampleRun(args, cache, ref_tree, "reference", kmsg)
+    ours_run = ExampleRun(args, cache, ours_tree, "ours", kmsg)
+    ref_results = ref_run.run_all(names)
+    ours_results = ours_run.run_all(names)
+
+    def run_pair(name, rnd):
+        tag = "pair%d" % rnd
+        return ref_run.attempt(name, tag, tail=True), ours_run.attempt(name, tag, tail=True), 0.0
+
+    suspects = [n for n in ours_results if worse(ours_results[n], ref_results.get(n))]
+    judge_suspects(args, "examples", suspects, ours_results, run_pair,
+                   lambda n: os.path.join(os.path.dirname(ours_run.logdir),
+                                          "examples-{reference,ours}", n + ".pair<N>.log"))
+    return {"reference": ref_results, "ours": ours_results}
 
 
 # --------------------------------------------------------------------------- report
@@ -949,9 +1063,29 @@ def summary_line(mode, results, regressions=None, flaky=0):
     s += " of %d" % len(results)
     if regressions is not None:
         s += "; %d regressions" % len(regressions)
-        if flaky:
-            s += " (%d flaky)" % flaky
+        env = sum(1 for r in results.values() if r.get("verdict") == pairs.ENV_SENSITIVE)
+        notes = (["%d flaky" % flaky] if flaky else []) + \
+            (["%d environment-sensitive" % env] if env else [])
+        if notes:
+            s += " (%s)" % ", ".join(notes)
     return s
+
+
+def env_sensitive_lines(mode, results, indent):
+    """Tests that failed on the reference too when run back to back with ours:
+    the rounds, the log and the end of both members' output of that pair."""
+    out = []
+    for n, r in results.items():
+        if r.get("verdict") != pairs.ENV_SENSITIVE:
+            continue
+        ev = r.get("env_evidence") or {}
+        out.append("%s%s/%s: environment-sensitive (fails on the reference too); %s"
+                   % (indent, mode, n, fmt_pairs(r)))
+        out.append("%s  log: %s" % (indent, r.get("log")))
+        for side, whose in (("reference", "the reference's"), ("ours", "ours'")):
+            out.append("%s  pair %s, %s output ends:" % (indent, ev.get("round"), whose))
+            out += ["%s    | %s" % (indent, line) for line in ev.get(side) or ["(nothing)"]]
+    return out
 
 
 def table(rows, header):
@@ -968,6 +1102,8 @@ def cell(r):
     s = fmt_outcome(r)
     if r.get("flaky"):
         s += " FLAKY"
+    elif r.get("verdict") == pairs.ENV_SENSITIVE:
+        s += " ENV"
     elif r.get("attempts"):
         s += " (x%d)" % len(r["attempts"])
     return s
@@ -1003,10 +1139,15 @@ def parse_args(argv):
     ap.add_argument("--kill-after", type=int, default=10,
                     help="seconds after SIGINT before SIGKILL (default 10)")
     ap.add_argument("--retries", type=int, default=2,
-                    help="reruns of a test doing worse than reference (default 2)")
-    ap.add_argument("--retry-budget", type=int, default=300,
-                    help="seconds of retries per mode after which nothing more is retried "
-                         "(default 300)")
+                    help="reruns of a test failing on the reference (default 2)")
+    ap.add_argument("--pair-rounds", type=int, default=3,
+                    help="back-to-back reference/ours pairs for a test doing worse on ours "
+                         "(default 3)")
+    ap.add_argument("--pair-needed", type=int, default=2,
+                    help="pairs in which ours must do worse for a regression (default 2)")
+    ap.add_argument("--retry-budget", type=int, default=600,
+                    help="seconds of reruns per mode after which nothing more is rerun "
+                         "(default 600)")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="make -j (default 2)")
     ap.add_argument("--cache", default=os.path.join(REPO, ".cache", "liburing-tests"),
                     help="cache directory (default <repo>/.cache/liburing-tests)")
@@ -1030,6 +1171,8 @@ def parse_args(argv):
     needs_stage = any(m in args.modes for m in ("source", "binary", "examples"))
     if args.stage_upstream and args.stage:
         ap.error("--stage and --stage-upstream are exclusive")
+    if not 1 <= args.pair_needed <= args.pair_rounds:
+        ap.error("--pair-needed must be between 1 and --pair-rounds")
     if needs_stage and not args.stage and not args.stage_upstream:
         ap.error("--stage DIR (or --stage-upstream) is required for modes source, binary, "
                  "examples")
@@ -1147,7 +1290,7 @@ def main(argv):
             if not ok:
                 warn("binary mode does NOT load our liburing.so.2 as intended")
         results[mode] = runner.run_mode(mode, tree, names, env, results.get("reference"),
-                                        nobuild_reason(mode, tree))
+                                        nobuild_reason(mode, tree), builds.ref)
 
     ex_results = {}
     if want_examples:
@@ -1155,10 +1298,8 @@ def main(argv):
         if args.no_bench:
             ex_names = [n for n in ex_names if n not in EXAMPLE_BENCH]
         say("examples: running on upstream's build, then on ours")
-        ex_results["reference"] = run_examples(args, cache, builds.ref, "reference", ex_names,
-                                               runner.kmsg)
-        ex_results["ours"] = run_examples(args, cache, trees["source"], "ours", ex_names,
-                                          runner.kmsg, ex_results["reference"])
+        ex_results = run_examples(args, cache, builds.ref, trees["source"], ex_names,
+                                  runner.kmsg)
 
     # ------------------------------------------------------------------ analysis
     ref = results.get("reference", {})
@@ -1166,14 +1307,14 @@ def main(argv):
     for mode in DROPIN_MODES:
         if mode not in results:
             continue
-        regressions[mode] = [n for n in names if worse(results[mode][n], ref.get(n))]
+        regressions[mode] = [n for n in names if is_regression(results[mode][n], ref.get(n))]
         improvements[mode] = [n for n in names if ref.get(n) and
                               ref[n]["kind"] not in (PASS, SKIP) and
                               results[mode][n]["kind"] in (PASS, SKIP)]
     if ex_results:
         regressions["examples"] = [n for n in ex_results["ours"]
-                                   if worse(ex_results["ours"][n],
-                                            ex_results["reference"].get(n))]
+                                   if is_regression(ex_results["ours"][n],
+                                                    ex_results["reference"].get(n))]
 
     # changes since the last run
     changes = []
@@ -1199,7 +1340,9 @@ def main(argv):
              "kernel: %s" % meta["kernel"], "source: %s" % src_desc,
              "ours:   %s%s" % (args.stage, " (upstream itself: --stage-upstream)"
                                if args.stage_upstream else ""),
-             "timeout: %d s, retries: %d" % (args.timeout, args.retries), ""]
+             "timeout: %d s, reference retries: %d, pairs: a regression needs ours worse "
+             "in %d of up to %d" % (args.timeout, args.retries, args.pair_needed,
+                                    args.pair_rounds), ""]
     if "reference" in results and "reference" not in modes:
         lines.append("reference results reused from %s" %
                      (previous.get("reference_meta") or {}).get("when", "?"))
@@ -1231,9 +1374,17 @@ def main(argv):
             lines.append("  %s: reference %s, ours %s%s" % (
                 n, fmt_outcome(base.get(n)), fmt_outcome(r),
                 " [attempts: %s]" % ", ".join(r["attempts"]) if r.get("attempts") else ""))
+            if r.get("pairs"):
+                lines.append("    " + fmt_pairs(r))
         flaky = [n for n in (res or {}) if res[n].get("flaky")]
         if flaky:
             lines.append("  flaky (passed on retry): " + ", ".join(flaky))
+        lines += env_sensitive_lines(mode, res or {}, "  ")
+        paired = [n for n in (res or {}) if res[n].get("pairs")]
+        if paired:
+            lines.append("  paired reruns (reference then ours, back to back):")
+            lines += ["    %s: %s -> %s" % (n, fmt_pairs(res[n]), res[n]["verdict"])
+                      for n in paired]
         if improvements.get(mode):
             lines.append("  better than reference: " + ", ".join(
                 "%s (%s)" % (n, fmt_outcome(res[n])) for n in improvements[mode]))
@@ -1361,8 +1512,20 @@ def main(argv):
             for n in regs:
                 say("  %s/%s: reference %s, ours %s" % (mode, n, fmt_outcome(base.get(n)),
                                                         fmt_outcome(res[n])))
+                if res[n].get("pairs") or res[n].get("note"):
+                    say("    " + (fmt_pairs(res[n]) or res[n]["note"]))
     else:
         say("no regressions")
+    env_lines = []
+    for mode in regressions:
+        res = results.get(mode) if mode != "examples" else ex_results["ours"]
+        env_lines += env_sensitive_lines(mode, res or {}, "  ")
+    if env_lines:
+        say("")
+        say("ENVIRONMENT-SENSITIVE (failed on the reference too, run back to back with ours; "
+            "not regressions):")
+        for line in env_lines:
+            say(line)
     say("")
     if "FALLBACK" in src_desc:
         say("WARNING: tested against %s" % src_desc)
