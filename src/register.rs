@@ -116,9 +116,7 @@ pub unsafe fn register(
 ) -> SysResult<i32> {
     let to = to.into();
     // SAFETY: forwarded caller guarantee; the fd is only a number to the kernel.
-    let r = unsafe { syscall::io_uring_register(to.fd as u32, opcode | to.op_flags, arg, nr_args) };
-    // diag hook (LIBURING_DEBUG): out of line, on the error path only.
-    r.map_err(|e| crate::diag::register_failed(opcode, arg, nr_args, e))
+    unsafe { syscall::io_uring_register(to.fd as u32, opcode | to.op_flags, arg, nr_args) }
 }
 
 /// An `io_uring_register` opcode paired with the one argument struct `T` it

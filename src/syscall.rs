@@ -224,6 +224,10 @@ pub unsafe fn io_uring_register(
             nr_args as usize,
         )
     };
+    if (-4095..0).contains(&r) {
+        // diag hook (LIBURING_DEBUG): on the error path only, spilling nothing.
+        crate::diag::register_failed(opcode, arg, nr_args, r as i32);
+    }
     check(r).map(|v| v as i32)
 }
 

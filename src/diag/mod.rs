@@ -182,21 +182,45 @@ pub unsafe fn raw_setup_done(entries: u32, p: *const io_uring_params, err: Optio
     }
 }
 
-/// Hook on every failed registration on a ring: explains the failure when
-/// the cause can be established (debug); returns `err` unchanged. Out of
-/// line so that the success path keeps no value alive across it.
-#[cold]
-#[inline(never)]
-pub fn register_failed(
+/// Hook on every failed registration on a ring (`neg_errno`: the kernel's
+/// `-errno`): explains the failure when the cause can be established (debug). Through a register-preserving
+/// trampoline on x86-64 (see [`flushing`]), so the success path of every
+/// register call keeps its values in registers.
+#[inline(always)]
+pub fn register_failed(opcode: u32, arg: *const core::ffi::c_void, nr_args: u32, neg_errno: i32) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: as in `flushing`: the trampoline preserves every general
+    // register and the stack, the vector registers are declared clobbered.
+    unsafe {
+        core::arch::asm!(
+            "lea rsp, [rsp - 128]",
+            "call uring_diag_register_failed_trampoline",
+            "lea rsp, [rsp + 128]",
+            in("edi") opcode,
+            in("rsi") arg,
+            in("edx") nr_args,
+            in("ecx") neg_errno,
+            out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
+            out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
+            out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
+            out("xmm12") _, out("xmm13") _, out("xmm14") _, out("xmm15") _,
+            options(nostack),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    register_failed_c(opcode, arg, nr_args, neg_errno);
+}
+
+/// The body of [`register_failed`], with the C calling convention.
+extern "C" fn register_failed_c(
     opcode: u32,
     arg: *const core::ffi::c_void,
     nr_args: u32,
-    err: Errno,
-) -> Errno {
+    neg_errno: i32,
+) {
     if debugging() {
-        register_cause::explain(opcode, arg, nr_args, err);
+        register_cause::explain(opcode, arg, nr_args, Errno(-neg_errno));
     }
-    err
 }
 
 /// Hook in every `io_uring_enter`: one increment, no branch.
@@ -257,47 +281,60 @@ pub fn flushing(ring: LiveRing) {
     flushing_c(ring.as_ptr());
 }
 
-#[cfg(target_arch = "x86_64")]
-core::arch::global_asm!(
-    ".pushsection .text.uring_diag_flushing_trampoline,\"ax\",@progbits",
-    ".globl uring_diag_flushing_trampoline",
-    ".hidden uring_diag_flushing_trampoline",
-    ".type uring_diag_flushing_trampoline,@function",
-    ".p2align 4",
-    "uring_diag_flushing_trampoline:",
-    // Any stack alignment on entry: align it for the C call, keep the old
-    // stack pointer in rbp (callee-saved, so saved here first).
-    "push rbp",
-    "mov rbp, rsp",
-    "and rsp, -16",
-    "push rax",
-    "push rcx",
-    "push rdx",
-    "push rsi",
-    "push rdi",
-    "push r8",
-    "push r9",
-    "push r10",
-    "push r11",
-    "push r11",
-    "call {target}",
-    "pop r11",
-    "pop r11",
-    "pop r10",
-    "pop r9",
-    "pop r8",
-    "pop rdi",
-    "pop rsi",
-    "pop rdx",
-    "pop rcx",
-    "pop rax",
-    "mov rsp, rbp",
-    "pop rbp",
-    "ret",
-    ".size uring_diag_flushing_trampoline, . - uring_diag_flushing_trampoline",
-    ".popsection",
-    target = sym flushing_c,
-);
+/// Emits `$name`: a function that calls the C-ABI function `$target` with
+/// the argument registers it was entered with, saving and restoring every
+/// general register the C ABI lets `$target` change, on a stack it aligns
+/// itself. Called from `asm!` that declares only vector registers clobbered,
+/// it lets a cold hook sit on a hot path without making the compiler spill
+/// anything around it.
+macro_rules! preserving_trampoline {
+    ($name:literal, $target:path) => {
+        #[cfg(target_arch = "x86_64")]
+        core::arch::global_asm!(
+            concat!(".pushsection .text.", $name, ",\"ax\",@progbits"),
+            concat!(".globl ", $name),
+            concat!(".hidden ", $name),
+            concat!(".type ", $name, ",@function"),
+            ".p2align 4",
+            concat!($name, ":"),
+            // Any stack alignment on entry: align it for the C call, keep
+            // the old stack pointer in rbp (callee-saved, so saved first).
+            "push rbp",
+            "mov rbp, rsp",
+            "and rsp, -16",
+            "push rax",
+            "push rcx",
+            "push rdx",
+            "push rsi",
+            "push rdi",
+            "push r8",
+            "push r9",
+            "push r10",
+            "push r11",
+            "push r11",
+            "call {target}",
+            "pop r11",
+            "pop r11",
+            "pop r10",
+            "pop r9",
+            "pop r8",
+            "pop rdi",
+            "pop rsi",
+            "pop rdx",
+            "pop rcx",
+            "pop rax",
+            "mov rsp, rbp",
+            "pop rbp",
+            "ret",
+            concat!(".size ", $name, ", . - ", $name),
+            ".popsection",
+            target = sym $target,
+        );
+    };
+}
+
+preserving_trampoline!("uring_diag_flushing_trampoline", flushing_c);
+preserving_trampoline!("uring_diag_register_failed_trampoline", register_failed_c);
 
 /// The body of [`flushing`], with the C calling convention.
 extern "C" fn flushing_c(ring: *const io_uring) {
