@@ -111,6 +111,9 @@ class Manual:
         for f in os.listdir(os.path.join(HERE, "pages")):
             stem, sec = f.rsplit(".", 1)
             names[stem] = sec
+            with open(os.path.join(HERE, "pages", f)) as fh:
+                for a in re.findall(r'^\.\\" @alias (\S+)$', fh.read(), re.M):
+                    names[a] = sec
         return names
 
     def arguments(self, prototype, meanings):
@@ -256,7 +259,8 @@ class Manual:
                 out.append(line)
         text = "\n".join(out).replace("@DATE@", roff.DATE).replace("@TITLE@", roff.TITLE) \
             .replace("@MANUAL@", roff.MANUAL)
-        self.add(sec, stem, text)
+        aliases = re.findall(r'^\.\\" @alias (\S+)$', src, re.M)
+        self.add(sec, stem, text, aliases)
 
     # ---------------------------------------------------------------- all
     def build(self):

@@ -22,7 +22,7 @@ mkdir -p "$out"
 			[ -e "$page" ] || continue
 			base=$(basename "$page")
 			name=${base%.*}
-			mandoc -Thtml -Ostyle=,man=%N.%S.html "$page" > "$out/$base.html"
+			mandoc -Thtml -Oman=%N.%S.html "$page" > "$out/$base.html"
 			echo "<li><a href=\"$base.html\">$name($sec)</a></li>"
 		done
 		echo '</ul>'
