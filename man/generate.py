@@ -254,7 +254,8 @@ class Manual:
             m = re.match(r'\.\\" @example (\S+)$', line)
             if m:
                 with open(os.path.join(HERE, "examples", m.group(1))) as f:
-                    out += roff.code_block(f.read())
+                    block = roff.code_block(f.read())
+                out += block[1:] if out[-1].startswith(".SH") else block
             else:
                 out.append(line)
         text = "\n".join(out).replace("@DATE@", roff.DATE).replace("@TITLE@", roff.TITLE) \
