@@ -7,6 +7,12 @@
  * zero timeouts, ring-fd (un)registration in the wrong state, enable_rings on
  * an enabled ring, raw syscall wrappers on bad fds, memory-size helpers with
  * bad entry counts.  A failed setup leaves the fd table as it was.
+ *
+ * NULL arguments that liburing hands to the kernel untouched get the kernel's
+ * own answer (compared with the raw io_uring_register(2) call), and the two
+ * helpers that only look at a pointer after the kernel has answered
+ * (io_uring_mlock_size_params, io_uring_buf_ring_head) answer as liburing
+ * does; only where liburing itself would dereference NULL is it -EINVAL.
  */
 #include "check.h"
 
@@ -161,6 +167,57 @@ int main(void)
 	CHECK_EQ(io_uring_enter(123456, 0, 0, 0, NULL), -EBADF);
 	CHECK_EQ(errno, 4242);
 	io_uring_queue_exit(&ring);
+
+	/* ---- NULL arguments: the kernel's answer, as with liburing ---- */
+	check_ring_init(&ring, 4, 0);
+	{
+		int fd = ring.ring_fd;
+		__u16 head;
+
+		CHECK_EQ(io_uring_register_iowq_max_workers(&ring, NULL),
+			 io_uring_register(fd, IORING_REGISTER_IOWQ_MAX_WORKERS, NULL, 2));
+		CHECK_EQ(io_uring_register_sync_cancel(&ring, NULL),
+			 io_uring_register(fd, IORING_REGISTER_SYNC_CANCEL, NULL, 1));
+		CHECK_EQ(io_uring_register_napi(&ring, NULL),
+			 io_uring_register(fd, IORING_REGISTER_NAPI, NULL, 1));
+		CHECK_EQ(io_uring_register_clock(&ring, NULL),
+			 io_uring_register(fd, IORING_REGISTER_CLOCK, NULL, 0));
+		CHECK_EQ(io_uring_register_zcrx_ctrl(&ring, NULL),
+			 io_uring_register(fd, IORING_REGISTER_ZCRX_CTRL, NULL, 0));
+		CHECK_EQ(io_uring_register_sync_msg(NULL),
+			 io_uring_register(-1, IORING_REGISTER_SEND_MSG_RING, NULL, 1));
+		/* An unknown group: the kernel's error, whatever `head` is. */
+		ret = io_uring_buf_ring_head(&ring, 99, &head);
+		CHECK(ret < 0);
+		CHECK_EQ(io_uring_buf_ring_head(&ring, 99, NULL), ret);
+		/* A known group with a NULL `head`: liburing would write it. */
+		{
+			int err;
+			struct io_uring_buf_ring *br = io_uring_setup_buf_ring(&ring, 8, 5, 0, &err);
+
+			if (br) {
+				CHECK_EQ(io_uring_buf_ring_head(&ring, 5, NULL), -EINVAL);
+				CHECK_EQ(io_uring_buf_ring_head(&ring, 5, &head), 0);
+				CHECK_EQ(head, 0);
+				CHECK_EQ(io_uring_free_buf_ring(&ring, br, 8, 5), 0);
+			} else {
+				check_note("buffer rings unsupported (%d): NULL head case skipped", err);
+			}
+		}
+	}
+	io_uring_queue_exit(&ring);
+	/*
+	 * io_uring_mlock_size_params() looks at its params only on kernels that
+	 * still charge rings to RLIMIT_MEMLOCK (mlock_size > 0).
+	 */
+	memset(&p, 0, sizeof(p));
+	if (io_uring_mlock_size_params(8, &p) == 0)
+		CHECK_EQ(io_uring_mlock_size_params(8, NULL), 0);
+	else
+		CHECK_EQ(io_uring_mlock_size_params(8, NULL), -EINVAL);
+	CHECK_EQ(io_uring_mlock_size_params(0, NULL), -EINVAL);
+	/* liburing reads these params at once: -EINVAL instead of a crash. */
+	CHECK_EQ(io_uring_memory_size_params(8, NULL), -EINVAL);
 
 	/* ---- size helpers ---- */
 	CHECK_EQ(io_uring_memory_size(0, 0), -EINVAL);

@@ -10,7 +10,12 @@
  *
  * SQEs handed out but not yet submitted when the rings are resized are
  * carried over by our library; liburing 2.15 leaves zeroed SQEs in their
- * place, so that check fails on liburing 2.15 by design.
+ * place, so that check fails on liburing 2.15 by design. When they would
+ * not fit the new SQ the resize is refused with -EOVERFLOW before the kernel
+ * is asked, and the ring stays as it was (liburing 2.15 loses them). A ring
+ * with an SQ index array (set up by hand here: the library prefers
+ * NO_SQARRAY) is resized too: the kernel does not report where its new array
+ * is, and liburing 2.15 writes the identity map over the ring's head and tail.
  */
 #include "check.h"
 
@@ -69,6 +74,21 @@ static int resize(struct io_uring *ring, unsigned sq, unsigned cq)
 	return ret;
 }
 
+/* Unsubmitted SQEs that do not fit: -EOVERFLOW, the ring untouched. */
+static void check_unsubmitted_overflow(struct io_uring *ring, unsigned sq, __u64 base)
+{
+	struct io_uring_sqe *sqes = ring->sq.sqes;
+	unsigned entries = ring->sq.ring_entries;
+
+	prep_nops(ring, sq / 2 + 2, base);
+	CHECK_EQ(resize(ring, sq / 2, sq), -EOVERFLOW);
+	CHECK(ring->sq.sqes == sqes);
+	CHECK_EQ(ring->sq.ring_entries, entries);
+	CHECK_EQ(io_uring_sq_ready(ring), sq / 2 + 2);
+	CHECK_EQ(io_uring_submit_and_wait(ring, sq / 2 + 2), (int) (sq / 2 + 2));
+	reap_in_order(ring, sq / 2 + 2, base);
+}
+
 static void test_resize(unsigned extra_flags)
 {
 	struct io_uring_params p;
@@ -82,6 +102,7 @@ static void test_resize(unsigned extra_flags)
 		SKIP("kernel rejects DEFER_TASKRUN rings (flags 0x%x)", p.flags);
 	CHECK_EQ(ret, 0);
 	check_sizes(&ring, 8, 16);
+	check_unsubmitted_overflow(&ring, 8, 10000);
 
 	/* 10 unreaped CQEs, then 3 SQEs prepared but not submitted. */
 	prep_nops(&ring, 8, 0);
@@ -141,6 +162,40 @@ static void test_resize(unsigned extra_flags)
 	io_uring_queue_exit(&ring);
 }
 
+/* A DEFER_TASKRUN ring that keeps its SQ index array. */
+static void test_resize_sq_array(void)
+{
+	struct io_uring_params p;
+	struct io_uring ring;
+	unsigned i;
+	int fd;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	fd = io_uring_setup(8, &p);
+	if (fd < 0) {
+		check_note("SQ-array ring skipped (%d)", fd);
+		return;
+	}
+	CHECK_EQ(io_uring_queue_mmap(fd, &p, &ring), 0);
+	CHECK(ring.sq.array != NULL);
+	for (i = 0; i < ring.sq.ring_entries; i++)
+		ring.sq.array[i] = i;
+	check_nop_roundtrip(&ring, 8, 10);
+
+	check_unsubmitted_overflow(&ring, 8, 50);
+	prep_nops(&ring, 5, 100);
+	CHECK_EQ(resize(&ring, 32, 64), 0);
+	check_sizes(&ring, 32, 64);
+	CHECK(*ring.sq.khead == *ring.sq.ktail);
+	CHECK_EQ(io_uring_sq_ready(&ring), 5);
+	CHECK_EQ(io_uring_submit_and_wait(&ring, 5), 5);
+	reap_in_order(&ring, 5, 100);
+	/* More than the old SQ held, each SQE read from its own slot. */
+	check_nop_roundtrip(&ring, 32, 200);
+	io_uring_queue_exit(&ring);
+}
+
 static void test_refused(void)
 {
 	struct io_uring_params p;
@@ -176,6 +231,7 @@ int main(void)
 {
 	test_resize(0);
 	test_resize(IORING_SETUP_SQE128 | IORING_SETUP_CQE32);
+	test_resize_sq_array();
 	test_refused();
 	printf("PASS\n");
 	return 0;

@@ -16,13 +16,12 @@
 use core::mem::size_of;
 use core::ptr::{self, null_mut};
 
-use crate::register::{register, register_with};
-use crate::structs::io_uring;
+use crate::register::{register, register_with, PBUF_STATUS, UNREGISTER_PBUF_RING};
+use crate::ring::LiveRing;
 use crate::syscall::{self, SysResult};
 use crate::uapi::{
     io_uring_buf, io_uring_buf_reg, io_uring_buf_ring, io_uring_buf_status, IORING_OFF_PBUF_RING,
-    IORING_OFF_PBUF_SHIFT, IORING_REGISTER_PBUF_RING, IORING_REGISTER_PBUF_STATUS,
-    IORING_UNREGISTER_PBUF_RING, IOU_PBUF_RING_MMAP,
+    IORING_OFF_PBUF_SHIFT, IORING_REGISTER_PBUF_RING, IOU_PBUF_RING_MMAP,
 };
 
 /// `io_uring_register_buf_ring`: ORs `flags` into `reg.flags` (kept, as in
@@ -33,7 +32,7 @@ use crate::uapi::{
 /// `reg.ring_addr` must be page-aligned memory for `reg.ring_entries`
 /// buffers that stays mapped while registered.
 pub unsafe fn register_buf_ring(
-    ring: &io_uring,
+    ring: LiveRing,
     reg: &mut io_uring_buf_reg,
     flags: u32,
 ) -> SysResult<i32> {
@@ -50,21 +49,21 @@ pub unsafe fn register_buf_ring(
 }
 
 /// `io_uring_unregister_buf_ring`.
-pub fn unregister_buf_ring(ring: &io_uring, bgid: i32) -> SysResult<i32> {
+pub fn unregister_buf_ring(ring: LiveRing, bgid: i32) -> SysResult<i32> {
     let mut reg = io_uring_buf_reg {
         bgid: bgid as u16,
         ..Default::default()
     };
-    register_with(ring, IORING_UNREGISTER_PBUF_RING, &mut reg, 1)
+    register_with(ring, UNREGISTER_PBUF_RING, &mut reg)
 }
 
 /// `io_uring_buf_ring_head`: the kernel's consumption head of group `buf_group`.
-pub fn buf_ring_head(ring: &io_uring, buf_group: i32) -> SysResult<u16> {
+pub fn buf_ring_head(ring: LiveRing, buf_group: i32) -> SysResult<u16> {
     let mut status = io_uring_buf_status {
         buf_group: buf_group as u32,
         ..Default::default()
     };
-    register_with(ring, IORING_REGISTER_PBUF_STATUS, &mut status, 1)?;
+    register_with(ring, PBUF_STATUS, &mut status)?;
     Ok(status.head as u16)
 }
 
@@ -79,7 +78,7 @@ fn ring_bytes(nentries: u32) -> usize {
 ///
 /// On failure nothing stays allocated or registered.
 pub fn setup_buf_ring(
-    ring: &io_uring,
+    ring: LiveRing,
     nentries: u32,
     bgid: i32,
     flags: u32,
@@ -102,7 +101,7 @@ pub fn setup_buf_ring(
                 len,
                 libc::PROT_READ | libc::PROT_WRITE,
                 libc::MAP_SHARED | libc::MAP_POPULATE,
-                ring.ring_fd,
+                ring.ring_fd(),
                 offset,
             )
         };
@@ -149,7 +148,7 @@ pub fn setup_buf_ring(
 /// `br` must come from [`setup_buf_ring`] with these `nentries` and `bgid`
 /// and not be used afterwards.
 pub unsafe fn free_buf_ring(
-    ring: &io_uring,
+    ring: LiveRing,
     br: *mut io_uring_buf_ring,
     nentries: u32,
     bgid: i32,
@@ -169,30 +168,32 @@ mod tests {
 
     #[test]
     fn setup_head_and_free_on_a_real_ring() {
-        let mut ring = setup::empty_ring();
-        if setup::queue_init(4, &mut ring, 0).is_err() {
+        let mut owned = setup::empty_ring();
+        if setup::queue_init(4, &mut owned, 0).is_err() {
             return;
         }
+        // SAFETY: set up just above, torn down at the end.
+        let ring = unsafe { LiveRing::from_ptr(&mut owned) }.unwrap();
         for flags in [
             0,
             u32::from(IOU_PBUF_RING_MMAP),
             u32::from(IOU_PBUF_RING_INC),
         ] {
-            let br = match setup_buf_ring(&ring, 8, 7, flags) {
+            let br = match setup_buf_ring(ring, 8, 7, flags) {
                 Ok(br) => br,
                 Err(Errno::EINVAL) if flags != 0 => continue, // older kernel
                 Err(e) => panic!("setup_buf_ring(flags {flags:#x}): {e:?}"),
             };
             // SAFETY: `br` is the live ring just set up.
             assert_eq!(unsafe { (*br).tail }, 0);
-            assert_eq!(setup_buf_ring(&ring, 8, 7, flags), Err(Errno::EEXIST));
-            assert_eq!(buf_ring_head(&ring, 7), Ok(0));
+            assert_eq!(setup_buf_ring(ring, 8, 7, flags), Err(Errno::EEXIST));
+            assert_eq!(buf_ring_head(ring, 7), Ok(0));
             // SAFETY: as set up above, not used afterwards.
-            assert_eq!(unsafe { free_buf_ring(&ring, br, 8, 7) }, Ok(0));
-            assert_eq!(unregister_buf_ring(&ring, 7), Err(Errno::ENOENT));
+            assert_eq!(unsafe { free_buf_ring(ring, br, 8, 7) }, Ok(0));
+            assert_eq!(unregister_buf_ring(ring, 7), Err(Errno::ENOENT));
         }
-        assert_eq!(setup_buf_ring(&ring, 3, 7, 0), Err(Errno::EINVAL));
+        assert_eq!(setup_buf_ring(ring, 3, 7, 0), Err(Errno::EINVAL));
         // SAFETY: set up above, not used again.
-        unsafe { setup::queue_exit(&mut ring) };
+        unsafe { setup::queue_exit(&mut owned) };
     }
 }

@@ -3,7 +3,9 @@
 //! Data flows one way: a C call enters at [`capi`] (the only `extern "C"`
 //! functions), becomes a call into the safe-as-possible core ([`setup`],
 //! [`queue`], [`register`], [`buf_ring`], [`probe`]), which talks to the kernel
-//! only through [`syscall`]. Kernel structures and constants live in [`uapi`];
+//! only through [`syscall`]. A ring the C caller owns reaches the core as a
+//! [`ring::LiveRing`] (never as `&mut io_uring`, since two threads may use it
+//! at once). Kernel structures and constants live in [`uapi`];
 //! liburing's own public structs live in [`structs`].
 #![cfg_attr(not(test), no_std)]
 
@@ -16,6 +18,7 @@ mod prep;
 pub mod probe;
 pub mod queue;
 pub mod register;
+pub mod ring;
 pub mod setup;
 pub mod structs;
 pub mod syscall;

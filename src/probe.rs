@@ -7,8 +7,8 @@
 use core::mem::size_of;
 
 use crate::register::register_probe;
+use crate::ring::LiveRing;
 use crate::setup::{empty_ring, queue_exit, queue_init};
-use crate::structs::io_uring;
 use crate::syscall::{Errno, SysResult};
 use crate::uapi::{io_uring_probe, io_uring_probe_op};
 
@@ -22,7 +22,7 @@ pub const PROBE_BYTES: usize =
 /// `io_uring_get_probe_ring`: asks the kernel which opcodes `ring`
 /// supports. The answer is allocated with `calloc` and is the caller's to
 /// `free` (see [`free_probe`]).
-pub fn get_probe_ring(ring: &io_uring) -> SysResult<*mut io_uring_probe> {
+pub fn get_probe_ring(ring: LiveRing) -> SysResult<*mut io_uring_probe> {
     // SAFETY: calloc has no preconditions; the result is checked for null.
     let probe = unsafe { libc::calloc(1, PROBE_BYTES) }.cast::<io_uring_probe>();
     if probe.is_null() {
@@ -44,7 +44,9 @@ pub fn get_probe_ring(ring: &io_uring) -> SysResult<*mut io_uring_probe> {
 pub fn get_probe() -> SysResult<*mut io_uring_probe> {
     let mut ring = empty_ring();
     queue_init(2, &mut ring, 0)?;
-    let probe = get_probe_ring(&ring);
+    // SAFETY: set up just above; torn down only after this use.
+    let live = unsafe { LiveRing::from_ptr(&mut ring) };
+    let probe = live.map_or(Err(Errno::EINVAL), get_probe_ring);
     // SAFETY: the ring was set up above and is not used after this.
     unsafe { queue_exit(&mut ring) };
     probe
@@ -100,7 +102,8 @@ mod tests {
     fn probe_ring_matches_probe() {
         let mut ring = empty_ring();
         queue_init(4, &mut ring, 0).unwrap();
-        let a = get_probe_ring(&ring).unwrap();
+        // SAFETY: set up just above.
+        let a = get_probe_ring(unsafe { LiveRing::from_ptr(&mut ring) }.unwrap()).unwrap();
         let b = get_probe().unwrap();
         // SAFETY: both are filled probes of PROBE_BYTES bytes.
         unsafe {

@@ -2,40 +2,24 @@
 //! when `io_uring_enter` is needed, and finding CQEs (liburing's `queue.c`
 //! and the ring-walking inline helpers of `liburing.h`).
 //!
-//! # The live-ring contract
-//! Every `unsafe fn` here takes a ring that is *live*: filled in by a
-//! successful `io_uring_queue_init*` of this library (or an equivalent that
-//! sets the same pointers) and not yet torn down. All pointers in it then
-//! address the kernel-shared ring memory, are aligned, and stay valid for the
-//! duration of the call. That is the "live ring" every SAFETY comment below
-//! relies on.
+//! Every function takes the ring as a [`LiveRing`]: the submit path and the
+//! wait path may run on two threads at once, so neither holds a reference
+//! to the ring struct (see [`crate::ring`] for who touches which field, and
+//! for the memory ordering of every kernel-shared index).
 //!
-//! # Memory ordering
-//! The four ring indices are shared with the kernel and are only touched
-//! through [`AtomicU32`]:
-//! - SQ tail: written by us with a Release store, so the SQE contents we
-//!   wrote before it are visible to whoever sees the new tail (the SQPOLL
-//!   thread reads it at any time; a plain `io_uring_enter` would be ordered
-//!   by the syscall anyway, and on x86-64 the Release store is a plain `mov`).
-//! - SQ head: written by the kernel once it has finished reading SQEs; we
-//!   Acquire-load it so that our later writes to freed slots cannot overtake
-//!   the kernel's reads of them.
-//! - CQ tail: written by the kernel after it filled the CQEs below it; we
-//!   Acquire-load it before reading any CQE.
-//! - CQ head: only we write it (Release, after we are done reading the CQEs
-//!   it releases); our own reads of it are Relaxed.
-//!
-//! The SQ flags word (`IORING_SQ_*`) is only a hint to enter the kernel, so
-//! it is read Relaxed; the one place where its ordering matters (SQPOLL
-//! wakeup) is preceded by a full fence, see [`sq_needs_enter`].
+//! The application-supplied `ts` and `sigmask` pointers are never read
+//! here: they travel to the kernel, which only reads them and answers
+//! `EFAULT` for a bad one, as with liburing. Out-parameters in caller memory
+//! that may be uninitialised arrive as `MaybeUninit` and are only written.
 
 use core::ffi::c_void;
-use core::mem::size_of;
-use core::ptr::{self, null_mut};
-use core::sync::atomic::{fence, AtomicU32, Ordering};
+use core::mem::{size_of, MaybeUninit};
+use core::ptr::{self, addr_of_mut, null_mut};
+use core::sync::atomic::{fence, Ordering};
 
+use crate::ring::LiveRing;
 use crate::setup::{cqe_shift, sqe_shift};
-use crate::structs::{int_flags, io_uring};
+use crate::structs::int_flags;
 use crate::syscall::{self, Errno, SysResult, KERNEL_SIGSET_BYTES};
 use crate::uapi::{
     __kernel_timespec, io_uring_cqe, io_uring_getevents_arg, io_uring_reg_wait, io_uring_sqe,
@@ -50,74 +34,65 @@ use crate::uapi::{
 /// Its completion is consumed internally and never shown to the caller.
 pub const LIBURING_UDATA_TIMEOUT: u64 = u64::MAX;
 
+/// A CQE pointer handed back through a C out-parameter (`struct io_uring_cqe
+/// **`), which callers typically leave uninitialised.
+pub type CqeOut = MaybeUninit<*mut io_uring_cqe>;
+
 // ---------------------------------------------------------------------------
-// Shared-index access
+// Shared-index access (orderings: see `crate::ring`)
 // ---------------------------------------------------------------------------
 
-/// Views one of the ring's kernel-shared `u32`s as an atomic.
-///
-/// # Safety
-/// `p` must point at an aligned `u32` of a live ring's shared memory.
+/// The kernel's SQ head. Acquire: the slots below it are done being read.
 #[inline(always)]
-unsafe fn shared<'a>(p: *mut u32) -> &'a AtomicU32 {
-    // SAFETY: per the caller, `p` is valid and aligned for the ring's
-    // lifetime, which covers every use of the returned reference (callers
-    // never keep it beyond their own call); all our accesses to these words
-    // are atomic, and the kernel's are its own marked accesses.
-    unsafe { AtomicU32::from_ptr(p) }
+fn load_sq_head(ring: LiveRing) -> u32 {
+    ring.sq_khead().load(Ordering::Acquire)
 }
 
-/// The kernel's SQ head (Acquire: slots below it are done being read).
-///
-/// # Safety
-/// `ring` must be live.
+/// The kernel's `IORING_SQ_*` flags. Relaxed: only a hint to enter.
 #[inline(always)]
-unsafe fn load_sq_head(ring: &io_uring) -> u32 {
-    // SAFETY: live ring: `khead` points into the SQ ring.
-    unsafe { shared(ring.sq.khead) }.load(Ordering::Acquire)
+fn load_sq_flags(ring: LiveRing) -> u32 {
+    ring.sq_kflags().load(Ordering::Relaxed)
 }
 
-/// The kernel's `IORING_SQ_*` flags word. Relaxed: it only tells us whether
-/// to enter the kernel; no data is read on the strength of it.
-///
-/// # Safety
-/// `ring` must be live.
+/// The kernel's CQ tail. Acquire: the CQEs below it are fully written.
 #[inline(always)]
-unsafe fn load_sq_flags(ring: &io_uring) -> u32 {
-    // SAFETY: live ring: `kflags` points into the SQ ring.
-    unsafe { shared(ring.sq.kflags) }.load(Ordering::Relaxed)
+fn load_cq_tail(ring: LiveRing) -> u32 {
+    ring.cq_ktail().load(Ordering::Acquire)
 }
 
-/// The kernel's CQ tail (Acquire: the CQEs below it are fully written).
-///
-/// # Safety
-/// `ring` must be live.
+/// Our own CQ head. Only the application writes it: Relaxed.
 #[inline(always)]
-unsafe fn load_cq_tail(ring: &io_uring) -> u32 {
-    // SAFETY: live ring: `ktail` points into the CQ ring.
-    unsafe { shared(ring.cq.ktail) }.load(Ordering::Acquire)
+fn load_cq_head(ring: LiveRing) -> u32 {
+    ring.cq_khead().load(Ordering::Relaxed)
 }
 
-/// Our own CQ head. Only the application writes it, so Relaxed suffices.
-///
-/// # Safety
-/// `ring` must be live.
+/// How many CQ slots a CQE with these `flags` occupies: 2 for a 32-byte CQE
+/// on a `IORING_SETUP_CQE_MIXED` ring, else 1 (liburing's `io_uring_cqe_nr`).
 #[inline(always)]
-unsafe fn load_cq_head(ring: &io_uring) -> u32 {
-    // SAFETY: live ring: `khead` points into the CQ ring.
-    unsafe { shared(ring.cq.khead) }.load(Ordering::Relaxed)
-}
-
-/// How many CQ slots `cqe` occupies: 2 for a 32-byte CQE on a
-/// `IORING_SETUP_CQE_MIXED` ring, else 1 (liburing's `io_uring_cqe_nr`).
-///
-/// # Safety
-/// `cqe` must point at a readable CQE.
-#[inline(always)]
-pub unsafe fn cqe_nr(cqe: *const io_uring_cqe) -> u32 {
-    // SAFETY: per the caller.
-    let flags = unsafe { (*cqe).flags };
+pub fn cqe_slots(flags: u32) -> u32 {
     1 << ((flags & IORING_CQE_F_32 != 0) as u32)
+}
+
+/// The CQE at ring index `index` (masked here).
+#[inline(always)]
+fn cqe_at(ring: LiveRing, index: u32, shift: u32) -> *mut io_uring_cqe {
+    let slot = ((index & ring.cq_mask()) << shift) as usize;
+    // Stays inside the CQE array (`cq_entries << shift` slots), so no
+    // `unsafe` pointer offset is needed; the result is only dereferenced
+    // below the kernel's tail.
+    ring.cqes().wrapping_add(slot)
+}
+
+/// `(flags, user_data, res)` of a CQE.
+///
+/// # Safety
+/// `cqe` must be a CQE of a live ring at an index below the CQ tail loaded
+/// with Acquire, and not yet released: inside the mapping, fully written by
+/// the kernel, which does not touch it again until the head moves past it.
+#[inline(always)]
+unsafe fn read_cqe(cqe: *const io_uring_cqe) -> (u32, u64, i32) {
+    // SAFETY: per the caller.
+    unsafe { ((*cqe).flags, (*cqe).user_data, (*cqe).res) }
 }
 
 // ---------------------------------------------------------------------------
@@ -125,44 +100,29 @@ pub unsafe fn cqe_nr(cqe: *const io_uring_cqe) -> u32 {
 // ---------------------------------------------------------------------------
 
 /// SQEs handed out but not yet consumed by the kernel (`io_uring_sq_ready`).
-///
-/// # Safety
-/// `ring` must be live.
 #[inline]
-pub unsafe fn sq_ready(ring: &io_uring) -> u32 {
-    // SAFETY: forwarded live-ring guarantee.
-    ring.sq.sqe_tail.wrapping_sub(unsafe { load_sq_head(ring) })
+pub fn sq_ready(ring: LiveRing) -> u32 {
+    ring.sqe_tail().wrapping_sub(load_sq_head(ring))
 }
 
 /// Free SQ slots (`io_uring_sq_space_left`).
-///
-/// # Safety
-/// `ring` must be live.
 #[inline]
-pub unsafe fn sq_space_left(ring: &io_uring) -> u32 {
-    // SAFETY: forwarded live-ring guarantee.
-    ring.sq.ring_entries.wrapping_sub(unsafe { sq_ready(ring) })
+pub fn sq_space_left(ring: LiveRing) -> u32 {
+    ring.sq_entries().wrapping_sub(sq_ready(ring))
 }
 
 /// CQ slots filled by the kernel and not yet released (`io_uring_cq_ready`).
-///
-/// # Safety
-/// `ring` must be live.
 #[inline]
-pub unsafe fn cq_ready(ring: &io_uring) -> u32 {
-    // SAFETY: forwarded live-ring guarantee.
-    unsafe { load_cq_tail(ring).wrapping_sub(load_cq_head(ring)) }
+pub fn cq_ready(ring: LiveRing) -> u32 {
+    load_cq_tail(ring).wrapping_sub(load_cq_head(ring))
 }
 
-/// Releases `nr` CQ slots to the kernel (`io_uring_cq_advance`).
-///
-/// # Safety
-/// `ring` must be live, and the caller must be done with the CQEs released.
+/// Releases `nr` CQ slots to the kernel (`io_uring_cq_advance`). CQEs
+/// handed out from those slots must not be read afterwards.
 #[inline]
-pub unsafe fn cq_advance(ring: &io_uring, nr: u32) {
+pub fn cq_advance(ring: LiveRing, nr: u32) {
     if nr != 0 {
-        // SAFETY: live ring: `khead` points into the CQ ring.
-        let head = unsafe { shared(ring.cq.khead) };
+        let head = ring.cq_khead();
         // Release: our reads of the released CQEs happen before the kernel
         // can see the slots as free and overwrite them.
         head.store(
@@ -174,38 +134,26 @@ pub unsafe fn cq_advance(ring: &io_uring, nr: u32) {
 
 /// Whether the kernel holds completions it has not yet posted: overflowed
 /// CQEs, or task work (`IORING_SQ_TASKRUN`) that would produce some.
-///
-/// # Safety
-/// `ring` must be live.
 #[inline(always)]
-unsafe fn cq_needs_flush(ring: &io_uring) -> bool {
-    // SAFETY: forwarded live-ring guarantee.
-    let flags = unsafe { load_sq_flags(ring) };
-    flags & (IORING_SQ_CQ_OVERFLOW | IORING_SQ_TASKRUN) != 0
+fn cq_needs_flush(ring: LiveRing) -> bool {
+    load_sq_flags(ring) & (IORING_SQ_CQ_OVERFLOW | IORING_SQ_TASKRUN) != 0
 }
 
 /// Whether looking for completions requires `io_uring_enter`.
-///
-/// # Safety
-/// `ring` must be live.
 #[inline(always)]
-unsafe fn cq_needs_enter(ring: &io_uring) -> bool {
-    // SAFETY: forwarded live-ring guarantee.
-    ring.int_flags & int_flags::CQ_ENTER != 0 || unsafe { cq_needs_flush(ring) }
+fn cq_needs_enter(ring: LiveRing) -> bool {
+    ring.int_flags() & int_flags::CQ_ENTER != 0 || cq_needs_flush(ring)
 }
 
 /// Whether `submit` pending SQEs require `io_uring_enter`: always without
 /// SQPOLL; with SQPOLL only when the poller thread went to sleep, in which
 /// case `IORING_ENTER_SQ_WAKEUP` is added to `flags`.
-///
-/// # Safety
-/// `ring` must be live.
 #[inline(always)]
-unsafe fn sq_needs_enter(ring: &io_uring, submit: u32, flags: &mut u32) -> bool {
+fn sq_needs_enter(ring: LiveRing, submit: u32, flags: &mut u32) -> bool {
     if submit == 0 {
         return false;
     }
-    if ring.flags & IORING_SETUP_SQPOLL == 0 {
+    if ring.flags() & IORING_SETUP_SQPOLL == 0 {
         return true;
     }
     // Full fence (store -> load). We just published the SQ tail and now read
@@ -216,8 +164,7 @@ unsafe fn sq_needs_enter(ring: &io_uring, submit: u32, flags: &mut u32) -> bool 
     // while the poller reads the old tail and sleeps: our SQEs would sit
     // unsubmitted. With both fences at least one side sees the other's store.
     fence(Ordering::SeqCst);
-    // SAFETY: forwarded live-ring guarantee.
-    if unsafe { load_sq_flags(ring) } & IORING_SQ_NEED_WAKEUP != 0 {
+    if load_sq_flags(ring) & IORING_SQ_NEED_WAKEUP != 0 {
         *flags |= IORING_ENTER_SQ_WAKEUP;
         return true;
     }
@@ -227,21 +174,23 @@ unsafe fn sq_needs_enter(ring: &io_uring, submit: u32, flags: &mut u32) -> bool 
 /// `io_uring_enter` on the ring's enter fd (the registered index when
 /// `int_flags::REG_RING` is set; the caller includes `ring.enter_flags()`).
 ///
-/// # Safety
-/// `arg`/`argsz` must be what `flags` tell the kernel to read.
+/// `arg` is whatever `flags` tell the kernel it is (a sigmask, an
+/// `io_uring_getevents_arg`, an offset into the registered wait region):
+/// the kernel only ever reads it, and answers `EFAULT` if it cannot.
 #[inline(always)]
-unsafe fn enter(
-    ring: &io_uring,
+fn enter(
+    ring: LiveRing,
     to_submit: u32,
     min_complete: u32,
     flags: u32,
     arg: *const c_void,
     argsz: usize,
 ) -> SysResult<u32> {
-    // SAFETY: forwarded caller guarantee about `arg`.
+    // SAFETY: io_uring_enter writes nothing through `arg` (see above), and
+    // the SQEs it reads are in the ring's own mapping.
     let n = unsafe {
         syscall::io_uring_enter2(
-            ring.enter_ring_fd as u32,
+            ring.enter_ring_fd() as u32,
             to_submit,
             min_complete,
             flags,
@@ -256,49 +205,34 @@ unsafe fn enter(
 // Submission side
 // ---------------------------------------------------------------------------
 
-/// Clears the SQE fields that no `io_uring_prep_*` helper sets on every
-/// path (liburing's `io_uring_initialize_sqe`).
-///
-/// # Safety
-/// `sqe` must be a writable SQE slot the application owns.
-#[inline(always)]
-unsafe fn initialize_sqe(sqe: *mut io_uring_sqe) {
-    // SAFETY: per the caller the slot is ours to write; the kernel reads it
-    // only after the tail covering it is published.
-    unsafe {
-        let s = &mut *sqe;
-        s.flags = 0;
-        s.ioprio = 0;
-        s.rw_flags = 0;
-        s.buf_index = 0;
-        s.personality = 0;
-        // `file_index` shares these four bytes.
-        s.splice_fd_in = 0;
-        s.addr3 = 0;
-        s.__pad2[0] = 0;
-    }
-}
-
 /// Hands out the next free SQE, or null when the SQ is full
 /// (`io_uring_get_sqe`; with `IORING_SETUP_SQE128` an SQE spans two slots).
-///
-/// # Safety
-/// `ring` must be live.
+/// The fields no `io_uring_prep_*` helper sets on every path are cleared
+/// (liburing's `io_uring_initialize_sqe`).
 #[inline]
-pub unsafe fn get_sqe(ring: &mut io_uring) -> *mut io_uring_sqe {
-    // SAFETY: live ring.
-    let head = unsafe { load_sq_head(ring) };
-    let tail = ring.sq.sqe_tail;
-    if tail.wrapping_sub(head) >= ring.sq.ring_entries {
+pub fn get_sqe(ring: LiveRing) -> *mut io_uring_sqe {
+    let head = load_sq_head(ring);
+    let tail = ring.sqe_tail();
+    if tail.wrapping_sub(head) >= ring.sq_entries() {
         return null_mut();
     }
-    let index = (tail & ring.sq.ring_mask) << sqe_shift(ring.flags);
-    // SAFETY: live ring: the SQE array has `ring_entries << shift` slots and
-    // `index` is below that. The slot is free (checked against the head).
-    let sqe = unsafe { ring.sq.sqes.add(index as usize) };
-    ring.sq.sqe_tail = tail.wrapping_add(1);
-    // SAFETY: the slot was just handed to the application side.
-    unsafe { initialize_sqe(sqe) };
+    let index = (tail & ring.sq_mask()) << sqe_shift(ring.flags());
+    let sqe = ring.sqes().wrapping_add(index as usize);
+    ring.set_sqe_tail(tail.wrapping_add(1));
+    // SAFETY: `index` is below the SQE array's `entries << shift` slots,
+    // and the slot is free: the kernel's head has passed it (checked above,
+    // Acquire), and no SQE below our tail is handed out twice.
+    unsafe {
+        addr_of_mut!((*sqe).flags).write(0);
+        addr_of_mut!((*sqe).ioprio).write(0);
+        addr_of_mut!((*sqe).rw_flags).write(0);
+        addr_of_mut!((*sqe).buf_index).write(0);
+        addr_of_mut!((*sqe).personality).write(0);
+        // `file_index` shares these four bytes.
+        addr_of_mut!((*sqe).splice_fd_in).write(0);
+        addr_of_mut!((*sqe).addr3).write(0);
+        addr_of_mut!((*sqe).__pad2[0]).write(0);
+    }
     sqe
 }
 
@@ -309,123 +243,92 @@ pub unsafe fn get_sqe(ring: &mut io_uring) -> *mut io_uring_sqe {
 /// The SQ array (when the ring has one) is the identity map written once at
 /// setup, so only the tail moves. With `IORING_SETUP_SQ_REWIND` the kernel
 /// always starts from slot 0: the local tail is reset instead.
-///
-/// # Safety
-/// `ring` must be live.
-#[inline]
-pub unsafe fn flush_sq(ring: &mut io_uring) -> u32 {
-    let tail = ring.sq.sqe_tail;
-    if ring.flags & IORING_SETUP_SQ_REWIND != 0 {
-        ring.sq.sqe_tail = 0;
+#[inline(always)]
+pub fn flush_sq(ring: LiveRing) -> u32 {
+    let tail = ring.sqe_tail();
+    if ring.flags() & IORING_SETUP_SQ_REWIND != 0 {
+        // Rare: laid out of the common path's way.
+        core::hint::cold_path();
+        ring.set_sqe_tail(0);
         return tail;
     }
-    if ring.sq.sqe_head != tail {
-        ring.sq.sqe_head = tail;
-        // SAFETY: live ring: `ktail` points into the SQ ring.
-        let ktail = unsafe { shared(ring.sq.ktail) };
+    if ring.sqe_head() != tail {
+        ring.set_sqe_head(tail);
         // Release: the SQE contents written before are visible to anyone who
         // sees this tail (the SQPOLL thread may read it at any moment).
-        ktail.store(tail, Ordering::Release);
+        ring.sq_ktail().store(tail, Ordering::Release);
     }
-    // SAFETY: live ring.
-    tail.wrapping_sub(unsafe { load_sq_head(ring) })
+    tail.wrapping_sub(load_sq_head(ring))
 }
 
 /// Enters the kernel if `submitted` SQEs or the completion side need it
 /// (liburing's `__io_uring_submit`). Returns the number submitted.
 ///
-/// # Safety
-/// `ring` must be live.
-#[inline]
-unsafe fn submit_flushed(
-    ring: &mut io_uring,
-    submitted: u32,
-    wait_nr: u32,
-    getevents: bool,
-) -> SysResult<u32> {
-    // SAFETY: forwarded live-ring guarantee.
-    let cq_enter = getevents || wait_nr != 0 || unsafe { cq_needs_enter(ring) };
+/// The same decision as liburing's, laid out for the hot path: a caller
+/// that waits (`wait_nr != 0`) or must reap enters whatever the SQ says, so
+/// that is settled first and the SQ is then only asked about the SQPOLL
+/// wakeup flag.
+#[inline(always)]
+fn submit_flushed(ring: LiveRing, submitted: u32, wait_nr: u32, getevents: bool) -> SysResult<u32> {
     let mut flags = ring.enter_flags();
-    // SAFETY: see above.
-    if unsafe { sq_needs_enter(ring, submitted, &mut flags) } || cq_enter {
-        if cq_enter {
-            flags |= IORING_ENTER_GETEVENTS;
-        }
-        // SAFETY: no argument pointer is passed.
-        unsafe {
-            enter(
-                ring,
-                submitted,
-                wait_nr,
-                flags,
-                ptr::null(),
-                KERNEL_SIGSET_BYTES,
-            )
-        }
+    let need_enter = if wait_nr != 0 || getevents {
+        // Entering anyway: `sq_needs_enter` only adds the SQPOLL wakeup.
+        let _ = sq_needs_enter(ring, submitted, &mut flags);
+        flags |= IORING_ENTER_GETEVENTS;
+        true
+    } else if cq_needs_enter(ring) {
+        let _ = sq_needs_enter(ring, submitted, &mut flags);
+        flags |= IORING_ENTER_GETEVENTS;
+        true
     } else {
-        Ok(submitted)
+        sq_needs_enter(ring, submitted, &mut flags)
+    };
+    if !need_enter {
+        return Ok(submitted);
     }
+    enter(
+        ring,
+        submitted,
+        wait_nr,
+        flags,
+        ptr::null(),
+        KERNEL_SIGSET_BYTES,
+    )
 }
 
 /// `io_uring_submit`: returns the number of SQEs submitted.
-///
-/// # Safety
-/// `ring` must be live.
 #[inline]
-pub unsafe fn submit(ring: &mut io_uring) -> SysResult<u32> {
-    // SAFETY: forwarded live-ring guarantee.
-    unsafe {
-        let n = flush_sq(ring);
-        submit_flushed(ring, n, 0, false)
-    }
+pub fn submit(ring: LiveRing) -> SysResult<u32> {
+    let n = flush_sq(ring);
+    submit_flushed(ring, n, 0, false)
 }
 
 /// `io_uring_submit_and_wait`: submits, then waits for `wait_nr` CQEs.
-///
-/// # Safety
-/// `ring` must be live.
 #[inline]
-pub unsafe fn submit_and_wait(ring: &mut io_uring, wait_nr: u32) -> SysResult<u32> {
-    // SAFETY: forwarded live-ring guarantee.
-    unsafe {
-        let n = flush_sq(ring);
-        submit_flushed(ring, n, wait_nr, false)
-    }
+pub fn submit_and_wait(ring: LiveRing, wait_nr: u32) -> SysResult<u32> {
+    let n = flush_sq(ring);
+    submit_flushed(ring, n, wait_nr, false)
 }
 
 /// `io_uring_submit_and_get_events`: submits and always lets the kernel
 /// flush completions (task work, overflow) into the CQ.
-///
-/// # Safety
-/// `ring` must be live.
 #[inline]
-pub unsafe fn submit_and_get_events(ring: &mut io_uring) -> SysResult<u32> {
-    // SAFETY: forwarded live-ring guarantee.
-    unsafe {
-        let n = flush_sq(ring);
-        submit_flushed(ring, n, 0, true)
-    }
+pub fn submit_and_get_events(ring: LiveRing) -> SysResult<u32> {
+    let n = flush_sq(ring);
+    submit_flushed(ring, n, 0, true)
 }
 
 /// `io_uring_get_events`: enters with `IORING_ENTER_GETEVENTS` only, which
 /// runs pending task work and flushes overflowed CQEs.
-///
-/// # Safety
-/// `ring` must be live.
-pub unsafe fn get_events(ring: &mut io_uring) -> SysResult<u32> {
+pub fn get_events(ring: LiveRing) -> SysResult<u32> {
     let flags = IORING_ENTER_GETEVENTS | ring.enter_flags();
-    // SAFETY: no argument pointer is passed.
-    unsafe { enter(ring, 0, 0, flags, ptr::null(), KERNEL_SIGSET_BYTES) }
+    enter(ring, 0, 0, flags, ptr::null(), KERNEL_SIGSET_BYTES)
 }
 
 /// `__io_uring_sqring_wait`: sleeps until the SQPOLL thread frees SQ space.
-///
-/// # Safety
-/// `ring` must be live.
-pub unsafe fn sqring_wait(ring: &mut io_uring) -> SysResult<u32> {
+pub fn sqring_wait(ring: LiveRing) -> SysResult<u32> {
     let flags = IORING_ENTER_SQ_WAIT | ring.enter_flags();
-    // SAFETY: no argument pointer is passed.
-    unsafe { enter(ring, 0, 0, flags, ptr::null(), KERNEL_SIGSET_BYTES) }
+    enter(ring, 0, 0, flags, ptr::null(), KERNEL_SIGSET_BYTES)
 }
 
 // ---------------------------------------------------------------------------
@@ -440,33 +343,28 @@ pub unsafe fn sqring_wait(ring: &mut io_uring) -> SysResult<u32> {
 ///
 /// On success returns the CQE (null if none) and the number of CQ slots
 /// ready at that point.
-///
-/// # Safety
-/// `ring` must be live.
 #[inline]
-pub unsafe fn peek_cqe(ring: &io_uring) -> SysResult<(*mut io_uring_cqe, u32)> {
-    let mask = ring.cq.ring_mask;
-    let shift = cqe_shift(ring.flags);
+pub fn peek_cqe(ring: LiveRing) -> SysResult<(*mut io_uring_cqe, u32)> {
+    let shift = cqe_shift(ring.flags());
     loop {
-        // SAFETY: live ring. The tail is Acquire-loaded first, which orders
-        // the CQE reads below after the kernel's writes of them.
-        let (tail, head) = unsafe { (load_cq_tail(ring), load_cq_head(ring)) };
+        // The tail is Acquire-loaded first, which orders the CQE reads below
+        // after the kernel's writes of them.
+        let tail = load_cq_tail(ring);
+        let head = load_cq_head(ring);
         let available = tail.wrapping_sub(head);
         if available == 0 {
             return Ok((null_mut(), 0));
         }
-        // SAFETY: live ring: the index is within the CQE array, and the slot
-        // is below the tail, so the kernel has finished writing it.
-        let cqe = unsafe { ring.cq.cqes.add(((head & mask) << shift) as usize) };
-        // SAFETY: as just said, the CQE is readable.
-        let (flags, user_data, res) = unsafe { ((*cqe).flags, (*cqe).user_data, (*cqe).res) };
+        let cqe = cqe_at(ring, head, shift);
+        // SAFETY: `head` is below the Acquire-loaded tail (available > 0).
+        let (flags, user_data, res) = unsafe { read_cqe(cqe) };
         let ours = flags & IORING_CQE_F_SKIP != 0
-            || (ring.features & IORING_FEAT_EXT_ARG == 0 && user_data == LIBURING_UDATA_TIMEOUT);
+            || (ring.features() & IORING_FEAT_EXT_ARG == 0 && user_data == LIBURING_UDATA_TIMEOUT);
         if !ours {
             return Ok((cqe, available));
         }
-        // SAFETY: live ring; the entry is consumed here and never shown.
-        unsafe { cq_advance(ring, cqe_nr(cqe)) };
+        // Consumed here and never shown.
+        cq_advance(ring, cqe_slots(flags));
         if flags & IORING_CQE_F_SKIP == 0 && res < 0 {
             return Err(Errno(res.wrapping_neg()));
         }
@@ -482,11 +380,28 @@ struct WaitSpec {
     /// Extra enter flags when waiting (`EXT_ARG`, `EXT_ARG_REG`).
     get_flags: u32,
     /// The enter argument: a sigmask, an `io_uring_getevents_arg`, or an
-    /// offset into the registered wait region.
+    /// offset into the registered wait region; only the kernel reads it.
     arg: *const c_void,
     argsz: usize,
     /// The wait has a timeout the kernel enforces: do not wait twice.
     has_ts: bool,
+}
+
+/// The result of a wait in liburing's own encoding: the count, or `-errno`.
+/// Kept in that form between the (out of line) wait loop and the C entry
+/// points, where it turns into a [`SysResult`] and straight back for free.
+#[derive(Clone, Copy)]
+struct Waited(i32);
+
+impl Waited {
+    #[inline(always)]
+    fn result(self) -> SysResult<u32> {
+        if self.0 < 0 {
+            Err(Errno(self.0.wrapping_neg()))
+        } else {
+            Ok(self.0 as u32)
+        }
+    }
 }
 
 /// The completion loop behind every wait (liburing's `_io_uring_get_cqe`).
@@ -494,17 +409,13 @@ struct WaitSpec {
 /// Returns liburing's result: the count the first `io_uring_enter` returned
 /// (SQEs submitted), 0 if none was needed, or an error: the first one seen
 /// wins, and an error after a first successful enter that submitted
-/// something is not reported. `*cqe_out` always receives the CQE found, or
+/// something is not reported. `cqe_out` always receives the CQE found, or
 /// null.
 ///
-/// # Safety
-/// `ring` must be live and `spec.arg` valid for what `spec.get_flags`
-/// tells the kernel it is.
-unsafe fn get_cqe_loop(
-    ring: &mut io_uring,
-    cqe_out: &mut *mut io_uring_cqe,
-    spec: &mut WaitSpec,
-) -> SysResult<u32> {
+/// Inlined into each kind of wait, so what a kind never does (a timeout,
+/// extra enter flags) costs it nothing.
+#[inline(always)]
+fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec) -> Waited {
     let mut cqe: *mut io_uring_cqe;
     let mut looped = false;
     // liburing's `err`: 0 = nothing yet, > 0 = first enter's count, < 0 = -errno.
@@ -514,8 +425,7 @@ unsafe fn get_cqe_loop(
         let mut need_enter = false;
         let mut flags = ring.enter_flags();
 
-        // SAFETY: forwarded live-ring guarantee.
-        let available = match unsafe { peek_cqe(ring) } {
+        let available = match peek_cqe(ring) {
             Ok((found, available)) => {
                 cqe = found;
                 available
@@ -532,8 +442,7 @@ unsafe fn get_cqe_loop(
         if cqe.is_null() && spec.wait_nr == 0 && spec.submit == 0 {
             // A pure peek: enter at most once, and only if the kernel
             // may have completions to flush.
-            // SAFETY: forwarded live-ring guarantee.
-            if looped || !unsafe { cq_needs_enter(ring) } {
+            if looped || !cq_needs_enter(ring) {
                 if err == 0 {
                     err = Errno::EAGAIN.neg();
                 }
@@ -545,8 +454,7 @@ unsafe fn get_cqe_loop(
             flags |= IORING_ENTER_GETEVENTS | spec.get_flags;
             need_enter = true;
         }
-        // SAFETY: forwarded live-ring guarantee.
-        if unsafe { sq_needs_enter(ring, spec.submit, &mut flags) } {
+        if sq_needs_enter(ring, spec.submit, &mut flags) {
             need_enter = true;
         }
         if !need_enter {
@@ -560,8 +468,7 @@ unsafe fn get_cqe_loop(
             break;
         }
 
-        // SAFETY: the caller vouches for `spec.arg`.
-        match unsafe { enter(ring, spec.submit, spec.wait_nr, flags, spec.arg, spec.argsz) } {
+        match enter(ring, spec.submit, spec.wait_nr, flags, spec.arg, spec.argsz) {
             Err(e) => {
                 if err == 0 {
                     err = e.neg();
@@ -581,27 +488,33 @@ unsafe fn get_cqe_loop(
         }
     }
 
-    *cqe_out = cqe;
-    if err < 0 {
-        Err(Errno(err.wrapping_neg()))
-    } else {
-        Ok(err as u32)
-    }
+    cqe_out.write(cqe);
+    Waited(err)
 }
 
 /// `__io_uring_get_cqe`: submits `submit` already-flushed SQEs and waits
-/// for `wait_nr` CQEs, with an optional signal mask.
-///
-/// # Safety
-/// `ring` must be live; `sigmask` null or a readable `sigset_t`.
-pub unsafe fn get_cqe(
-    ring: &mut io_uring,
-    cqe_out: &mut *mut io_uring_cqe,
+/// for `wait_nr` CQEs, with `sigmask` (null for none) applied meanwhile.
+#[inline]
+pub fn get_cqe(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
     submit: u32,
     wait_nr: u32,
     sigmask: *const libc::sigset_t,
 ) -> SysResult<u32> {
-    let mut spec = WaitSpec {
+    wait_sigmask(ring, cqe_out, submit, wait_nr, sigmask).result()
+}
+
+/// [`get_cqe`] in the wait loop's encoding.
+#[inline(never)]
+fn wait_sigmask(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    submit: u32,
+    wait_nr: u32,
+    sigmask: *const libc::sigset_t,
+) -> Waited {
+    let spec = WaitSpec {
         submit,
         wait_nr,
         get_flags: 0,
@@ -609,70 +522,87 @@ pub unsafe fn get_cqe(
         argsz: KERNEL_SIGSET_BYTES,
         has_ts: false,
     };
-    // SAFETY: forwarded caller guarantees; a plain sigmask is what the
-    // kernel reads without EXT_ARG.
-    unsafe { get_cqe_loop(ring, cqe_out, &mut spec) }
+    get_cqe_loop(ring, cqe_out, spec)
 }
 
 /// Waits through `IORING_ENTER_EXT_ARG` (liburing's `io_uring_wait_cqes_new`
 /// and the EXT_ARG branch of `__io_uring_submit_and_wait_timeout`).
-///
-/// # Safety
-/// `ring` must be live; `ts` null or a readable `__kernel_timespec`;
-/// `sigmask` null or a readable `sigset_t`.
-unsafe fn wait_ext_arg(
-    ring: &mut io_uring,
-    cqe_out: &mut *mut io_uring_cqe,
+#[inline(always)]
+fn wait_ext_arg(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
     submit: u32,
     wait_nr: u32,
     ts: *const __kernel_timespec,
     min_wait_usec: u32,
     sigmask: *const libc::sigset_t,
-) -> SysResult<u32> {
+) -> Waited {
     let arg = io_uring_getevents_arg {
         sigmask: sigmask as u64,
         sigmask_sz: KERNEL_SIGSET_BYTES as u32,
         min_wait_usec,
         ts: ts as u64,
     };
-    let mut spec = WaitSpec {
+    let spec = WaitSpec {
         submit,
         wait_nr,
         get_flags: IORING_ENTER_EXT_ARG,
+        // `arg` lives across the loop.
         arg: ptr::from_ref(&arg).cast(),
         argsz: size_of::<io_uring_getevents_arg>(),
         has_ts: !ts.is_null(),
     };
-    // SAFETY: `arg` lives across the loop and is what EXT_ARG makes the
-    // kernel read; the pointers inside it are vouched for by the caller.
-    unsafe { get_cqe_loop(ring, cqe_out, &mut spec) }
+    get_cqe_loop(ring, cqe_out, spec)
+}
+
+/// [`wait_ext_arg`] with nothing to submit (the waits proper).
+#[inline(never)]
+fn wait_ext_arg_only(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    wait_nr: u32,
+    ts: *const __kernel_timespec,
+    min_wait_usec: u32,
+    sigmask: *const libc::sigset_t,
+) -> Waited {
+    wait_ext_arg(ring, cqe_out, 0, wait_nr, ts, min_wait_usec, sigmask)
+}
+
+/// [`wait_ext_arg`] submitting `submit` flushed SQEs first (inlined into
+/// `io_uring_submit_and_wait_timeout`, its one hot caller).
+#[inline(always)]
+fn submit_wait_ext_arg(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    submit: u32,
+    wait_nr: u32,
+    ts: *const __kernel_timespec,
+    min_wait_usec: u32,
+    sigmask: *const libc::sigset_t,
+) -> Waited {
+    wait_ext_arg(ring, cqe_out, submit, wait_nr, ts, min_wait_usec, sigmask)
 }
 
 /// Queues the fallback timeout SQE (kernels without `IORING_FEAT_EXT_ARG`)
 /// and flushes the SQ; returns the SQEs now pending (liburing's
-/// `__io_uring_submit_timeout`).
-///
-/// # Safety
-/// `ring` must be live; `ts` a readable `__kernel_timespec` that stays
-/// valid until the SQE is submitted (within this wait).
-unsafe fn queue_fallback_timeout(
-    ring: &mut io_uring,
+/// `__io_uring_submit_timeout`). The kernel reads `*ts` when the SQE is
+/// submitted, within this wait.
+fn queue_fallback_timeout(
+    ring: LiveRing,
     wait_nr: u32,
     ts: *const __kernel_timespec,
 ) -> SysResult<u32> {
-    // SAFETY: forwarded live-ring guarantee.
-    let mut sqe = unsafe { get_sqe(ring) };
+    let mut sqe = get_sqe(ring);
     if sqe.is_null() {
         // SQ full: push what is there to make room.
-        // SAFETY: see above.
-        unsafe { submit(ring) }?;
-        // SAFETY: see above.
-        sqe = unsafe { get_sqe(ring) };
+        submit(ring)?;
+        sqe = get_sqe(ring);
         if sqe.is_null() {
             return Err(Errno::EAGAIN);
         }
     }
-    // SAFETY: `sqe` was just handed out to us and is not yet published.
+    // SAFETY: `sqe` was just handed out to us (a free slot of the live
+    // ring's SQE array) and is not yet published.
     unsafe {
         let s = &mut *sqe;
         s.opcode = IORING_OP_TIMEOUT;
@@ -685,8 +615,7 @@ unsafe fn queue_fallback_timeout(
         s.rw_flags = 0;
         s.user_data = LIBURING_UDATA_TIMEOUT;
     }
-    // SAFETY: see above.
-    Ok(unsafe { flush_sq(ring) })
+    Ok(flush_sq(ring))
 }
 
 /// `io_uring_wait_cqes`: waits for `wait_nr` CQEs, up to `ts` if given.
@@ -695,217 +624,209 @@ unsafe fn queue_fallback_timeout(
 /// nothing is submitted. Older kernels get a timeout SQE queued behind the
 /// SQEs already prepared, and all of them are submitted by this wait; the
 /// result is then the count that first enter submitted, as in liburing.
-///
-/// # Safety
-/// `ring` must be live; `ts` null or a readable `__kernel_timespec`;
-/// `sigmask` null or a readable `sigset_t`.
-pub unsafe fn wait_cqes(
-    ring: &mut io_uring,
-    cqe_out: &mut *mut io_uring_cqe,
+#[inline]
+pub fn wait_cqes(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
     wait_nr: u32,
     ts: *const __kernel_timespec,
     sigmask: *const libc::sigset_t,
 ) -> SysResult<u32> {
     let mut to_submit = 0;
     if !ts.is_null() {
-        if ring.features & IORING_FEAT_EXT_ARG != 0 {
-            // SAFETY: forwarded caller guarantees.
-            return unsafe { wait_ext_arg(ring, cqe_out, 0, wait_nr, ts, 0, sigmask) };
+        if ring.features() & IORING_FEAT_EXT_ARG != 0 {
+            return wait_ext_arg_only(ring, cqe_out, wait_nr, ts, 0, sigmask).result();
         }
-        // SAFETY: forwarded caller guarantees.
-        to_submit = unsafe { queue_fallback_timeout(ring, wait_nr, ts) }?;
+        to_submit = queue_fallback_timeout(ring, wait_nr, ts)?;
     }
-    // SAFETY: forwarded caller guarantees.
-    unsafe { get_cqe(ring, cqe_out, to_submit, wait_nr, sigmask) }
+    get_cqe(ring, cqe_out, to_submit, wait_nr, sigmask)
 }
 
 /// `io_uring_wait_cqes_min_timeout`: like [`wait_cqes`] with a batch
 /// timeout of `min_wait_usec`; `EINVAL` without `IORING_FEAT_MIN_TIMEOUT`.
-///
-/// # Safety
-/// As for [`wait_cqes`].
-pub unsafe fn wait_cqes_min_timeout(
-    ring: &mut io_uring,
-    cqe_out: &mut *mut io_uring_cqe,
+#[inline]
+pub fn wait_cqes_min_timeout(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
     wait_nr: u32,
     ts: *const __kernel_timespec,
     min_wait_usec: u32,
     sigmask: *const libc::sigset_t,
 ) -> SysResult<u32> {
-    if ring.features & IORING_FEAT_MIN_TIMEOUT == 0 {
+    if ring.features() & IORING_FEAT_MIN_TIMEOUT == 0 {
         return Err(Errno::EINVAL);
     }
-    // SAFETY: forwarded caller guarantees.
-    unsafe { wait_ext_arg(ring, cqe_out, 0, wait_nr, ts, min_wait_usec, sigmask) }
+    wait_ext_arg_only(ring, cqe_out, wait_nr, ts, min_wait_usec, sigmask).result()
 }
 
 /// `io_uring_wait_cqe_timeout`: [`wait_cqes`] for one CQE, no sigmask.
-///
-/// # Safety
-/// As for [`wait_cqes`].
-pub unsafe fn wait_cqe_timeout(
-    ring: &mut io_uring,
-    cqe_out: &mut *mut io_uring_cqe,
+#[inline]
+pub fn wait_cqe_timeout(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
     ts: *const __kernel_timespec,
 ) -> SysResult<u32> {
-    // SAFETY: forwarded caller guarantees.
-    unsafe { wait_cqes(ring, cqe_out, 1, ts, ptr::null()) }
+    wait_cqes(ring, cqe_out, 1, ts, ptr::null())
 }
 
 /// liburing's `__io_uring_submit_and_wait_timeout`.
-///
-/// # Safety
-/// As for [`wait_cqes`].
-unsafe fn submit_and_wait_ts(
-    ring: &mut io_uring,
-    cqe_out: &mut *mut io_uring_cqe,
+#[inline]
+fn submit_and_wait_ts(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
     wait_nr: u32,
     ts: *const __kernel_timespec,
     min_wait_usec: u32,
     sigmask: *const libc::sigset_t,
 ) -> SysResult<u32> {
     let to_submit = if !ts.is_null() {
-        if ring.features & IORING_FEAT_EXT_ARG != 0 {
-            // SAFETY: forwarded caller guarantees.
-            return unsafe {
-                let n = flush_sq(ring);
-                wait_ext_arg(ring, cqe_out, n, wait_nr, ts, min_wait_usec, sigmask)
-            };
+        if ring.features() & IORING_FEAT_EXT_ARG != 0 {
+            let n = flush_sq(ring);
+            return submit_wait_ext_arg(ring, cqe_out, n, wait_nr, ts, min_wait_usec, sigmask)
+                .result();
         }
-        // SAFETY: forwarded caller guarantees.
-        unsafe { queue_fallback_timeout(ring, wait_nr, ts) }?
+        queue_fallback_timeout(ring, wait_nr, ts)?
     } else {
-        // SAFETY: forwarded live-ring guarantee.
-        unsafe { flush_sq(ring) }
+        flush_sq(ring)
     };
-    // SAFETY: forwarded caller guarantees.
-    unsafe { get_cqe(ring, cqe_out, to_submit, wait_nr, sigmask) }
+    get_cqe(ring, cqe_out, to_submit, wait_nr, sigmask)
 }
 
 /// `io_uring_submit_and_wait_timeout`: submits and waits for `wait_nr`
 /// CQEs, up to `ts` if given. Returns the number of SQEs submitted.
-///
-/// # Safety
-/// As for [`wait_cqes`].
-pub unsafe fn submit_and_wait_timeout(
-    ring: &mut io_uring,
-    cqe_out: &mut *mut io_uring_cqe,
+#[inline]
+pub fn submit_and_wait_timeout(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
     wait_nr: u32,
     ts: *const __kernel_timespec,
     sigmask: *const libc::sigset_t,
 ) -> SysResult<u32> {
-    // SAFETY: forwarded caller guarantees.
-    unsafe { submit_and_wait_ts(ring, cqe_out, wait_nr, ts, 0, sigmask) }
+    submit_and_wait_ts(ring, cqe_out, wait_nr, ts, 0, sigmask)
 }
 
 /// `io_uring_submit_and_wait_min_timeout`: [`submit_and_wait_timeout`] with
 /// a batch timeout; `EINVAL` without `IORING_FEAT_MIN_TIMEOUT`.
-///
-/// # Safety
-/// As for [`wait_cqes`].
-pub unsafe fn submit_and_wait_min_timeout(
-    ring: &mut io_uring,
-    cqe_out: &mut *mut io_uring_cqe,
+#[inline]
+pub fn submit_and_wait_min_timeout(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
     wait_nr: u32,
     ts: *const __kernel_timespec,
     min_wait_usec: u32,
     sigmask: *const libc::sigset_t,
 ) -> SysResult<u32> {
-    if ring.features & IORING_FEAT_MIN_TIMEOUT == 0 {
+    if ring.features() & IORING_FEAT_MIN_TIMEOUT == 0 {
         return Err(Errno::EINVAL);
     }
-    // SAFETY: forwarded caller guarantees.
-    unsafe { submit_and_wait_ts(ring, cqe_out, wait_nr, ts, min_wait_usec, sigmask) }
+    submit_and_wait_ts(ring, cqe_out, wait_nr, ts, min_wait_usec, sigmask)
 }
 
 /// `io_uring_submit_and_wait_reg`: submits and waits as described by entry
 /// `reg_index` of the registered wait region (`IORING_ENTER_EXT_ARG_REG`).
 /// The SQ is flushed even when the kernel lacks `IORING_FEAT_EXT_ARG`
 /// (then `EINVAL`), as in liburing.
-///
-/// # Safety
-/// `ring` must be live.
-pub unsafe fn submit_and_wait_reg(
-    ring: &mut io_uring,
-    cqe_out: &mut *mut io_uring_cqe,
+pub fn submit_and_wait_reg(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
     wait_nr: u32,
     reg_index: i32,
 ) -> SysResult<u32> {
     // C: `reg_index * sizeof(struct io_uring_reg_wait)` in unsigned long.
     let offset = (reg_index as isize as usize).wrapping_mul(size_of::<io_uring_reg_wait>());
-    // SAFETY: forwarded live-ring guarantee.
-    let submit = unsafe { flush_sq(ring) };
-    if ring.features & IORING_FEAT_EXT_ARG == 0 {
+    let submit = flush_sq(ring);
+    if ring.features() & IORING_FEAT_EXT_ARG == 0 {
         return Err(Errno::EINVAL);
     }
-    let mut spec = WaitSpec {
+    let spec = WaitSpec {
         submit,
         wait_nr,
         get_flags: IORING_ENTER_EXT_ARG | IORING_ENTER_EXT_ARG_REG,
-        // Not a pointer: the kernel takes the offset into its wait region.
+        // Not a pointer: the kernel takes the offset into its wait region,
+        // which it bounds-checks itself.
         arg: offset as *const c_void,
         argsz: size_of::<io_uring_reg_wait>(),
         has_ts: true,
     };
-    // SAFETY: with EXT_ARG_REG the kernel treats `arg` as an offset it
-    // bounds-checks itself; nothing is dereferenced on our side.
-    unsafe { get_cqe_loop(ring, cqe_out, &mut spec) }
+    get_cqe_loop(ring, cqe_out, spec).result()
 }
 
 /// One pass of `io_uring_peek_batch_cqe`: fills `out` from the CQ without
 /// entering the kernel. `None` means nothing was found.
-///
-/// # Safety
-/// `ring` must be live.
 #[inline]
-unsafe fn peek_batch_once(ring: &io_uring, out: &mut [*mut io_uring_cqe]) -> Option<u32> {
-    // SAFETY: forwarded live-ring guarantee (Acquire on the tail orders the
-    // CQE reads below after the kernel's writes).
-    let ready = unsafe { cq_ready(ring) };
+fn peek_batch_once(ring: LiveRing, out: &mut [CqeOut]) -> Option<u32> {
+    if ring.flags() & IORING_SETUP_CQE_MIXED != 0 {
+        peek_batch_mixed(ring, out)
+    } else {
+        peek_batch_plain(ring, out)
+    }
+}
+
+/// [`peek_batch_once`] on a ring whose CQEs all take the same room.
+#[inline(always)]
+fn peek_batch_plain(ring: LiveRing, out: &mut [CqeOut]) -> Option<u32> {
+    // Acquire on the tail orders the CQE reads below after the kernel's
+    // writes.
+    let ready = cq_ready(ring);
     if ready == 0 {
         return None;
     }
-    // SAFETY: forwarded live-ring guarantee.
-    let mut head = unsafe { load_cq_head(ring) };
-    let mask = ring.cq.ring_mask;
-    let cqes = ring.cq.cqes;
+    Some(fill_plain(ring, out, ready))
+}
 
-    if ring.flags & IORING_SETUP_CQE_MIXED == 0 {
-        let shift = cqe_shift(ring.flags);
-        // Iterating (not slicing) keeps a panic path out of the library.
-        let count = (ready as usize).min(out.len());
-        for slot in out.iter_mut().take(count) {
-            // SAFETY: live ring: the index is within the CQE array.
-            *slot = unsafe { cqes.add(((head & mask) << shift) as usize) };
-            head = head.wrapping_add(1);
+/// Points `out` at up to `ready` CQEs from the head of a ring whose CQEs
+/// all take the same room; returns how many.
+#[inline(always)]
+fn fill_plain(ring: LiveRing, out: &mut [CqeOut], ready: u32) -> u32 {
+    let mut head = load_cq_head(ring);
+    let shift = cqe_shift(ring.flags());
+    let count = ready.min(u32::try_from(out.len()).unwrap_or(u32::MAX));
+    let last = head.wrapping_add(count);
+    let mut slot = out.as_mut_ptr();
+    while head != last {
+        // SAFETY: `count <= out.len()` slots are written in order, so
+        // `slot` stays inside `out` (a plain pointer walk: no bounds check,
+        // hence no panic path).
+        unsafe {
+            (*slot).write(cqe_at(ring, head, shift));
+            slot = slot.add(1);
         }
-        return Some(count as u32);
+        head = head.wrapping_add(1);
     }
+    count
+}
 
-    // Mixed ring: a CQE takes one or two slots, and skip entries pad the
-    // ring at wrap time. Only real CQEs are returned; a skip entry can be
-    // released only while it is at the CQ head, so one found after a real
-    // CQE ends the batch (it will be at the head next time).
+/// [`peek_batch_once`] on an `IORING_SETUP_CQE_MIXED` ring. Out of line:
+/// it keeps the common path free of this loop's register needs.
+#[inline(never)]
+fn peek_batch_mixed(ring: LiveRing, out: &mut [CqeOut]) -> Option<u32> {
+    let ready = cq_ready(ring);
+    if ready == 0 {
+        return None;
+    }
+    let mut head = load_cq_head(ring);
+    // A CQE takes one or two slots, and skip entries pad the ring at wrap
+    // time. Only real CQEs are returned; a skip entry can be released only
+    // while it is at the CQ head, so one found after a real CQE ends the
+    // batch (it will be at the head next time).
     let last = head.wrapping_add(ready);
     let mut nr = 0usize;
     while head != last && nr < out.len() {
-        // SAFETY: live ring: index within the CQE array, below the tail.
-        let cqe = unsafe { cqes.add((head & mask) as usize) };
-        // SAFETY: the CQE is below the Acquire-loaded tail, so readable.
-        let flags = unsafe { (*cqe).flags };
+        let cqe = cqe_at(ring, head, 0);
+        // SAFETY: `head` is below `last`, i.e. below the Acquire-loaded tail.
+        let (flags, _, _) = unsafe { read_cqe(cqe) };
         if flags & IORING_CQE_F_SKIP != 0 {
             if nr != 0 {
                 break;
             }
-            // SAFETY: live ring; the skip entry is never shown to anyone.
-            unsafe { cq_advance(ring, 1) };
+            // Never shown to anyone.
+            cq_advance(ring, 1);
             head = head.wrapping_add(1);
             continue;
         }
-        // SAFETY: readable, as above.
-        head = head.wrapping_add(unsafe { cqe_nr(cqe) });
+        head = head.wrapping_add(cqe_slots(flags));
         let Some(slot) = out.get_mut(nr) else { break };
-        *slot = cqe;
+        slot.write(cqe);
         nr += 1;
     }
     (nr != 0).then_some(nr as u32)
@@ -914,23 +835,43 @@ unsafe fn peek_batch_once(ring: &io_uring, out: &mut [*mut io_uring_cqe]) -> Opt
 /// `io_uring_peek_batch_cqe`: fills `out` with up to `out.len()` ready
 /// CQEs and returns how many. Enters the kernel (once) only when the CQ is
 /// empty and the kernel holds overflowed CQEs or pending task work.
-///
-/// # Safety
-/// `ring` must be live.
-pub unsafe fn peek_batch_cqe(ring: &mut io_uring, out: &mut [*mut io_uring_cqe]) -> u32 {
-    // SAFETY: forwarded live-ring guarantee.
-    if let Some(n) = unsafe { peek_batch_once(ring, out) } {
+#[inline]
+pub fn peek_batch_cqe(ring: LiveRing, out: &mut [CqeOut]) -> u32 {
+    // Acquire on the tail orders the CQE reads after the kernel's writes.
+    let ready = cq_ready(ring);
+    if ready == 0 {
+        if !cq_needs_flush(ring) {
+            return 0;
+        }
+        return peek_batch_after_flush(ring, out);
+    }
+    if ring.flags() & IORING_SETUP_CQE_MIXED != 0 {
+        return peek_batch_flushing(ring, out);
+    }
+    fill_plain(ring, out, ready)
+}
+
+/// [`peek_batch_cqe`] for any ring, out of line (mixed rings).
+#[inline(never)]
+fn peek_batch_flushing(ring: LiveRing, out: &mut [CqeOut]) -> u32 {
+    if let Some(n) = peek_batch_once(ring, out) {
         return n;
     }
-    // SAFETY: see above.
-    if !unsafe { cq_needs_flush(ring) } {
+    if !cq_needs_flush(ring) {
         return 0;
     }
+    peek_batch_after_flush(ring, out)
+}
+
+/// The rare second half of [`peek_batch_cqe`]: lets the kernel flush
+/// overflowed CQEs or run task work, then looks again. Out of line so the
+/// common path needs no registers saved across a system call.
+#[cold]
+#[inline(never)]
+fn peek_batch_after_flush(ring: LiveRing, out: &mut [CqeOut]) -> u32 {
     // As in liburing, a failed flush just means nothing more is found.
-    // SAFETY: see above.
-    let _ = unsafe { get_events(ring) };
-    // SAFETY: see above.
-    unsafe { peek_batch_once(ring, out) }.unwrap_or(0)
+    let _ = get_events(ring);
+    peek_batch_once(ring, out).unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -939,6 +880,7 @@ mod tests {
     //! setup code; SQEs are filled by hand (the prep helpers are C inlines).
     use super::*;
     use crate::setup;
+    use crate::structs::io_uring;
     use crate::uapi::{
         io_uring_mem_region_reg, io_uring_params, io_uring_region_desc, io_uring_rsrc_update,
         IORING_FEAT_NODROP, IORING_FEAT_NO_IOWAIT, IORING_MEM_REGION_REG_WAIT_ARG,
@@ -955,7 +897,24 @@ mod tests {
     /// A ring that is torn down on drop.
     struct Ring(io_uring);
 
+    /// `&mut *mut io_uring_cqe` as the out-parameter the waits take.
+    fn cqe_out(p: &mut *mut io_uring_cqe) -> &mut CqeOut {
+        // SAFETY: `MaybeUninit<T>` has `T`'s layout; the borrow is exclusive.
+        unsafe { &mut *ptr::from_mut(p).cast::<CqeOut>() }
+    }
+
+    /// A CQE pointer array as the out-slots `peek_batch_cqe` takes.
+    fn cqe_slots_of(a: &mut [*mut io_uring_cqe]) -> &mut [CqeOut] {
+        // SAFETY: as for `cqe_out`, element by element.
+        unsafe { core::slice::from_raw_parts_mut(a.as_mut_ptr().cast::<CqeOut>(), a.len()) }
+    }
+
     impl Ring {
+        fn live(&mut self) -> LiveRing<'_> {
+            // SAFETY: the ring was set up by `setup` and lives as long as `self`.
+            unsafe { LiveRing::from_ptr(&mut self.0) }.unwrap()
+        }
+
         fn with_params(entries: u32, p: &mut io_uring_params) -> SysResult<Ring> {
             let mut r = setup::empty_ring();
             setup::queue_init_params(entries, &mut r, p)?;
@@ -1007,7 +966,7 @@ mod tests {
 
     /// Grabs an SQE and fills the fields every prep helper sets.
     fn prep(
-        ring: &mut io_uring,
+        ring: LiveRing,
         opcode: u8,
         fd: i32,
         addr: u64,
@@ -1015,8 +974,7 @@ mod tests {
         off: u64,
         user_data: u64,
     ) -> *mut io_uring_sqe {
-        // SAFETY: the ring is live (owned by a `Ring`).
-        let sqe = unsafe { get_sqe(ring) };
+        let sqe = get_sqe(ring);
         assert!(!sqe.is_null(), "SQ unexpectedly full");
         // SAFETY: the SQE was just handed out to us.
         let s = unsafe { &mut *sqe };
@@ -1029,7 +987,7 @@ mod tests {
         sqe
     }
 
-    fn nop(ring: &mut io_uring, user_data: u64) {
+    fn nop(ring: LiveRing, user_data: u64) {
         prep(ring, IORING_OP_NOP, -1, 0, 0, 0, user_data);
     }
 
@@ -1042,16 +1000,15 @@ mod tests {
 
     /// Waits up to `ms` for one CQE; returns (user_data, res, flags) and
     /// releases it.
-    fn reap(ring: &mut io_uring, ms: i64) -> SysResult<(u64, i32, u32)> {
+    fn reap(ring: LiveRing, ms: i64) -> SysResult<(u64, i32, u32)> {
         let ts = ts_ms(ms);
         let mut cqe = null_mut();
-        // SAFETY: live ring; `ts` outlives the call.
-        unsafe { wait_cqe_timeout(ring, &mut cqe, &ts) }?;
+        wait_cqe_timeout(ring, cqe_out(&mut cqe), &ts)?;
         assert!(!cqe.is_null());
         // SAFETY: a CQE returned by the wait is readable until released.
         let v = unsafe { ((*cqe).user_data, (*cqe).res, (*cqe).flags) };
         // SAFETY: live ring; done with the CQE.
-        unsafe { cq_advance(ring, cqe_nr(cqe)) };
+        cq_advance(ring, cqe_slots(v.2));
         Ok(v)
     }
 
@@ -1073,24 +1030,79 @@ mod tests {
         }
     }
 
+    /// The ring pointer, handed to a second thread as liburing allows.
+    #[derive(Clone, Copy)]
+    struct SharedRing(*mut io_uring);
+    // SAFETY: the ring outlives both threads, and they split it as the
+    // threading contract says: one only submits, the other only reaps.
+    unsafe impl Send for SharedRing {}
+
+    #[test]
+    fn submitter_and_reaper_threads_share_a_ring() {
+        const TOTAL: u64 = 20_000;
+        let mut r = Ring::new(64, 0).unwrap();
+        let shared = SharedRing(&mut r.0);
+        let reaper = std::thread::spawn(move || {
+            let shared = shared;
+            // SAFETY: the ring is live until after the join below.
+            let ring = unsafe { LiveRing::from_ptr(shared.0) }.unwrap();
+            let mut seen = vec![false; TOTAL as usize];
+            let mut got = 0;
+            while got < TOTAL {
+                let mut cqe = null_mut();
+                let ret = get_cqe(ring, cqe_out(&mut cqe), 0, 1, ptr::null());
+                assert_eq!(ret, Ok(0));
+                // SAFETY: a CQE just found, not yet released.
+                let ud = unsafe { (*cqe).user_data };
+                assert!(!seen[ud as usize], "CQE {ud} twice");
+                seen[ud as usize] = true;
+                cq_advance(ring, 1);
+                got += 1;
+            }
+        });
+        // SAFETY: as above; this thread only submits.
+        let ring = unsafe { LiveRing::from_ptr(shared.0) }.unwrap();
+        let mut next = 0;
+        while next < TOTAL {
+            // At most 32 in flight, so the 128-entry CQ never overflows.
+            if sq_space_left(ring) == 0 || next - reaped_estimate(ring) >= 32 {
+                std::thread::yield_now();
+                continue;
+            }
+            nop(ring, next);
+            next += 1;
+            submit(ring).unwrap();
+        }
+        reaper.join().unwrap();
+        assert_eq!(cq_ready(r.live()), 0);
+    }
+
+    /// CQEs the reaper has released so far (the CQ head is monotonic).
+    fn reaped_estimate(ring: LiveRing) -> u64 {
+        u64::from(ring.cq_khead().load(Ordering::Acquire))
+    }
+
     #[test]
     fn nop_round_trip() {
         let mut r = Ring::new(8, 0).unwrap();
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
-            assert_eq!(sq_space_left(&r), 8);
-            nop(&mut r, 7);
-            assert_eq!(sq_ready(&r), 1);
-            assert_eq!(submit(&mut r), Ok(1));
+            assert_eq!(sq_space_left(r.live()), 8);
+            nop(r.live(), 7);
+            assert_eq!(sq_ready(r.live()), 1);
+            assert_eq!(submit(r.live()), Ok(1));
             // Nothing new: no SQEs, and the CQ needs no flush.
-            assert_eq!(submit(&mut r), Ok(0));
+            assert_eq!(submit(r.live()), Ok(0));
             let mut cqe = null_mut();
-            assert_eq!(get_cqe(&mut r, &mut cqe, 0, 1, ptr::null()), Ok(0));
+            assert_eq!(
+                get_cqe(r.live(), cqe_out(&mut cqe), 0, 1, ptr::null()),
+                Ok(0)
+            );
             assert!(!cqe.is_null());
             assert_eq!(((*cqe).user_data, (*cqe).res), (7, 0));
-            assert_eq!(cq_ready(&r), 1);
-            cq_advance(&r, 1);
-            assert_eq!(cq_ready(&r), 0);
+            assert_eq!(cq_ready(r.live()), 1);
+            cq_advance(r.live(), 1);
+            assert_eq!(cq_ready(r.live()), 0);
         }
     }
 
@@ -1109,15 +1121,15 @@ mod tests {
             // Several laps around the 4-entry SQ.
             for round in 0..5u64 {
                 for i in 0..3 {
-                    nop(&mut r, round * 10 + i);
+                    nop(r.live(), round * 10 + i);
                 }
-                assert_eq!(submit_and_wait(&mut r, 3), Ok(3));
+                assert_eq!(submit_and_wait(r.live(), 3), Ok(3));
                 let mut out = [null_mut(); 4];
-                assert_eq!(peek_batch_cqe(&mut r, &mut out), 3);
+                assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 3);
                 for (i, c) in out[..3].iter().enumerate() {
                     assert_eq!((**c).user_data, round * 10 + i as u64);
                 }
-                cq_advance(&r, 3);
+                cq_advance(r.live(), 3);
             }
         }
     }
@@ -1127,13 +1139,16 @@ mod tests {
         let mut r = Ring::new(8, 0).unwrap();
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
-            nop(&mut r, 1);
-            nop(&mut r, 2);
-            let n = flush_sq(&mut r);
+            nop(r.live(), 1);
+            nop(r.live(), 2);
+            let n = flush_sq(r.live());
             assert_eq!(n, 2);
             let mut cqe = null_mut();
             // The first enter submits both and its count is the result.
-            assert_eq!(get_cqe(&mut r, &mut cqe, n, 1, ptr::null()), Ok(2));
+            assert_eq!(
+                get_cqe(r.live(), cqe_out(&mut cqe), n, 1, ptr::null()),
+                Ok(2)
+            );
             assert_eq!((*cqe).user_data, 1);
         }
     }
@@ -1144,13 +1159,13 @@ mod tests {
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
             for i in 0..4 {
-                nop(&mut r, i);
+                nop(r.live(), i);
             }
-            assert!(get_sqe(&mut r).is_null(), "a 4-entry SQ hands out 4 SQEs");
-            assert_eq!(sq_space_left(&r), 0);
-            assert_eq!(submit_and_wait(&mut r, 4), Ok(4));
-            assert_eq!(sq_space_left(&r), 4);
-            assert!(!get_sqe(&mut r).is_null());
+            assert!(get_sqe(r.live()).is_null(), "a 4-entry SQ hands out 4 SQEs");
+            assert_eq!(sq_space_left(r.live()), 0);
+            assert_eq!(submit_and_wait(r.live(), 4), Ok(4));
+            assert_eq!(sq_space_left(r.live()), 4);
+            assert!(!get_sqe(r.live()).is_null());
             // Turn the extra SQE into a NOP so it completes harmlessly.
             (*r.sq
                 .sqes
@@ -1163,8 +1178,7 @@ mod tests {
     fn peek_on_empty_cq_is_eagain() {
         let mut r = Ring::new(4, 0).unwrap();
         let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
-        // SAFETY: live ring.
-        let ret = unsafe { get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()) };
+        let ret = get_cqe(r.live(), cqe_out(&mut cqe), 0, 0, ptr::null());
         assert_eq!(ret, Err(Errno::EAGAIN));
         assert!(cqe.is_null());
     }
@@ -1175,19 +1189,19 @@ mod tests {
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
             for i in 0..8 {
-                nop(&mut r, 100 + i);
+                nop(r.live(), 100 + i);
             }
-            assert_eq!(submit_and_wait(&mut r, 8), Ok(8));
+            assert_eq!(submit_and_wait(r.live(), 8), Ok(8));
             let mut out = [null_mut(); 16];
-            assert_eq!(peek_batch_cqe(&mut r, &mut out[..5]), 5);
-            assert_eq!(peek_batch_cqe(&mut r, &mut out), 8);
+            assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out[..5])), 5);
+            assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 8);
             for (i, c) in out[..8].iter().enumerate() {
                 assert_eq!((**c).user_data, 100 + i as u64);
             }
             // A zero-sized batch finds nothing to return.
-            assert_eq!(peek_batch_cqe(&mut r, &mut []), 0);
-            cq_advance(&r, 8);
-            assert_eq!(peek_batch_cqe(&mut r, &mut out), 0);
+            assert_eq!(peek_batch_cqe(r.live(), &mut []), 0);
+            cq_advance(r.live(), 8);
+            assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 0);
         }
     }
 
@@ -1197,20 +1211,20 @@ mod tests {
         let ts = ts_ms(1000);
         // SAFETY: (whole test) `r` is a live ring; `ts` outlives the calls.
         unsafe {
-            nop(&mut r, 1);
-            nop(&mut r, 2);
+            nop(r.live(), 1);
+            nop(r.live(), 2);
             let mut cqe = null_mut();
             assert_eq!(
-                submit_and_wait_timeout(&mut r, &mut cqe, 2, &ts, ptr::null()),
+                submit_and_wait_timeout(r.live(), cqe_out(&mut cqe), 2, &ts, ptr::null()),
                 Ok(2)
             );
             assert!(!cqe.is_null());
-            assert_eq!(cq_ready(&r), 2);
-            cq_advance(&r, 2);
+            assert_eq!(cq_ready(r.live()), 2);
+            cq_advance(r.live(), 2);
             // Without a timeout: the plain submit-and-wait path.
-            nop(&mut r, 3);
+            nop(r.live(), 3);
             assert_eq!(
-                submit_and_wait_timeout(&mut r, &mut cqe, 1, ptr::null(), ptr::null()),
+                submit_and_wait_timeout(r.live(), cqe_out(&mut cqe), 1, ptr::null(), ptr::null()),
                 Ok(1)
             );
             assert_eq!((*cqe).user_data, 3);
@@ -1227,8 +1241,7 @@ mod tests {
         let ts = ts_ms(50);
         let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
         let start = Instant::now();
-        // SAFETY: live ring; `ts` outlives the call.
-        let ret = unsafe { wait_cqe_timeout(&mut r, &mut cqe, &ts) };
+        let ret = wait_cqe_timeout(r.live(), cqe_out(&mut cqe), &ts);
         assert_eq!(ret, Err(Errno::ETIME));
         let waited = start.elapsed();
         assert!(cqe.is_null());
@@ -1241,15 +1254,12 @@ mod tests {
         // checks the mask size we pass.
         // SAFETY: an all-zero sigset_t is a valid empty set.
         let mask: libc::sigset_t = unsafe { core::mem::zeroed() };
-        // SAFETY: live ring; `ts` and `mask` outlive the call.
-        let ret = unsafe { wait_cqes(&mut r, &mut cqe, 1, &ts, &mask) };
+        let ret = wait_cqes(r.live(), cqe_out(&mut cqe), 1, &ts, &mask);
         assert_eq!(ret, Err(Errno::ETIME));
         // And a completion that is already there is returned at once.
-        nop(&mut r, 5);
-        // SAFETY: live ring.
-        assert_eq!(unsafe { submit(&mut r) }, Ok(1));
-        // SAFETY: live ring; `ts` and `mask` outlive the call.
-        assert_eq!(unsafe { wait_cqes(&mut r, &mut cqe, 1, &ts, &mask) }, Ok(0));
+        nop(r.live(), 5);
+        assert_eq!(submit(r.live()), Ok(1));
+        assert_eq!(wait_cqes(r.live(), cqe_out(&mut cqe), 1, &ts, &mask), Ok(0));
         // SAFETY: returned by the wait.
         assert_eq!(unsafe { (*cqe).user_data }, 5);
     }
@@ -1262,8 +1272,7 @@ mod tests {
         let ts = ts_ms(30);
         let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
         let start = Instant::now();
-        // SAFETY: live ring; `ts` outlives the submission inside the call.
-        let res = unsafe { wait_cqe_timeout(&mut r, &mut cqe, &ts) };
+        let res = wait_cqe_timeout(r.live(), cqe_out(&mut cqe), &ts);
         // liburing reports the first enter's count (the timeout SQE it
         // submitted) and no CQE; the timeout's own CQE is consumed.
         assert_eq!(res, Ok(1));
@@ -1271,24 +1280,28 @@ mod tests {
         assert!(start.elapsed() >= Duration::from_millis(25));
         // SAFETY: (rest) live ring.
         unsafe {
-            assert_eq!(cq_ready(&r), 0);
-            assert_eq!(sq_ready(&r), 0);
+            assert_eq!(cq_ready(r.live()), 0);
+            assert_eq!(sq_ready(r.live()), 0);
 
             // A pending timeout CQE that failed is reported by the next peek.
-            nop(&mut r, 9);
+            nop(r.live(), 9);
             let long = ts_ms(100);
-            let res = wait_cqe_timeout(&mut r, &mut cqe, &long);
+            let res = wait_cqe_timeout(r.live(), cqe_out(&mut cqe), &long);
             assert_eq!(res, Ok(2), "NOP and timeout submitted together");
             assert_eq!((*cqe).user_data, 9);
-            cq_advance(&r, 1);
+            cq_advance(r.live(), 1);
             std::thread::sleep(Duration::from_millis(150));
-            let res = get_cqe(&mut r, &mut cqe, 0, 0, ptr::null());
+            let res = get_cqe(r.live(), cqe_out(&mut cqe), 0, 0, ptr::null());
             assert!(
                 res == Err(Errno::EAGAIN) || res == Err(Errno::ETIME),
                 "{res:?}"
             );
             assert!(cqe.is_null());
-            assert_eq!(cq_ready(&r), 0, "the internal timeout CQE is never shown");
+            assert_eq!(
+                cq_ready(r.live()),
+                0,
+                "the internal timeout CQE is never shown"
+            );
         }
     }
 
@@ -1302,41 +1315,36 @@ mod tests {
         let ts = ts_ms(60);
         let mut cqe = null_mut();
         let start = Instant::now();
-        // SAFETY: live ring; `ts` outlives the call.
-        let res = unsafe { wait_cqes_min_timeout(&mut r, &mut cqe, 1, &ts, 10_000, ptr::null()) };
+        let res = wait_cqes_min_timeout(r.live(), cqe_out(&mut cqe), 1, &ts, 10_000, ptr::null());
         assert_eq!(res, Err(Errno::ETIME));
         assert!(start.elapsed() >= Duration::from_millis(55));
 
         // One of four: the batch timeout (30 ms) ends the wait, not `long`.
         let long = ts_ms(3000);
-        nop(&mut r, 1);
+        nop(r.live(), 1);
         let start = Instant::now();
         // SAFETY: live ring; `long` outlives the call.
         let res =
-            unsafe { submit_and_wait_min_timeout(&mut r, &mut cqe, 4, &long, 30_000, ptr::null()) };
+            submit_and_wait_min_timeout(r.live(), cqe_out(&mut cqe), 4, &long, 30_000, ptr::null());
         let waited = start.elapsed();
         assert_eq!(res, Ok(1));
         assert!(!cqe.is_null());
         assert!(waited < Duration::from_millis(1500), "waited {waited:?}");
         println!("min-timeout wait for 1 of 4 CQEs took {waited:?} (batch timeout 30ms)");
-        // SAFETY: live ring.
-        unsafe { cq_advance(&r, 1) };
+        cq_advance(r.live(), 1);
 
         // Without the feature: EINVAL, and the out pointer is left alone.
         r.features &= !IORING_FEAT_MIN_TIMEOUT;
         let sentinel = ptr::dangling_mut::<io_uring_cqe>();
         cqe = sentinel;
-        // SAFETY: live ring.
-        unsafe {
-            assert_eq!(
-                wait_cqes_min_timeout(&mut r, &mut cqe, 1, &ts, 10, ptr::null()),
-                Err(Errno::EINVAL)
-            );
-            assert_eq!(
-                submit_and_wait_min_timeout(&mut r, &mut cqe, 1, &ts, 10, ptr::null()),
-                Err(Errno::EINVAL)
-            );
-        }
+        assert_eq!(
+            wait_cqes_min_timeout(r.live(), cqe_out(&mut cqe), 1, &ts, 10, ptr::null()),
+            Err(Errno::EINVAL)
+        );
+        assert_eq!(
+            submit_and_wait_min_timeout(r.live(), cqe_out(&mut cqe), 1, &ts, 10, ptr::null()),
+            Err(Errno::EINVAL)
+        );
         assert_eq!(cqe, sentinel);
     }
 
@@ -1351,30 +1359,27 @@ mod tests {
         let mut r = ring_or_skip!(8, IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
         let (rd, wr) = pipe();
         let mut buf = [0u8; 8];
-        // SAFETY: (whole test) `r` is live; `buf` outlives every read.
-        unsafe {
-            prep(
-                &mut r,
-                IORING_OP_READ,
-                rd,
-                buf.as_mut_ptr() as u64,
-                1,
-                u64::MAX,
-                1,
-            );
-            assert_eq!(submit(&mut r), Ok(1));
-            write_byte(wr);
-            std::thread::sleep(Duration::from_millis(20));
-            // The completion waits as task work for an enter from us.
-            assert_eq!(cq_ready(&r), 0);
-            let mut out = [null_mut(); 4];
-            assert_eq!(peek_batch_cqe(&mut r, &mut out), 0);
-            let mut cqe = null_mut();
-            assert_eq!(
-                get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()),
-                Err(Errno::EAGAIN)
-            );
-        }
+        prep(
+            r.live(),
+            IORING_OP_READ,
+            rd,
+            buf.as_mut_ptr() as u64,
+            1,
+            u64::MAX,
+            1,
+        );
+        assert_eq!(submit(r.live()), Ok(1));
+        write_byte(wr);
+        std::thread::sleep(Duration::from_millis(20));
+        // The completion waits as task work for an enter from us.
+        assert_eq!(cq_ready(r.live()), 0);
+        let mut out = [null_mut(); 4];
+        assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 0);
+        let mut cqe = null_mut();
+        assert_eq!(
+            get_cqe(r.live(), cqe_out(&mut cqe), 0, 0, ptr::null()),
+            Err(Errno::EAGAIN)
+        );
 
         // Another task may not run it: the kernel's EEXIST comes back.
         // SAFETY: a bitwise copy of the handle; the ring outlives the thread.
@@ -1385,8 +1390,14 @@ mod tests {
             // SAFETY: the ring outlives this thread (joined below).
             unsafe {
                 (
-                    get_events(&mut copy.0),
-                    get_cqe(&mut copy.0, &mut cqe, 0, 1, ptr::null()),
+                    get_events(LiveRing::from_ptr(&mut copy.0).unwrap()),
+                    get_cqe(
+                        LiveRing::from_ptr(&mut copy.0).unwrap(),
+                        cqe_out(&mut cqe),
+                        0,
+                        1,
+                        ptr::null(),
+                    ),
                 )
             }
         })
@@ -1398,16 +1409,16 @@ mod tests {
             let mut cqe = null_mut();
             assert_eq!(ev, Err(Errno::EEXIST));
             assert_eq!(wait, Err(Errno::EEXIST));
-            assert_eq!(cq_ready(&r), 0);
+            assert_eq!(cq_ready(r.live()), 0);
 
-            assert_eq!(get_events(&mut r), Ok(0));
-            assert_eq!(cq_ready(&r), 1);
-            let (ud, res, _) = reap(&mut r, 1000).unwrap();
+            assert_eq!(get_events(r.live()), Ok(0));
+            assert_eq!(cq_ready(r.live()), 1);
+            let (ud, res, _) = reap(r.live(), 1000).unwrap();
             assert_eq!((ud, res), (1, 1));
 
             // submit_and_get_events runs it too, with nothing to submit.
             prep(
-                &mut r,
+                r.live(),
                 IORING_OP_READ,
                 rd,
                 buf.as_mut_ptr() as u64,
@@ -1415,17 +1426,17 @@ mod tests {
                 u64::MAX,
                 2,
             );
-            assert_eq!(submit(&mut r), Ok(1));
+            assert_eq!(submit(r.live()), Ok(1));
             write_byte(wr);
             std::thread::sleep(Duration::from_millis(20));
-            assert_eq!(cq_ready(&r), 0);
-            assert_eq!(submit_and_get_events(&mut r), Ok(0));
-            assert_eq!(cq_ready(&r), 1);
-            assert_eq!(reap(&mut r, 1000).unwrap().0, 2);
+            assert_eq!(cq_ready(r.live()), 0);
+            assert_eq!(submit_and_get_events(r.live()), Ok(0));
+            assert_eq!(cq_ready(r.live()), 1);
+            assert_eq!(reap(r.live(), 1000).unwrap().0, 2);
 
             // And so does a wait.
             prep(
-                &mut r,
+                r.live(),
                 IORING_OP_READ,
                 rd,
                 buf.as_mut_ptr() as u64,
@@ -1433,11 +1444,14 @@ mod tests {
                 u64::MAX,
                 3,
             );
-            assert_eq!(submit(&mut r), Ok(1));
+            assert_eq!(submit(r.live()), Ok(1));
             write_byte(wr);
-            assert_eq!(get_cqe(&mut r, &mut cqe, 0, 1, ptr::null()), Ok(0));
+            assert_eq!(
+                get_cqe(r.live(), cqe_out(&mut cqe), 0, 1, ptr::null()),
+                Ok(0)
+            );
             assert_eq!(((*cqe).user_data, (*cqe).res), (3, 1));
-            cq_advance(&r, 1);
+            cq_advance(r.live(), 1);
         }
         close_fds(&[rd, wr]);
     }
@@ -1454,7 +1468,7 @@ mod tests {
         unsafe {
             for ud in [1u64, 2] {
                 prep(
-                    &mut r,
+                    r.live(),
                     IORING_OP_READ,
                     rd,
                     buf.as_mut_ptr() as u64,
@@ -1462,21 +1476,24 @@ mod tests {
                     u64::MAX,
                     ud,
                 );
-                assert_eq!(submit(&mut r), Ok(1));
+                assert_eq!(submit(r.live()), Ok(1));
                 write_byte(wr);
                 std::thread::sleep(Duration::from_millis(20));
-                assert_eq!(cq_ready(&r), 0);
-                assert!(load_sq_flags(&r) & IORING_SQ_TASKRUN != 0);
+                assert_eq!(cq_ready(r.live()), 0);
+                assert!(load_sq_flags(r.live()) & IORING_SQ_TASKRUN != 0);
                 if ud == 1 {
                     let mut out = [null_mut(); 4];
-                    assert_eq!(peek_batch_cqe(&mut r, &mut out), 1);
+                    assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 1);
                     assert_eq!((*out[0]).user_data, 1);
-                    cq_advance(&r, 1);
+                    cq_advance(r.live(), 1);
                 } else {
                     let mut cqe = null_mut();
-                    assert_eq!(get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()), Ok(0));
+                    assert_eq!(
+                        get_cqe(r.live(), cqe_out(&mut cqe), 0, 0, ptr::null()),
+                        Ok(0)
+                    );
                     assert_eq!((*cqe).user_data, 2);
-                    cq_advance(&r, 1);
+                    cq_advance(r.live(), 1);
                 }
             }
         }
@@ -1497,18 +1514,18 @@ mod tests {
             let mut id = 0;
             while id < total {
                 for _ in 0..4 {
-                    nop(&mut r, u64::from(id));
+                    nop(r.live(), u64::from(id));
                     id += 1;
                 }
-                assert_eq!(submit(&mut r), Ok(4));
+                assert_eq!(submit(r.live()), Ok(4));
             }
-            assert_eq!(cq_ready(&r), cq_entries);
-            assert!(load_sq_flags(&r) & IORING_SQ_CQ_OVERFLOW != 0);
+            assert_eq!(cq_ready(r.live()), cq_entries);
+            assert!(load_sq_flags(r.live()) & IORING_SQ_CQ_OVERFLOW != 0);
 
             let mut seen = HashSet::new();
             let mut out = [null_mut(); 64];
             loop {
-                let n = peek_batch_cqe(&mut r, &mut out);
+                let n = peek_batch_cqe(r.live(), cqe_slots_of(&mut out));
                 if n == 0 {
                     break;
                 }
@@ -1516,10 +1533,10 @@ mod tests {
                     assert_eq!((**c).res, 0);
                     assert!(seen.insert((**c).user_data), "duplicate CQE");
                 }
-                cq_advance(&r, n);
+                cq_advance(r.live(), n);
             }
             assert_eq!(seen.len() as u32, total, "every completion arrives");
-            assert!(load_sq_flags(&r) & IORING_SQ_CQ_OVERFLOW == 0);
+            assert!(load_sq_flags(r.live()) & IORING_SQ_CQ_OVERFLOW == 0);
         }
     }
 
@@ -1537,33 +1554,30 @@ mod tests {
                 return;
             }
         };
-        // SAFETY: (whole test) `r` is a live ring.
-        unsafe {
-            nop(&mut r, 1);
-            // The awake poller may consume the SQE before the count is
-            // taken, so 0 is as right as 1 here.
-            let n = submit(&mut r).unwrap();
-            assert!(n <= 1);
-            assert_eq!(reap(&mut r, 1000).unwrap().0, 1);
-            // Let the poller go idle and ask for a wakeup.
-            let start = Instant::now();
-            while load_sq_flags(&r) & IORING_SQ_NEED_WAKEUP == 0 {
-                assert!(
-                    start.elapsed() < Duration::from_secs(5),
-                    "SQ thread never went idle"
-                );
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            nop(&mut r, 2);
-            assert_eq!(submit(&mut r), Ok(1));
-            assert_eq!(
-                reap(&mut r, 1000).unwrap().0,
-                2,
-                "the sleeping poller was woken"
+        nop(r.live(), 1);
+        // The awake poller may consume the SQE before the count is
+        // taken, so 0 is as right as 1 here.
+        let n = submit(r.live()).unwrap();
+        assert!(n <= 1);
+        assert_eq!(reap(r.live(), 1000).unwrap().0, 1);
+        // Let the poller go idle and ask for a wakeup.
+        let start = Instant::now();
+        while load_sq_flags(r.live()) & IORING_SQ_NEED_WAKEUP == 0 {
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "SQ thread never went idle"
             );
-            // With SQ space free, waiting for space returns at once.
-            assert_eq!(sqring_wait(&mut r), Ok(0));
+            std::thread::sleep(Duration::from_millis(5));
         }
+        nop(r.live(), 2);
+        assert_eq!(submit(r.live()), Ok(1));
+        assert_eq!(
+            reap(r.live(), 1000).unwrap().0,
+            2,
+            "the sleeping poller was woken"
+        );
+        // With SQ space free, waiting for space returns at once.
+        assert_eq!(sqring_wait(r.live()), Ok(0));
     }
 
     #[test]
@@ -1589,12 +1603,10 @@ mod tests {
         }
         r.enter_ring_fd = upd.offset as i32;
         r.int_flags |= int_flags::REG_RING;
-        nop(&mut r, 11);
-        // SAFETY: live ring.
-        assert_eq!(unsafe { submit(&mut r) }, Ok(1));
-        assert_eq!(reap(&mut r, 1000).unwrap().0, 11);
-        // SAFETY: live ring.
-        assert_eq!(unsafe { get_events(&mut r) }, Ok(0));
+        nop(r.live(), 11);
+        assert_eq!(submit(r.live()), Ok(1));
+        assert_eq!(reap(r.live(), 1000).unwrap().0, 11);
+        assert_eq!(get_events(r.live()), Ok(0));
     }
 
     #[test]
@@ -1606,11 +1618,10 @@ mod tests {
         }
         r.int_flags |= int_flags::NO_IOWAIT;
         // An unknown enter flag would be EINVAL; this one is a plain wait.
-        assert_eq!(reap(&mut r, 10), Err(Errno::ETIME));
-        nop(&mut r, 4);
-        // SAFETY: live ring.
-        assert_eq!(unsafe { submit_and_wait(&mut r, 1) }, Ok(1));
-        assert_eq!(reap(&mut r, 10).unwrap().0, 4);
+        assert_eq!(reap(r.live(), 10), Err(Errno::ETIME));
+        nop(r.live(), 4);
+        assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
+        assert_eq!(reap(r.live(), 10).unwrap().0, 4);
     }
 
     #[test]
@@ -1618,8 +1629,7 @@ mod tests {
         let mut r = ring_or_skip!(4, IORING_SETUP_IOPOLL);
         assert!(r.int_flags & int_flags::CQ_ENTER != 0);
         let mut cqe = null_mut();
-        // SAFETY: live ring.
-        let ret = unsafe { get_cqe(&mut r, &mut cqe, 0, 0, ptr::null()) };
+        let ret = get_cqe(r.live(), cqe_out(&mut cqe), 0, 0, ptr::null());
         assert_eq!(ret, Err(Errno::EAGAIN));
     }
 
@@ -1629,16 +1639,16 @@ mod tests {
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
             for i in 0..3 {
-                nop(&mut r, i);
+                nop(r.live(), i);
             }
-            assert_eq!(submit_and_wait(&mut r, 3), Ok(3));
+            assert_eq!(submit_and_wait(r.live(), 3), Ok(3));
             let mut out = [null_mut(); 4];
-            assert_eq!(peek_batch_cqe(&mut r, &mut out), 3);
+            assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 3);
             for (i, c) in out[..3].iter().enumerate() {
                 assert_eq!((**c).user_data, i as u64);
             }
             assert_eq!(out[1] as usize - out[0] as usize, 32);
-            cq_advance(&r, 3);
+            cq_advance(r.live(), 3);
         }
     }
 
@@ -1647,17 +1657,17 @@ mod tests {
         let mut r = ring_or_skip!(4, IORING_SETUP_SQE128);
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
-            let a = get_sqe(&mut r);
-            let b = get_sqe(&mut r);
+            let a = get_sqe(r.live());
+            let b = get_sqe(r.live());
             assert_eq!(b as usize - a as usize, 128);
             for (s, ud) in [(a, 1), (b, 2)] {
                 (*s).opcode = IORING_OP_NOP;
                 (*s).fd = -1;
                 (*s).user_data = ud;
             }
-            assert_eq!(submit_and_wait(&mut r, 2), Ok(2));
-            assert_eq!(reap(&mut r, 1000).unwrap().0, 1);
-            assert_eq!(reap(&mut r, 1000).unwrap().0, 2);
+            assert_eq!(submit_and_wait(r.live(), 2), Ok(2));
+            assert_eq!(reap(r.live(), 1000).unwrap().0, 1);
+            assert_eq!(reap(r.live(), 1000).unwrap().0, 2);
         }
     }
 
@@ -1665,60 +1675,60 @@ mod tests {
     fn mixed_cqes_and_skip_entries() {
         let mut r = ring_or_skip!(4, IORING_SETUP_CQE_MIXED);
         let slots = r.cq.ring_entries;
-        let nop32 = |r: &mut Ring, ud: u64| {
+        let nop32 = |r: LiveRing, ud: u64| {
             let sqe = prep(r, IORING_OP_NOP, -1, 0, 0, 0, ud);
             // SAFETY: the SQE is still ours.
             unsafe { (*sqe).rw_flags = IORING_NOP_CQE32 };
         };
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
-            nop(&mut r, 1);
-            nop32(&mut r, 2);
-            nop(&mut r, 3);
-            assert_eq!(submit_and_wait(&mut r, 3), Ok(3));
-            assert_eq!(cq_ready(&r), 4, "a big CQE takes two slots");
+            nop(r.live(), 1);
+            nop32(r.live(), 2);
+            nop(r.live(), 3);
+            assert_eq!(submit_and_wait(r.live(), 3), Ok(3));
+            assert_eq!(cq_ready(r.live()), 4, "a big CQE takes two slots");
             let mut out = [null_mut(); 8];
-            assert_eq!(peek_batch_cqe(&mut r, &mut out), 3);
+            assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 3);
             let uds: Vec<u64> = out[..3].iter().map(|c| (**c).user_data).collect();
             assert_eq!(uds, [1, 2, 3]);
             assert!((*out[1]).flags & IORING_CQE_F_32 != 0);
             assert_eq!(out[2] as usize - out[1] as usize, 32);
-            cq_advance(&r, 4);
+            cq_advance(r.live(), 4);
 
             // Bring the head to the last slot, then post a big CQE: the
             // kernel pads the last slot with a skip entry and wraps.
-            let mut head = load_cq_head(&r);
+            let mut head = load_cq_head(r.live());
             while (head & r.cq.ring_mask) != slots - 1 {
-                nop(&mut r, 50);
-                assert_eq!(submit_and_wait(&mut r, 1), Ok(1));
-                assert_eq!(reap(&mut r, 1000).unwrap().0, 50);
-                head = load_cq_head(&r);
+                nop(r.live(), 50);
+                assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
+                assert_eq!(reap(r.live(), 1000).unwrap().0, 50);
+                head = load_cq_head(r.live());
             }
-            nop32(&mut r, 60);
-            assert_eq!(submit_and_wait(&mut r, 1), Ok(1));
-            assert_eq!(cq_ready(&r), 3, "skip entry plus a two-slot CQE");
-            assert_eq!(peek_batch_cqe(&mut r, &mut out), 1);
+            nop32(r.live(), 60);
+            assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
+            assert_eq!(cq_ready(r.live()), 3, "skip entry plus a two-slot CQE");
+            assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 1);
             assert_eq!((*out[0]).user_data, 60);
             assert_eq!(
-                load_cq_head(&r) & r.cq.ring_mask,
+                load_cq_head(r.live()) & r.cq.ring_mask,
                 0,
                 "the skip entry was released"
             );
             assert_eq!(out[0], r.cq.cqes);
-            cq_advance(&r, 2);
+            cq_advance(r.live(), 2);
 
             // Same through the single-CQE path.
-            while (load_cq_head(&r) & r.cq.ring_mask) != slots - 1 {
-                nop(&mut r, 70);
-                assert_eq!(submit_and_wait(&mut r, 1), Ok(1));
-                assert_eq!(reap(&mut r, 1000).unwrap().0, 70);
+            while (load_cq_head(r.live()) & r.cq.ring_mask) != slots - 1 {
+                nop(r.live(), 70);
+                assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
+                assert_eq!(reap(r.live(), 1000).unwrap().0, 70);
             }
-            nop32(&mut r, 80);
-            assert_eq!(submit_and_wait(&mut r, 1), Ok(1));
-            let (ud, _, flags) = reap(&mut r, 1000).unwrap();
+            nop32(r.live(), 80);
+            assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
+            let (ud, _, flags) = reap(r.live(), 1000).unwrap();
             assert_eq!(ud, 80);
             assert!(flags & IORING_CQE_F_32 != 0);
-            assert_eq!(cq_ready(&r), 0);
+            assert_eq!(cq_ready(r.live()), 0);
         }
     }
 
@@ -1727,17 +1737,17 @@ mod tests {
         let mut r = ring_or_skip!(4, IORING_SETUP_SQ_REWIND);
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
-            nop(&mut r, 1);
-            nop(&mut r, 2);
-            assert_eq!(submit_and_wait(&mut r, 2), Ok(2));
+            nop(r.live(), 1);
+            nop(r.live(), 2);
+            assert_eq!(submit_and_wait(r.live(), 2), Ok(2));
             assert_eq!(r.sq.sqe_tail, 0, "the kernel starts from slot 0 every time");
-            nop(&mut r, 3);
-            assert_eq!(submit_and_wait(&mut r, 3), Ok(1));
+            nop(r.live(), 3);
+            assert_eq!(submit_and_wait(r.live(), 3), Ok(1));
             let mut out = [null_mut(); 4];
-            assert_eq!(peek_batch_cqe(&mut r, &mut out), 3);
+            assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 3);
             let uds: Vec<u64> = out[..3].iter().map(|c| (**c).user_data).collect();
             assert_eq!(uds, [1, 2, 3]);
-            cq_advance(&r, 3);
+            cq_advance(r.live(), 3);
         }
     }
 
@@ -1808,31 +1818,34 @@ mod tests {
         // SAFETY: (rest) live ring.
         unsafe {
             assert_eq!(
-                submit_and_wait_reg(&mut r, &mut cqe, 1, 0),
+                submit_and_wait_reg(r.live(), cqe_out(&mut cqe), 1, 0),
                 Err(Errno::ETIME)
             );
             assert!(cqe.is_null());
             assert!(start.elapsed() >= Duration::from_millis(35));
 
-            nop(&mut r, 5);
-            nop(&mut r, 6);
-            assert_eq!(submit_and_wait_reg(&mut r, &mut cqe, 2, 1), Ok(2));
+            nop(r.live(), 5);
+            nop(r.live(), 6);
+            assert_eq!(
+                submit_and_wait_reg(r.live(), cqe_out(&mut cqe), 2, 1),
+                Ok(2)
+            );
             assert_eq!((*cqe).user_data, 5);
-            assert_eq!(cq_ready(&r), 2);
-            cq_advance(&r, 2);
+            assert_eq!(cq_ready(r.live()), 2);
+            cq_advance(r.live(), 2);
 
             // An old kernel: EINVAL, but the SQ was flushed first.
             r.features &= !IORING_FEAT_EXT_ARG;
-            nop(&mut r, 7);
+            nop(r.live(), 7);
             assert_eq!(
-                submit_and_wait_reg(&mut r, &mut cqe, 1, 0),
+                submit_and_wait_reg(r.live(), cqe_out(&mut cqe), 1, 0),
                 Err(Errno::EINVAL)
             );
             assert_eq!(r.sq.sqe_head, r.sq.sqe_tail);
             assert_eq!(*r.sq.ktail, r.sq.sqe_tail);
             r.features |= IORING_FEAT_EXT_ARG;
-            assert_eq!(submit_and_wait(&mut r, 1), Ok(1));
-            assert_eq!(reap(&mut r, 1000).unwrap().0, 7);
+            assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
+            assert_eq!(reap(r.live(), 1000).unwrap().0, 7);
         }
         drop(r);
         // SAFETY: the ring (and its use of the region) is gone.

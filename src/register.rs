@@ -21,84 +21,179 @@
 //! later are `unsafe`; the rest take references to self-contained structs.
 
 use core::ffi::c_void;
+use core::marker::PhantomData;
 use core::mem::size_of;
 use core::ptr::{self, null};
 use core::sync::atomic::{AtomicU32, Ordering};
 
+use crate::ring::LiveRing;
 use crate::setup;
 use crate::structs::{int_flags, io_uring};
 use crate::syscall::{self, Errno, SysResult};
 use crate::uapi::{
-    io_uring_bpf, io_uring_clock_register, io_uring_clone_buffers, io_uring_file_index_range,
-    io_uring_mem_region_reg, io_uring_napi, io_uring_params, io_uring_probe, io_uring_query_hdr,
-    io_uring_reg_wait, io_uring_restriction, io_uring_rsrc_register, io_uring_rsrc_update,
-    io_uring_rsrc_update2, io_uring_sqe, io_uring_sync_cancel_reg, io_uring_zcrx_ifq_reg,
-    zcrx_ctrl, IORING_FEAT_REG_REG_RING, IORING_FEAT_SINGLE_MMAP, IORING_REGISTER_BPF_FILTER,
-    IORING_REGISTER_BUFFERS, IORING_REGISTER_BUFFERS2, IORING_REGISTER_BUFFERS_UPDATE,
-    IORING_REGISTER_CLOCK, IORING_REGISTER_CLONE_BUFFERS, IORING_REGISTER_ENABLE_RINGS,
-    IORING_REGISTER_EVENTFD, IORING_REGISTER_EVENTFD_ASYNC, IORING_REGISTER_FILES,
-    IORING_REGISTER_FILES2, IORING_REGISTER_FILES_UPDATE, IORING_REGISTER_FILES_UPDATE2,
-    IORING_REGISTER_FILE_ALLOC_RANGE, IORING_REGISTER_IOWQ_AFF, IORING_REGISTER_IOWQ_MAX_WORKERS,
-    IORING_REGISTER_MEM_REGION, IORING_REGISTER_NAPI, IORING_REGISTER_PERSONALITY,
+    io_uring_bpf, io_uring_buf_reg, io_uring_buf_status, io_uring_clock_register,
+    io_uring_clone_buffers, io_uring_file_index_range, io_uring_mem_region_reg, io_uring_napi,
+    io_uring_params, io_uring_probe, io_uring_query_hdr, io_uring_restriction,
+    io_uring_rsrc_register, io_uring_rsrc_update, io_uring_rsrc_update2, io_uring_sqe,
+    io_uring_sync_cancel_reg, io_uring_zcrx_ifq_reg, zcrx_ctrl, IORING_FEAT_REG_REG_RING,
+    IORING_FEAT_SINGLE_MMAP, IORING_REGISTER_BPF_FILTER, IORING_REGISTER_BUFFERS,
+    IORING_REGISTER_BUFFERS2, IORING_REGISTER_BUFFERS_UPDATE, IORING_REGISTER_CLOCK,
+    IORING_REGISTER_CLONE_BUFFERS, IORING_REGISTER_ENABLE_RINGS, IORING_REGISTER_EVENTFD,
+    IORING_REGISTER_EVENTFD_ASYNC, IORING_REGISTER_FILES, IORING_REGISTER_FILES2,
+    IORING_REGISTER_FILES_UPDATE, IORING_REGISTER_FILES_UPDATE2, IORING_REGISTER_FILE_ALLOC_RANGE,
+    IORING_REGISTER_IOWQ_AFF, IORING_REGISTER_IOWQ_MAX_WORKERS, IORING_REGISTER_MEM_REGION,
+    IORING_REGISTER_NAPI, IORING_REGISTER_PBUF_STATUS, IORING_REGISTER_PERSONALITY,
     IORING_REGISTER_PROBE, IORING_REGISTER_QUERY, IORING_REGISTER_RESIZE_RINGS,
     IORING_REGISTER_RESTRICTIONS, IORING_REGISTER_RING_FDS, IORING_REGISTER_SEND_MSG_RING,
     IORING_REGISTER_SRC_REGISTERED, IORING_REGISTER_SYNC_CANCEL,
     IORING_REGISTER_USE_REGISTERED_RING, IORING_REGISTER_ZCRX_CTRL, IORING_REGISTER_ZCRX_IFQ,
-    IORING_RSRC_REGISTER_SPARSE, IORING_SETUP_NO_MMAP, IORING_SETUP_NO_SQARRAY,
+    IORING_RSRC_REGISTER_SPARSE, IORING_SETUP_CLAMP, IORING_SETUP_CQSIZE,
+    IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_NO_MMAP, IORING_SETUP_NO_SQARRAY,
     IORING_UNREGISTER_BUFFERS, IORING_UNREGISTER_EVENTFD, IORING_UNREGISTER_FILES,
-    IORING_UNREGISTER_IOWQ_AFF, IORING_UNREGISTER_NAPI, IORING_UNREGISTER_PERSONALITY,
-    IORING_UNREGISTER_RING_FDS,
+    IORING_UNREGISTER_IOWQ_AFF, IORING_UNREGISTER_NAPI, IORING_UNREGISTER_PBUF_RING,
+    IORING_UNREGISTER_PERSONALITY, IORING_UNREGISTER_RING_FDS,
 };
 
 // ---------------------------------------------------------------------------
 // The one way in
 // ---------------------------------------------------------------------------
 
-/// Issues `opcode` on `ring`, through its registered index when the kernel
-/// accepts registered rings for registration, else through its fd.
+/// Where registration calls on a ring go: its registered index (with
+/// `IORING_REGISTER_USE_REGISTERED_RING`) once the ring fd is registered and
+/// the kernel accepts registered rings for registration, else its fd.
+///
+/// Built from a [`LiveRing`] by the calls that may run alongside submit and
+/// wait, or from `&io_uring` by the ones that own the ring for the call
+/// (ring-fd handling, resize, teardown).
+#[derive(Clone, Copy, Debug)]
+pub struct RegTarget {
+    fd: i32,
+    op_flags: u32,
+}
+
+impl RegTarget {
+    fn of(int_flags: u8, enter_ring_fd: i32, ring_fd: i32) -> RegTarget {
+        if int_flags & int_flags::REG_REG_RING != 0 {
+            RegTarget {
+                fd: enter_ring_fd,
+                op_flags: IORING_REGISTER_USE_REGISTERED_RING,
+            }
+        } else {
+            RegTarget {
+                fd: ring_fd,
+                op_flags: 0,
+            }
+        }
+    }
+}
+
+impl From<LiveRing<'_>> for RegTarget {
+    #[inline]
+    fn from(ring: LiveRing<'_>) -> RegTarget {
+        RegTarget::of(ring.int_flags(), ring.enter_ring_fd(), ring.ring_fd())
+    }
+}
+
+impl From<&io_uring> for RegTarget {
+    #[inline]
+    fn from(ring: &io_uring) -> RegTarget {
+        RegTarget::of(ring.int_flags, ring.enter_ring_fd, ring.ring_fd)
+    }
+}
+
+/// Issues `opcode` on the ring `to` names.
 ///
 /// # Safety
 /// `arg` must be valid for whatever `opcode` and `nr_args` make the kernel
 /// read or write, now and (for registered memory) for as long as the
 /// registration lasts.
 pub unsafe fn register(
-    ring: &io_uring,
+    to: impl Into<RegTarget>,
     opcode: u32,
     arg: *const c_void,
     nr_args: u32,
 ) -> SysResult<i32> {
-    let (fd, op) = if ring.int_flags & int_flags::REG_REG_RING != 0 {
-        (
-            ring.enter_ring_fd,
-            opcode | IORING_REGISTER_USE_REGISTERED_RING,
-        )
-    } else {
-        (ring.ring_fd, opcode)
-    };
+    let to = to.into();
     // SAFETY: forwarded caller guarantee; the fd is only a number to the kernel.
-    unsafe { syscall::io_uring_register(fd as u32, op, arg, nr_args) }
+    unsafe { syscall::io_uring_register(to.fd as u32, opcode | to.op_flags, arg, nr_args) }
 }
 
-/// Like [`register`] for an argument the kernel only reads or fills in
-/// during the call: a single plain struct.
+/// An `io_uring_register` opcode paired with the one argument struct `T` it
+/// reads or fills in, and the `nr_args` that goes with it. Holding one is the
+/// proof [`register_with`] needs, so that call is safe.
+pub struct RegOp<T> {
+    code: u32,
+    nr_args: u32,
+    _arg: PhantomData<fn(&mut T)>,
+}
+
+impl<T> RegOp<T> {
+    /// # Safety
+    /// With `nr_args`, opcode `code` must make the kernel read or write at
+    /// most one `T` at its argument, during the call only, and follow no
+    /// address held in it.
+    const unsafe fn new(code: u32, nr_args: u32) -> RegOp<T> {
+        RegOp {
+            code,
+            nr_args,
+            _arg: PhantomData,
+        }
+    }
+}
+
+// Each `RegOp::new` below pairs an opcode with the one struct the kernel
+// copies in (and, where noted, back out) during the call.
+
+/// `io_uring_file_index_range`, read.
+// SAFETY: one range struct, no addresses in it.
+const FILE_ALLOC_RANGE: RegOp<io_uring_file_index_range> =
+    unsafe { RegOp::new(IORING_REGISTER_FILE_ALLOC_RANGE, 0) };
+/// One `io_uring_clone_buffers`, read.
+// SAFETY: `src_fd` is a number; no addresses in it.
+const CLONE_BUFFERS: RegOp<io_uring_clone_buffers> =
+    unsafe { RegOp::new(IORING_REGISTER_CLONE_BUFFERS, 1) };
+/// One `int` fd, read.
+// SAFETY: a plain int.
+const EVENTFD: RegOp<i32> = unsafe { RegOp::new(IORING_REGISTER_EVENTFD, 1) };
+/// One `int` fd, read.
+// SAFETY: a plain int.
+const EVENTFD_ASYNC: RegOp<i32> = unsafe { RegOp::new(IORING_REGISTER_EVENTFD_ASYNC, 1) };
+/// One update, read and written back (`offset`).
+// SAFETY: with nr_args 1 one update; its `data` is an fd number here.
+const RING_FDS: RegOp<io_uring_rsrc_update> = unsafe { RegOp::new(IORING_REGISTER_RING_FDS, 1) };
+/// One update, read; only `offset` is used.
+// SAFETY: with nr_args 1 one update; nothing in it is dereferenced.
+const UNREGISTER_RING_FDS: RegOp<io_uring_rsrc_update> =
+    unsafe { RegOp::new(IORING_UNREGISTER_RING_FDS, 1) };
+/// The new sizes, read, and the offsets written back.
+// SAFETY: one `io_uring_params`; no addresses in it.
+const RESIZE_RINGS: RegOp<io_uring_params> = unsafe { RegOp::new(IORING_REGISTER_RESIZE_RINGS, 1) };
+/// Only `bgid` is used when unregistering.
+// SAFETY: one `io_uring_buf_reg`, whose `ring_addr` unregistering ignores.
+pub(crate) const UNREGISTER_PBUF_RING: RegOp<io_uring_buf_reg> =
+    unsafe { RegOp::new(IORING_UNREGISTER_PBUF_RING, 1) };
+/// `buf_group` read, `head` written back.
+// SAFETY: one `io_uring_buf_status`; no addresses in it.
+pub(crate) const PBUF_STATUS: RegOp<io_uring_buf_status> =
+    unsafe { RegOp::new(IORING_REGISTER_PBUF_STATUS, 1) };
+
+/// Issues `op` with `arg` as its argument.
 #[inline]
 pub(crate) fn register_with<T>(
-    ring: &io_uring,
-    opcode: u32,
+    to: impl Into<RegTarget>,
+    op: RegOp<T>,
     arg: &mut T,
-    nr_args: u32,
 ) -> SysResult<i32> {
-    // SAFETY: `arg` is a live, exclusively borrowed struct of the type the
-    // opcode expects (every caller pairs the opcode with its argument type),
-    // and it holds no addresses the kernel would use after the call.
-    unsafe { register(ring, opcode, ptr::from_mut(arg).cast(), nr_args) }
+    // SAFETY: `arg` is a live, exclusively borrowed `T`, which `op` proves is
+    // all the kernel touches during the call (and nothing after it).
+    unsafe { register(to, op.code, ptr::from_mut(arg).cast(), op.nr_args) }
 }
 
 /// Like [`register`] for opcodes that take no argument.
 #[inline]
-fn register_bare(ring: &io_uring, opcode: u32, nr_args: u32) -> SysResult<i32> {
+fn register_bare(to: impl Into<RegTarget>, opcode: u32, nr_args: u32) -> SysResult<i32> {
     // SAFETY: a null argument is never dereferenced by these opcodes.
-    unsafe { register(ring, opcode, null(), nr_args) }
+    unsafe { register(to, opcode, null(), nr_args) }
 }
 
 /// A pointer as the kernel's `__u64` address field.
@@ -114,7 +209,7 @@ fn uaddr<T>(p: *const T) -> u64 {
 /// `data`, and `tags` unless 0, must address readable arrays of `nr`
 /// entries of the type `opcode` expects.
 unsafe fn rsrc_register2(
-    ring: &io_uring,
+    ring: LiveRing,
     opcode: u32,
     data: u64,
     tags: u64,
@@ -137,7 +232,7 @@ unsafe fn rsrc_register2(
 /// # Safety
 /// As [`rsrc_register2`].
 unsafe fn rsrc_update2(
-    ring: &io_uring,
+    ring: LiveRing,
     opcode: u32,
     off: u32,
     data: u64,
@@ -193,7 +288,7 @@ fn with_nofile_retry(nr: u32, mut attempt: impl FnMut() -> SysResult<i32>) -> Sy
 ///
 /// # Safety
 /// `files` must be readable for `nr` `int`s.
-pub unsafe fn register_files(ring: &io_uring, files: *const i32, nr: u32) -> SysResult<i32> {
+pub unsafe fn register_files(ring: LiveRing, files: *const i32, nr: u32) -> SysResult<i32> {
     // SAFETY: the kernel reads `nr` fds from `files`, as the caller vouches.
     with_nofile_retry(nr, || unsafe {
         register(ring, IORING_REGISTER_FILES, files.cast(), nr)
@@ -207,7 +302,7 @@ pub unsafe fn register_files(ring: &io_uring, files: *const i32, nr: u32) -> Sys
 /// # Safety
 /// `files`, and `tags` unless null, must be readable for `nr` entries.
 pub unsafe fn register_files_tags(
-    ring: &io_uring,
+    ring: LiveRing,
     files: *const i32,
     tags: *const u64,
     nr: u32,
@@ -219,15 +314,22 @@ pub unsafe fn register_files_tags(
 }
 
 /// `io_uring_register_files_sparse`: an empty file table of `nr` slots.
-pub fn register_files_sparse(ring: &io_uring, nr: u32) -> SysResult<i32> {
+pub fn register_files_sparse(ring: LiveRing, nr: u32) -> SysResult<i32> {
     let mut reg = io_uring_rsrc_register {
         nr,
         flags: IORING_RSRC_REGISTER_SPARSE,
         ..Default::default()
     };
     let size = size_of::<io_uring_rsrc_register>() as u32;
-    with_nofile_retry(nr, || {
-        register_with(ring, IORING_REGISTER_FILES2, &mut reg, size)
+    // SAFETY: one `io_uring_rsrc_register` read during the call; with
+    // `IORING_RSRC_REGISTER_SPARSE` and no data or tags it names no memory.
+    with_nofile_retry(nr, || unsafe {
+        register(
+            ring,
+            IORING_REGISTER_FILES2,
+            ptr::from_mut(&mut reg).cast(),
+            size,
+        )
     })
 }
 
@@ -237,7 +339,7 @@ pub fn register_files_sparse(ring: &io_uring, nr: u32) -> SysResult<i32> {
 /// # Safety
 /// `files` must be readable for `nr` `int`s.
 pub unsafe fn register_files_update(
-    ring: &io_uring,
+    ring: LiveRing,
     off: u32,
     files: *const i32,
     nr: u32,
@@ -263,7 +365,7 @@ pub unsafe fn register_files_update(
 /// # Safety
 /// `files`, and `tags` unless null, must be readable for `nr` entries.
 pub unsafe fn register_files_update_tag(
-    ring: &io_uring,
+    ring: LiveRing,
     off: u32,
     files: *const i32,
     tags: *const u64,
@@ -284,13 +386,13 @@ pub unsafe fn register_files_update_tag(
 
 /// `io_uring_register_file_alloc_range`: where direct-descriptor allocation
 /// (`IORING_FILE_INDEX_ALLOC`) picks slots: `[off, off + len)`.
-pub fn register_file_alloc_range(ring: &io_uring, off: u32, len: u32) -> SysResult<i32> {
+pub fn register_file_alloc_range(ring: LiveRing, off: u32, len: u32) -> SysResult<i32> {
     let mut range = io_uring_file_index_range { off, len, resv: 0 };
-    register_with(ring, IORING_REGISTER_FILE_ALLOC_RANGE, &mut range, 0)
+    register_with(ring, FILE_ALLOC_RANGE, &mut range)
 }
 
 /// `io_uring_unregister_files`.
-pub fn unregister_files(ring: &io_uring) -> SysResult<i32> {
+pub fn unregister_files(ring: LiveRing) -> SysResult<i32> {
     register_bare(ring, IORING_UNREGISTER_FILES, 0)
 }
 
@@ -304,7 +406,7 @@ pub fn unregister_files(ring: &io_uring) -> SysResult<i32> {
 /// `iovecs` must be readable for `nr` entries, and the memory they describe
 /// must stay mapped while registered (the kernel pins it).
 pub unsafe fn register_buffers(
-    ring: &io_uring,
+    ring: LiveRing,
     iovecs: *const libc::iovec,
     nr: u32,
 ) -> SysResult<i32> {
@@ -318,7 +420,7 @@ pub unsafe fn register_buffers(
 /// # Safety
 /// As [`register_buffers`]; `tags`, unless null, readable for `nr` entries.
 pub unsafe fn register_buffers_tags(
-    ring: &io_uring,
+    ring: LiveRing,
     iovecs: *const libc::iovec,
     tags: *const u64,
     nr: u32,
@@ -336,14 +438,22 @@ pub unsafe fn register_buffers_tags(
 }
 
 /// `io_uring_register_buffers_sparse`: an empty buffer table of `nr` slots.
-pub fn register_buffers_sparse(ring: &io_uring, nr: u32) -> SysResult<i32> {
+pub fn register_buffers_sparse(ring: LiveRing, nr: u32) -> SysResult<i32> {
     let mut reg = io_uring_rsrc_register {
         nr,
         flags: IORING_RSRC_REGISTER_SPARSE,
         ..Default::default()
     };
     let size = size_of::<io_uring_rsrc_register>() as u32;
-    register_with(ring, IORING_REGISTER_BUFFERS2, &mut reg, size)
+    // SAFETY: as in `register_files_sparse`.
+    unsafe {
+        register(
+            ring,
+            IORING_REGISTER_BUFFERS2,
+            ptr::from_mut(&mut reg).cast(),
+            size,
+        )
+    }
 }
 
 /// `io_uring_register_buffers_update_tag`: replaces `nr` slots from `off`.
@@ -351,7 +461,7 @@ pub fn register_buffers_sparse(ring: &io_uring, nr: u32) -> SysResult<i32> {
 /// # Safety
 /// As [`register_buffers_tags`].
 pub unsafe fn register_buffers_update_tag(
-    ring: &io_uring,
+    ring: LiveRing,
     off: u32,
     iovecs: *const libc::iovec,
     tags: *const u64,
@@ -371,7 +481,7 @@ pub unsafe fn register_buffers_update_tag(
 }
 
 /// `io_uring_unregister_buffers`.
-pub fn unregister_buffers(ring: &io_uring) -> SysResult<i32> {
+pub fn unregister_buffers(ring: LiveRing) -> SysResult<i32> {
     register_bare(ring, IORING_UNREGISTER_BUFFERS, 0)
 }
 
@@ -382,19 +492,19 @@ pub fn unregister_buffers(ring: &io_uring) -> SysResult<i32> {
 /// be named by its registered index; otherwise the real fd of `src` is used
 /// and the flag dropped.
 pub fn clone_buffers_offset_raw(
-    dst: &io_uring,
-    src: &io_uring,
+    dst: LiveRing,
+    src: LiveRing,
     dst_off: u32,
     src_off: u32,
     nr: u32,
     flags: u32,
 ) -> SysResult<i32> {
-    let by_index =
-        flags & IORING_REGISTER_SRC_REGISTERED != 0 && src.int_flags & int_flags::REG_REG_RING != 0;
+    let by_index = flags & IORING_REGISTER_SRC_REGISTERED != 0
+        && src.int_flags() & int_flags::REG_REG_RING != 0;
     let (src_fd, flags) = if by_index {
-        (src.enter_ring_fd, flags)
+        (src.enter_ring_fd(), flags)
     } else {
-        (src.ring_fd, flags & !IORING_REGISTER_SRC_REGISTERED)
+        (src.ring_fd(), flags & !IORING_REGISTER_SRC_REGISTERED)
     };
     let mut arg = io_uring_clone_buffers {
         src_fd: src_fd as u32,
@@ -404,14 +514,14 @@ pub fn clone_buffers_offset_raw(
         nr,
         pad: [0; 3],
     };
-    register_with(dst, IORING_REGISTER_CLONE_BUFFERS, &mut arg, 1)
+    register_with(dst, CLONE_BUFFERS, &mut arg)
 }
 
 /// `io_uring_clone_buffers_offset`: [`clone_buffers_offset_raw`], naming
 /// `src` by its registered index when possible.
 pub fn clone_buffers_offset(
-    dst: &io_uring,
-    src: &io_uring,
+    dst: LiveRing,
+    src: LiveRing,
     dst_off: u32,
     src_off: u32,
     nr: u32,
@@ -428,12 +538,12 @@ pub fn clone_buffers_offset(
 }
 
 /// `io_uring_clone_buffers`: all of `src`'s buffers into an empty `dst` table.
-pub fn clone_buffers(dst: &io_uring, src: &io_uring) -> SysResult<i32> {
+pub fn clone_buffers(dst: LiveRing, src: LiveRing) -> SysResult<i32> {
     clone_buffers_offset_raw(dst, src, 0, 0, 0, IORING_REGISTER_SRC_REGISTERED)
 }
 
 /// `__io_uring_clone_buffers`: all of `src`'s buffers, with caller flags.
-pub fn clone_buffers_raw(dst: &io_uring, src: &io_uring, flags: u32) -> SysResult<i32> {
+pub fn clone_buffers_raw(dst: LiveRing, src: LiveRing, flags: u32) -> SysResult<i32> {
     clone_buffers_offset_raw(dst, src, 0, 0, 0, flags)
 }
 
@@ -443,31 +553,31 @@ pub fn clone_buffers_raw(dst: &io_uring, src: &io_uring, flags: u32) -> SysResul
 
 /// `io_uring_register_eventfd`: `event_fd` is signalled on completions.
 /// The kernel does not wait for in-flight requests to do this.
-pub fn register_eventfd(ring: &io_uring, event_fd: i32) -> SysResult<i32> {
+pub fn register_eventfd(ring: LiveRing, event_fd: i32) -> SysResult<i32> {
     let mut fd = event_fd;
-    register_with(ring, IORING_REGISTER_EVENTFD, &mut fd, 1)
+    register_with(ring, EVENTFD, &mut fd)
 }
 
 /// `io_uring_register_eventfd_async`: signalled only for completions that
 /// were posted from the kernel's async workers.
-pub fn register_eventfd_async(ring: &io_uring, event_fd: i32) -> SysResult<i32> {
+pub fn register_eventfd_async(ring: LiveRing, event_fd: i32) -> SysResult<i32> {
     let mut fd = event_fd;
-    register_with(ring, IORING_REGISTER_EVENTFD_ASYNC, &mut fd, 1)
+    register_with(ring, EVENTFD_ASYNC, &mut fd)
 }
 
 /// `io_uring_unregister_eventfd`.
-pub fn unregister_eventfd(ring: &io_uring) -> SysResult<i32> {
+pub fn unregister_eventfd(ring: LiveRing) -> SysResult<i32> {
     register_bare(ring, IORING_UNREGISTER_EVENTFD, 0)
 }
 
 /// `io_uring_register_personality`: records the caller's credentials and
 /// returns their id, for `sqe->personality`.
-pub fn register_personality(ring: &io_uring) -> SysResult<i32> {
+pub fn register_personality(ring: LiveRing) -> SysResult<i32> {
     register_bare(ring, IORING_REGISTER_PERSONALITY, 0)
 }
 
 /// `io_uring_unregister_personality`: the id travels as the count argument.
-pub fn unregister_personality(ring: &io_uring, id: i32) -> SysResult<i32> {
+pub fn unregister_personality(ring: LiveRing, id: i32) -> SysResult<i32> {
     register_bare(ring, IORING_UNREGISTER_PERSONALITY, id as u32)
 }
 
@@ -476,7 +586,7 @@ pub fn unregister_personality(ring: &io_uring, id: i32) -> SysResult<i32> {
 /// # Safety
 /// `p` must be writable for the header and `nr_ops` `io_uring_probe_op`s.
 pub unsafe fn register_probe(
-    ring: &io_uring,
+    ring: LiveRing,
     p: *mut io_uring_probe,
     nr_ops: u32,
 ) -> SysResult<i32> {
@@ -489,7 +599,7 @@ pub unsafe fn register_probe(
 /// # Safety
 /// `res` must be readable for `nr` entries.
 pub unsafe fn register_restrictions(
-    ring: &io_uring,
+    ring: LiveRing,
     res: *const io_uring_restriction,
     nr: u32,
 ) -> SysResult<i32> {
@@ -499,7 +609,7 @@ pub unsafe fn register_restrictions(
 
 /// `io_uring_enable_rings`: starts a ring created with
 /// `IORING_SETUP_R_DISABLED` (the caller becomes its submitter task).
-pub fn enable_rings(ring: &io_uring) -> SysResult<i32> {
+pub fn enable_rings(ring: LiveRing) -> SysResult<i32> {
     register_bare(ring, IORING_REGISTER_ENABLE_RINGS, 0)
 }
 
@@ -513,7 +623,7 @@ pub fn enable_rings(ring: &io_uring) -> SysResult<i32> {
 /// # Safety
 /// `mask` must be readable for `cpusz` bytes.
 pub unsafe fn register_iowq_aff(
-    ring: &io_uring,
+    ring: LiveRing,
     cpusz: usize,
     mask: *const libc::cpu_set_t,
 ) -> SysResult<i32> {
@@ -525,14 +635,26 @@ pub unsafe fn register_iowq_aff(
 }
 
 /// `io_uring_unregister_iowq_aff`.
-pub fn unregister_iowq_aff(ring: &io_uring) -> SysResult<i32> {
+pub fn unregister_iowq_aff(ring: LiveRing) -> SysResult<i32> {
     register_bare(ring, IORING_UNREGISTER_IOWQ_AFF, 0)
 }
 
 /// `io_uring_register_iowq_max_workers`: sets the bounded/unbounded worker
 /// limits (0 leaves one unchanged) and returns the previous ones in `val`.
-pub fn register_iowq_max_workers(ring: &io_uring, val: &mut [u32; 2]) -> SysResult<i32> {
-    register_with(ring, IORING_REGISTER_IOWQ_MAX_WORKERS, val, 2)
+/// `val` goes to the kernel as given (a null one gets the kernel's answer).
+///
+/// # Safety
+/// `val` must be null or valid for reading and writing two `u32`s.
+pub unsafe fn register_iowq_max_workers(ring: LiveRing, val: *mut u32) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
+    unsafe {
+        register(
+            ring,
+            IORING_REGISTER_IOWQ_MAX_WORKERS,
+            val.cast_const().cast(),
+            2,
+        )
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -554,7 +676,7 @@ pub fn register_ring_fd(ring: &mut io_uring) -> SysResult<i32> {
         resv: 0,
         data: i64::from(ring.ring_fd) as u64,
     };
-    let ret = register_with(ring, IORING_REGISTER_RING_FDS, &mut up, 1)?;
+    let ret = register_with(&*ring, RING_FDS, &mut up)?;
     if ret == 1 {
         ring.enter_ring_fd = up.offset as i32;
         ring.int_flags |= int_flags::REG_RING;
@@ -576,7 +698,7 @@ pub fn unregister_ring_fd(ring: &mut io_uring) -> SysResult<i32> {
         resv: 0,
         data: 0,
     };
-    let ret = register_with(ring, IORING_UNREGISTER_RING_FDS, &mut up, 1)?;
+    let ret = register_with(&*ring, UNREGISTER_RING_FDS, &mut up)?;
     if ret == 1 {
         ring.enter_ring_fd = ring.ring_fd;
         ring.int_flags &= !(int_flags::REG_RING | int_flags::REG_REG_RING);
@@ -606,44 +728,60 @@ pub fn close_ring_fd(ring: &mut io_uring) -> SysResult<i32> {
 // ---------------------------------------------------------------------------
 
 /// `io_uring_register_sync_cancel`: cancels matching requests and waits
-/// (up to `reg.timeout`) for them to finish.
-pub fn register_sync_cancel(ring: &io_uring, reg: &mut io_uring_sync_cancel_reg) -> SysResult<i32> {
-    register_with(ring, IORING_REGISTER_SYNC_CANCEL, reg, 1)
+/// (up to `reg.timeout`) for them to finish. `reg` goes to the kernel as
+/// given.
+///
+/// # Safety
+/// `reg` must be null or a readable `io_uring_sync_cancel_reg`.
+pub unsafe fn register_sync_cancel(
+    ring: LiveRing,
+    reg: *const io_uring_sync_cancel_reg,
+) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
+    unsafe { register(ring, IORING_REGISTER_SYNC_CANCEL, reg.cast(), 1) }
 }
 
 /// `io_uring_register_napi`: enables NAPI busy polling; the previous
-/// settings are written back into `napi`.
-pub fn register_napi(ring: &io_uring, napi: &mut io_uring_napi) -> SysResult<i32> {
-    register_with(ring, IORING_REGISTER_NAPI, napi, 1)
+/// settings are written back into `napi`, which goes to the kernel as given.
+///
+/// # Safety
+/// `napi` must be null or valid for reading and writing.
+pub unsafe fn register_napi(ring: LiveRing, napi: *mut io_uring_napi) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
+    unsafe { register(ring, IORING_REGISTER_NAPI, napi.cast_const().cast(), 1) }
 }
 
 /// `io_uring_unregister_napi`: disables it (old settings into `napi`).
 ///
 /// # Safety
 /// `napi` must be null or writable (liburing allows null).
-pub unsafe fn unregister_napi(ring: &io_uring, napi: *mut io_uring_napi) -> SysResult<i32> {
+pub unsafe fn unregister_napi(ring: LiveRing, napi: *mut io_uring_napi) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee; the kernel skips a null argument.
     unsafe { register(ring, IORING_UNREGISTER_NAPI, napi.cast_const().cast(), 1) }
 }
 
 /// `io_uring_register_clock`: the clock wait timeouts are measured against.
-pub fn register_clock(ring: &io_uring, arg: &mut io_uring_clock_register) -> SysResult<i32> {
-    register_with(ring, IORING_REGISTER_CLOCK, arg, 0)
+/// `arg` goes to the kernel as given.
+///
+/// # Safety
+/// `arg` must be null or a readable `io_uring_clock_register`.
+pub unsafe fn register_clock(
+    ring: LiveRing,
+    arg: *const io_uring_clock_register,
+) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
+    unsafe { register(ring, IORING_REGISTER_CLOCK, arg.cast(), 0) }
 }
 
 /// `io_uring_register_sync_msg`: runs an `IORING_OP_MSG_RING` SQE
-/// synchronously, with no source ring.
-pub fn register_sync_msg(sqe: &mut io_uring_sqe) -> SysResult<i32> {
-    // SAFETY: the kernel reads one SQE, a plain struct, during the call
-    // (the target ring is named by fd inside it).
-    unsafe {
-        syscall::io_uring_register(
-            u32::MAX,
-            IORING_REGISTER_SEND_MSG_RING,
-            ptr::from_mut(sqe).cast(),
-            1,
-        )
-    }
+/// synchronously, with no source ring. `sqe` goes to the kernel as given.
+///
+/// # Safety
+/// `sqe` must be null or a readable SQE.
+pub unsafe fn register_sync_msg(sqe: *const io_uring_sqe) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee; the kernel checks the pointer
+    // (the target ring is named by fd inside the SQE).
+    unsafe { syscall::io_uring_register(u32::MAX, IORING_REGISTER_SEND_MSG_RING, sqe.cast(), 1) }
 }
 
 // ---------------------------------------------------------------------------
@@ -655,10 +793,7 @@ pub fn register_sync_msg(sqe: &mut io_uring_sqe) -> SysResult<i32> {
 /// # Safety
 /// The region descriptor `reg` points to, and any user memory it names,
 /// must be valid as the kernel requires for the lifetime of the ring.
-pub unsafe fn register_region(
-    ring: &io_uring,
-    reg: *mut io_uring_mem_region_reg,
-) -> SysResult<i32> {
+pub unsafe fn register_region(ring: LiveRing, reg: *mut io_uring_mem_region_reg) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
     unsafe { register(ring, IORING_REGISTER_MEM_REGION, reg.cast_const().cast(), 1) }
 }
@@ -666,11 +801,7 @@ pub unsafe fn register_region(
 /// `io_uring_register_wait_reg`: kept as liburing 2.15 has it, a stub that
 /// always fails with `EINVAL` (register a region with
 /// `IORING_MEM_REGION_REG_WAIT_ARG` instead).
-pub fn register_wait_reg(
-    _ring: &io_uring,
-    _reg: *mut io_uring_reg_wait,
-    _nr: i32,
-) -> SysResult<i32> {
+pub fn register_wait_reg() -> SysResult<i32> {
     Err(Errno::EINVAL)
 }
 
@@ -679,21 +810,26 @@ pub fn register_wait_reg(
 /// # Safety
 /// `reg` and the area/region descriptors it points to must be valid as the
 /// kernel requires.
-pub unsafe fn register_ifq(ring: &io_uring, reg: *mut io_uring_zcrx_ifq_reg) -> SysResult<i32> {
+pub unsafe fn register_ifq(ring: LiveRing, reg: *mut io_uring_zcrx_ifq_reg) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
     unsafe { register(ring, IORING_REGISTER_ZCRX_IFQ, reg.cast_const().cast(), 1) }
 }
 
-/// `io_uring_register_zcrx_ctrl`.
-pub fn register_zcrx_ctrl(ring: &io_uring, ctrl: &mut zcrx_ctrl) -> SysResult<i32> {
-    register_with(ring, IORING_REGISTER_ZCRX_CTRL, ctrl, 0)
+/// `io_uring_register_zcrx_ctrl`. `ctrl` goes to the kernel as given.
+///
+/// # Safety
+/// `ctrl` must be null or valid for what its operation makes the kernel
+/// read and write.
+pub unsafe fn register_zcrx_ctrl(ring: LiveRing, ctrl: *mut zcrx_ctrl) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
+    unsafe { register(ring, IORING_REGISTER_ZCRX_CTRL, ctrl.cast_const().cast(), 0) }
 }
 
 /// `io_uring_register_bpf_filter`: filters for this ring's requests.
 ///
 /// # Safety
 /// `bpf` and the program it points to must be readable.
-pub unsafe fn register_bpf_filter(ring: &io_uring, bpf: *mut io_uring_bpf) -> SysResult<i32> {
+pub unsafe fn register_bpf_filter(ring: LiveRing, bpf: *mut io_uring_bpf) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
     unsafe { register(ring, IORING_REGISTER_BPF_FILTER, bpf.cast_const().cast(), 1) }
 }
@@ -741,36 +877,106 @@ fn sqe_bytes(setup_flags: u32) -> usize {
     setup::sqe_array_bytes(setup_flags, 1)
 }
 
+/// Where the kernel puts a ring's SQ index array: right after the CQEs,
+/// cache-line aligned (its `rings_size`). `io_uring_setup` reports this in
+/// `sq_off.array`, but a resize leaves that field 0 while the kernel still
+/// reads a fresh, zeroed array there; liburing 2.15 then identity-fills
+/// "offset 0", over the ring's head and tail. Resizing checks this rule
+/// against the offset the kernel reported at setup before relying on it.
+fn sq_array_offset(setup_flags: u32, cqes_off: usize, cq_entries: u32) -> usize {
+    const CACHE_LINE: usize = 64;
+    (cqes_off + setup::cqe_array_bytes(setup_flags, cq_entries)).next_multiple_of(CACHE_LINE)
+}
+
+/// The `io_uring_params::flags` a resize request may carry.
+const RESIZE_REQUEST_FLAGS: u32 = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
+
 /// `io_uring_resize_rings`: asks the kernel for rings of the sizes in `p`,
 /// then maps the new rings and points `ring` at them.
 ///
 /// The kernel carries over submitted-but-unconsumed SQEs and unreaped CQEs.
-/// The library carries over the application's private SQ counters, and
-/// (beyond liburing) the SQEs it has handed out but not yet submitted:
-/// those are copied into the new SQE array as far as it has room.
+/// The library carries over the application's private SQ counters and
+/// (beyond liburing) the SQEs it has handed out but not yet submitted. If
+/// those SQEs together with the ones the kernel still holds would not fit
+/// the new SQ, the call fails with `EOVERFLOW` before the kernel is asked,
+/// leaving the ring as it was (liburing would resize and lose them; the
+/// kernel answers `EOVERFLOW` itself for CQEs that do not fit).
 ///
 /// `p.flags` is cleared on return, success or not, as liburing does
-/// (except for the `IORING_SETUP_NO_MMAP` refusal). Refused up front: rings whose memory the application provided
-/// (`IORING_SETUP_NO_MMAP`, `EINVAL`, as liburing) and rings whose fd was
-/// closed (`EBADF`: the new rings could not be mapped; liburing would resize
-/// in the kernel and then fail to map them).
-pub fn resize_rings(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
+/// (except for the `IORING_SETUP_NO_MMAP` refusal). Refused up front: rings
+/// whose memory the application provided (`IORING_SETUP_NO_MMAP`,
+/// `EINVAL`, as liburing) and rings whose fd was closed (`EBADF`: the new
+/// rings could not be mapped; liburing would resize in the kernel and then
+/// fail to map them).
+///
+/// # Safety
+/// `ring` must be a ring set up by this library (its mappings are unmapped
+/// and replaced), used by no other call meanwhile.
+pub unsafe fn resize_rings(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
     // Refused before anything is touched, `p` included (as liburing).
     if ring.flags & IORING_SETUP_NO_MMAP != 0 {
         return Err(Errno::EINVAL);
     }
-    let ret = resize_inner(ring, p);
+    // SAFETY: forwarded caller guarantee.
+    let ret = unsafe { resize_inner(ring, p) };
     p.flags = 0;
     ret
 }
 
-fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
+/// Whether the SQEs the application holds (submitted but not consumed by
+/// the kernel, and handed out but not submitted) fit the SQ the kernel would
+/// make for `p`. Requests the kernel will refuse anyway (a ring without
+/// DEFER_TASKRUN, unknown flags, bad sizes) pass, so its error stays the
+/// answer.
+fn pending_sqes_fit(ring: &io_uring, p: &io_uring_params) -> bool {
+    if ring.flags & IORING_SETUP_DEFER_TASKRUN == 0 || p.flags & !RESIZE_REQUEST_FLAGS != 0 {
+        return true;
+    }
+    let Ok((new_sq, _)) = setup::ring_entries(p.sq_entries, p.flags, p.cq_entries) else {
+        return true;
+    };
+    let sq = &ring.sq;
+    // SAFETY: a live ring's khead/ktail are aligned u32s of its mapping,
+    // accessed atomically. Acquire on the head: see crate::ring. The tail is
+    // our own store (no SQPOLL with DEFER_TASKRUN), so Relaxed.
+    let (khead, ktail) = unsafe {
+        (
+            AtomicU32::from_ptr(sq.khead).load(Ordering::Acquire),
+            AtomicU32::from_ptr(sq.ktail).load(Ordering::Relaxed),
+        )
+    };
+    let in_kernel = ktail.wrapping_sub(khead);
+    let unsubmitted = sq.sqe_tail.wrapping_sub(sq.sqe_head);
+    u64::from(in_kernel) + u64::from(unsubmitted) <= u64::from(new_sq)
+}
+
+/// # Safety
+/// As for [`resize_rings`].
+unsafe fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
     if ring.ring_fd < 0 {
         return Err(Errno::EBADF);
     }
+    if !pending_sqes_fit(ring, p) {
+        return Err(Errno::EOVERFLOW);
+    }
     p.sq_off = Default::default();
     p.cq_off = Default::default();
-    register_with(ring, IORING_REGISTER_RESIZE_RINGS, p, 1)?;
+    // A ring with an SQ index array needs to know where the kernel puts
+    // the new one, which it does not report after a resize (see
+    // `sq_array_offset`): make sure the rule holds for the ring as it is
+    // before anything changes.
+    let has_sq_array = ring.flags & IORING_SETUP_NO_SQARRAY == 0;
+    if has_sq_array {
+        let base = ring.sq.ring_ptr as usize;
+        let cqes_off = (ring.cq.cqes as usize).wrapping_sub(base);
+        let array_off = (ring.sq.array as usize).wrapping_sub(base);
+        if ring.cq.ring_ptr != ring.sq.ring_ptr
+            || sq_array_offset(ring.flags, cqes_off, ring.cq.ring_entries) != array_off
+        {
+            return Err(Errno::EOPNOTSUPP);
+        }
+    }
+    register_with(&*ring, RESIZE_RINGS, p)?;
 
     // The kernel leaves `features` as the caller passed it (usually 0);
     // map as the ring's own features say (one mapping for both rings when
@@ -778,43 +984,40 @@ fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
     // the shared ring header even without an SQ array.
     let mut layout = *p;
     layout.features |= ring.features & IORING_FEAT_SINGLE_MMAP;
+    if has_sq_array && layout.sq_off.array == 0 {
+        let off = sq_array_offset(ring.flags, p.cq_off.cqes as usize, p.cq_entries);
+        // Fits: the kernel has just allocated a ring of this layout.
+        layout.sq_off.array = off as u32;
+    }
     let mut sq = setup::empty_sq();
     let mut cq = setup::empty_cq();
     setup::mmap_rings(ring.ring_fd, &layout, &mut sq, &mut cq)?;
 
+    // Every unsubmitted SQE fits (checked above): copy them to the slots
+    // their indices name in the new array, where the kernel will look.
     let old = &ring.sq;
-    let (sqe_head, mut sqe_tail) = (old.sqe_head, old.sqe_tail);
+    let (sqe_head, sqe_tail) = (old.sqe_head, old.sqe_tail);
     let slot = sqe_bytes(ring.flags);
-    // SAFETY: both SQE arrays are live mappings of `ring_entries` slots of
-    // `slot` bytes each (the old one until unmapped below); indexes are
-    // masked into range. The kernel does not read SQEs past the tail it was
-    // given, so the not-yet-submitted ones are ours to copy. The new khead
-    // is an aligned u32 in the live ring; an SQPOLL thread may move it, so
-    // it is loaded atomically (Acquire: pairs with the kernel's release of
-    // consumed entries; a stale value only makes `room` smaller).
-    unsafe {
-        let kernel_head = (*sq.khead.cast::<AtomicU32>()).load(Ordering::Acquire);
-        let room = sq
-            .ring_entries
-            .wrapping_sub(sqe_head.wrapping_sub(kernel_head));
-        let pending = sqe_tail.wrapping_sub(sqe_head);
-        if pending > room {
-            sqe_tail = sqe_head.wrapping_add(room);
-        }
-        let mut i = sqe_head;
-        while i != sqe_tail {
-            let from = old
-                .sqes
-                .cast::<u8>()
-                .add((i & old.ring_mask) as usize * slot);
-            let to = sq.sqes.cast::<u8>().add((i & sq.ring_mask) as usize * slot);
-            ptr::copy_nonoverlapping(from, to, slot);
-            i = i.wrapping_add(1);
-        }
+    let mut i = sqe_head;
+    while i != sqe_tail {
+        let from = old
+            .sqes
+            .cast::<u8>()
+            .wrapping_add((i & old.ring_mask) as usize * slot);
+        let to = sq
+            .sqes
+            .cast::<u8>()
+            .wrapping_add((i & sq.ring_mask) as usize * slot);
+        // SAFETY: both SQE arrays are live mappings of `ring_entries` slots
+        // of `slot` bytes (the old one until unmapped below); the indexes are
+        // masked into range. The kernel reads no SQE past the tail it was
+        // given, so the unsubmitted ones are ours to copy.
+        unsafe { ptr::copy_nonoverlapping(from, to, slot) };
+        i = i.wrapping_add(1);
     }
 
-    // SAFETY: the old mappings are the library's own and nothing refers to
-    // them once `ring` points at the new ones (done right after).
+    // SAFETY: the old mappings are the library's own (caller guarantee) and
+    // nothing refers to them once `ring` points at the new ones (right after).
     unsafe {
         let _ = syscall::munmap(ring.sq.sqes.cast(), ring.sq.sqes_sz as usize);
         setup::unmap_rings(&ring.sq, &ring.cq);
@@ -842,19 +1045,43 @@ mod tests {
 
     #[test]
     fn wait_reg_is_a_stub() {
-        let ring = setup::empty_ring();
-        assert_eq!(
-            register_wait_reg(&ring, core::ptr::null_mut(), 1),
-            Err(Errno::EINVAL)
-        );
+        assert_eq!(register_wait_reg(), Err(Errno::EINVAL));
     }
 
     #[test]
     fn huge_iowq_mask_is_refused_before_the_kernel() {
-        let ring = setup::empty_ring();
+        let Some(mut r) = Ring::new(4, 0) else { return };
         // SAFETY: the size check fails before the mask is looked at.
-        let r = unsafe { register_iowq_aff(&ring, 1usize << 31, core::ptr::null()) };
-        assert_eq!(r, Err(Errno::EINVAL));
+        let ret = unsafe { register_iowq_aff(r.live(), 1usize << 31, core::ptr::null()) };
+        assert_eq!(ret, Err(Errno::EINVAL));
+    }
+
+    #[test]
+    fn pointer_arguments_reach_the_kernel_untouched() {
+        let Some(mut r) = Ring::new(4, 0) else { return };
+        // SAFETY: (all) a null argument, which the kernel refuses without
+        // touching memory; liburing passes it on just the same. Whatever
+        // the kernel answers (EINVAL or EFAULT, by opcode and version) is
+        // the answer, so only failure is asserted here; capi-tests/bad_args.c
+        // compares the exact codes with liburing's.
+        let answers = unsafe {
+            [
+                register_iowq_max_workers(r.live(), ptr::null_mut()),
+                register_sync_cancel(r.live(), ptr::null()),
+                register_napi(r.live(), ptr::null_mut()),
+                register_clock(r.live(), ptr::null()),
+                register_sync_msg(ptr::null()),
+                register_zcrx_ctrl(r.live(), ptr::null_mut()),
+            ]
+        };
+        for (i, a) in answers.iter().enumerate() {
+            assert!(a.is_err(), "call {i}: {a:?}");
+        }
+        // A working call still works: read the current limits (0, 0 = no change).
+        let mut vals = [0u32; 2];
+        // SAFETY: two writable u32s.
+        let ret = unsafe { register_iowq_max_workers(r.live(), vals.as_mut_ptr()) };
+        assert_eq!(ret, Ok(0));
     }
 
     #[test]
@@ -876,12 +1103,16 @@ mod tests {
         ring.flags = IORING_SETUP_NO_MMAP;
         let mut p = setup::zeroed_params();
         p.flags = 0x10;
-        assert_eq!(resize_rings(&mut ring, &mut p), Err(Errno::EINVAL));
+        // SAFETY: refused before the ring's (absent) mappings are looked at.
+        let ret = unsafe { resize_rings(&mut ring, &mut p) };
+        assert_eq!(ret, Err(Errno::EINVAL));
         assert_eq!(p.flags, 0x10);
         // A closed ring fd: refused (EBADF), flags cleared.
         ring.flags = 0;
         ring.ring_fd = -1;
-        assert_eq!(resize_rings(&mut ring, &mut p), Err(Errno::EBADF));
+        // SAFETY: as above.
+        let ret = unsafe { resize_rings(&mut ring, &mut p) };
+        assert_eq!(ret, Err(Errno::EBADF));
         assert_eq!(p.flags, 0);
     }
 
@@ -893,6 +1124,25 @@ mod tests {
             let mut ring = setup::empty_ring();
             setup::queue_init(entries, &mut ring, flags).ok()?;
             Some(Ring(ring))
+        }
+
+        /// A ring with exactly `flags` (no NO_SQARRAY added), so it keeps
+        /// its SQ index array unless `flags` says otherwise.
+        fn exactly(entries: u32, flags: u32) -> Option<Ring> {
+            let mut ring = setup::empty_ring();
+            let mut p = io_uring_params {
+                flags,
+                ..Default::default()
+            };
+            // SAFETY: no application memory (null buffer).
+            unsafe { setup::queue_init_once(entries, &mut ring, &mut p, ptr::null_mut(), 0) }
+                .ok()?;
+            Some(Ring(ring))
+        }
+
+        fn live(&mut self) -> LiveRing<'_> {
+            // SAFETY: set up by `setup`, alive as long as `self`.
+            unsafe { LiveRing::from_ptr(&mut self.0) }.unwrap()
         }
     }
 
@@ -911,9 +1161,9 @@ mod tests {
         assert_ne!(r.0.enter_ring_fd, fd);
         assert_ne!(r.0.int_flags & int_flags::REG_RING, 0);
         // Registration calls now travel through the index.
-        let id = register_personality(&r.0).unwrap();
-        assert_eq!(unregister_personality(&r.0, id), Ok(0));
-        assert_eq!(unregister_personality(&r.0, id), Err(Errno::EINVAL));
+        let id = register_personality(r.live()).unwrap();
+        assert_eq!(unregister_personality(r.live(), id), Ok(0));
+        assert_eq!(unregister_personality(r.live(), id), Err(Errno::EINVAL));
         assert_eq!(unregister_ring_fd(&mut r.0), Ok(1));
         assert_eq!(r.0.enter_ring_fd, fd);
         assert_eq!(
@@ -924,24 +1174,24 @@ mod tests {
 
     #[test]
     fn eventfd_and_files_on_a_real_ring() {
-        let Some(r) = Ring::new(4, 0) else { return };
+        let Some(mut r) = Ring::new(4, 0) else { return };
         // SAFETY: eventfd(2) has no memory preconditions.
         let efd = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC) };
         assert!(efd >= 0);
-        assert_eq!(register_eventfd(&r.0, efd), Ok(0));
-        assert_eq!(register_eventfd_async(&r.0, efd), Err(Errno::EBUSY));
-        assert_eq!(unregister_eventfd(&r.0), Ok(0));
-        assert_eq!(unregister_eventfd(&r.0), Err(Errno::ENXIO));
+        assert_eq!(register_eventfd(r.live(), efd), Ok(0));
+        assert_eq!(register_eventfd_async(r.live(), efd), Err(Errno::EBUSY));
+        assert_eq!(unregister_eventfd(r.live()), Ok(0));
+        assert_eq!(unregister_eventfd(r.live()), Err(Errno::ENXIO));
         let _ = syscall::close(efd);
 
-        assert_eq!(register_files_sparse(&r.0, 4), Ok(0));
-        assert_eq!(register_file_alloc_range(&r.0, 1, 2), Ok(0));
+        assert_eq!(register_files_sparse(r.live(), 4), Ok(0));
+        assert_eq!(register_file_alloc_range(r.live(), 1, 2), Ok(0));
         let fds = [-1i32, -1];
         // SAFETY: `fds` holds two ints.
-        let ret = unsafe { register_files_update(&r.0, 2, fds.as_ptr(), 2) };
+        let ret = unsafe { register_files_update(r.live(), 2, fds.as_ptr(), 2) };
         assert_eq!(ret, Ok(2));
-        assert_eq!(unregister_files(&r.0), Ok(0));
-        assert_eq!(unregister_files(&r.0), Err(Errno::ENXIO));
+        assert_eq!(unregister_files(r.live()), Ok(0));
+        assert_eq!(unregister_files(r.live()), Err(Errno::ENXIO));
     }
 
     #[test]
@@ -957,7 +1207,8 @@ mod tests {
         p.sq_entries = 32;
         p.cq_entries = 128;
         p.flags = IORING_SETUP_CQSIZE;
-        match resize_rings(&mut r.0, &mut p) {
+        // SAFETY: a ring set up by this library, used by nothing else.
+        match unsafe { resize_rings(&mut r.0, &mut p) } {
             Err(Errno::EINVAL) => return, // kernel without resizing
             other => assert_eq!(other, Ok(())),
         }
@@ -968,6 +1219,120 @@ mod tests {
         unsafe {
             assert_eq!(r.0.sq.kring_entries.read(), 32);
             assert_eq!(r.0.cq.kring_entries.read(), 128);
+        }
+    }
+
+    /// Hands out `n` NOP SQEs with user_data `base..base + n`, unsubmitted.
+    fn prepare_nops(r: &mut Ring, n: u32, base: u64) {
+        for i in 0..n {
+            let sqe = crate::queue::get_sqe(r.live());
+            assert!(!sqe.is_null(), "SQ full");
+            // SAFETY: an SQE just handed out, not yet published.
+            unsafe {
+                (*sqe).opcode = crate::uapi::IORING_OP_NOP;
+                (*sqe).fd = -1;
+                (*sqe).user_data = base + u64::from(i);
+            }
+        }
+    }
+
+    /// Submits everything pending, waits for `n` CQEs and checks they carry
+    /// user_data `base..base + n` in order.
+    fn submit_and_check(r: &mut Ring, n: u32, base: u64) {
+        assert_eq!(crate::queue::submit_and_wait(r.live(), n), Ok(n));
+        let mut out = [core::mem::MaybeUninit::uninit(); 64];
+        let got = crate::queue::peek_batch_cqe(r.live(), &mut out[..n as usize]);
+        assert_eq!(got, n);
+        for (i, c) in out[..n as usize].iter().enumerate() {
+            // SAFETY: written by peek_batch_cqe: CQEs below the tail.
+            let ud = unsafe { (*c.assume_init()).user_data };
+            assert_eq!(ud, base + i as u64, "CQE {i}");
+        }
+        crate::queue::cq_advance(r.live(), n);
+    }
+
+    fn resize_to(r: &mut Ring, sq: u32, cq: u32) -> SysResult<()> {
+        let mut p = setup::zeroed_params();
+        p.sq_entries = sq;
+        p.cq_entries = cq;
+        p.flags = IORING_SETUP_CQSIZE;
+        // SAFETY: a ring set up by this library, used by nothing else.
+        let ret = unsafe { resize_rings(&mut r.0, &mut p) };
+        assert_eq!(p.flags, 0, "flags cleared for the next use");
+        ret
+    }
+
+    /// DEFER_TASKRUN rings (what resizing needs) in the three SQ layouts:
+    /// with an SQ index array, without one, and with 128-byte SQEs.
+    fn resize_variants() -> [(&'static str, Option<Ring>); 3] {
+        use crate::uapi::{IORING_SETUP_SINGLE_ISSUER, IORING_SETUP_SQE128};
+        let dt = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+        [
+            ("sq array", Ring::exactly(8, dt)),
+            (
+                "no sq array",
+                Ring::exactly(8, dt | IORING_SETUP_NO_SQARRAY),
+            ),
+            ("sqe128", Ring::new(8, dt | IORING_SETUP_SQE128)),
+        ]
+    }
+
+    #[test]
+    fn resize_refuses_unsubmitted_sqes_that_do_not_fit() {
+        for (what, ring) in resize_variants() {
+            let Some(mut r) = ring else {
+                println!("SKIP {what}: kernel refuses the setup flags");
+                continue;
+            };
+            prepare_nops(&mut r, 6, 100);
+            let before = (r.0.sq.sqes, r.0.sq.ring_entries, r.0.cq.cqes);
+            match resize_to(&mut r, 4, 8) {
+                Err(Errno::EOVERFLOW) => {}
+                Err(Errno::EINVAL) => {
+                    println!("SKIP {what}: kernel without ring resizing");
+                    continue;
+                }
+                other => panic!("{what}: {other:?}"),
+            }
+            // Untouched: same mappings, the 6 SQEs still pending...
+            assert_eq!((r.0.sq.sqes, r.0.sq.ring_entries, r.0.cq.cqes), before);
+            assert_eq!(crate::queue::sq_ready(r.live()), 6, "{what}");
+            // ... and all of them run.
+            submit_and_check(&mut r, 6, 100);
+            // Exactly as many as fit is fine, and they all arrive.
+            prepare_nops(&mut r, 4, 200);
+            assert_eq!(resize_to(&mut r, 4, 8), Ok(()), "{what}");
+            assert_eq!(r.0.sq.ring_entries, 4);
+            assert_eq!(crate::queue::sq_ready(r.live()), 4, "{what}");
+            submit_and_check(&mut r, 4, 200);
+        }
+    }
+
+    #[test]
+    fn resize_carries_unsubmitted_sqes_over() {
+        for (what, ring) in resize_variants() {
+            let Some(mut r) = ring else {
+                println!("SKIP {what}: kernel refuses the setup flags");
+                continue;
+            };
+            // Wrap the SQ first, so the pending SQEs straddle its end.
+            prepare_nops(&mut r, 5, 0);
+            submit_and_check(&mut r, 5, 0);
+            prepare_nops(&mut r, 6, 300);
+            match resize_to(&mut r, 32, 64) {
+                Ok(()) => {}
+                Err(Errno::EINVAL) => {
+                    println!("SKIP {what}: kernel without ring resizing");
+                    continue;
+                }
+                other => panic!("{what}: {other:?}"),
+            }
+            assert_eq!((r.0.sq.ring_entries, r.0.cq.ring_entries), (32, 64));
+            assert_eq!(crate::queue::sq_ready(r.live()), 6, "{what}");
+            submit_and_check(&mut r, 6, 300);
+            // The new size is usable: more than the old SQ held at once.
+            prepare_nops(&mut r, 20, 400);
+            submit_and_check(&mut r, 20, 400);
         }
     }
 }

@@ -13,6 +13,7 @@ use core::ffi::c_void;
 use core::mem::size_of;
 use core::ptr::{self, null_mut};
 
+use crate::ring::LiveRing;
 use crate::structs::{int_flags, io_uring, io_uring_cq, io_uring_sq};
 use crate::syscall::{self, Errno, SysResult};
 use crate::uapi::{
@@ -177,7 +178,8 @@ pub fn memory_size(entries: u32, setup_flags: u32) -> SysResult<usize> {
 /// `io_uring_mlock_size_params`: 0 on kernels whose rings are charged to the
 /// memory cgroup instead of `RLIMIT_MEMLOCK` (`IORING_FEAT_NATIVE_WORKERS`,
 /// found out by setting up a throwaway ring), else the ring memory size.
-pub fn mlock_size_params(entries: u32, p: &io_uring_params) -> SysResult<usize> {
+/// `p` is only needed for the latter (`EINVAL` without one).
+pub fn mlock_size_params(entries: u32, p: Option<&io_uring_params>) -> SysResult<usize> {
     let mut probe_params = io_uring_params::default();
     let mut ring = empty_ring();
     if queue_init_params(entries, &mut ring, &mut probe_params).is_ok() {
@@ -190,7 +192,7 @@ pub fn mlock_size_params(entries: u32, p: &io_uring_params) -> SysResult<usize> 
     if probe_params.features & IORING_FEAT_NATIVE_WORKERS != 0 {
         return Ok(0);
     }
-    memory_size_params(entries, p)
+    memory_size_params(entries, p.ok_or(Errno::EINVAL)?)
 }
 
 /// `io_uring_mlock_size`.
@@ -199,7 +201,7 @@ pub fn mlock_size(entries: u32, setup_flags: u32) -> SysResult<usize> {
         flags: setup_flags,
         ..Default::default()
     };
-    mlock_size_params(entries, &p)
+    mlock_size_params(entries, Some(&p))
 }
 
 // ---------------------------------------------------------------------------
@@ -721,22 +723,22 @@ pub unsafe fn queue_exit(ring: &mut io_uring) {
 }
 
 /// `io_uring_ring_dontfork`: keeps the ring memory out of forked children.
-///
-/// # Safety
-/// `ring` must have been set up by this library.
-pub unsafe fn ring_dontfork(ring: &io_uring) -> SysResult<()> {
-    let (sq, cq) = (&ring.sq, &ring.cq);
-    if sq.ring_ptr.is_null() || sq.sqes.is_null() || cq.ring_ptr.is_null() {
+/// A ring without mappings (a zeroed struct) gets `EINVAL`.
+pub fn ring_dontfork(ring: LiveRing) -> SysResult<()> {
+    let (sq_ring, sq_ring_sz) = ring.sq_ring_mapping();
+    let (cq_ring, cq_ring_sz) = ring.cq_ring_mapping();
+    let sqes = ring.sqes();
+    if sq_ring.is_null() || sqes.is_null() || cq_ring.is_null() {
         return Err(Errno::EINVAL);
     }
-    let sqes_len = sqe_array_bytes(ring.flags, sq.ring_entries);
-    // SAFETY: the caller guarantees these are the ring's own mappings;
-    // MADV_DONTFORK does not change their contents.
+    let sqes_len = sqe_array_bytes(ring.flags(), ring.sq_entries());
+    // SAFETY: MADV_DONTFORK changes neither the contents nor the mapping in
+    // this process (only what a child inherits); the kernel checks the ranges.
     unsafe {
-        syscall::madvise(sq.sqes.cast(), sqes_len, libc::MADV_DONTFORK)?;
-        syscall::madvise(sq.ring_ptr, sq.ring_sz, libc::MADV_DONTFORK)?;
-        if cq.ring_ptr != sq.ring_ptr {
-            syscall::madvise(cq.ring_ptr, cq.ring_sz, libc::MADV_DONTFORK)?;
+        syscall::madvise(sqes.cast(), sqes_len, libc::MADV_DONTFORK)?;
+        syscall::madvise(sq_ring, sq_ring_sz, libc::MADV_DONTFORK)?;
+        if cq_ring != sq_ring {
+            syscall::madvise(cq_ring, cq_ring_sz, libc::MADV_DONTFORK)?;
         }
     }
     Ok(())
@@ -1248,7 +1250,9 @@ mod tests {
         let slot = ring.enter_ring_fd;
         assert!(slot >= 0);
         // Register opcodes go through the registered slot.
-        let probe = crate::probe::get_probe_ring(&ring).expect("probe through registered ring");
+        // SAFETY: a live ring.
+        let live = unsafe { LiveRing::from_ptr(&mut ring) }.unwrap();
+        let probe = crate::probe::get_probe_ring(live).expect("probe through registered ring");
         // SAFETY: from get_probe_ring.
         unsafe { crate::probe::free_probe(probe) };
         // SAFETY: set up above, not used again.
@@ -1307,14 +1311,17 @@ mod tests {
 
     #[test]
     fn dontfork_and_iowait() {
-        let empty = empty_ring();
-        // SAFETY: the checks reject the empty ring before any syscall.
-        assert_eq!(unsafe { ring_dontfork(&empty) }, Err(Errno::EINVAL));
+        let mut empty = empty_ring();
+        // SAFETY: a zeroed struct, as bad_args.c passes one: only its null
+        // mapping pointers are read.
+        let zeroed = unsafe { LiveRing::from_ptr(&mut empty) }.unwrap();
+        assert_eq!(ring_dontfork(zeroed), Err(Errno::EINVAL));
 
         for flags in [0, SQE128 | CQE32] {
             let (mut ring, _) = init_with(8, flags).unwrap();
             // SAFETY: a live ring.
-            assert_eq!(unsafe { ring_dontfork(&ring) }, Ok(()));
+            let live = unsafe { LiveRing::from_ptr(&mut ring) }.unwrap();
+            assert_eq!(ring_dontfork(live), Ok(()));
             if ring.features & IORING_FEAT_NO_IOWAIT != 0 {
                 assert_eq!(set_iowait(&mut ring, false), Ok(()));
                 assert_eq!(ring.int_flags, int_flags::NO_IOWAIT);

@@ -1,18 +1,23 @@
 //! C entry points for provided buffer rings.
 //!
 //! A null `ring` gives `-EINVAL` (NULL plus `*err = -EINVAL` for
-//! `io_uring_setup_buf_ring`); a null `reg` or `head`, which liburing would
-//! dereference, gives `-EINVAL` too; a null `err` is simply not written.
+//! `io_uring_setup_buf_ring`); a null `reg`, which liburing would
+//! dereference, gives `-EINVAL` too; a null `head` gets the kernel's answer
+//! first (as in liburing, which only writes `*head` on success) and
+//! `-EINVAL` where liburing would write through it; a null `err` is simply
+//! not written. Out-parameters (`head`, `err`) are only ever written.
 
 use core::ffi::{c_int, c_uint};
 use core::ptr::null_mut;
 
 use super::ret_int;
 use crate::buf_ring;
+use crate::ring::LiveRing;
 use crate::structs::io_uring;
 use crate::uapi::{io_uring_buf_reg, io_uring_buf_ring};
 
 /// Registers the buffer ring `reg` describes (`flags` ORed into `reg->flags`).
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` and `reg` null or valid; the ring memory `reg` names must stay
@@ -23,8 +28,9 @@ pub unsafe extern "C" fn io_uring_register_buf_ring(
     reg: *mut io_uring_buf_reg,
     flags: c_uint,
 ) -> c_int {
-    // SAFETY: the caller passes null or valid pointers.
-    let (Some(ring), Some(reg)) = (unsafe { (ring.as_mut(), reg.as_mut()) }) else {
+    let ring = live_ring!(ring);
+    // SAFETY: the caller passes null or a valid, initialised `reg`.
+    let Some(reg) = (unsafe { reg.as_mut() }) else {
         return -libc::EINVAL;
     };
     // SAFETY: forwarded caller guarantee on the ring memory.
@@ -32,36 +38,42 @@ pub unsafe extern "C" fn io_uring_register_buf_ring(
 }
 
 /// Unregisters buffer group `bgid`.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_buf_ring(ring: *mut io_uring, bgid: c_int) -> c_int {
-    // SAFETY: the caller passes null or a valid ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else {
-        return -libc::EINVAL;
-    };
+    let ring = live_ring!(ring);
     ret_int(buf_ring::unregister_buf_ring(ring, bgid))
 }
 
 /// Reads the kernel's head of buffer group `buf_group` into `*head`.
 ///
+/// As in liburing the kernel is asked first, so an unknown group gets the
+/// kernel's error whatever `head` is; a null `head`, which liburing would
+/// then write through, gets `-EINVAL`.
+///
 /// # Safety
-/// `ring` and `head` null or valid.
+/// `ring` null or valid; `head` null or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_buf_ring_head(
     ring: *mut io_uring,
     buf_group: c_int,
     head: *mut u16,
 ) -> c_int {
-    // SAFETY: the caller passes null or valid pointers.
-    let (Some(ring), Some(head)) = (unsafe { (ring.as_mut(), head.as_mut()) }) else {
-        return -libc::EINVAL;
+    let ring = live_ring!(ring);
+    let value = match buf_ring::buf_ring_head(ring, buf_group) {
+        Ok(v) => v,
+        Err(e) => return e.neg(),
     };
-    ret_int(buf_ring::buf_ring_head(ring, buf_group).map(|h| {
-        *head = h;
-        0
-    }))
+    if head.is_null() {
+        return -libc::EINVAL;
+    }
+    // SAFETY: the caller passes null (handled) or a writable `u16`, which
+    // may be uninitialised: it is written, not read.
+    unsafe { head.write(value) };
+    0
 }
 
 /// Allocates and registers a buffer ring; NULL and `*err = -errno` on failure.
@@ -76,8 +88,9 @@ pub unsafe extern "C" fn io_uring_setup_buf_ring(
     flags: c_uint,
     err: *mut c_int,
 ) -> *mut io_uring_buf_ring {
-    // SAFETY: the caller passes null or a valid ring.
-    let result = match unsafe { ring.as_mut() } {
+    // SAFETY: every entry point's C contract: `ring` is null or a ring set
+    // up by this library, used only as liburing allows.
+    let result = match unsafe { LiveRing::from_ptr(ring) } {
         Some(ring) => buf_ring::setup_buf_ring(ring, nentries, bgid, flags),
         None => Err(crate::syscall::Errno::EINVAL),
     };
@@ -85,14 +98,16 @@ pub unsafe extern "C" fn io_uring_setup_buf_ring(
         Ok(br) => (br, 0),
         Err(e) => (null_mut(), e.neg()),
     };
-    // SAFETY: the caller passes null or a writable int.
-    if let Some(err) = unsafe { err.as_mut() } {
-        *err = code;
+    if !err.is_null() {
+        // SAFETY: the caller passes null (handled) or a writable int, which
+        // may be uninitialised: it is written, not read.
+        unsafe { err.write(code) };
     }
     br
 }
 
 /// Unregisters group `bgid` and frees its ring from `io_uring_setup_buf_ring`.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `br` from `io_uring_setup_buf_ring` with the same
@@ -104,10 +119,7 @@ pub unsafe extern "C" fn io_uring_free_buf_ring(
     nentries: c_uint,
     bgid: c_int,
 ) -> c_int {
-    // SAFETY: the caller passes null or a valid ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else {
-        return -libc::EINVAL;
-    };
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { buf_ring::free_buf_ring(ring, br, nentries, bgid) })
 }

@@ -1,4 +1,26 @@
 //! The C boundary: the only `#[no_mangle] extern "C"` functions.
+//!
+//! Each entry point turns its pointers into what the core takes, once, here:
+//! a ring the caller keeps using becomes a [`LiveRing`](crate::ring::LiveRing) through
+//! [`live_ring!`] (the single place the C caller's promise about `ring` is
+//! taken; a null ring returns the entry's error value), out-parameters that
+//! may be uninitialised are only written, and results become `-errno`.
+
+/// `ring` as a [`crate::ring::LiveRing`], or `return $fail` (default
+/// `-EINVAL`) from the entry point when it is null.
+macro_rules! live_ring {
+    ($ring:expr, $fail:expr) => {
+        // SAFETY: every entry point's C contract: `ring` is null or a ring
+        // set up by this library, used only as liburing allows.
+        match unsafe { $crate::ring::LiveRing::from_ptr($ring) } {
+            Some(r) => r,
+            None => return $fail,
+        }
+    };
+    ($ring:expr) => {
+        live_ring!($ring, -libc::EINVAL)
+    };
+}
 
 mod buf_ring;
 #[cfg(test)]

@@ -4,50 +4,63 @@
 //! `-EINVAL` (NULL or 0 for functions without an error return). `ts` and
 //! `sigmask` go to the kernel untouched, so a bad pointer there gets the
 //! kernel's own `-EFAULT`, as with liburing.
+//!
+//! These calls may run on a submitting and a reaping thread at once: the
+//! ring reaches the core as a `LiveRing` (no reference to the struct), and
+//! the `cqe_ptr` / `cqes` out-parameters, which callers usually leave
+//! uninitialised, are only ever written.
 
 use core::ffi::{c_int, c_uint};
 use core::ptr::null_mut;
 
 use super::ret_count;
-use crate::queue;
+use crate::queue::{self, CqeOut};
 use crate::structs::io_uring;
 use crate::uapi::{__kernel_timespec, io_uring_cqe, io_uring_sqe};
 
+/// `cqe_ptr` as a write-only out-parameter, or `return -EINVAL` when null.
+macro_rules! cqe_out {
+    ($cqe_ptr:expr) => {
+        // SAFETY: the C contract: `cqe_ptr` is null or valid for writing one
+        // pointer for the duration of the call; `MaybeUninit` makes no claim
+        // about what it holds now.
+        match unsafe { $cqe_ptr.cast::<CqeOut>().as_mut() } {
+            Some(out) => out,
+            None => return -libc::EINVAL,
+        }
+    };
+}
+
 /// Publishes the SQEs prepared since the last submit; returns how many were
 /// submitted.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_submit(ring: *mut io_uring) -> c_int {
-    // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else {
-        return -libc::EINVAL;
-    };
-    // SAFETY: live ring, as just established.
-    ret_count(unsafe { queue::submit(ring) })
+    let ring = live_ring!(ring);
+    ret_count(queue::submit(ring))
 }
 
 /// Submits, then waits until `wait_nr` completions are available.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_submit_and_wait(ring: *mut io_uring, wait_nr: c_uint) -> c_int {
-    // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else {
-        return -libc::EINVAL;
-    };
-    // SAFETY: live ring.
-    ret_count(unsafe { queue::submit_and_wait(ring, wait_nr) })
+    let ring = live_ring!(ring);
+    ret_count(queue::submit_and_wait(ring, wait_nr))
 }
 
 /// Submits and waits for `wait_nr` completions, up to `ts` if given, with
 /// `sigmask` applied while waiting.
+/// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
-/// `ring` and `cqe_ptr` must be null or valid; `ts` and `sigmask` null or
-/// valid for the kernel to read.
+/// `ring` and `cqe_ptr` must be null or valid; `ts` and `sigmask` are only
+/// handed to the kernel.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_submit_and_wait_timeout(
     ring: *mut io_uring,
@@ -56,16 +69,16 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_timeout(
     ts: *mut __kernel_timespec,
     sigmask: *mut libc::sigset_t,
 ) -> c_int {
-    // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else {
-        return -libc::EINVAL;
-    };
-    // SAFETY: live ring; `ts`/`sigmask` are only passed to the kernel.
-    ret_count(unsafe { queue::submit_and_wait_timeout(ring, out, wait_nr, ts, sigmask) })
+    let ring = live_ring!(ring);
+    let out = cqe_out!(cqe_ptr);
+    ret_count(queue::submit_and_wait_timeout(
+        ring, out, wait_nr, ts, sigmask,
+    ))
 }
 
 /// [`io_uring_submit_and_wait_timeout`] with a batch timeout of `min_wait`
 /// microseconds (`-EINVAL` if the kernel lacks `IORING_FEAT_MIN_TIMEOUT`).
+/// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// As for [`io_uring_submit_and_wait_timeout`].
@@ -78,18 +91,16 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_min_timeout(
     min_wait: c_uint,
     sigmask: *mut libc::sigset_t,
 ) -> c_int {
-    // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else {
-        return -libc::EINVAL;
-    };
-    // SAFETY: live ring; `ts`/`sigmask` are only passed to the kernel.
-    ret_count(unsafe {
-        queue::submit_and_wait_min_timeout(ring, out, wait_nr, ts, min_wait, sigmask)
-    })
+    let ring = live_ring!(ring);
+    let out = cqe_out!(cqe_ptr);
+    ret_count(queue::submit_and_wait_min_timeout(
+        ring, out, wait_nr, ts, min_wait, sigmask,
+    ))
 }
 
 /// Submits and waits as entry `reg_index` of the registered wait region
 /// describes.
+/// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` and `cqe_ptr` must be null or valid.
@@ -100,43 +111,35 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_reg(
     wait_nr: c_uint,
     reg_index: c_int,
 ) -> c_int {
-    // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else {
-        return -libc::EINVAL;
-    };
-    // SAFETY: live ring.
-    ret_count(unsafe { queue::submit_and_wait_reg(ring, out, wait_nr, reg_index) })
+    let ring = live_ring!(ring);
+    let out = cqe_out!(cqe_ptr);
+    ret_count(queue::submit_and_wait_reg(ring, out, wait_nr, reg_index))
 }
 
 /// Submits and lets the kernel flush pending completions into the CQ.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_submit_and_get_events(ring: *mut io_uring) -> c_int {
-    // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else {
-        return -libc::EINVAL;
-    };
-    // SAFETY: live ring.
-    ret_count(unsafe { queue::submit_and_get_events(ring) })
+    let ring = live_ring!(ring);
+    ret_count(queue::submit_and_get_events(ring))
 }
 
 /// Runs pending task work and flushes overflowed completions into the CQ.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_get_events(ring: *mut io_uring) -> c_int {
-    // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else {
-        return -libc::EINVAL;
-    };
-    // SAFETY: live ring.
-    ret_count(unsafe { queue::get_events(ring) })
+    let ring = live_ring!(ring);
+    ret_count(queue::get_events(ring))
 }
 
 /// Waits for `wait_nr` completions, up to `ts` if given.
+/// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// As for [`io_uring_submit_and_wait_timeout`].
@@ -148,15 +151,13 @@ pub unsafe extern "C" fn io_uring_wait_cqes(
     ts: *mut __kernel_timespec,
     sigmask: *mut libc::sigset_t,
 ) -> c_int {
-    // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else {
-        return -libc::EINVAL;
-    };
-    // SAFETY: live ring; `ts`/`sigmask` are only passed to the kernel.
-    ret_count(unsafe { queue::wait_cqes(ring, out, wait_nr, ts, sigmask) })
+    let ring = live_ring!(ring);
+    let out = cqe_out!(cqe_ptr);
+    ret_count(queue::wait_cqes(ring, out, wait_nr, ts, sigmask))
 }
 
 /// [`io_uring_wait_cqes`] with a batch timeout of `min_wait_usec`.
+/// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// As for [`io_uring_submit_and_wait_timeout`].
@@ -169,17 +170,20 @@ pub unsafe extern "C" fn io_uring_wait_cqes_min_timeout(
     min_wait_usec: c_uint,
     sigmask: *mut libc::sigset_t,
 ) -> c_int {
-    // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else {
-        return -libc::EINVAL;
-    };
-    // SAFETY: live ring; `ts`/`sigmask` are only passed to the kernel.
-    ret_count(unsafe {
-        queue::wait_cqes_min_timeout(ring, out, wait_nr, ts, min_wait_usec, sigmask)
-    })
+    let ring = live_ring!(ring);
+    let out = cqe_out!(cqe_ptr);
+    ret_count(queue::wait_cqes_min_timeout(
+        ring,
+        out,
+        wait_nr,
+        ts,
+        min_wait_usec,
+        sigmask,
+    ))
 }
 
 /// Waits for one completion, up to `ts` if given.
+/// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// As for [`io_uring_submit_and_wait_timeout`].
@@ -189,48 +193,49 @@ pub unsafe extern "C" fn io_uring_wait_cqe_timeout(
     cqe_ptr: *mut *mut io_uring_cqe,
     ts: *mut __kernel_timespec,
 ) -> c_int {
-    // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else {
-        return -libc::EINVAL;
-    };
-    // SAFETY: live ring; `ts` is only passed to the kernel.
-    ret_count(unsafe { queue::wait_cqe_timeout(ring, out, ts) })
+    let ring = live_ring!(ring);
+    let out = cqe_out!(cqe_ptr);
+    ret_count(queue::wait_cqe_timeout(ring, out, ts))
 }
 
 /// Fills `cqes` with up to `count` ready completions; returns how many.
+/// A null `cqes` (where liburing would crash) is taken as room for none.
 ///
 /// # Safety
 /// `ring` must be null or a live ring; `cqes` null or valid for writing
-/// `count` pointers.
+/// `count` pointers (its contents are never read).
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_peek_batch_cqe(
     ring: *mut io_uring,
     cqes: *mut *mut io_uring_cqe,
     count: c_uint,
 ) -> c_uint {
-    // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else {
-        return 0;
-    };
-    let out: &mut [*mut io_uring_cqe] = if count == 0 {
-        &mut []
-    } else if cqes.is_null() {
-        return 0;
-    } else {
-        // SAFETY: the caller guarantees `count` writable, aligned slots.
-        unsafe { core::slice::from_raw_parts_mut(cqes, count as usize) }
-    };
-    // SAFETY: live ring.
-    unsafe { queue::peek_batch_cqe(ring, out) }
+    let ring = live_ring!(ring, 0);
+    if cqes.is_null() {
+        return peek_batch_without_room(ring);
+    }
+    // SAFETY: the caller guarantees `count` writable, aligned slots, which
+    // are ours for the call; as `MaybeUninit` they may hold anything.
+    let out = unsafe { core::slice::from_raw_parts_mut(cqes.cast::<CqeOut>(), count as usize) };
+    queue::peek_batch_cqe(ring, out)
+}
+
+/// `io_uring_peek_batch_cqe` with a null array: room for nothing. Out of
+/// line, off the hot path.
+#[cold]
+#[inline(never)]
+fn peek_batch_without_room(ring: crate::ring::LiveRing) -> c_uint {
+    queue::peek_batch_cqe(ring, &mut [])
 }
 
 /// Liburing's internal wait primitive (used by its inline `io_uring_peek_cqe`
 /// and `io_uring_wait_cqe*`): submits `submit` flushed SQEs and waits for
 /// `wait_nr` completions.
+/// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
-/// `ring` and `cqe_ptr` must be null or valid; `sigmask` null or valid for
-/// the kernel to read.
+/// `ring` and `cqe_ptr` must be null or valid; `sigmask` is only handed to
+/// the kernel.
 #[no_mangle]
 pub unsafe extern "C" fn __io_uring_get_cqe(
     ring: *mut io_uring,
@@ -239,48 +244,40 @@ pub unsafe extern "C" fn __io_uring_get_cqe(
     wait_nr: c_uint,
     sigmask: *mut libc::sigset_t,
 ) -> c_int {
-    // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(out)) = (unsafe { (ring.as_mut(), cqe_ptr.as_mut()) }) else {
-        return -libc::EINVAL;
-    };
-    // SAFETY: live ring; `sigmask` is only passed to the kernel.
-    ret_count(unsafe { queue::get_cqe(ring, out, submit, wait_nr, sigmask) })
+    let ring = live_ring!(ring);
+    let out = cqe_out!(cqe_ptr);
+    ret_count(queue::get_cqe(ring, out, submit, wait_nr, sigmask))
 }
 
 /// Liburing's internal half of `io_uring_sqring_wait`: sleeps until the
 /// SQPOLL thread frees SQ space.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn __io_uring_sqring_wait(ring: *mut io_uring) -> c_int {
-    // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else {
-        return -libc::EINVAL;
-    };
-    // SAFETY: live ring.
-    ret_count(unsafe { queue::sqring_wait(ring) })
+    let ring = live_ring!(ring);
+    ret_count(queue::sqring_wait(ring))
 }
 
 /// Returns the next free SQE, or NULL when the SQ is full. liburing.h
 /// defines this inline; the symbol serves binaries built against older
 /// headers.
+/// A null `ring` gives NULL where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_get_sqe(ring: *mut io_uring) -> *mut io_uring_sqe {
-    // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_mut() }) else {
-        return null_mut();
-    };
-    // SAFETY: live ring.
-    unsafe { queue::get_sqe(ring) }
+    let ring = live_ring!(ring, null_mut());
+    queue::get_sqe(ring)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ring::LiveRing;
     use crate::setup;
     use core::ptr::null_mut;
 
@@ -336,7 +333,7 @@ mod tests {
             assert_eq!((*cqes[0]).user_data, 77);
             // With a null array and a non-zero count nothing is written.
             assert_eq!(io_uring_peek_batch_cqe(&mut ring, null_mut(), 2), 0);
-            queue::cq_advance(&ring, 1);
+            queue::cq_advance(LiveRing::from_ptr(&mut ring).unwrap(), 1);
             let mut cqe = null_mut();
             let mut ts = __kernel_timespec {
                 tv_sec: 0,

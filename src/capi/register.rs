@@ -5,10 +5,13 @@
 //! - a null `ring` (or `dst`/`src`) gives `-EINVAL` instead of a crash;
 //! - a null argument liburing itself would dereference (the resize params)
 //!   gives `-EINVAL`;
-//! - a null argument liburing hands straight to the kernel gives the
-//!   kernel's answer: passed through where the core takes a raw pointer,
-//!   and answered with `-EFAULT` (what the kernel says) where the core
-//!   takes a reference.
+//! - every argument liburing hands straight to the kernel is handed over
+//!   untouched, null included, so the kernel's answer is the answer.
+//!
+//! Most of these calls may run while other threads submit or wait on the
+//! same ring, so they take it as a `LiveRing`. The ring-fd calls and resize
+//! rewrite the struct itself; liburing's contract has them run alone, and
+//! only they take `&mut io_uring` (see [`exclusive_ring!`]).
 
 use core::ffi::{c_int, c_uint, c_void};
 use core::mem::{align_of, size_of};
@@ -38,24 +41,16 @@ pub struct iovec {
 const _: () = assert!(size_of::<iovec>() == size_of::<libc::iovec>());
 const _: () = assert!(align_of::<iovec>() == align_of::<libc::iovec>());
 
-/// Turns `ring` into a reference or returns `-EINVAL` from the caller.
-macro_rules! ring_ref {
+/// `ring` as `&mut io_uring`, or `return -EINVAL` when null: only for the
+/// calls that rewrite the ring struct, which liburing's contract runs with
+/// no other call on the ring in flight.
+macro_rules! exclusive_ring {
     ($ring:expr) => {
-        // SAFETY: the C caller passes null or a valid `struct io_uring`.
+        // SAFETY: the C caller passes null or a valid, initialised `struct
+        // io_uring` that no other call uses meanwhile (see above).
         match unsafe { $ring.as_mut() } {
             Some(r) => r,
             None => return -libc::EINVAL,
-        }
-    };
-}
-
-/// Turns an argument pointer into a reference or returns `-EFAULT`.
-macro_rules! arg_ref {
-    ($arg:expr) => {
-        // SAFETY: the C caller passes null or a valid argument struct.
-        match unsafe { $arg.as_mut() } {
-            Some(r) => r,
-            None => return -libc::EFAULT,
         }
     };
 }
@@ -65,6 +60,7 @@ macro_rules! arg_ref {
 // ---------------------------------------------------------------------------
 
 /// Registers a file table of `nr_files` fds.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `files` readable for `nr_files` ints.
@@ -74,12 +70,13 @@ pub unsafe extern "C" fn io_uring_register_files(
     files: *const c_int,
     nr_files: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_files(ring, files, nr_files) })
 }
 
 /// Registers a file table with a tag per slot.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `files` and `tags` (unless null) readable for `nr`.
@@ -90,22 +87,24 @@ pub unsafe extern "C" fn io_uring_register_files_tags(
     tags: *const __u64,
     nr: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_files_tags(ring, files, tags, nr) })
 }
 
 /// Registers an empty file table of `nr` slots.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_files_sparse(ring: *mut io_uring, nr: c_uint) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::register_files_sparse(ring, nr))
 }
 
 /// Replaces `nr_files` registered files from slot `off`.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `files` readable for `nr_files` ints.
@@ -116,12 +115,13 @@ pub unsafe extern "C" fn io_uring_register_files_update(
     files: *const c_int,
     nr_files: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_files_update(ring, off, files, nr_files) })
 }
 
 /// Replaces `nr_files` registered files from slot `off`, with tags.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `files` and `tags` (unless null) readable.
@@ -133,12 +133,13 @@ pub unsafe extern "C" fn io_uring_register_files_update_tag(
     tags: *const __u64,
     nr_files: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_files_update_tag(ring, off, files, tags, nr_files) })
 }
 
 /// Limits direct-descriptor allocation to slots `[off, off + len)`.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -148,17 +149,18 @@ pub unsafe extern "C" fn io_uring_register_file_alloc_range(
     off: c_uint,
     len: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::register_file_alloc_range(ring, off, len))
 }
 
 /// Drops the file table.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_files(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::unregister_files(ring))
 }
 
@@ -167,6 +169,7 @@ pub unsafe extern "C" fn io_uring_unregister_files(ring: *mut io_uring) -> c_int
 // ---------------------------------------------------------------------------
 
 /// Registers `nr_iovecs` fixed buffers.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `iovecs` readable for `nr_iovecs` entries.
@@ -176,12 +179,13 @@ pub unsafe extern "C" fn io_uring_register_buffers(
     iovecs: *const iovec,
     nr_iovecs: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
     ret_int(unsafe { register::register_buffers(ring, iovecs.cast(), nr_iovecs) })
 }
 
 /// Registers fixed buffers with a tag per slot.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `iovecs` and `tags` (unless null) readable for `nr`.
@@ -192,12 +196,13 @@ pub unsafe extern "C" fn io_uring_register_buffers_tags(
     tags: *const __u64,
     nr: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
     ret_int(unsafe { register::register_buffers_tags(ring, iovecs.cast(), tags, nr) })
 }
 
 /// Registers an empty buffer table of `nr` slots.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -206,11 +211,12 @@ pub unsafe extern "C" fn io_uring_register_buffers_sparse(
     ring: *mut io_uring,
     nr: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::register_buffers_sparse(ring, nr))
 }
 
 /// Replaces `nr` registered buffers from slot `off`, with tags.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `iovecs` and `tags` (unless null) readable for `nr`.
@@ -222,24 +228,26 @@ pub unsafe extern "C" fn io_uring_register_buffers_update_tag(
     tags: *const __u64,
     nr: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
     ret_int(unsafe { register::register_buffers_update_tag(ring, off, iovecs.cast(), tags, nr) })
 }
 
 /// Drops the buffer table.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_buffers(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::unregister_buffers(ring))
 }
 
 /// Clones `nr` buffers of `src` from `src_off` into `dst` at `dst_off`,
 /// using `flags` as given (`IORING_REGISTER_SRC_REGISTERED` kept only when
 /// `src` has a registered index).
+/// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `dst` and `src` null or valid.
@@ -252,13 +260,14 @@ pub unsafe extern "C" fn __io_uring_clone_buffers_offset(
     nr: c_uint,
     flags: c_uint,
 ) -> c_int {
-    let (dst, src) = (ring_ref!(dst), ring_ref!(src));
+    let (dst, src) = (live_ring!(dst), live_ring!(src));
     ret_int(register::clone_buffers_offset_raw(
         dst, src, dst_off, src_off, nr, flags,
     ))
 }
 
 /// Clones a range of buffers, naming `src` by its registered index if any.
+/// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `dst` and `src` null or valid.
@@ -271,23 +280,25 @@ pub unsafe extern "C" fn io_uring_clone_buffers_offset(
     nr: c_uint,
     flags: c_uint,
 ) -> c_int {
-    let (dst, src) = (ring_ref!(dst), ring_ref!(src));
+    let (dst, src) = (live_ring!(dst), live_ring!(src));
     ret_int(register::clone_buffers_offset(
         dst, src, dst_off, src_off, nr, flags,
     ))
 }
 
 /// Clones all of `src`'s buffers into `dst`.
+/// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `dst` and `src` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_clone_buffers(dst: *mut io_uring, src: *mut io_uring) -> c_int {
-    let (dst, src) = (ring_ref!(dst), ring_ref!(src));
+    let (dst, src) = (live_ring!(dst), live_ring!(src));
     ret_int(register::clone_buffers(dst, src))
 }
 
 /// Clones all of `src`'s buffers into `dst` with caller flags.
+/// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `dst` and `src` null or valid.
@@ -297,7 +308,7 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
     src: *mut io_uring,
     flags: c_uint,
 ) -> c_int {
-    let (dst, src) = (ring_ref!(dst), ring_ref!(src));
+    let (dst, src) = (live_ring!(dst), live_ring!(src));
     ret_int(register::clone_buffers_raw(dst, src, flags))
 }
 
@@ -306,56 +317,62 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
 // ---------------------------------------------------------------------------
 
 /// Signals eventfd `fd` on completions.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_eventfd(ring: *mut io_uring, fd: c_int) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::register_eventfd(ring, fd))
 }
 
 /// Signals eventfd `fd` only for completions from async workers.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_eventfd_async(ring: *mut io_uring, fd: c_int) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::register_eventfd_async(ring, fd))
 }
 
 /// Stops eventfd signalling.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::unregister_eventfd(ring))
 }
 
 /// Registers the caller's credentials; returns the personality id.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_personality(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::register_personality(ring))
 }
 
 /// Drops personality `id`.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_personality(ring: *mut io_uring, id: c_int) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::unregister_personality(ring, id))
 }
 
 /// Fills probe `p` (room for `nr` ops) with the supported opcodes.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `p` writable for the header and `nr` ops.
@@ -365,12 +382,13 @@ pub unsafe extern "C" fn io_uring_register_probe(
     p: *mut io_uring_probe,
     nr: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_probe(ring, p, nr) })
 }
 
 /// Restricts what a disabled ring will accept once enabled.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `res` readable for `nr_res` entries.
@@ -380,18 +398,19 @@ pub unsafe extern "C" fn io_uring_register_restrictions(
     res: *mut io_uring_restriction,
     nr_res: c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_restrictions(ring, res, nr_res) })
 }
 
 /// Enables a ring created with `IORING_SETUP_R_DISABLED`.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_enable_rings(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::enable_rings(ring))
 }
 
@@ -400,6 +419,7 @@ pub unsafe extern "C" fn io_uring_enable_rings(ring: *mut io_uring) -> c_int {
 // ---------------------------------------------------------------------------
 
 /// Sets the CPU affinity of the ring's async workers.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `mask` readable for `cpusz` bytes.
@@ -409,22 +429,24 @@ pub unsafe extern "C" fn io_uring_register_iowq_aff(
     cpusz: libc::size_t,
     mask: *const libc::cpu_set_t,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_iowq_aff(ring, cpusz, mask) })
 }
 
 /// Resets the async workers' affinity.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_iowq_aff(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     ret_int(register::unregister_iowq_aff(ring))
 }
 
 /// Sets (and reads back the old) bounded/unbounded worker limits.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `values` null or valid for two unsigned ints.
@@ -433,9 +455,9 @@ pub unsafe extern "C" fn io_uring_register_iowq_max_workers(
     ring: *mut io_uring,
     values: *mut c_uint,
 ) -> c_int {
-    let ring = ring_ref!(ring);
-    let values = arg_ref!(values.cast::<[u32; 2]>());
-    ret_int(register::register_iowq_max_workers(ring, values))
+    let ring = live_ring!(ring);
+    // SAFETY: forwarded caller guarantee; the kernel checks `values`.
+    ret_int(unsafe { register::register_iowq_max_workers(ring, values) })
 }
 
 // ---------------------------------------------------------------------------
@@ -443,32 +465,35 @@ pub unsafe extern "C" fn io_uring_register_iowq_max_workers(
 // ---------------------------------------------------------------------------
 
 /// Registers the ring fd; returns 1.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_ring_fd(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = exclusive_ring!(ring);
     ret_int(register::register_ring_fd(ring))
 }
 
 /// Unregisters the ring fd; returns 1.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_ring_fd(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = exclusive_ring!(ring);
     ret_int(register::unregister_ring_fd(ring))
 }
 
 /// Closes the real fd of a ring with a registered fd; returns 1.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_close_ring_fd(ring: *mut io_uring) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = exclusive_ring!(ring);
     ret_int(register::close_ring_fd(ring))
 }
 
@@ -477,6 +502,7 @@ pub unsafe extern "C" fn io_uring_close_ring_fd(ring: *mut io_uring) -> c_int {
 // ---------------------------------------------------------------------------
 
 /// Cancels matching requests synchronously.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `reg` null or valid.
@@ -485,9 +511,9 @@ pub unsafe extern "C" fn io_uring_register_sync_cancel(
     ring: *mut io_uring,
     reg: *mut io_uring_sync_cancel_reg,
 ) -> c_int {
-    let ring = ring_ref!(ring);
-    let reg = arg_ref!(reg);
-    ret_int(register::register_sync_cancel(ring, reg))
+    let ring = live_ring!(ring);
+    // SAFETY: forwarded caller guarantee; the kernel checks `reg`.
+    ret_int(unsafe { register::register_sync_cancel(ring, reg) })
 }
 
 /// Runs a MSG_RING SQE without a source ring.
@@ -496,11 +522,12 @@ pub unsafe extern "C" fn io_uring_register_sync_cancel(
 /// `sqe` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_sync_msg(sqe: *mut io_uring_sqe) -> c_int {
-    let sqe = arg_ref!(sqe);
-    ret_int(register::register_sync_msg(sqe))
+    // SAFETY: forwarded caller guarantee; the kernel checks `sqe`.
+    ret_int(unsafe { register::register_sync_msg(sqe) })
 }
 
 /// Enables NAPI busy polling (old settings written back).
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `napi` null or valid.
@@ -509,12 +536,13 @@ pub unsafe extern "C" fn io_uring_register_napi(
     ring: *mut io_uring,
     napi: *mut io_uring_napi,
 ) -> c_int {
-    let ring = ring_ref!(ring);
-    let napi = arg_ref!(napi);
-    ret_int(register::register_napi(ring, napi))
+    let ring = live_ring!(ring);
+    // SAFETY: forwarded caller guarantee; the kernel checks `napi`.
+    ret_int(unsafe { register::register_napi(ring, napi) })
 }
 
 /// Disables NAPI busy polling (`napi`, if not null, gets the old settings).
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `napi` null or valid.
@@ -523,12 +551,13 @@ pub unsafe extern "C" fn io_uring_unregister_napi(
     ring: *mut io_uring,
     napi: *mut io_uring_napi,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::unregister_napi(ring, napi) })
 }
 
 /// Selects the clock for wait timeouts.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `arg` null or valid.
@@ -537,9 +566,9 @@ pub unsafe extern "C" fn io_uring_register_clock(
     ring: *mut io_uring,
     arg: *mut io_uring_clock_register,
 ) -> c_int {
-    let ring = ring_ref!(ring);
-    let arg = arg_ref!(arg);
-    ret_int(register::register_clock(ring, arg))
+    let ring = live_ring!(ring);
+    // SAFETY: forwarded caller guarantee; the kernel checks `arg`.
+    ret_int(unsafe { register::register_clock(ring, arg) })
 }
 
 // ---------------------------------------------------------------------------
@@ -547,6 +576,7 @@ pub unsafe extern "C" fn io_uring_register_clock(
 // ---------------------------------------------------------------------------
 
 /// Registers a memory region.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `reg` as the kernel requires.
@@ -555,12 +585,12 @@ pub unsafe extern "C" fn io_uring_register_region(
     ring: *mut io_uring,
     reg: *mut io_uring_mem_region_reg,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_region(ring, reg) })
 }
 
-/// liburing 2.15's stub: always `-EINVAL`.
+/// liburing 2.15's stub: always `-EINVAL`, whatever the arguments.
 ///
 /// # Safety
 /// None beyond the C contract; nothing is dereferenced.
@@ -570,11 +600,12 @@ pub unsafe extern "C" fn io_uring_register_wait_reg(
     reg: *mut io_uring_reg_wait,
     nr: c_int,
 ) -> c_int {
-    let ring = ring_ref!(ring);
-    ret_int(register::register_wait_reg(ring, reg, nr))
+    let _ = (ring, reg, nr);
+    ret_int(register::register_wait_reg())
 }
 
 /// Registers a zero-copy receive interface queue.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `reg` as the kernel requires.
@@ -583,12 +614,13 @@ pub unsafe extern "C" fn io_uring_register_ifq(
     ring: *mut io_uring,
     reg: *mut io_uring_zcrx_ifq_reg,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_ifq(ring, reg) })
 }
 
 /// Controls a zero-copy receive queue.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `ctrl` null or valid.
@@ -597,12 +629,13 @@ pub unsafe extern "C" fn io_uring_register_zcrx_ctrl(
     ring: *mut io_uring,
     ctrl: *mut zcrx_ctrl,
 ) -> c_int {
-    let ring = ring_ref!(ring);
-    let ctrl = arg_ref!(ctrl);
-    ret_int(register::register_zcrx_ctrl(ring, ctrl))
+    let ring = live_ring!(ring);
+    // SAFETY: forwarded caller guarantee; the kernel checks `ctrl`.
+    ret_int(unsafe { register::register_zcrx_ctrl(ring, ctrl) })
 }
 
 /// Installs a BPF filter on the ring.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` null or valid; `bpf` as the kernel requires.
@@ -611,7 +644,7 @@ pub unsafe extern "C" fn io_uring_register_bpf_filter(
     ring: *mut io_uring,
     bpf: *mut io_uring_bpf,
 ) -> c_int {
-    let ring = ring_ref!(ring);
+    let ring = live_ring!(ring);
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { register::register_bpf_filter(ring, bpf) })
 }
@@ -641,6 +674,7 @@ pub unsafe extern "C" fn io_uring_register_query(query: *mut io_uring_query_hdr)
 // ---------------------------------------------------------------------------
 
 /// Resizes the rings to `p`'s sizes and remaps them.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` and `p` null or valid.
@@ -649,7 +683,12 @@ pub unsafe extern "C" fn io_uring_resize_rings(
     ring: *mut io_uring,
     p: *mut io_uring_params,
 ) -> c_int {
-    let ring = ring_ref!(ring);
-    let p = ring_ref!(p);
-    ret_int(register::resize_rings(ring, p).map(|()| 0))
+    let ring = exclusive_ring!(ring);
+    // liburing writes `p->sq_off` at once: a null `p` is refused instead.
+    // SAFETY: the C caller passes null or a valid `struct io_uring_params`.
+    let Some(p) = (unsafe { p.as_mut() }) else {
+        return -libc::EINVAL;
+    };
+    // SAFETY: a ring set up by this library, used by nothing else meanwhile.
+    ret_int(unsafe { register::resize_rings(ring, p) }.map(|()| 0))
 }

@@ -6,16 +6,47 @@
 //! crash. The raw syscall wrappers pass pointers to the kernel unchecked,
 //! exactly as liburing does, so the kernel's own answer (`-EFAULT`) comes
 //! back.
+//!
+//! The `struct io_uring` (or `io_uring_sq`/`io_uring_cq`) being set up is
+//! usually uninitialised memory: it is never read or viewed as a reference;
+//! the ring is built in a local and written out whole (or, for liburing's
+//! internal `io_uring_mmap`/`io_uring_setup_ring_pointers`, field by field,
+//! exactly the fields liburing writes).
 
 use core::ffi::{c_int, c_uint, c_void};
 
+use core::ptr::addr_of_mut;
+
 use super::{ret_bytes, ret_int, ret_size};
 use crate::structs::{io_uring, io_uring_cq, io_uring_sq};
-use crate::syscall::{self, KERNEL_SIGSET_BYTES};
+use crate::syscall::{self, SysResult, KERNEL_SIGSET_BYTES};
+use crate::uapi::IORING_SETUP_NO_SQARRAY;
 use crate::uapi::{io_uring_params, io_uring_probe};
 use crate::{probe, setup, version};
 
+/// Runs `init` on a fresh local ring and writes the result (whole, also on
+/// failure, as liburing leaves its memset-and-partly-filled struct) to the
+/// caller's `ring`, which may be uninitialised; `-EINVAL` if it is null.
+///
+/// # Safety
+/// `ring` must be null or valid for writing a `struct io_uring`.
+#[inline]
+unsafe fn init_into<T>(
+    ring: *mut io_uring,
+    init: impl FnOnce(&mut io_uring) -> SysResult<T>,
+) -> SysResult<T> {
+    if ring.is_null() {
+        return Err(crate::syscall::Errno::EINVAL);
+    }
+    let mut local = setup::empty_ring();
+    let ret = init(&mut local);
+    // SAFETY: per the caller; written, never read.
+    unsafe { ring.write(local) };
+    ret
+}
+
 /// Sets up a ring of at least `entries` SQEs with setup `flags`.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or point to writable memory for a `struct io_uring`.
@@ -25,14 +56,12 @@ pub unsafe extern "C" fn io_uring_queue_init(
     ring: *mut io_uring,
     flags: c_uint,
 ) -> c_int {
-    // SAFETY: the caller guarantees `ring` is null or valid.
-    let Some(ring) = (unsafe { ring.as_mut() }) else {
-        return -libc::EINVAL;
-    };
-    ret_int(setup::queue_init(entries, ring, flags).map(|()| 0))
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { init_into(ring, |r| setup::queue_init(entries, r, flags)) }.map(|()| 0))
 }
 
 /// Sets up a ring from `p`, which receives the kernel's answer.
+/// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` and `p` must be null or valid for writing.
@@ -42,14 +71,16 @@ pub unsafe extern "C" fn io_uring_queue_init_params(
     ring: *mut io_uring,
     p: *mut io_uring_params,
 ) -> c_int {
-    // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(p)) = (unsafe { (ring.as_mut(), p.as_mut()) }) else {
+    // SAFETY: the caller passes null or a valid, initialised `p`.
+    let Some(p) = (unsafe { p.as_mut() }) else {
         return -libc::EINVAL;
     };
-    ret_int(setup::queue_init_params(entries, ring, p).map(|()| 0))
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { init_into(ring, |r| setup::queue_init_params(entries, r, p)) }.map(|()| 0))
 }
 
 /// Sets up an `IORING_SETUP_NO_MMAP` ring in `buf`; returns the bytes used.
+/// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` and `p` must be null or valid for writing; `buf`, if not null,
@@ -62,12 +93,16 @@ pub unsafe extern "C" fn io_uring_queue_init_mem(
     buf: *mut c_void,
     buf_size: libc::size_t,
 ) -> c_int {
-    // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(p)) = (unsafe { (ring.as_mut(), p.as_mut()) }) else {
+    // SAFETY: the caller passes null or a valid, initialised `p`.
+    let Some(p) = (unsafe { p.as_mut() }) else {
         return -libc::EINVAL;
     };
-    // SAFETY: the caller vouches for `buf`.
-    ret_bytes(unsafe { setup::queue_init_mem(entries, ring, p, buf, buf_size) })
+    // SAFETY: the caller vouches for `ring` and `buf`.
+    ret_bytes(unsafe {
+        init_into(ring, |r| {
+            setup::queue_init_mem(entries, r, p, buf, buf_size)
+        })
+    })
 }
 
 /// One setup attempt with exactly `p->flags` (liburing-internal, linked by
@@ -83,15 +118,20 @@ pub unsafe extern "C" fn __io_uring_queue_init_params(
     buf: *mut c_void,
     buf_size: libc::size_t,
 ) -> c_int {
-    // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(ring), Some(p)) = (unsafe { (ring.as_mut(), p.as_mut()) }) else {
+    // SAFETY: the caller passes null or a valid, initialised `p`.
+    let Some(p) = (unsafe { p.as_mut() }) else {
         return -libc::EINVAL;
     };
-    // SAFETY: the caller vouches for `buf`.
-    ret_bytes(unsafe { setup::queue_init_once(entries, ring, p, buf, buf_size) })
+    // SAFETY: the caller vouches for `ring` and `buf`.
+    ret_bytes(unsafe {
+        init_into(ring, |r| {
+            setup::queue_init_once(entries, r, p, buf, buf_size)
+        })
+    })
 }
 
 /// Maps the rings of an fd from `io_uring_setup(2)` into `ring`.
+/// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `p` must be null or the params `io_uring_setup` filled for `fd`; `ring`
@@ -102,20 +142,24 @@ pub unsafe extern "C" fn io_uring_queue_mmap(
     p: *mut io_uring_params,
     ring: *mut io_uring,
 ) -> c_int {
-    // SAFETY: the caller guarantees both pointers are null or valid.
-    let (Some(p), Some(ring)) = (unsafe { (p.as_ref(), ring.as_mut()) }) else {
+    // SAFETY: the caller passes null or a valid, initialised `p`.
+    let Some(p) = (unsafe { p.as_ref() }) else {
         return -libc::EINVAL;
     };
-    ret_int(setup::queue_mmap(fd, p, ring).map(|()| 0))
+    // SAFETY: forwarded caller guarantee.
+    ret_int(unsafe { init_into(ring, |r| setup::queue_mmap(fd, p, r)) }.map(|()| 0))
 }
 
 /// Tears a ring down: unmaps, unregisters the ring fd, closes.
+/// A null `ring` is ignored where liburing would dereference it.
 ///
 /// # Safety
-/// `ring` must be null or a ring set up by this library, not used again.
+/// `ring` must be null or a ring set up by this library, not used again
+/// (nor by any other call meanwhile).
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_queue_exit(ring: *mut io_uring) {
-    // SAFETY: the caller guarantees `ring` is null or a live ring.
+    // SAFETY: the caller guarantees `ring` is null or a live ring that is
+    // ours alone from now on.
     if let Some(ring) = unsafe { ring.as_mut() } {
         // SAFETY: as above; the caller gives the ring up.
         unsafe { setup::queue_exit(ring) };
@@ -123,17 +167,14 @@ pub unsafe extern "C" fn io_uring_queue_exit(ring: *mut io_uring) {
 }
 
 /// Keeps the ring memory out of `fork(2)` children.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_ring_dontfork(ring: *mut io_uring) -> c_int {
-    // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_ref() }) else {
-        return -libc::EINVAL;
-    };
-    // SAFETY: as above.
-    ret_int(unsafe { setup::ring_dontfork(ring) }.map(|()| 0))
+    let ring = live_ring!(ring);
+    ret_int(setup::ring_dontfork(ring).map(|()| 0))
 }
 
 /// `RLIMIT_MEMLOCK` bytes a ring would need (0 on current kernels).
@@ -144,6 +185,11 @@ pub extern "C" fn io_uring_mlock_size(entries: c_uint, flags: c_uint) -> libc::s
 
 /// [`io_uring_mlock_size`] with full params.
 ///
+/// As in liburing, `p` is only looked at on kernels that still charge rings
+/// to `RLIMIT_MEMLOCK` (and for a non-zero `entries`): on current kernels
+/// the answer is 0 whatever `p` is. Where liburing would then read a null
+/// `p`, the result is `-EINVAL`.
+///
 /// # Safety
 /// `p` must be null or point to a readable `struct io_uring_params`.
 #[no_mangle]
@@ -152,9 +198,7 @@ pub unsafe extern "C" fn io_uring_mlock_size_params(
     p: *mut io_uring_params,
 ) -> libc::ssize_t {
     // SAFETY: the caller guarantees `p` is null or valid.
-    let Some(p) = (unsafe { p.as_ref() }) else {
-        return -(libc::EINVAL as libc::ssize_t);
-    };
+    let p = unsafe { p.as_ref() };
     ret_size(setup::mlock_size_params(entries, p))
 }
 
@@ -164,7 +208,8 @@ pub extern "C" fn io_uring_memory_size(entries: c_uint, flags: c_uint) -> libc::
     ret_size(setup::memory_size(entries, flags))
 }
 
-/// [`io_uring_memory_size`] with full params.
+/// [`io_uring_memory_size`] with full params. A null `p`, which liburing
+/// would read, gives `-EINVAL`.
 ///
 /// # Safety
 /// `p` must be null or point to a readable `struct io_uring_params`.
@@ -182,15 +227,13 @@ pub unsafe extern "C" fn io_uring_memory_size_params(
 
 /// The opcodes `ring` supports, or NULL. Release with `io_uring_free_probe`
 /// (or `free`).
+/// A null `ring` gives NULL where liburing would dereference it.
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_get_probe_ring(ring: *mut io_uring) -> *mut io_uring_probe {
-    // SAFETY: the caller guarantees `ring` is null or a live ring.
-    let Some(ring) = (unsafe { ring.as_ref() }) else {
-        return core::ptr::null_mut();
-    };
+    let ring = live_ring!(ring, core::ptr::null_mut());
     probe::get_probe_ring(ring).unwrap_or(core::ptr::null_mut())
 }
 
@@ -211,12 +254,15 @@ pub unsafe extern "C" fn io_uring_free_probe(probe: *mut io_uring_probe) {
 }
 
 /// Turns iowait accounting of waits on `ring` on or off.
+/// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
-/// `ring` must be null or point to a `struct io_uring`.
+/// `ring` must be null or point to a `struct io_uring`, which this call
+/// updates: no other call may use the ring meanwhile (as in liburing).
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_set_iowait(ring: *mut io_uring, enable_iowait: bool) -> c_int {
-    // SAFETY: the caller guarantees `ring` is null or valid.
+    // SAFETY: the caller guarantees `ring` is null or valid and ours alone
+    // for the call.
     let Some(ring) = (unsafe { ring.as_mut() }) else {
         return -libc::EINVAL;
     };
@@ -310,10 +356,55 @@ pub unsafe extern "C" fn io_uring_register(
     ret_int(unsafe { syscall::io_uring_register(fd, opcode, arg, nr_args) })
 }
 
-/// Maps the rings and SQEs of `fd` into `sq`/`cq` (liburing-internal).
+/// Writes to `dst_sq`/`dst_cq` the fields liburing's
+/// `io_uring_setup_ring_pointers` sets: the pointers into the ring memory
+/// (`array` only with an SQ array, `cq.kflags` only when the kernel gave a
+/// CQ flags offset) and the cached masks and sizes.
 ///
 /// # Safety
-/// Pointers must be null or valid; `p` must describe `fd`.
+/// `dst_sq`/`dst_cq` must be valid for writing (possibly uninitialised).
+unsafe fn store_ring_pointers(
+    p: &io_uring_params,
+    sq: &io_uring_sq,
+    cq: &io_uring_cq,
+    dst_sq: *mut io_uring_sq,
+    dst_cq: *mut io_uring_cq,
+) {
+    // SAFETY: per the caller; each field is written, none read.
+    unsafe {
+        addr_of_mut!((*dst_sq).khead).write(sq.khead);
+        addr_of_mut!((*dst_sq).ktail).write(sq.ktail);
+        addr_of_mut!((*dst_sq).kring_mask).write(sq.kring_mask);
+        addr_of_mut!((*dst_sq).kring_entries).write(sq.kring_entries);
+        addr_of_mut!((*dst_sq).kflags).write(sq.kflags);
+        addr_of_mut!((*dst_sq).kdropped).write(sq.kdropped);
+        if p.flags & IORING_SETUP_NO_SQARRAY == 0 {
+            addr_of_mut!((*dst_sq).array).write(sq.array);
+        }
+        addr_of_mut!((*dst_sq).ring_mask).write(sq.ring_mask);
+        addr_of_mut!((*dst_sq).ring_entries).write(sq.ring_entries);
+        addr_of_mut!((*dst_cq).khead).write(cq.khead);
+        addr_of_mut!((*dst_cq).ktail).write(cq.ktail);
+        addr_of_mut!((*dst_cq).kring_mask).write(cq.kring_mask);
+        addr_of_mut!((*dst_cq).kring_entries).write(cq.kring_entries);
+        addr_of_mut!((*dst_cq).koverflow).write(cq.koverflow);
+        addr_of_mut!((*dst_cq).cqes).write(cq.cqes);
+        if p.cq_off.flags != 0 {
+            addr_of_mut!((*dst_cq).kflags).write(cq.kflags);
+        }
+        addr_of_mut!((*dst_cq).ring_mask).write(cq.ring_mask);
+        addr_of_mut!((*dst_cq).ring_entries).write(cq.ring_entries);
+    }
+}
+
+/// Maps the rings and SQEs of `fd` into `sq`/`cq` (liburing-internal).
+/// On success writes the fields liburing's `io_uring_mmap` writes (sizes,
+/// mappings and ring pointers; never `sqe_head`/`sqe_tail`); on failure
+/// nothing.
+///
+/// # Safety
+/// Pointers must be null or valid (`sq`/`cq` for writing, possibly
+/// uninitialised); `p` must describe `fd`.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_mmap(
     fd: c_int,
@@ -321,11 +412,29 @@ pub unsafe extern "C" fn io_uring_mmap(
     sq: *mut io_uring_sq,
     cq: *mut io_uring_cq,
 ) -> c_int {
-    // SAFETY: the caller guarantees the pointers are null or valid.
-    let (Some(p), Some(sq), Some(cq)) = (unsafe { (p.as_ref(), sq.as_mut(), cq.as_mut()) }) else {
+    // SAFETY: the caller passes null or a valid, initialised `p`.
+    let Some(p) = (unsafe { p.as_ref() }) else {
         return -libc::EINVAL;
     };
-    ret_int(setup::mmap_rings(fd, p, sq, cq).map(|()| 0))
+    if sq.is_null() || cq.is_null() {
+        return -libc::EINVAL;
+    }
+    let (mut new_sq, mut new_cq) = (setup::empty_sq(), setup::empty_cq());
+    if let Err(e) = setup::mmap_rings(fd, p, &mut new_sq, &mut new_cq) {
+        return e.neg();
+    }
+    // SAFETY: `sq`/`cq` are valid for writing (caller); each field is
+    // written, none read.
+    unsafe {
+        addr_of_mut!((*sq).ring_sz).write(new_sq.ring_sz);
+        addr_of_mut!((*sq).ring_ptr).write(new_sq.ring_ptr);
+        addr_of_mut!((*sq).sqes).write(new_sq.sqes);
+        addr_of_mut!((*sq).sqes_sz).write(new_sq.sqes_sz);
+        addr_of_mut!((*cq).ring_sz).write(new_cq.ring_sz);
+        addr_of_mut!((*cq).ring_ptr).write(new_cq.ring_ptr);
+        store_ring_pointers(p, &new_sq, &new_cq, sq, cq);
+    }
+    0
 }
 
 /// Unmaps the ring memory `sq`/`cq` describe (liburing-internal).
@@ -342,6 +451,7 @@ pub unsafe extern "C" fn io_uring_unmap_rings(sq: *mut io_uring_sq, cq: *mut io_
 }
 
 /// Points `sq`/`cq` into their ring memory per `p` (liburing-internal).
+/// Only `ring_ptr` of each is read; the fields liburing sets are written.
 ///
 /// # Safety
 /// Pointers must be null or valid, with `sq->ring_ptr`/`cq->ring_ptr` the
@@ -352,9 +462,24 @@ pub unsafe extern "C" fn io_uring_setup_ring_pointers(
     sq: *mut io_uring_sq,
     cq: *mut io_uring_cq,
 ) {
-    // SAFETY: the caller guarantees the pointers are null or valid.
-    if let (Some(p), Some(sq), Some(cq)) = unsafe { (p.as_ref(), sq.as_mut(), cq.as_mut()) } {
-        // SAFETY: forwarded caller guarantee about the ring memory.
-        unsafe { setup::setup_ring_pointers(p, sq, cq) };
+    // SAFETY: the caller passes null or a valid, initialised `p`.
+    let Some(p) = (unsafe { p.as_ref() }) else {
+        return;
+    };
+    if sq.is_null() || cq.is_null() {
+        return;
+    }
+    let (mut new_sq, mut new_cq) = (setup::empty_sq(), setup::empty_cq());
+    // SAFETY: the caller guarantees `ring_ptr` of both is initialised; only
+    // that field is read.
+    unsafe {
+        new_sq.ring_ptr = addr_of_mut!((*sq).ring_ptr).read();
+        new_cq.ring_ptr = addr_of_mut!((*cq).ring_ptr).read();
+    }
+    // SAFETY: forwarded caller guarantee about the ring memory; then the
+    // fields are written, none read.
+    unsafe {
+        setup::setup_ring_pointers(p, &mut new_sq, &mut new_cq);
+        store_ring_pointers(p, &new_sq, &new_cq, sq, cq);
     }
 }
