@@ -136,6 +136,13 @@ class Manual:
         d, doc = self.decls[name], self.docs.get(name)
         sec = dict(doc.sections) if doc else {}
         desc = doc.description if doc and doc.description else clean_comment(d.comment)
+        desc = re.sub(r"\[`([^`]+)`\]", r"`\1`", desc)      # rustdoc links
+        # Sentences that compare us with liburing belong in NOTES.
+        differs = [s for s in re.split(r"(?<=\.)\s+", " ".join(desc.split()))
+                   if "liburing" in s]
+        if differs:
+            desc = " ".join(s for s in re.split(r"(?<=\.)\s+", " ".join(desc.split()))
+                            if s not in differs)
         args = {}
         for line in re.findall(r"^\s*- `?(\w+)`?: (.*(?:\n {2,}.*)*)", sec.pop("arguments", ""),
                                re.M):
@@ -150,6 +157,8 @@ class Manual:
         body_notes = roff.prose(notes) if notes else []
         for heading, text in extra:
             body_notes += [".SS " + heading.capitalize()] + roff.prose(text)
+        if differs:
+            body_notes += [".SS Compared with liburing"] + roff.prose(" ".join(differs))
         if safety:
             body_notes += [".SS Pointer arguments"] + roff.prose(safety)
         source = doc.path if doc else d.header

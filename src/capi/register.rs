@@ -62,6 +62,19 @@ macro_rules! exclusive_ring {
 /// Registers a file table of `nr_files` fds.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EBUSY`: a file table is registered already.
+/// - `EBADF`: an entry is neither an open descriptor nor -1.
+/// - `EMFILE`: `nr_files` exceeds the process's descriptor limit; the library
+///   raises the soft `RLIMIT_NOFILE` once and retries, as liburing does.
+///
+/// # See also
+/// io_uring_unregister_files, io_uring_register_files_update,
+/// io_uring_registered_files(7)
+///
 /// # Safety
 /// `ring` null or valid; `files` readable for `nr_files` ints.
 #[no_mangle]
@@ -170,6 +183,18 @@ pub unsafe extern "C" fn io_uring_unregister_files(ring: *mut io_uring) -> c_int
 
 /// Registers `nr_iovecs` fixed buffers.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EBUSY`: a buffer table is registered already.
+/// - `ENOMEM`: pinning failed or exceeded the locked-memory limit.
+/// - `EFAULT`: a buffer is not valid memory.
+///
+/// # See also
+/// io_uring_unregister_buffers, io_uring_prep_read_fixed,
+/// io_uring_registered_buffers(7)
 ///
 /// # Safety
 /// `ring` null or valid; `iovecs` readable for `nr_iovecs` entries.
@@ -319,6 +344,35 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
 /// Signals eventfd `fd` on completions.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `fd`: a descriptor from eventfd(2).
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EBUSY`: an eventfd is registered already; unregister it first.
+/// - `EINVAL`: `fd` is not an eventfd, or `ring` is NULL.
+/// - `EBADF`: `fd` is not an open descriptor.
+///
+/// # Notes
+/// From then on the kernel adds to the eventfd's counter when it posts
+/// completions, so a program can wait for the ring with poll(2) or epoll(7)
+/// next to its other descriptors. Treat a wake-up as a hint: reap until the CQ
+/// ring is empty, since several completions may share one signal.
+///
+/// On a ring set up with `IORING_SETUP_DEFER_TASKRUN` the eventfd fires when
+/// completion work is queued for the task, before any CQE is visible; the loop
+/// must call io_uring_get_events() after the wake-up and then reap.
+///
+/// Registering an eventfd is available since Linux 5.2. Since Linux 5.18 the
+/// kernel does it without waiting for the ring to go idle, so it is safe on a
+/// busy ring.
+///
+/// # See also
+/// io_uring_unregister_eventfd, io_uring_register_eventfd_async,
+/// io_uring_cq_eventfd_toggle, io_uring_get_events, io_uring(7)
+///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
@@ -329,6 +383,22 @@ pub unsafe extern "C" fn io_uring_register_eventfd(ring: *mut io_uring, fd: c_in
 
 /// Signals eventfd `fd` only for completions from async workers.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `fd`: a descriptor from eventfd(2).
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EBUSY`: an eventfd is registered already.
+/// - `EINVAL`: `fd` is not an eventfd, or `ring` is NULL.
+///
+/// # Notes
+/// Requests that complete during submission do not signal. Needs Linux 5.6.
+///
+/// # See also
+/// io_uring_register_eventfd, io_uring_unregister_eventfd
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -341,6 +411,15 @@ pub unsafe extern "C" fn io_uring_register_eventfd_async(ring: *mut io_uring, fd
 /// Stops eventfd signalling.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `ENXIO`: no eventfd is registered.
+///
+/// # See also
+/// io_uring_register_eventfd, io_uring_cq_eventfd_toggle
+///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
@@ -352,6 +431,28 @@ pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_i
 /// Registers the caller's credentials; returns the personality id.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// The new personality id (a positive 16-bit number) on success, or a negated
+/// errno value.
+///
+/// # Errors
+/// - `EBUSY`: no free id is left (ids are 16 bits wide).
+/// - `ENOMEM`: the kernel could not store the credentials.
+/// - `EINVAL`: `ring` is NULL.
+///
+/// # Notes
+/// The credentials are those of the calling thread at the time of the call:
+/// user and group ids, supplementary groups and capabilities. To use them, store
+/// the id in the SQE before submitting: `sqe->personality = id;`. The request
+/// then runs with those credentials even if the thread has changed its own
+/// since, for example after dropping privileges with setresuid(2).
+///
+/// A request naming an id that is not registered fails with `-EINVAL` in its
+/// CQE. Personalities are available since Linux 5.6.
+///
+/// # See also
+/// io_uring_unregister_personality, io_uring_get_sqe, io_uring(7)
+///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
@@ -362,6 +463,21 @@ pub unsafe extern "C" fn io_uring_register_personality(ring: *mut io_uring) -> c
 
 /// Drops personality `id`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `id`: an id returned by io_uring_register_personality().
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EINVAL`: no personality has that id, or `ring` is NULL.
+///
+/// # Notes
+/// Requests already submitted with the id keep the credentials they took.
+///
+/// # See also
+/// io_uring_register_personality
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -405,6 +521,15 @@ pub unsafe extern "C" fn io_uring_register_restrictions(
 
 /// Enables a ring created with `IORING_SETUP_R_DISABLED`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EBADFD`: the ring is not disabled.
+///
+/// # See also
+/// io_uring_register_restrictions, io_uring_setup_flags(7)
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -466,6 +591,16 @@ pub unsafe extern "C" fn io_uring_register_iowq_max_workers(
 
 /// Registers the ring fd; returns 1.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 1 (the number of descriptors registered) on success, or a negated errno value.
+///
+/// # Notes
+/// Later calls pass the registered index with `IORING_ENTER_REGISTERED_RING`,
+/// which saves a file lookup per system call. Needs Linux 5.18.
+///
+/// # See also
+/// io_uring_unregister_ring_fd, io_uring_close_ring_fd
 ///
 /// # Safety
 /// `ring` null or valid.

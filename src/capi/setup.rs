@@ -48,6 +48,29 @@ unsafe fn init_into<T>(
 /// Sets up a ring of at least `entries` SQEs with setup `flags`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `entries`: the SQ size wanted; the kernel rounds it up to a power of two.
+///   The CQ ring gets twice as many entries.
+/// - `flags`: `IORING_SETUP_*` flags, see io_uring_setup_flags(7).
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EINVAL`: `entries` is 0 or too large, a flag is unknown to the kernel,
+///   or the flags do not go together.
+/// - `ENOMEM`: the kernel or the mapping ran out of memory.
+/// - `EPERM`: io_uring is disabled for the caller (the
+///   `kernel.io_uring_disabled` sysctl).
+///
+/// # Notes
+/// A ring set up by this call is released with io_uring_queue_exit(). The
+/// library uses `IORING_SETUP_NO_SQARRAY` when the kernel offers it.
+///
+/// # See also
+/// io_uring_queue_init_params, io_uring_queue_exit, io_uring_setup(2),
+/// io_uring_setup_flags(7), io_uring(7)
+///
 /// # Safety
 /// `ring` must be null or point to writable memory for a `struct io_uring`.
 #[no_mangle]
@@ -62,6 +85,26 @@ pub unsafe extern "C" fn io_uring_queue_init(
 
 /// Sets up a ring from `p`, which receives the kernel's answer.
 /// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `entries`: the SQ size wanted.
+/// - `p`: zeroed, then the flags and their parameters filled in; on return
+///   it holds the sizes and `IORING_FEAT_*` features the kernel granted.
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EINVAL`: see io_uring_setup(2), or `ring` or `p` is NULL.
+/// - `ENOMEM`: the kernel or the mapping ran out of memory.
+///
+/// # Notes
+/// Check `p->features` rather than the kernel version to learn what the ring
+/// can do.
+///
+/// # See also
+/// io_uring_queue_init, io_uring_queue_exit, io_uring_setup(2),
+/// io_uring_setup_flags(7)
 ///
 /// # Safety
 /// `ring` and `p` must be null or valid for writing.
@@ -153,6 +196,14 @@ pub unsafe extern "C" fn io_uring_queue_mmap(
 /// Tears a ring down: unmaps, unregisters the ring fd, closes.
 /// A null `ring` is ignored where liburing would dereference it.
 ///
+/// # Notes
+/// Requests still in flight are cancelled by the kernel as the ring descriptor
+/// closes. Registered files, buffers, eventfds and personalities go with the
+/// ring; there is no need to unregister them first.
+///
+/// # See also
+/// io_uring_queue_init
+///
 /// # Safety
 /// `ring` must be null or a ring set up by this library, not used again
 /// (nor by any other call meanwhile).
@@ -238,6 +289,13 @@ pub unsafe extern "C" fn io_uring_get_probe_ring(ring: *mut io_uring) -> *mut io
 }
 
 /// The opcodes the kernel supports, or NULL.
+///
+/// # Return value
+/// A probe to release with io_uring_free_probe(), or NULL when the kernel
+/// cannot be asked (before Linux 5.6) or memory ran out.
+///
+/// # See also
+/// io_uring_opcode_supported, io_uring_get_probe_ring, io_uring_free_probe
 #[no_mangle]
 pub extern "C" fn io_uring_get_probe() -> *mut io_uring_probe {
     probe::get_probe().unwrap_or(core::ptr::null_mut())
