@@ -31,10 +31,10 @@ relativelibdir := $(if $(filter-out $(abspath $(libdir)),$(abspath $(libdevdir))
 RUST_SRC := $(shell find src -name '*.rs') Cargo.toml
 HEADERS  := $(shell find include -name '*.h')
 
-.PHONY: man html check-man all lib ffi headers check-headers install uninstall test unit-test lint capi-tests \
+.PHONY: all lib ffi headers check-headers install uninstall test unit-test lint capi-tests \
 	liburing-tests stage clean check-symbols bench abi-assert
 
-all: lib ffi $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc man
+all: lib ffi $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc
 
 lib: $(LIB_SO) $(LIB_A)
 
@@ -148,25 +148,6 @@ stage: all
 	rm -rf $(STAGE)
 	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(STAGE)) prefix=/usr
 
-# The reference manual (man/generate.py says where each page's text comes
-# from): $(MAN_DIR)/man2, man3, man7. Cheap, so always rebuilt from scratch.
-MAN_DIR := $(BUILD)/man
-PYTHON  ?= python3
-man:
-	rm -rf $(MAN_DIR)/man2 $(MAN_DIR)/man3 $(MAN_DIR)/man7
-	$(PYTHON) man/generate.py $(MAN_DIR)
-
-# Every name resolves, SYNOPSIS = installed header, lint-clean, the examples
-# compile and run, no sentence taken from liburing's pages (upstream's source:
-# LIBURING_SRC, else the one the liburing-tests harness fetched into its cache).
-check-man: stage man
-	src="$${LIBURING_SRC:-$$(ls -d .cache/liburing-tests/src/liburing*/ 2>/dev/null | head -n 1)}"; \
-	$(PYTHON) man/check.py $(MAN_DIR) $(abspath $(STAGE))/usr "$${src%/}/man"
-
-# Browsable HTML: $(MAN_DIR)/html/index.html links every page.
-html: man
-	sh man/html.sh $(MAN_DIR)
-
 unit-test:
 	$(CARGO) test --quiet --lib
 
@@ -205,8 +186,33 @@ bench: stage
 	sh capi-tests/bench/run.sh $(abspath $(STAGE))/usr/include $(abspath $(STAGE))/usr/lib \
 		$(abspath $(UPSTREAM_STAGE))/include $(abspath $(UPSTREAM_STAGE))/lib
 
-test: unit-test check-headers check-symbols capi-tests liburing-tests check-man
+test: unit-test check-headers check-symbols capi-tests liburing-tests
 
 clean:
 	rm -rf $(BUILD)
 	$(CARGO) clean --quiet
+
+# The reference manual (man/generate.py says where each page's text comes
+# from): $(MAN_DIR)/man2, man3, man7, built by `make`, installed by `make
+# install`, checked by `make test`. Cheap, so always rebuilt from scratch.
+# (After the `test` rule, so check-man runs after liburing-tests, which
+# fetches upstream's source when LIBURING_SRC is not given.)
+.PHONY: man html check-man
+all: man
+test: check-man
+MAN_DIR := $(BUILD)/man
+PYTHON  ?= python3
+man:
+	rm -rf $(MAN_DIR)/man2 $(MAN_DIR)/man3 $(MAN_DIR)/man7
+	$(PYTHON) man/generate.py $(MAN_DIR)
+
+# Every name resolves, SYNOPSIS = installed header, lint-clean, the examples
+# compile and run, no sentence taken from liburing's pages (upstream's source:
+# LIBURING_SRC, else the one the liburing-tests harness fetched into its cache).
+check-man: stage man
+	src="$${LIBURING_SRC:-$$(ls -d .cache/liburing-tests/src/liburing*/ 2>/dev/null | head -n 1)}"; \
+	$(PYTHON) man/check.py $(MAN_DIR) $(abspath $(STAGE))/usr "$${src%/}/man"
+
+# Browsable HTML: $(MAN_DIR)/html/index.html links every page.
+html: man
+	sh man/html.sh $(MAN_DIR)
