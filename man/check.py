@@ -92,7 +92,11 @@ def check_synopsis(man_dir, stage_usr, failures):
             continue
         with open(path) as f:
             text = f.read()
-        for proto in synopsis_prototypes(text):
+        protos = synopsis_prototypes(text)
+        if any(not p.startswith("void ") for p in protos) and \
+                not re.search(r"^\.SH RETURN VALUE$", text, re.M):
+            failures.append("%s: no RETURN VALUE section" % path)
+        for proto in protos:
             name = re.search(r"(\w+)\(", proto).group(1)
             d = installed.get(name)
             checked += 1

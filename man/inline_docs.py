@@ -146,6 +146,8 @@ INLINE = {
         returns="A control message header inside the buffer, or NULL.", see=RECVMSG),
     # ---- macros
     "io_uring_for_each_cqe": dict(
+        returns="None: the macro is the head of a for statement; the loop body runs once "
+                "per CQE with @cqe_ set.",
         notes="The loop does not move the CQ head: finish with io_uring_cq_advance(ring, n) "
               "where n counts the entries visited (mixed rings: the slots, see "
               "io_uring_cqe_nr()).",
@@ -160,6 +162,8 @@ INLINE = {
               "written before it; io_uring_smp_mb() is a full fence. IO_URING_READ_ONCE() "
               "and IO_URING_WRITE_ONCE() are relaxed atomic accesses: no tearing, no "
               "ordering.",
+        returns="io_uring_smp_load_acquire() and IO_URING_READ_ONCE() yield the value "
+                "read; the others yield nothing useful.",
         notes="In C they expand to <stdatomic.h> operations; C++ gets inline templates with "
               "the same names. The library's own helpers use them, so a program rarely "
               "needs them.",
@@ -169,6 +173,7 @@ INLINE = {
     "IO_URING_READ_ONCE": dict(alias_of="io_uring_smp_load_acquire"),
     "IO_URING_WRITE_ONCE": dict(alias_of="io_uring_smp_load_acquire"),
     "uring_likely": dict(
+        returns="0 or 1.",
         about="Branch hints: the condition is expected to be true (uring_likely) or false "
               "(uring_unlikely). Both evaluate to the truth value of @cond.",
         notes="Defined only when the program has not defined the name already.",

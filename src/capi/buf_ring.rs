@@ -54,6 +54,17 @@ pub unsafe extern "C" fn io_uring_unregister_buf_ring(ring: *mut io_uring, bgid:
 /// kernel's error whatever `head` is; a null `head`, which liburing would
 /// then write through, gets `-EINVAL`.
 ///
+/// # Return value
+/// 0 with the head stored in `*head`, or a negated errno value.
+///
+/// # Errors
+/// - `EINVAL`: the group is not a buffer ring, or the kernel cannot report
+///   heads (before Linux 6.8).
+/// - `ENOENT`: no buffer group has that id.
+///
+/// # See also
+/// io_uring_buf_ring_available, io_uring_setup_buf_ring
+///
 /// # Safety
 /// `ring` null or valid; `head` null or valid for writing.
 #[no_mangle]

@@ -335,6 +335,17 @@ fn peek_batch_without_room(ring: crate::ring::LiveRing) -> c_uint {
 /// `wait_nr` completions.
 /// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 with `*cqe_ptr` set (or NULL when nothing was asked to wait for), or a
+/// negated errno value.
+///
+/// # Notes
+/// Programs should call the wait and peek functions; this symbol serves
+/// binaries built against headers that call it directly.
+///
+/// # See also
+/// io_uring_wait_cqe, io_uring_peek_cqe
+///
 /// # Safety
 /// `ring` and `cqe_ptr` must be null or valid; `sigmask` is only handed to
 /// the kernel.
@@ -355,6 +366,12 @@ pub unsafe extern "C" fn __io_uring_get_cqe(
 /// SQPOLL thread frees SQ space.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 once an SQ slot is free, or a negated errno value.
+///
+/// # See also
+/// io_uring_sqring_wait
+///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
@@ -367,6 +384,13 @@ pub unsafe extern "C" fn __io_uring_sqring_wait(ring: *mut io_uring) -> c_int {
 /// defines this inline; the symbol serves binaries built against older
 /// headers.
 /// A null `ring` gives NULL where liburing would dereference it.
+///
+/// # Return value
+/// A cleared SQE, or NULL when the submission queue is full: submit, then try
+/// again.
+///
+/// # See also
+/// io_uring_submit, io_uring_sq_space_left, io_uring_get_sqe128
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.

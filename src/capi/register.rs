@@ -274,6 +274,12 @@ pub unsafe extern "C" fn io_uring_unregister_buffers(ring: *mut io_uring) -> c_i
 /// `src` has a registered index).
 /// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # See also
+/// io_uring_clone_buffers_offset
+///
 /// # Safety
 /// `dst` and `src` null or valid.
 #[no_mangle]
@@ -293,6 +299,12 @@ pub unsafe extern "C" fn __io_uring_clone_buffers_offset(
 
 /// Clones a range of buffers, naming `src` by its registered index if any.
 /// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # See also
+/// io_uring_clone_buffers
 ///
 /// # Safety
 /// `dst` and `src` null or valid.
@@ -314,6 +326,20 @@ pub unsafe extern "C" fn io_uring_clone_buffers_offset(
 /// Clones all of `src`'s buffers into `dst`.
 /// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EBUSY`: `dst` has a buffer table already.
+/// - `ENXIO`: `src` has no registered buffers.
+///
+/// # Notes
+/// Needs Linux 6.12. The buffers stay pinned once, shared by both rings.
+///
+/// # See also
+/// io_uring_clone_buffers_offset, io_uring_register_buffers,
+/// io_uring_registered_buffers(7)
+///
 /// # Safety
 /// `dst` and `src` null or valid.
 #[no_mangle]
@@ -324,6 +350,12 @@ pub unsafe extern "C" fn io_uring_clone_buffers(dst: *mut io_uring, src: *mut io
 
 /// Clones all of `src`'s buffers into `dst` with caller flags.
 /// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # See also
+/// io_uring_clone_buffers
 ///
 /// # Safety
 /// `dst` and `src` null or valid.
@@ -624,6 +656,18 @@ pub unsafe extern "C" fn io_uring_unregister_ring_fd(ring: *mut io_uring) -> c_i
 /// Closes the real fd of a ring with a registered fd; returns 1.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 1 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EINVAL`: the ring descriptor is not registered, so closing it would
+///   leave no way to reach the ring.
+/// - `EOPNOTSUPP`: the kernel cannot do without the real descriptor (no
+///   `IORING_FEAT_REG_REG_RING`).
+///
+/// # See also
+/// io_uring_register_ring_fd
+///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
@@ -810,6 +854,20 @@ pub unsafe extern "C" fn io_uring_register_query(query: *mut io_uring_query_hdr)
 
 /// Resizes the rings to `p`'s sizes and remaps them.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EINVAL`: the ring was not set up with `IORING_SETUP_DEFER_TASKRUN`,
+///   the kernel cannot resize (before Linux 6.13), or the sizes are bad.
+/// - `EOVERFLOW`: the new rings are too small for the entries pending now.
+///
+/// # Notes
+/// The SQE and CQE pointers a program holds become invalid.
+///
+/// # See also
+/// io_uring_queue_init_params
 ///
 /// # Safety
 /// `ring` and `p` null or valid.

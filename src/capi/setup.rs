@@ -176,6 +176,15 @@ pub unsafe extern "C" fn __io_uring_queue_init_params(
 /// Maps the rings of an fd from `io_uring_setup(2)` into `ring`.
 /// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `ENOMEM`: a mapping failed.
+///
+/// # See also
+/// io_uring_setup, io_uring_queue_init_params
+///
 /// # Safety
 /// `p` must be null or the params `io_uring_setup` filled for `fd`; `ring`
 /// null or writable.
@@ -220,6 +229,12 @@ pub unsafe extern "C" fn io_uring_queue_exit(ring: *mut io_uring) {
 /// Keeps the ring memory out of `fork(2)` children.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 on success, or a negated errno value from madvise(2).
+///
+/// # See also
+/// io_uring_queue_init
+///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
@@ -229,6 +244,13 @@ pub unsafe extern "C" fn io_uring_ring_dontfork(ring: *mut io_uring) -> c_int {
 }
 
 /// `RLIMIT_MEMLOCK` bytes a ring would need (0 on current kernels).
+///
+/// # Return value
+/// A byte count (0 when the kernel does not charge rings to the limit), or a
+/// negated errno value.
+///
+/// # See also
+/// io_uring_mlock_size_params
 #[no_mangle]
 pub extern "C" fn io_uring_mlock_size(entries: c_uint, flags: c_uint) -> libc::ssize_t {
     ret_size(setup::mlock_size(entries, flags))
@@ -240,6 +262,12 @@ pub extern "C" fn io_uring_mlock_size(entries: c_uint, flags: c_uint) -> libc::s
 /// to `RLIMIT_MEMLOCK` (and for a non-zero `entries`): on current kernels
 /// the answer is 0 whatever `p` is. Where liburing would then read a null
 /// `p`, the result is `-EINVAL`.
+///
+/// # Return value
+/// A byte count, or a negated errno value.
+///
+/// # See also
+/// io_uring_mlock_size
 ///
 /// # Safety
 /// `p` must be null or point to a readable `struct io_uring_params`.
@@ -254,6 +282,15 @@ pub unsafe extern "C" fn io_uring_mlock_size_params(
 }
 
 /// Bytes of ring memory (rings and SQEs) a ring would use.
+///
+/// # Return value
+/// A byte count, or a negated errno value for sizes the kernel would refuse.
+///
+/// # Notes
+/// Use it to size the memory for io_uring_queue_init_mem().
+///
+/// # See also
+/// io_uring_memory_size_params, io_uring_queue_init_mem
 #[no_mangle]
 pub extern "C" fn io_uring_memory_size(entries: c_uint, flags: c_uint) -> libc::ssize_t {
     ret_size(setup::memory_size(entries, flags))
@@ -261,6 +298,12 @@ pub extern "C" fn io_uring_memory_size(entries: c_uint, flags: c_uint) -> libc::
 
 /// [`io_uring_memory_size`] with full params. A null `p`, which liburing
 /// would read, gives `-EINVAL`.
+///
+/// # Return value
+/// A byte count, or a negated errno value.
+///
+/// # See also
+/// io_uring_memory_size, io_uring_queue_init_mem
 ///
 /// # Safety
 /// `p` must be null or point to a readable `struct io_uring_params`.
@@ -279,6 +322,12 @@ pub unsafe extern "C" fn io_uring_memory_size_params(
 /// The opcodes `ring` supports, or NULL. Release with `io_uring_free_probe`
 /// (or `free`).
 /// A null `ring` gives NULL where liburing would dereference it.
+///
+/// # Return value
+/// A probe to release with io_uring_free_probe(), or NULL.
+///
+/// # See also
+/// io_uring_get_probe, io_uring_opcode_supported
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
@@ -314,6 +363,13 @@ pub unsafe extern "C" fn io_uring_free_probe(probe: *mut io_uring_probe) {
 /// Turns iowait accounting of waits on `ring` on or off.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 on success, or `-EOPNOTSUPP` when the kernel cannot leave waits out of
+/// iowait (no `IORING_FEAT_NO_IOWAIT`).
+///
+/// # See also
+/// io_uring_wait_cqe
+///
 /// # Safety
 /// `ring` must be null or point to a `struct io_uring`, which this call
 /// updates: no other call may use the ring meanwhile (as in liburing).
@@ -328,24 +384,54 @@ pub unsafe extern "C" fn io_uring_set_iowait(ring: *mut io_uring, enable_iowait:
 }
 
 /// The library's major version.
+///
+/// # Return value
+/// The major version of the library loaded at run time (2).
+///
+/// # See also
+/// io_uring_minor_version, io_uring_check_version
 #[no_mangle]
 pub extern "C" fn io_uring_major_version() -> c_int {
     version::major()
 }
 
 /// The library's minor version.
+///
+/// # Return value
+/// The minor version of the library loaded at run time (15).
+///
+/// # See also
+/// io_uring_major_version, io_uring_check_version
 #[no_mangle]
 pub extern "C" fn io_uring_minor_version() -> c_int {
     version::minor()
 }
 
 /// True if this library is *older* than `major.minor`.
+///
+/// # Return value
+/// `true` when the library loaded at run time is older than `major.minor`,
+/// `false` otherwise.
+///
+/// # Notes
+/// The `IO_URING_CHECK_VERSION` macro makes the same test at compile time
+/// against the headers.
+///
+/// # See also
+/// io_uring_major_version, io_uring_minor_version
 #[no_mangle]
 pub extern "C" fn io_uring_check_version(major: c_int, minor: c_int) -> bool {
     version::check_version(major, minor)
 }
 
 /// `io_uring_setup(2)`.
+///
+/// # Return value
+/// The new ring descriptor, or a negated errno value instead of -1 and
+/// `errno`.
+///
+/// # See also
+/// io_uring_setup(2), io_uring_queue_init_params, io_uring_queue_mmap
 ///
 /// # Safety
 /// `p` is handed to the kernel, which checks it.
@@ -356,6 +442,13 @@ pub unsafe extern "C" fn io_uring_setup(entries: c_uint, p: *mut io_uring_params
 }
 
 /// `io_uring_enter(2)` with an optional signal mask.
+///
+/// # Return value
+/// What io_uring_enter(2) returns on success; a negated errno value instead
+/// of -1 and `errno`.
+///
+/// # See also
+/// io_uring_enter(2), io_uring_submit
 ///
 /// # Safety
 /// `sig` is handed to the kernel, which checks it.
@@ -382,6 +475,13 @@ pub unsafe extern "C" fn io_uring_enter(
 
 /// `io_uring_enter(2)` with an explicit argument size.
 ///
+/// # Return value
+/// What io_uring_enter(2) returns on success; a negated errno value instead
+/// of -1 and `errno`.
+///
+/// # See also
+/// io_uring_enter(2), io_uring_enter
+///
 /// # Safety
 /// `arg` is handed to the kernel, which checks it.
 #[no_mangle]
@@ -400,6 +500,13 @@ pub unsafe extern "C" fn io_uring_enter2(
 }
 
 /// `io_uring_register(2)`.
+///
+/// # Return value
+/// What io_uring_register(2) returns on success; a negated errno value
+/// instead of -1 and `errno`.
+///
+/// # See also
+/// io_uring_register(2)
 ///
 /// # Safety
 /// `arg` is handed to the kernel, which checks it.
