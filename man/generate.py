@@ -50,6 +50,16 @@ OPCODE_SINCE = {
     "FIXED_FD_INSTALL": "6.8", "FTRUNCATE": "6.9", "BIND": "6.11", "LISTEN": "6.11",
 }
 
+# First kernel with each request flag a helper stores, where it is later
+# than its opcode.
+FLAG_SINCE = {
+    "IORING_POLL_ADD_MULTI": "5.13", "IORING_ACCEPT_MULTISHOT": "5.19",
+    "IORING_RECV_MULTISHOT": "6.0", "IORING_TIMEOUT_MULTISHOT": "6.4",
+    "IORING_RECVSEND_FIXED_BUF": "6.0", "IORING_ASYNC_CANCEL_FD": "5.19",
+    "IORING_ASYNC_CANCEL_ALL": "5.19", "IORING_ASYNC_CANCEL_ANY": "5.19",
+    "IORING_FIXED_FD_NO_CLOEXEC": "6.8", "IORING_RECVSEND_BUNDLE": "6.10",
+}
+
 # Section 2 and 7 pages are hand-written; these names exist as pages there.
 SYSCALLS = ["io_uring_setup", "io_uring_enter", "io_uring_enter2", "io_uring_register"]
 
@@ -217,6 +227,12 @@ class Manual:
                                                        if since else ""))
                 + "To check a running kernel, ask `io_uring_get_probe(3)` and test the opcode "
                 "with `io_uring_opcode_supported(3)`.")
+        for flag in sorted(set(re.findall(r"IORING_\w+", d.body))):
+            if flag in FLAG_SINCE:
+                notes.append("The flag %s needs Linux %s or later." % (flag, FLAG_SINCE[flag]))
+        if any(s[0] == "file_index" for s in stores):
+            notes.append("Direct descriptors (the file_index field) need Linux 5.15; see "
+                         "io_uring_registered_files(7).")
         notes.append("The helper is inline in <liburing.h>; liburing-ffi exports it as a "
                      "function for languages that cannot use C inline functions.")
         desc = roff.prose(about) + self.arguments(d.prototype, meanings)
@@ -228,10 +244,18 @@ class Manual:
             ("RETURN VALUE", ["None: the result of the request arrives in the",
                               ".I res", "field of its CQE."]),
             ("NOTES", roff.prose("\n\n".join(notes))),
-            ("SEE ALSO", self.see_also(name, ["io_uring_get_sqe", "io_uring_submit",
-                                              "io_uring_wait_cqe"], about)),
+            ("SEE ALSO", self.see_also(name, self.same_opcode(name, ops) + [
+                "io_uring_get_sqe", "io_uring_submit", "io_uring_wait_cqe"], about)),
         ], "src/prep/table.rs")
         self.add("3", name, text)
+
+    def same_opcode(self, name, ops):
+        """The other helpers that prepare the same opcode."""
+        if not ops:
+            return []
+        op = "IORING_OP_%s" % ops[0]
+        return [n for n in sorted(self.prep) if n != name and
+                re.search(r"\b%s\b" % op, self.decls[n].body)][:8]
 
     def inline_page(self, name, extra):
         d = self.decls[name]
