@@ -66,15 +66,19 @@ SYSCALLS = ["io_uring_setup", "io_uring_enter", "io_uring_enter2", "io_uring_reg
 
 def first_sentence(text):
     text = " ".join(text.split())
-    m = re.match(r"(.+?[.:;])(\s|$)", text)
+    m = re.match(r"(.+?(?<!i\.e)(?<!e\.g)[.:;])(\s|$)", text)
     s = (m.group(1) if m else text).rstrip(".:;")
     s = re.sub(r"`([^`]*)`", r"\1", s).replace("@", "")
     return s[:1].lower() + s[1:] if s[:2] != s[:2].upper() else s
 
 
 def clean_comment(c):
-    """Header comment prose without banner lines."""
-    lines = [l for l in c.split("\n") if not re.fullmatch(r"\s*=+\s*", l)]
+    """Header comment prose without a section banner (=== lines around a
+    title, which names the header's section, not the item)."""
+    lines = c.split("\n")
+    if lines and re.fullmatch(r"\s*=+\s*", lines[0]):
+        lines = lines[2:]
+    lines = [l for l in lines if not re.fullmatch(r"\s*=+\s*", l)]
     return "\n".join(lines).strip()
 
 
