@@ -19,6 +19,10 @@ use crate::uapi::{io_uring_buf_reg, io_uring_buf_ring};
 /// Registers the buffer ring `reg` describes (`flags` ORed into `reg->flags`).
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `reg`: where the ring memory is, its size and group id.
+/// - `flags`: `IOU_PBUF_RING_*` flags.
+///
 /// # Safety
 /// `ring` and `reg` null or valid; the ring memory `reg` names must stay
 /// mapped while registered.

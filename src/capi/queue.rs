@@ -85,6 +85,12 @@ pub unsafe extern "C" fn io_uring_submit_and_wait(ring: *mut io_uring, wait_nr: 
 /// `sigmask` applied while waiting.
 /// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `cqe_ptr`: receives the first CQE.
+/// - `wait_nr`: how many completions to wait for.
+/// - `ts`: the longest time to wait, relative, or NULL to wait without limit.
+/// - `sigmask`: the signal mask to apply while waiting, or NULL.
+///
 /// # Return value
 /// The number of SQEs submitted (0 when there were none) once `wait_nr`
 /// completions are ready, with the first in `*cqe_ptr`; or a negated errno
@@ -122,6 +128,14 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_timeout(
 /// [`io_uring_submit_and_wait_timeout`] with a batch timeout of `min_wait`
 /// microseconds (`-EINVAL` if the kernel lacks `IORING_FEAT_MIN_TIMEOUT`).
 /// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `cqe_ptr`: receives the first CQE.
+/// - `wait_nr`: how many completions to wait for.
+/// - `ts`: the longest time to wait, relative, or NULL to wait without limit.
+/// - `min_wait`: microseconds to wait for the full batch before returning
+///   with what has arrived.
+/// - `sigmask`: the signal mask to apply while waiting, or NULL.
 ///
 /// # Safety
 /// As for [`io_uring_submit_and_wait_timeout`].
@@ -214,6 +228,12 @@ pub unsafe extern "C" fn io_uring_get_events(ring: *mut io_uring) -> c_int {
 /// Waits for `wait_nr` completions, up to `ts` if given.
 /// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `cqe_ptr`: receives the first CQE.
+/// - `wait_nr`: how many completions to wait for.
+/// - `ts`: the longest time to wait, relative, or NULL to wait without limit.
+/// - `sigmask`: the signal mask to apply while waiting, or NULL.
+///
 /// # Return value
 /// 0 with the first CQE in `*cqe_ptr`, or a negated errno value.
 ///
@@ -268,6 +288,10 @@ pub unsafe extern "C" fn io_uring_wait_cqes_min_timeout(
 /// Waits for one completion, up to `ts` if given.
 /// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `cqe_ptr`: receives the CQE.
+/// - `ts`: the longest time to wait, relative, or NULL to wait without limit.
+///
 /// # Return value
 /// 0 with a CQE in `*cqe_ptr`, or a negated errno value.
 ///
@@ -293,6 +317,10 @@ pub unsafe extern "C" fn io_uring_wait_cqe_timeout(
 
 /// Fills `cqes` with up to `count` ready completions; returns how many.
 /// A null `cqes` (where liburing would crash) is taken as room for none.
+///
+/// # Arguments
+/// - `cqes`: an array that receives CQE pointers.
+/// - `count`: its length.
 ///
 /// # Return value
 /// The number of CQE pointers stored, possibly 0.

@@ -62,6 +62,11 @@ macro_rules! exclusive_ring {
 /// Registers a file table of `nr_files` fds.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `files`: descriptors to put in slots 0 to `nr_files` - 1; -1 leaves a
+///   slot empty.
+/// - `nr_files`: the table size.
+///
 /// # Return value
 /// 0 on success, or a negated errno value.
 ///
@@ -91,6 +96,11 @@ pub unsafe extern "C" fn io_uring_register_files(
 /// Registers a file table with a tag per slot.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `files`: descriptors, -1 for an empty slot.
+/// - `tags`: a tag per slot (0 for none), or NULL.
+/// - `nr`: the table size.
+///
 /// # Safety
 /// `ring` null or valid; `files` and `tags` (unless null) readable for `nr`.
 #[no_mangle]
@@ -108,6 +118,9 @@ pub unsafe extern "C" fn io_uring_register_files_tags(
 /// Registers an empty file table of `nr` slots.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `nr`: the number of empty slots.
+///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
@@ -118,6 +131,11 @@ pub unsafe extern "C" fn io_uring_register_files_sparse(ring: *mut io_uring, nr:
 
 /// Replaces `nr_files` registered files from slot `off`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `off`: the first slot to replace.
+/// - `files`: the new descriptors; -1 empties a slot, `IORING_REGISTER_FILES_SKIP` leaves it.
+/// - `nr_files`: how many slots, from `off` on.
 ///
 /// # Safety
 /// `ring` null or valid; `files` readable for `nr_files` ints.
@@ -136,6 +154,13 @@ pub unsafe extern "C" fn io_uring_register_files_update(
 /// Replaces `nr_files` registered files from slot `off`, with tags.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `off`: the first slot to replace.
+/// - `files`: the new descriptors, -1 for an empty slot.
+/// - `tags`: a tag per slot, posted in a CQE when the kernel drops the file
+///   the slot held; NULL for none.
+/// - `nr_files`: how many slots.
+///
 /// # Safety
 /// `ring` null or valid; `files` and `tags` (unless null) readable.
 #[no_mangle]
@@ -153,6 +178,10 @@ pub unsafe extern "C" fn io_uring_register_files_update_tag(
 
 /// Limits direct-descriptor allocation to slots `[off, off + len)`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `off`: the first slot automatic allocation may use.
+/// - `len`: the number of slots it may use.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -184,6 +213,10 @@ pub unsafe extern "C" fn io_uring_unregister_files(ring: *mut io_uring) -> c_int
 /// Registers `nr_iovecs` fixed buffers.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `iovecs`: the buffers; buffer `i` is used as `buf_index` `i`.
+/// - `nr_iovecs`: how many, at most 16384.
+///
 /// # Return value
 /// 0 on success, or a negated errno value.
 ///
@@ -212,6 +245,11 @@ pub unsafe extern "C" fn io_uring_register_buffers(
 /// Registers fixed buffers with a tag per slot.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `iovecs`: the buffers.
+/// - `tags`: a tag per buffer (0 for none), or NULL.
+/// - `nr`: how many.
+///
 /// # Safety
 /// `ring` null or valid; `iovecs` and `tags` (unless null) readable for `nr`.
 #[no_mangle]
@@ -229,6 +267,9 @@ pub unsafe extern "C" fn io_uring_register_buffers_tags(
 /// Registers an empty buffer table of `nr` slots.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `nr`: the number of empty slots.
+///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
@@ -242,6 +283,12 @@ pub unsafe extern "C" fn io_uring_register_buffers_sparse(
 
 /// Replaces `nr` registered buffers from slot `off`, with tags.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `off`: the first slot to replace.
+/// - `iovecs`: the new buffers.
+/// - `tags`: a tag per slot, or NULL.
+/// - `nr`: how many slots.
 ///
 /// # Safety
 /// `ring` null or valid; `iovecs` and `tags` (unless null) readable for `nr`.
@@ -522,6 +569,10 @@ pub unsafe extern "C" fn io_uring_unregister_personality(ring: *mut io_uring, id
 /// Fills probe `p` (room for `nr` ops) with the supported opcodes.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `p`: a zeroed probe with room for `nr` opcodes.
+/// - `nr`: its number of op entries.
+///
 /// # Safety
 /// `ring` null or valid; `p` writable for the header and `nr` ops.
 #[no_mangle]
@@ -537,6 +588,10 @@ pub unsafe extern "C" fn io_uring_register_probe(
 
 /// Restricts what a disabled ring will accept once enabled.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `res`: the allowed register opcodes, SQE opcodes and SQE flags.
+/// - `nr_res`: how many entries.
 ///
 /// # Safety
 /// `ring` null or valid; `res` readable for `nr_res` entries.
@@ -578,6 +633,10 @@ pub unsafe extern "C" fn io_uring_enable_rings(ring: *mut io_uring) -> c_int {
 /// Sets the CPU affinity of the ring's async workers.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `cpusz`: the size of `mask` in bytes.
+/// - `mask`: the CPUs the workers may run on.
+///
 /// # Safety
 /// `ring` null or valid; `mask` readable for `cpusz` bytes.
 #[no_mangle]
@@ -604,6 +663,10 @@ pub unsafe extern "C" fn io_uring_unregister_iowq_aff(ring: *mut io_uring) -> c_
 
 /// Sets (and reads back the old) bounded/unbounded worker limits.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `values`: two numbers, the limits for bounded and for unbounded workers;
+///   0 leaves a limit as it is. On return they hold the previous limits.
 ///
 /// # Safety
 /// `ring` null or valid; `values` null or valid for two unsigned ints.
@@ -682,6 +745,10 @@ pub unsafe extern "C" fn io_uring_close_ring_fd(ring: *mut io_uring) -> c_int {
 
 /// Cancels matching requests synchronously.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `reg`: what to cancel (as the flags of io_uring_prep_cancel()) and how
+///   long to wait.
 ///
 /// # Safety
 /// `ring` null or valid; `reg` null or valid.

@@ -125,6 +125,12 @@ pub unsafe extern "C" fn io_uring_queue_init_params(
 /// Sets up an `IORING_SETUP_NO_MMAP` ring in `buf`; returns the bytes used.
 /// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `entries`: the SQ size wanted.
+/// - `p`: setup parameters, as for io_uring_queue_init_params().
+/// - `buf`: memory for the rings and SQEs, page-aligned.
+/// - `buf_size`: its size; io_uring_memory_size() says what is needed.
+///
 /// # Safety
 /// `ring` and `p` must be null or valid for writing; `buf`, if not null,
 /// `buf_size` zeroed, page-aligned bytes that outlive the ring.
