@@ -445,8 +445,9 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
 /// must call io_uring_get_events() after the wake-up and then reap.
 ///
 /// Registering an eventfd is available since Linux 5.2. Since Linux 5.18 the
-/// kernel does it without waiting for the ring to go idle, so it is safe on a
-/// busy ring.
+/// kernel does it without waiting for the ring to go idle, and this library
+/// lets the call run while other threads submit to or wait on the ring, so an
+/// eventfd can be attached to a busy ring.
 ///
 /// # See also
 /// io_uring_unregister_eventfd, io_uring_register_eventfd_async,
@@ -527,7 +528,8 @@ pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_i
 /// since, for example after dropping privileges with setresuid(2).
 ///
 /// A request naming an id that is not registered fails with `-EINVAL` in its
-/// CQE. Personalities are available since Linux 5.6.
+/// CQE. Personalities are available since Linux 5.6. The call may run while
+/// other threads submit to or wait on the ring.
 ///
 /// # See also
 /// io_uring_unregister_personality, io_uring_get_sqe, io_uring(7)
