@@ -209,7 +209,9 @@ man:
 # Every name resolves, SYNOPSIS = installed header, lint-clean, the examples
 # compile and run, no sentence taken from liburing's pages (upstream's source:
 # LIBURING_SRC, else the one the liburing-tests harness fetched into its cache).
-check-man: stage man
+# (`stage` builds `all`, so the pages too; naming `man` here as well would let
+# make -j regenerate them while the stage's install copies them.)
+check-man: stage
 	src="$${LIBURING_SRC:-$$(ls -d .cache/liburing-tests/src/liburing*/ 2>/dev/null | head -n 1)}"; \
 	$(PYTHON) man/check.py $(MAN_DIR) $(abspath $(STAGE))/usr "$${src%/}/man"
 
