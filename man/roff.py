@@ -76,7 +76,7 @@ def code_block(source):
     """C source shown verbatim."""
     lines = [".PP", ".in +4n", ".EX"]
     for l in source.rstrip("\n").split("\n"):
-        l = l.replace("\\", "\\e").expandtabs(4)
+        l = l.expandtabs(4).replace("\\", "\\e")
         lines.append("\\&" + l if l[:1] in (".", "'") or not l else l)
     return lines + [".EE", ".in"]
 
