@@ -18,6 +18,7 @@ def escape(text):
 
 def inline(text, names=()):
     """Source prose to roff: `code` in bold, @param and *word* in italics."""
+    text = re.sub(r"\[(`[^`]+`)\](?!\()", r"\1", text)    # rustdoc links
     out = escape(" ".join(text.split()))
     out = re.sub(r"`([^`]+)`", lambda m: "\\fB" + m.group(1) + "\\fR", out)
     out = re.sub(r"@([A-Za-z_]\w*)", r"\\fI\1\\fR", out)
