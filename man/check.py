@@ -188,6 +188,12 @@ def main(argv):
     if len(argv) != 3:
         print(__doc__)
         return 2
+    import shutil
+    missing = [t for t in ("man", "mandoc", "groff") if not shutil.which(t)]
+    if missing:
+        print("check-man: %s not installed (Debian: man-db, mandoc, groff-base; "
+              ".ci/run installs them)" % ", ".join(missing))
+        return 1
     man_dir, stage_usr, upstream_man = argv
     failures = []
     counts = {s: len([p for p in pages(man_dir) if "/man%s/" % s in p]) for s in "237"}
