@@ -65,11 +65,23 @@ SYSCALLS = ["io_uring_setup", "io_uring_enter", "io_uring_enter2", "io_uring_reg
 
 
 def first_sentence(text):
+    """The NAME line's summary: the first sentence, cut at its first clause
+    when long, starting lower-case unless it starts with a constant."""
     text = " ".join(text.split())
     m = re.match(r"(.+?(?<!i\.e)(?<!e\.g)[.:;])(\s|$)", text)
     s = (m.group(1) if m else text).rstrip(".:;")
     s = re.sub(r"`([^`]*)`", r"\1", s).replace("@", "")
-    return s[:1].lower() + s[1:] if s[:2] != s[:2].upper() else s
+    if len(s) > 80:
+        depth = 0
+        for i, c in enumerate(s):
+            depth += (c == "(") - (c == ")")
+            if depth == 0 and i >= 20 and (s.startswith(", ", i) or s.startswith(" (", i)):
+                s = s[:i]
+                break
+    first = s.split(" ", 1)[0]
+    if first in ("A", "An") or re.match(r"[A-Z][a-z]", first):
+        s = s[:1].lower() + s[1:]
+    return s
 
 
 def clean_comment(c):
