@@ -1,12 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # man/html.sh MAN_DIR: renders every page with mandoc -Thtml into
-# MAN_DIR/html/NAME.SECTION.html, cross-references as links, plus index.html.
+# MAN_DIR/html/NAME.SECTION.html, plus index.html. mandoc links only mdoc
+# cross-references, so references to our own pages (NAME(N) in bold) are
+# turned into links afterwards.
 set -eu
 man_dir=$1
 out=$man_dir/html
 rm -rf "$out"
 mkdir -p "$out"
+links=$out/links.sed
+for page in "$man_dir"/man[237]/*.[237]; do
+	base=$(basename "$page")
+	name=${base%.*}
+	sec=${base##*.}
+	echo "s#<b>$name</b>($sec)#<a href=\"$base.html\"><b>$name</b>($sec)</a>#g"
+	echo "s#<b>$name($sec)</b>#<a href=\"$base.html\"><b>$name($sec)</b></a>#g"
+done > "$links"
 {
 	echo '<!DOCTYPE html>'
 	echo '<html><head><meta charset="utf-8"><title>uring-rs manual</title></head><body>'
@@ -22,11 +32,12 @@ mkdir -p "$out"
 			[ -e "$page" ] || continue
 			base=$(basename "$page")
 			name=${base%.*}
-			mandoc -Thtml -Oman=%N.%S.html "$page" > "$out/$base.html"
+			mandoc -Thtml "$page" | sed -f "$links" > "$out/$base.html"
 			echo "<li><a href=\"$base.html\">$name($sec)</a></li>"
 		done
 		echo '</ul>'
 	done
 	echo '</body></html>'
 } > "$out/index.html"
+rm -f "$links"
 echo "html: $(ls "$out" | wc -l) files in $out (open $out/index.html)"
