@@ -363,3 +363,30 @@ clean:
 # clean, and forget ./configure's choices.
 distclean: clean
 	rm -f config.mk
+
+# The reference manual (man/generate.py says where each page's text comes
+# from): $(MAN_DIR)/man2, man3, man7, built by `make`, installed by `make
+# install`, checked by `make test`. Cheap, so always rebuilt from scratch.
+# (After the `test` rule, so check-man runs after liburing-tests, which
+# fetches upstream's source when LIBURING_SRC is not given.)
+.PHONY: man html check-man
+all: man
+test: check-man
+MAN_DIR := $(BUILD)/man
+PYTHON  ?= python3
+man:
+	rm -rf $(MAN_DIR)/man2 $(MAN_DIR)/man3 $(MAN_DIR)/man7
+	$(PYTHON) man/generate.py $(MAN_DIR)
+
+# Every name resolves, SYNOPSIS = installed header, lint-clean, the examples
+# compile and run, no sentence taken from liburing's pages (upstream's source:
+# LIBURING_SRC, else the one the liburing-tests harness fetched into its cache).
+# (`stage` builds `all`, so the pages too; naming `man` here as well would let
+# make -j regenerate them while the stage's install copies them.)
+check-man: stage
+	src="$${LIBURING_SRC:-$$(ls -d .cache/liburing-tests/src/liburing*/ 2>/dev/null | head -n 1)}"; \
+	$(PYTHON) man/check.py $(MAN_DIR) $(abspath $(STAGE))/usr "$${src%/}/man"
+
+# Browsable HTML: $(MAN_DIR)/html/index.html links every page.
+html: man
+	sh man/html.sh $(MAN_DIR)

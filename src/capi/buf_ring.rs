@@ -20,6 +20,10 @@ use crate::uapi::{io_uring_buf_reg, io_uring_buf_ring};
 /// Registers the buffer ring `reg` describes (`flags` ORed into `reg->flags`).
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `reg`: where the ring memory is, its size and group id.
+/// - `flags`: `IOU_PBUF_RING_*` flags.
+///
 /// # Safety
 /// `ring` and `reg` null or valid; the ring memory `reg` names must stay
 /// mapped while registered.
@@ -55,6 +59,17 @@ pub unsafe extern "C" fn io_uring_unregister_buf_ring(ring: *mut io_uring, bgid:
 /// kernel's error whatever `head` is; a null `head`, which liburing would
 /// then write through, gets `-EINVAL`.
 ///
+/// # Return value
+/// 0 with the head stored in `*head`, or a negated errno value.
+///
+/// # Errors
+/// - `EINVAL`: the group is not a buffer ring, or the kernel cannot report
+///   heads (before Linux 6.8).
+/// - `ENOENT`: no buffer group has that id.
+///
+/// # See also
+/// io_uring_buf_ring_available, io_uring_setup_buf_ring
+///
 /// # Safety
 /// `ring` null or valid; `head` null or valid for writing.
 #[no_mangle]
@@ -78,6 +93,24 @@ pub unsafe extern "C" fn io_uring_buf_ring_head(
 }
 
 /// Allocates and registers a buffer ring; NULL and `*err = -errno` on failure.
+///
+/// # Arguments
+/// - `nentries`: ring size, a power of two up to 32768.
+/// - `bgid`: the buffer group id requests will select.
+/// - `flags`: `IOU_PBUF_RING_*` flags, such as `IOU_PBUF_RING_INC`.
+/// - `err`: receives the negated errno value on failure.
+///
+/// # Return value
+/// The ring, ready for io_uring_buf_ring_add(), or NULL with `*err` set.
+///
+/// # Errors
+/// - `EINVAL`: a bad size or flag, or the kernel has no buffer rings (before
+///   Linux 5.19).
+/// - `EEXIST`: group `bgid` is in use.
+/// - `ENOMEM`: the memory could not be mapped.
+///
+/// # See also
+/// io_uring_free_buf_ring, io_uring_buf_ring_add, io_uring_provided_buffers(7)
 ///
 /// # Safety
 /// `ring` null or valid; `err` null or writable.
@@ -109,6 +142,12 @@ pub unsafe extern "C" fn io_uring_setup_buf_ring(
 
 /// Unregisters group `bgid` and frees its ring from `io_uring_setup_buf_ring`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # See also
+/// io_uring_setup_buf_ring, io_uring_unregister_buf_ring
 ///
 /// # Safety
 /// `ring` null or valid; `br` from `io_uring_setup_buf_ring` with the same

@@ -36,6 +36,23 @@ macro_rules! cqe_out {
 /// submitted.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// The number of SQEs handed to the kernel, or a negated errno value.
+///
+/// # Errors
+/// - `EAGAIN`: the kernel could not allocate request memory; reap and retry.
+/// - `EBUSY`: the CQ ring is overflowing; reap completions first.
+/// - `EEXIST`: a `IORING_SETUP_SINGLE_ISSUER` ring was used by another task.
+///
+/// # Notes
+/// With SQPOLL the call makes no system call unless the polling thread sleeps.
+/// A request that fails after submission reports its error in its CQE, not
+/// here.
+///
+/// # See also
+/// io_uring_get_sqe, io_uring_submit_and_wait, io_uring_wait_cqe,
+/// io_uring_enter(2)
+///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
@@ -46,6 +63,16 @@ pub unsafe extern "C" fn io_uring_submit(ring: *mut io_uring) -> c_int {
 
 /// Submits, then waits until `wait_nr` completions are available.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// The number of SQEs submitted, or a negated errno value.
+///
+/// # Errors
+/// - `EINTR`: a signal arrived while waiting.
+/// - `EBUSY`: the CQ ring is overflowing.
+///
+/// # See also
+/// io_uring_submit, io_uring_submit_and_wait_timeout, io_uring_wait_cqe
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
@@ -58,6 +85,28 @@ pub unsafe extern "C" fn io_uring_submit_and_wait(ring: *mut io_uring, wait_nr: 
 /// Submits and waits for `wait_nr` completions, up to `ts` if given, with
 /// `sigmask` applied while waiting.
 /// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `cqe_ptr`: receives the first CQE.
+/// - `wait_nr`: how many completions to wait for.
+/// - `ts`: the longest time to wait, relative, or NULL to wait without limit.
+/// - `sigmask`: the signal mask to apply while waiting, or NULL.
+///
+/// # Return value
+/// The number of SQEs submitted (0 when there were none) once `wait_nr`
+/// completions are ready, with the first in `*cqe_ptr`; or a negated errno
+/// value.
+///
+/// # Errors
+/// - `ETIME`: the timeout expired first.
+/// - `EINTR`: a signal arrived while waiting.
+///
+/// # Notes
+/// Without `IORING_FEAT_EXT_ARG` (kernels before 5.11) the timeout is an
+/// internal timeout request that uses an SQE.
+///
+/// # See also
+/// io_uring_submit_and_wait, io_uring_wait_cqes
 ///
 /// # Safety
 /// `ring` and `cqe_ptr` must be null or valid; `ts` and `sigmask` are only
@@ -80,6 +129,14 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_timeout(
 /// [`io_uring_submit_and_wait_timeout`] with a batch timeout of `min_wait`
 /// microseconds (`-EINVAL` if the kernel lacks `IORING_FEAT_MIN_TIMEOUT`).
 /// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `cqe_ptr`: receives the first CQE.
+/// - `wait_nr`: how many completions to wait for.
+/// - `ts`: the longest time to wait, relative, or NULL to wait without limit.
+/// - `min_wait`: microseconds to wait for the full batch before returning
+///   with what has arrived.
+/// - `sigmask`: the signal mask to apply while waiting, or NULL.
 ///
 /// # Safety
 /// As for [`io_uring_submit_and_wait_timeout`].
@@ -120,6 +177,16 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_reg(
 /// Submits and lets the kernel flush pending completions into the CQ.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// The number of SQEs submitted, or a negated errno value.
+///
+/// # Notes
+/// One system call instead of io_uring_submit() followed by
+/// io_uring_get_events(): the natural call at the top of a DEFER_TASKRUN loop.
+///
+/// # See also
+/// io_uring_submit, io_uring_get_events
+///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
@@ -131,6 +198,26 @@ pub unsafe extern "C" fn io_uring_submit_and_get_events(ring: *mut io_uring) -> 
 /// Runs pending task work and flushes overflowed completions into the CQ.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 on success, or a negated errno value from io_uring_enter(2).
+///
+/// # Errors
+/// - `EINTR`: a signal interrupted the call.
+/// - `EEXIST`: a `IORING_SETUP_SINGLE_ISSUER` ring was used by a task other
+///   than its owner.
+///
+/// # Notes
+/// The call enters the kernel with `IORING_ENTER_GETEVENTS` and nothing to
+/// submit or wait for. That is what a `IORING_SETUP_DEFER_TASKRUN` ring needs
+/// after its registered eventfd or a poll(2) wake-up: the deferred completion
+/// work runs and its CQEs appear in the ring, ready for io_uring_peek_cqe() or
+/// io_uring_for_each_cqe(). On other rings it moves completions the kernel
+/// held back after a CQ overflow (see io_uring_cq_has_overflow()).
+///
+/// # See also
+/// io_uring_submit_and_get_events, io_uring_register_eventfd,
+/// io_uring_cq_has_overflow, io_uring(7)
+///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
@@ -141,6 +228,22 @@ pub unsafe extern "C" fn io_uring_get_events(ring: *mut io_uring) -> c_int {
 
 /// Waits for `wait_nr` completions, up to `ts` if given.
 /// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `cqe_ptr`: receives the first CQE.
+/// - `wait_nr`: how many completions to wait for.
+/// - `ts`: the longest time to wait, relative, or NULL to wait without limit.
+/// - `sigmask`: the signal mask to apply while waiting, or NULL.
+///
+/// # Return value
+/// 0 with the first CQE in `*cqe_ptr`, or a negated errno value.
+///
+/// # Errors
+/// - `ETIME`: `ts` expired before `wait_nr` completions arrived.
+/// - `EINTR`: a signal arrived while waiting.
+///
+/// # See also
+/// io_uring_wait_cqe, io_uring_wait_cqe_timeout, io_uring_submit_and_wait_timeout
 ///
 /// # Safety
 /// As for [`io_uring_submit_and_wait_timeout`].
@@ -186,6 +289,20 @@ pub unsafe extern "C" fn io_uring_wait_cqes_min_timeout(
 /// Waits for one completion, up to `ts` if given.
 /// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `cqe_ptr`: receives the CQE.
+/// - `ts`: the longest time to wait, relative, or NULL to wait without limit.
+///
+/// # Return value
+/// 0 with a CQE in `*cqe_ptr`, or a negated errno value.
+///
+/// # Errors
+/// - `ETIME`: no completion arrived before `ts` expired.
+/// - `EINTR`: a signal arrived while waiting.
+///
+/// # See also
+/// io_uring_wait_cqe, io_uring_wait_cqes
+///
 /// # Safety
 /// As for [`io_uring_submit_and_wait_timeout`].
 #[no_mangle]
@@ -201,6 +318,19 @@ pub unsafe extern "C" fn io_uring_wait_cqe_timeout(
 
 /// Fills `cqes` with up to `count` ready completions; returns how many.
 /// A null `cqes` (where liburing would crash) is taken as room for none.
+///
+/// # Arguments
+/// - `cqes`: an array that receives CQE pointers.
+/// - `count`: its length.
+///
+/// # Return value
+/// The number of CQE pointers stored, possibly 0.
+///
+/// # Notes
+/// The CQEs stay in the ring; give their slots back with io_uring_cq_advance().
+///
+/// # See also
+/// io_uring_cq_advance, io_uring_for_each_cqe
 ///
 /// # Safety
 /// `ring` must be null or a live ring; `cqes` null or valid for writing
@@ -234,6 +364,17 @@ fn peek_batch_without_room(ring: crate::ring::LiveRing) -> c_uint {
 /// `wait_nr` completions.
 /// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 with `*cqe_ptr` set (or NULL when nothing was asked to wait for), or a
+/// negated errno value.
+///
+/// # Notes
+/// Programs should call the wait and peek functions; this symbol serves
+/// binaries built against headers that call it directly.
+///
+/// # See also
+/// io_uring_wait_cqe, io_uring_peek_cqe
+///
 /// # Safety
 /// `ring` and `cqe_ptr` must be null or valid; `sigmask` is only handed to
 /// the kernel.
@@ -254,6 +395,12 @@ pub unsafe extern "C" fn __io_uring_get_cqe(
 /// SQPOLL thread frees SQ space.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 once an SQ slot is free, or a negated errno value.
+///
+/// # See also
+/// io_uring_sqring_wait
+///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
@@ -266,6 +413,13 @@ pub unsafe extern "C" fn __io_uring_sqring_wait(ring: *mut io_uring) -> c_int {
 /// defines this inline; the symbol serves binaries built against older
 /// headers.
 /// A null `ring` gives NULL where liburing would dereference it.
+///
+/// # Return value
+/// A cleared SQE, or NULL when the submission queue is full: submit, then try
+/// again.
+///
+/// # See also
+/// io_uring_submit, io_uring_sq_space_left, io_uring_get_sqe128
 ///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.

@@ -63,6 +63,24 @@ macro_rules! exclusive_ring {
 /// Registers a file table of `nr_files` fds.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `files`: descriptors to put in slots 0 to `nr_files` - 1; -1 leaves a
+///   slot empty.
+/// - `nr_files`: the table size.
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EBUSY`: a file table is registered already.
+/// - `EBADF`: an entry is neither an open descriptor nor -1.
+/// - `EMFILE`: `nr_files` exceeds the process's descriptor limit; the library
+///   raises the soft `RLIMIT_NOFILE` once and retries, as liburing does.
+///
+/// # See also
+/// io_uring_unregister_files, io_uring_register_files_update,
+/// io_uring_registered_files(7)
+///
 /// # Safety
 /// `ring` null or valid; `files` readable for `nr_files` ints.
 #[no_mangle]
@@ -78,6 +96,11 @@ pub unsafe extern "C" fn io_uring_register_files(
 
 /// Registers a file table with a tag per slot.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `files`: descriptors, -1 for an empty slot.
+/// - `tags`: a tag per slot (0 for none), or NULL.
+/// - `nr`: the table size.
 ///
 /// # Safety
 /// `ring` null or valid; `files` and `tags` (unless null) readable for `nr`.
@@ -96,6 +119,9 @@ pub unsafe extern "C" fn io_uring_register_files_tags(
 /// Registers an empty file table of `nr` slots.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `nr`: the number of empty slots.
+///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
@@ -106,6 +132,11 @@ pub unsafe extern "C" fn io_uring_register_files_sparse(ring: *mut io_uring, nr:
 
 /// Replaces `nr_files` registered files from slot `off`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `off`: the first slot to replace.
+/// - `files`: the new descriptors; -1 empties a slot, `IORING_REGISTER_FILES_SKIP` leaves it.
+/// - `nr_files`: how many slots, from `off` on.
 ///
 /// # Safety
 /// `ring` null or valid; `files` readable for `nr_files` ints.
@@ -124,6 +155,13 @@ pub unsafe extern "C" fn io_uring_register_files_update(
 /// Replaces `nr_files` registered files from slot `off`, with tags.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `off`: the first slot to replace.
+/// - `files`: the new descriptors, -1 for an empty slot.
+/// - `tags`: a tag per slot, posted in a CQE when the kernel drops the file
+///   the slot held; NULL for none.
+/// - `nr_files`: how many slots.
+///
 /// # Safety
 /// `ring` null or valid; `files` and `tags` (unless null) readable.
 #[no_mangle]
@@ -141,6 +179,10 @@ pub unsafe extern "C" fn io_uring_register_files_update_tag(
 
 /// Limits direct-descriptor allocation to slots `[off, off + len)`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `off`: the first slot automatic allocation may use.
+/// - `len`: the number of slots it may use.
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -172,6 +214,22 @@ pub unsafe extern "C" fn io_uring_unregister_files(ring: *mut io_uring) -> c_int
 /// Registers `nr_iovecs` fixed buffers.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `iovecs`: the buffers; buffer `i` is used as `buf_index` `i`.
+/// - `nr_iovecs`: how many, at most 16384.
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EBUSY`: a buffer table is registered already.
+/// - `ENOMEM`: pinning failed or exceeded the locked-memory limit.
+/// - `EFAULT`: a buffer is not valid memory.
+///
+/// # See also
+/// io_uring_unregister_buffers, io_uring_prep_read_fixed,
+/// io_uring_registered_buffers(7)
+///
 /// # Safety
 /// `ring` null or valid; `iovecs` readable for `nr_iovecs` entries.
 #[no_mangle]
@@ -187,6 +245,11 @@ pub unsafe extern "C" fn io_uring_register_buffers(
 
 /// Registers fixed buffers with a tag per slot.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `iovecs`: the buffers.
+/// - `tags`: a tag per buffer (0 for none), or NULL.
+/// - `nr`: how many.
 ///
 /// # Safety
 /// `ring` null or valid; `iovecs` and `tags` (unless null) readable for `nr`.
@@ -205,6 +268,9 @@ pub unsafe extern "C" fn io_uring_register_buffers_tags(
 /// Registers an empty buffer table of `nr` slots.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `nr`: the number of empty slots.
+///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
@@ -218,6 +284,12 @@ pub unsafe extern "C" fn io_uring_register_buffers_sparse(
 
 /// Replaces `nr` registered buffers from slot `off`, with tags.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `off`: the first slot to replace.
+/// - `iovecs`: the new buffers.
+/// - `tags`: a tag per slot, or NULL.
+/// - `nr`: how many slots.
 ///
 /// # Safety
 /// `ring` null or valid; `iovecs` and `tags` (unless null) readable for `nr`.
@@ -250,6 +322,12 @@ pub unsafe extern "C" fn io_uring_unregister_buffers(ring: *mut io_uring) -> c_i
 /// `src` has a registered index).
 /// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # See also
+/// io_uring_clone_buffers_offset
+///
 /// # Safety
 /// `dst` and `src` null or valid.
 #[no_mangle]
@@ -269,6 +347,12 @@ pub unsafe extern "C" fn __io_uring_clone_buffers_offset(
 
 /// Clones a range of buffers, naming `src` by its registered index if any.
 /// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # See also
+/// io_uring_clone_buffers
 ///
 /// # Safety
 /// `dst` and `src` null or valid.
@@ -290,6 +374,20 @@ pub unsafe extern "C" fn io_uring_clone_buffers_offset(
 /// Clones all of `src`'s buffers into `dst`.
 /// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EBUSY`: `dst` has a buffer table already.
+/// - `ENXIO`: `src` has no registered buffers.
+///
+/// # Notes
+/// Needs Linux 6.12. The buffers stay pinned once, shared by both rings.
+///
+/// # See also
+/// io_uring_clone_buffers_offset, io_uring_register_buffers,
+/// io_uring_registered_buffers(7)
+///
 /// # Safety
 /// `dst` and `src` null or valid.
 #[no_mangle]
@@ -300,6 +398,12 @@ pub unsafe extern "C" fn io_uring_clone_buffers(dst: *mut io_uring, src: *mut io
 
 /// Clones all of `src`'s buffers into `dst` with caller flags.
 /// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # See also
+/// io_uring_clone_buffers
 ///
 /// # Safety
 /// `dst` and `src` null or valid.
@@ -320,6 +424,36 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
 /// Signals eventfd `fd` on completions.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `fd`: a descriptor from eventfd(2).
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EBUSY`: an eventfd is registered already; unregister it first.
+/// - `EINVAL`: `fd` is not an eventfd, or `ring` is NULL.
+/// - `EBADF`: `fd` is not an open descriptor.
+///
+/// # Notes
+/// From then on the kernel adds to the eventfd's counter when it posts
+/// completions, so a program can wait for the ring with poll(2) or epoll(7)
+/// next to its other descriptors. Treat a wake-up as a hint: reap until the CQ
+/// ring is empty, since several completions may share one signal.
+///
+/// On a ring set up with `IORING_SETUP_DEFER_TASKRUN` the eventfd fires when
+/// completion work is queued for the task, before any CQE is visible; the loop
+/// must call io_uring_get_events() after the wake-up and then reap.
+///
+/// Registering an eventfd is available since Linux 5.2. Since Linux 5.18 the
+/// kernel does it without waiting for the ring to go idle, and this library
+/// lets the call run while other threads submit to or wait on the ring, so an
+/// eventfd can be attached to a busy ring.
+///
+/// # See also
+/// io_uring_unregister_eventfd, io_uring_register_eventfd_async,
+/// io_uring_cq_eventfd_toggle, io_uring_get_events, io_uring(7)
+///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
@@ -330,6 +464,22 @@ pub unsafe extern "C" fn io_uring_register_eventfd(ring: *mut io_uring, fd: c_in
 
 /// Signals eventfd `fd` only for completions from async workers.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `fd`: a descriptor from eventfd(2).
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EBUSY`: an eventfd is registered already.
+/// - `EINVAL`: `fd` is not an eventfd, or `ring` is NULL.
+///
+/// # Notes
+/// Requests that complete during submission do not signal. Needs Linux 5.6.
+///
+/// # See also
+/// io_uring_register_eventfd, io_uring_unregister_eventfd
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -342,6 +492,15 @@ pub unsafe extern "C" fn io_uring_register_eventfd_async(ring: *mut io_uring, fd
 /// Stops eventfd signalling.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `ENXIO`: no eventfd is registered.
+///
+/// # See also
+/// io_uring_register_eventfd, io_uring_cq_eventfd_toggle
+///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
@@ -352,6 +511,29 @@ pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_i
 
 /// Registers the caller's credentials; returns the personality id.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// The new personality id (a positive 16-bit number) on success, or a negated
+/// errno value.
+///
+/// # Errors
+/// - `EBUSY`: no free id is left (ids are 16 bits wide).
+/// - `ENOMEM`: the kernel could not store the credentials.
+/// - `EINVAL`: `ring` is NULL.
+///
+/// # Notes
+/// The credentials are those of the calling thread at the time of the call:
+/// user and group ids, supplementary groups and capabilities. To use them, store
+/// the id in the SQE before submitting: `sqe->personality = id;`. The request
+/// then runs with those credentials even if the thread has changed its own
+/// since, for example after dropping privileges with setresuid(2).
+///
+/// A request naming an id that is not registered fails with `-EINVAL` in its
+/// CQE. Personalities are available since Linux 5.6. The call may run while
+/// other threads submit to or wait on the ring.
+///
+/// # See also
+/// io_uring_unregister_personality, io_uring_get_sqe, io_uring(7)
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -364,6 +546,21 @@ pub unsafe extern "C" fn io_uring_register_personality(ring: *mut io_uring) -> c
 /// Drops personality `id`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `id`: an id returned by io_uring_register_personality().
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EINVAL`: no personality has that id, or `ring` is NULL.
+///
+/// # Notes
+/// Requests already submitted with the id keep the credentials they took.
+///
+/// # See also
+/// io_uring_register_personality
+///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
@@ -374,6 +571,10 @@ pub unsafe extern "C" fn io_uring_unregister_personality(ring: *mut io_uring, id
 
 /// Fills probe `p` (room for `nr` ops) with the supported opcodes.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `p`: a zeroed probe with room for `nr` opcodes.
+/// - `nr`: its number of op entries.
 ///
 /// # Safety
 /// `ring` null or valid; `p` writable for the header and `nr` ops.
@@ -391,6 +592,10 @@ pub unsafe extern "C" fn io_uring_register_probe(
 /// Restricts what a disabled ring will accept once enabled.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `res`: the allowed register opcodes, SQE opcodes and SQE flags.
+/// - `nr_res`: how many entries.
+///
 /// # Safety
 /// `ring` null or valid; `res` readable for `nr_res` entries.
 #[no_mangle]
@@ -407,6 +612,15 @@ pub unsafe extern "C" fn io_uring_register_restrictions(
 /// Enables a ring created with `IORING_SETUP_R_DISABLED`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EBADFD`: the ring is not disabled.
+///
+/// # See also
+/// io_uring_register_restrictions, io_uring_setup_flags(7)
+///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
@@ -421,6 +635,10 @@ pub unsafe extern "C" fn io_uring_enable_rings(ring: *mut io_uring) -> c_int {
 
 /// Sets the CPU affinity of the ring's async workers.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `cpusz`: the size of `mask` in bytes.
+/// - `mask`: the CPUs the workers may run on.
 ///
 /// # Safety
 /// `ring` null or valid; `mask` readable for `cpusz` bytes.
@@ -449,6 +667,10 @@ pub unsafe extern "C" fn io_uring_unregister_iowq_aff(ring: *mut io_uring) -> c_
 /// Sets (and reads back the old) bounded/unbounded worker limits.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `values`: two numbers, the limits for bounded and for unbounded workers;
+///   0 leaves a limit as it is. On return they hold the previous limits.
+///
 /// # Safety
 /// `ring` null or valid; `values` null or valid for two unsigned ints.
 #[no_mangle]
@@ -467,6 +689,16 @@ pub unsafe extern "C" fn io_uring_register_iowq_max_workers(
 
 /// Registers the ring fd; returns 1.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 1 (the number of descriptors registered) on success, or a negated errno value.
+///
+/// # Notes
+/// Later calls pass the registered index with `IORING_ENTER_REGISTERED_RING`,
+/// which saves a file lookup per system call. Needs Linux 5.18.
+///
+/// # See also
+/// io_uring_unregister_ring_fd, io_uring_close_ring_fd
 ///
 /// # Safety
 /// `ring` null or valid.
@@ -490,6 +722,18 @@ pub unsafe extern "C" fn io_uring_unregister_ring_fd(ring: *mut io_uring) -> c_i
 /// Closes the real fd of a ring with a registered fd; returns 1.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 1 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EINVAL`: the ring descriptor is not registered, so closing it would
+///   leave no way to reach the ring.
+/// - `EOPNOTSUPP`: the kernel cannot do without the real descriptor (no
+///   `IORING_FEAT_REG_REG_RING`).
+///
+/// # See also
+/// io_uring_register_ring_fd
+///
 /// # Safety
 /// `ring` null or valid.
 #[no_mangle]
@@ -504,6 +748,10 @@ pub unsafe extern "C" fn io_uring_close_ring_fd(ring: *mut io_uring) -> c_int {
 
 /// Cancels matching requests synchronously.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `reg`: what to cancel (as the flags of io_uring_prep_cancel()) and how
+///   long to wait.
 ///
 /// # Safety
 /// `ring` null or valid; `reg` null or valid.
@@ -676,6 +924,20 @@ pub unsafe extern "C" fn io_uring_register_query(query: *mut io_uring_query_hdr)
 
 /// Resizes the rings to `p`'s sizes and remaps them.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EINVAL`: the ring was not set up with `IORING_SETUP_DEFER_TASKRUN`,
+///   the kernel cannot resize (before Linux 6.13), or the sizes are bad.
+/// - `EOVERFLOW`: the new rings are too small for the entries pending now.
+///
+/// # Notes
+/// The SQE and CQE pointers a program holds become invalid.
+///
+/// # See also
+/// io_uring_queue_init_params
 ///
 /// # Safety
 /// `ring` and `p` null or valid.

@@ -71,6 +71,29 @@ unsafe fn setup_done<T>(
 /// Sets up a ring of at least `entries` SQEs with setup `flags`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Arguments
+/// - `entries`: the SQ size wanted; the kernel rounds it up to a power of two.
+///   The CQ ring gets twice as many entries.
+/// - `flags`: `IORING_SETUP_*` flags, see io_uring_setup_flags(7).
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EINVAL`: `entries` is 0 or too large, a flag is unknown to the kernel,
+///   or the flags do not go together.
+/// - `ENOMEM`: the kernel or the mapping ran out of memory.
+/// - `EPERM`: io_uring is disabled for the caller (the
+///   `kernel.io_uring_disabled` sysctl).
+///
+/// # Notes
+/// A ring set up by this call is released with io_uring_queue_exit(). The
+/// library uses `IORING_SETUP_NO_SQARRAY` when the kernel offers it.
+///
+/// # See also
+/// io_uring_queue_init_params, io_uring_queue_exit, io_uring_setup(2),
+/// io_uring_setup_flags(7), io_uring(7)
+///
 /// # Safety
 /// `ring` must be null or point to writable memory for a `struct io_uring`.
 #[no_mangle]
@@ -88,6 +111,26 @@ pub unsafe extern "C" fn io_uring_queue_init(
 
 /// Sets up a ring from `p`, which receives the kernel's answer.
 /// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `entries`: the SQ size wanted.
+/// - `p`: zeroed, then the flags and their parameters filled in; on return
+///   it holds the sizes and `IORING_FEAT_*` features the kernel granted.
+///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `EINVAL`: see io_uring_setup(2), or `ring` or `p` is NULL.
+/// - `ENOMEM`: the kernel or the mapping ran out of memory.
+///
+/// # Notes
+/// Check `p->features` rather than the kernel version to learn what the ring
+/// can do.
+///
+/// # See also
+/// io_uring_queue_init, io_uring_queue_exit, io_uring_setup(2),
+/// io_uring_setup_flags(7)
 ///
 /// # Safety
 /// `ring` and `p` must be null or valid for writing.
@@ -120,6 +163,12 @@ pub unsafe extern "C" fn io_uring_queue_init_params(
 
 /// Sets up an `IORING_SETUP_NO_MMAP` ring in `buf`; returns the bytes used.
 /// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Arguments
+/// - `entries`: the SQ size wanted.
+/// - `p`: setup parameters, as for io_uring_queue_init_params().
+/// - `buf`: memory for the rings and SQEs, page-aligned.
+/// - `buf_size`: its size; io_uring_memory_size() says what is needed.
 ///
 /// # Safety
 /// `ring` and `p` must be null or valid for writing; `buf`, if not null,
@@ -189,6 +238,15 @@ pub unsafe extern "C" fn __io_uring_queue_init_params(
 /// Maps the rings of an fd from `io_uring_setup(2)` into `ring`.
 /// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 on success, or a negated errno value.
+///
+/// # Errors
+/// - `ENOMEM`: a mapping failed.
+///
+/// # See also
+/// io_uring_setup, io_uring_queue_init_params
+///
 /// # Safety
 /// `p` must be null or the params `io_uring_setup` filled for `fd`; `ring`
 /// null or writable.
@@ -221,6 +279,14 @@ pub unsafe extern "C" fn io_uring_queue_mmap(
 /// Tears a ring down: unmaps, unregisters the ring fd, closes.
 /// A null `ring` is ignored where liburing would dereference it.
 ///
+/// # Notes
+/// Requests still in flight are cancelled by the kernel as the ring descriptor
+/// closes. Registered files, buffers, eventfds and personalities go with the
+/// ring; there is no need to unregister them first.
+///
+/// # See also
+/// io_uring_queue_init
+///
 /// # Safety
 /// `ring` must be null or a ring set up by this library, not used again
 /// (nor by any other call meanwhile).
@@ -238,6 +304,12 @@ pub unsafe extern "C" fn io_uring_queue_exit(ring: *mut io_uring) {
 /// Keeps the ring memory out of `fork(2)` children.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 on success, or a negated errno value from madvise(2).
+///
+/// # See also
+/// io_uring_queue_init
+///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
@@ -247,6 +319,13 @@ pub unsafe extern "C" fn io_uring_ring_dontfork(ring: *mut io_uring) -> c_int {
 }
 
 /// `RLIMIT_MEMLOCK` bytes a ring would need (0 on current kernels).
+///
+/// # Return value
+/// A byte count (0 when the kernel does not charge rings to the limit), or a
+/// negated errno value.
+///
+/// # See also
+/// io_uring_mlock_size_params
 #[no_mangle]
 pub extern "C" fn io_uring_mlock_size(entries: c_uint, flags: c_uint) -> libc::ssize_t {
     ret_size(setup::mlock_size(entries, flags))
@@ -258,6 +337,12 @@ pub extern "C" fn io_uring_mlock_size(entries: c_uint, flags: c_uint) -> libc::s
 /// to `RLIMIT_MEMLOCK` (and for a non-zero `entries`): on current kernels
 /// the answer is 0 whatever `p` is. Where liburing would then read a null
 /// `p`, the result is `-EINVAL`.
+///
+/// # Return value
+/// A byte count, or a negated errno value.
+///
+/// # See also
+/// io_uring_mlock_size
 ///
 /// # Safety
 /// `p` must be null or point to a readable `struct io_uring_params`.
@@ -272,6 +357,15 @@ pub unsafe extern "C" fn io_uring_mlock_size_params(
 }
 
 /// Bytes of ring memory (rings and SQEs) a ring would use.
+///
+/// # Return value
+/// A byte count, or a negated errno value for sizes the kernel would refuse.
+///
+/// # Notes
+/// Use it to size the memory for io_uring_queue_init_mem().
+///
+/// # See also
+/// io_uring_memory_size_params, io_uring_queue_init_mem
 #[no_mangle]
 pub extern "C" fn io_uring_memory_size(entries: c_uint, flags: c_uint) -> libc::ssize_t {
     ret_size(setup::memory_size(entries, flags))
@@ -279,6 +373,12 @@ pub extern "C" fn io_uring_memory_size(entries: c_uint, flags: c_uint) -> libc::
 
 /// [`io_uring_memory_size`] with full params. A null `p`, which liburing
 /// would read, gives `-EINVAL`.
+///
+/// # Return value
+/// A byte count, or a negated errno value.
+///
+/// # See also
+/// io_uring_memory_size, io_uring_queue_init_mem
 ///
 /// # Safety
 /// `p` must be null or point to a readable `struct io_uring_params`.
@@ -298,6 +398,12 @@ pub unsafe extern "C" fn io_uring_memory_size_params(
 /// (or `free`).
 /// A null `ring` gives NULL where liburing would dereference it.
 ///
+/// # Return value
+/// A probe to release with io_uring_free_probe(), or NULL.
+///
+/// # See also
+/// io_uring_get_probe, io_uring_opcode_supported
+///
 /// # Safety
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
@@ -307,6 +413,13 @@ pub unsafe extern "C" fn io_uring_get_probe_ring(ring: *mut io_uring) -> *mut io
 }
 
 /// The opcodes the kernel supports, or NULL.
+///
+/// # Return value
+/// A probe to release with io_uring_free_probe(), or NULL when the kernel
+/// cannot be asked (before Linux 5.6) or memory ran out.
+///
+/// # See also
+/// io_uring_opcode_supported, io_uring_get_probe_ring, io_uring_free_probe
 #[no_mangle]
 pub extern "C" fn io_uring_get_probe() -> *mut io_uring_probe {
     probe::get_probe().unwrap_or(core::ptr::null_mut())
@@ -325,6 +438,13 @@ pub unsafe extern "C" fn io_uring_free_probe(probe: *mut io_uring_probe) {
 /// Turns iowait accounting of waits on `ring` on or off.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Return value
+/// 0 on success, or `-EOPNOTSUPP` when the kernel cannot leave waits out of
+/// iowait (no `IORING_FEAT_NO_IOWAIT`).
+///
+/// # See also
+/// io_uring_wait_cqe
+///
 /// # Safety
 /// `ring` must be null or point to a `struct io_uring`, which this call
 /// updates: no other call may use the ring meanwhile (as in liburing).
@@ -339,24 +459,54 @@ pub unsafe extern "C" fn io_uring_set_iowait(ring: *mut io_uring, enable_iowait:
 }
 
 /// The library's major version.
+///
+/// # Return value
+/// The major version of the library loaded at run time (2).
+///
+/// # See also
+/// io_uring_minor_version, io_uring_check_version
 #[no_mangle]
 pub extern "C" fn io_uring_major_version() -> c_int {
     version::major()
 }
 
 /// The library's minor version.
+///
+/// # Return value
+/// The minor version of the library loaded at run time (15).
+///
+/// # See also
+/// io_uring_major_version, io_uring_check_version
 #[no_mangle]
 pub extern "C" fn io_uring_minor_version() -> c_int {
     version::minor()
 }
 
 /// True if this library is *older* than `major.minor`.
+///
+/// # Return value
+/// `true` when the library loaded at run time is older than `major.minor`,
+/// `false` otherwise.
+///
+/// # Notes
+/// The `IO_URING_CHECK_VERSION` macro makes the same test at compile time
+/// against the headers.
+///
+/// # See also
+/// io_uring_major_version, io_uring_minor_version
 #[no_mangle]
 pub extern "C" fn io_uring_check_version(major: c_int, minor: c_int) -> bool {
     version::check_version(major, minor)
 }
 
 /// `io_uring_setup(2)`.
+///
+/// # Return value
+/// The new ring descriptor, or a negated errno value instead of -1 and
+/// `errno`.
+///
+/// # See also
+/// io_uring_setup(2), io_uring_queue_init_params, io_uring_queue_mmap
 ///
 /// # Safety
 /// `p` is handed to the kernel, which checks it.
@@ -371,6 +521,13 @@ pub unsafe extern "C" fn io_uring_setup(entries: c_uint, p: *mut io_uring_params
 }
 
 /// `io_uring_enter(2)` with an optional signal mask.
+///
+/// # Return value
+/// What io_uring_enter(2) returns on success; a negated errno value instead
+/// of -1 and `errno`.
+///
+/// # See also
+/// io_uring_enter(2), io_uring_submit
 ///
 /// # Safety
 /// `sig` is handed to the kernel, which checks it.
@@ -397,6 +554,13 @@ pub unsafe extern "C" fn io_uring_enter(
 
 /// `io_uring_enter(2)` with an explicit argument size.
 ///
+/// # Return value
+/// What io_uring_enter(2) returns on success; a negated errno value instead
+/// of -1 and `errno`.
+///
+/// # See also
+/// io_uring_enter(2), io_uring_enter
+///
 /// # Safety
 /// `arg` is handed to the kernel, which checks it.
 #[no_mangle]
@@ -415,6 +579,13 @@ pub unsafe extern "C" fn io_uring_enter2(
 }
 
 /// `io_uring_register(2)`.
+///
+/// # Return value
+/// What io_uring_register(2) returns on success; a negated errno value
+/// instead of -1 and `errno`.
+///
+/// # See also
+/// io_uring_register(2)
 ///
 /// # Safety
 /// `arg` is handed to the kernel, which checks it.

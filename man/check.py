@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checks the generated manual (make check-man):
+
+    man/check.py MAN_DIR STAGE_USR UPSTREAM_MAN_DIR
+
+  coverage    every exported symbol, public function-like macro and the four
+              io_uring syscalls resolve with `man -w -M MAN_DIR`;
+  synopsis    each section 3 page's SYNOPSIS equals the declaration in the
+              installed header STAGE_USR/include/liburing.h (and what it
+              includes), both parsed;
+  lint        `mandoc -Tlint` and `groff -man -ww -z` print nothing;
+  examples    every man/examples/*.c is shown in a page, compiles with
+              -Wall -Wextra -Werror against STAGE_USR and runs (exit 0);
+  provenance  no sentence of 8 or more words of our pages occurs in
+              upstream's man pages (liburing-tests/provenance.py).
+Figures are printed; the exit status is 1 when any check fails.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "liburing-tests"))
+
+import provenance  # noqa: E402
+import roff  # noqa: E402
+import sources  # noqa: E402
+from generate import SYSCALLS  # noqa: E402
+
+
+def pages(man_dir):
+    for sec in ("man2", "man3", "man7"):
+        d = os.path.join(man_dir, sec)
+        for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+            yield os.path.join(d, f)
+
+
+def check_coverage(man_dir, failures):
+    decls = sources.declarations()
+    names = sources.exported_symbols() + sources.public_macros(decls)
+    wanted = [("3", n) for n in names] + [("2", n) for n in SYSCALLS]
+    missing = []
+    for sec in ("2", "3"):
+        group = [n for s, n in wanted if s == sec]
+        r = subprocess.run(["man", "-w", "-M", man_dir, sec] + group,
+                           capture_output=True, text=True)
+        found = {os.path.basename(p).rsplit(".", 1)[0] for p in r.stdout.split()}
+        # man -w prints the page a .so or link resolves to: check by name too.
+        for n in group:
+            path = os.path.join(man_dir, "man" + sec, "%s.%s" % (n, sec))
+            if n not in found and not os.path.exists(path):
+                missing.append("%s(%s)" % (n, sec))
+        if r.returncode not in (0, 16):
+            missing.append("man -w failed: " + r.stderr.strip()[:200])
+    print("  coverage: %d of %d names resolve (%d symbols, %d macros, %d syscalls)" % (
+        len(wanted) - len(missing), len(wanted), len(sources.exported_symbols()),
+        len(sources.public_macros(decls)), len(SYSCALLS)))
+    for m in missing:
+        failures.append("no page for " + m)
+
+
+def synopsis_prototypes(text):
+    m = re.search(r"^\.SH SYNOPSIS\n(.*?)^\.SH ", text, re.S | re.M)
+    if not m:
+        return []
+    lines = []
+    for l in m.group(1).split("\n"):
+        if l.startswith(".B ") and "#include" not in l:
+            s = l[3:].strip()
+            if s.startswith('"') and s.endswith('"'):
+                s = s[1:-1]
+            lines.append(s.replace("\\(dq", '"').replace("\\-", "-").replace("\\e", "\\"))
+        elif l == ".PP":
+            lines.append("\n")
+    protos = []
+    for chunk in " ".join(lines).split("\n"):
+        chunk = sources.squeeze(chunk)
+        if chunk:
+            protos.append(chunk[:-1] if chunk.endswith(";") else chunk)
+    return protos
+
+
+def check_synopsis(man_dir, stage_usr, failures):
+    installed = sources.declarations(os.path.join(stage_usr, "include"))
+    checked = 0
+    for path in pages(man_dir):
+        if "/man3/" not in path or os.path.islink(path):
+            continue
+        with open(path) as f:
+            text = f.read()
+        protos = synopsis_prototypes(text)
+        if any(not p.startswith("void ") for p in protos) and \
+                not re.search(r"^\.SH RETURN VALUE$", text, re.M):
+            failures.append("%s: no RETURN VALUE section" % path)
+        for proto in protos:
+            name = re.search(r"(\w+)\(", proto).group(1)
+            d = installed.get(name)
+            checked += 1
+            if d is None:
+                failures.append("%s: %s is not declared in the installed header" % (path, name))
+            elif sources.squeeze(d.prototype) != proto:
+                failures.append("%s: SYNOPSIS says\n      %s\n    the header says\n      %s"
+                                % (path, proto, d.prototype))
+    print("  synopsis: %d prototypes compared with %s/include" % (checked, stage_usr))
+
+
+def check_lint(man_dir, failures):
+    files = [p for p in pages(man_dir) if not os.path.islink(p)]
+    r = subprocess.run(["mandoc", "-Tlint"] + files, capture_output=True, text=True)
+    out = (r.stdout + r.stderr).strip().split("\n") if (r.stdout + r.stderr).strip() else []
+    groff = []
+    for p in files:
+        g = subprocess.run(["groff", "-man", "-ww", "-z", p], capture_output=True, text=True)
+        groff += [l for l in g.stderr.strip().split("\n") if l]
+    print("  lint: %d pages, mandoc -Tlint: %d messages, groff -ww: %d messages"
+          % (len(files), len(out), len(groff)))
+    failures += ["lint: " + l for l in out + groff]
+
+
+def check_examples(man_dir, stage_usr, failures):
+    shown = ""
+    for p in pages(man_dir):
+        if not os.path.islink(p):
+            with open(p) as f:
+                shown += f.read()
+    compiled = ran = 0
+    exdir = os.path.join(HERE, "examples")
+    cc = os.environ.get("CC", "cc")
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in sorted(os.listdir(exdir)):
+            if not f.endswith(".c"):
+                continue
+            with open(os.path.join(exdir, f)) as fh:
+                first_code = [l for l in fh.read().split("\n") if l.startswith("int main")]
+            if not first_code or first_code[0] not in shown:
+                failures.append("example %s is not shown in any page" % f)
+            exe = os.path.join(tmp, f[:-2])
+            r = subprocess.run([cc, "-Wall", "-Wextra", "-Werror", "-I",
+                                os.path.join(stage_usr, "include"), os.path.join(exdir, f),
+                                "-o", exe, "-L", os.path.join(stage_usr, "lib"), "-luring"],
+                               capture_output=True, text=True)
+            if r.returncode:
+                failures.append("example %s does not compile:\n%s" % (f, r.stderr))
+                continue
+            compiled += 1
+            env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(stage_usr, "lib"))
+            r = subprocess.run([exe], capture_output=True, text=True, env=env, cwd=tmp,
+                               timeout=60)
+            if r.returncode:
+                failures.append("example %s exited %d:\n%s%s" % (f, r.returncode, r.stdout,
+                                                                  r.stderr))
+                continue
+            ran += 1
+            skipped = [l for l in r.stdout.split("\n") if l.startswith("skip")]
+            if skipped:
+                print("    %s: %s" % (f, skipped[0]))
+    print("  examples: %d compiled, %d ran successfully" % (compiled, ran))
+
+
+def check_provenance(man_dir, upstream_man, failures):
+    if not os.path.isdir(upstream_man):
+        failures.append("provenance: no upstream man pages at %s" % upstream_man)
+        return
+    corpus = []
+    for f in sorted(os.listdir(upstream_man)):
+        with open(os.path.join(upstream_man, f), errors="replace") as fh:
+            corpus.append(provenance.man_page_text(fh.read()))
+    ours = []
+    for p in pages(man_dir):
+        if not os.path.islink(p):
+            with open(p) as f:
+                text = f.read()
+            # Prototypes and example code are facts and code, not prose.
+            text = re.sub(r"^\.SH SYNOPSIS\n.*?(?=^\.SH )", "", text, flags=re.S | re.M)
+            text = re.sub(r"^\.EX\n.*?^\.EE\n", "", text, flags=re.S | re.M)
+            ours.append((p, provenance.man_page_text(text)))
+    hits, checked = provenance.copied_sentences(ours, corpus)
+    print("  provenance: %d sentences of 8+ words checked against %d upstream pages: "
+          "%d found there" % (checked, len(corpus), len(hits)))
+    failures += ["provenance: %s: %s" % h for h in hits]
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(__doc__)
+        return 2
+    import shutil
+    missing = [t for t in ("man", "mandoc", "groff") if not shutil.which(t)]
+    if missing:
+        print("check-man: %s not installed (Debian: man-db, mandoc, groff-base; "
+              ".ci/run installs them)" % ", ".join(missing))
+        return 1
+    man_dir, stage_usr, upstream_man = argv
+    failures = []
+    counts = {s: len([p for p in pages(man_dir) if "/man%s/" % s in p]) for s in "237"}
+    print("check-man: %s" % ", ".join("%d files in section %s" % (counts[s], s) for s in "237"))
+    check_coverage(man_dir, failures)
+    check_synopsis(man_dir, stage_usr, failures)
+    check_lint(man_dir, failures)
+    check_examples(man_dir, stage_usr, failures)
+    check_provenance(man_dir, upstream_man, failures)
+    for f in failures:
+        print("FAIL " + f)
+    print("check-man: %s" % ("%d failures" % len(failures) if failures else "ok"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Writes the reference manual: man/generate.py OUT_DIR (make man).
+
+Where each page's text comes from (one place per fact):
+  section 3, library functions   Rust doc comments in src/capi/*.rs
+                                 (description, then `# Arguments`,
+                                 `# Return value`, `# Errors`, `# Notes`,
+                                 `# See also`; `# Safety` becomes a note)
+  section 3, io_uring_prep_*     the helper table src/prep/table.rs, through
+                                 the comments and stores it generates into
+                                 include/liburing/prep.h
+  section 3, other inline
+  helpers and macros             the comment above the definition in our
+                                 headers, plus man/inline_docs.py
+  SYNOPSIS of all of these       the declaration in our headers
+  sections 2 and 7               hand-written pages in man/pages/, whose
+                                 `.\\" @example FILE` lines pull in the
+                                 compiled examples of man/examples/
+Output: OUT_DIR/man2, man3, man7 (and OUT_DIR/names.txt: every name and its
+page, for the checks).
+"""
+
+import os
+import re
+import sys
+
+import inline_docs
+import roff
+import sources
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# First kernel with each opcode (from the kernel's history), for the NOTES of
+# the prep helpers. Opcodes missing here get "probe for it" only.
+OPCODE_SINCE = {
+    "NOP": "5.1", "READV": "5.1", "WRITEV": "5.1", "FSYNC": "5.1", "READ_FIXED": "5.1",
+    "WRITE_FIXED": "5.1", "POLL_ADD": "5.1", "POLL_REMOVE": "5.1", "SYNC_FILE_RANGE": "5.2",
+    "SENDMSG": "5.3", "RECVMSG": "5.3", "TIMEOUT": "5.4", "TIMEOUT_REMOVE": "5.5",
+    "ACCEPT": "5.5", "ASYNC_CANCEL": "5.5", "LINK_TIMEOUT": "5.5", "CONNECT": "5.5",
+    "FALLOCATE": "5.6", "OPENAT": "5.6", "CLOSE": "5.6", "FILES_UPDATE": "5.6",
+    "STATX": "5.6", "READ": "5.6", "WRITE": "5.6", "FADVISE": "5.6", "MADVISE": "5.6",
+    "SEND": "5.6", "RECV": "5.6", "OPENAT2": "5.6", "EPOLL_CTL": "5.6", "SPLICE": "5.7",
+    "PROVIDE_BUFFERS": "5.7", "REMOVE_BUFFERS": "5.7", "TEE": "5.8", "SHUTDOWN": "5.11",
+    "RENAMEAT": "5.11", "UNLINKAT": "5.11", "MKDIRAT": "5.15", "SYMLINKAT": "5.15",
+    "LINKAT": "5.15", "MSG_RING": "5.18", "FSETXATTR": "5.19", "SETXATTR": "5.19",
+    "FGETXATTR": "5.19", "GETXATTR": "5.19", "SOCKET": "5.19", "URING_CMD": "5.19",
+    "SEND_ZC": "6.0", "SENDMSG_ZC": "6.1", "READ_MULTISHOT": "6.7", "WAITID": "6.7",
+    "FUTEX_WAIT": "6.7", "FUTEX_WAKE": "6.7", "FUTEX_WAITV": "6.7",
+    "FIXED_FD_INSTALL": "6.8", "FTRUNCATE": "6.9", "BIND": "6.11", "LISTEN": "6.11",
+}
+
+# First kernel with each request flag a helper stores, where it is later
+# than its opcode.
+FLAG_SINCE = {
+    "IORING_POLL_ADD_MULTI": "5.13", "IORING_ACCEPT_MULTISHOT": "5.19",
+    "IORING_RECV_MULTISHOT": "6.0", "IORING_TIMEOUT_MULTISHOT": "6.4",
+    "IORING_RECVSEND_FIXED_BUF": "6.0", "IORING_ASYNC_CANCEL_FD": "5.19",
+    "IORING_ASYNC_CANCEL_ALL": "5.19", "IORING_ASYNC_CANCEL_ANY": "5.19",
+    "IORING_FIXED_FD_NO_CLOEXEC": "6.8", "IORING_RECVSEND_BUNDLE": "6.10",
+}
+
+# Section 2 and 7 pages are hand-written; these names exist as pages there.
+SYSCALLS = ["io_uring_setup", "io_uring_enter", "io_uring_enter2", "io_uring_register"]
+
+
+def first_sentence(text):
+    """The NAME line's summary: the first sentence, cut at its first clause
+    when long, starting lower-case unless it starts with a constant."""
+    text = " ".join(text.split())
+    m = re.match(r"(.+?(?<!i\.e)(?<!e\.g)[.:;])(\s|$)", text)
+    s = (m.group(1) if m else text).rstrip(".:;")
+    s = re.sub(r"`([^`]*)`", r"\1", s).replace("@", "")
+    if len(s) > 80:
+        depth = 0
+        for i, c in enumerate(s):
+            depth += (c == "(") - (c == ")")
+            if depth == 0 and i >= 20 and (s.startswith(", ", i) or s.startswith(" (", i)):
+                s = s[:i]
+                break
+    first = s.split(" ", 1)[0]
+    if first in ("A", "An") or re.match(r"[A-Z][a-z]", first):
+        s = s[:1].lower() + s[1:]
+    return s
+
+
+def clean_comment(c):
+    """Header comment prose without a section banner (=== lines around a
+    title, which names the header's section, not the item)."""
+    lines = c.split("\n")
+    if lines and re.fullmatch(r"\s*=+\s*", lines[0]):
+        lines = lines[2:]
+    lines = [l for l in lines if not re.fullmatch(r"\s*=+\s*", l)]
+    return "\n".join(lines).strip()
+
+
+class Manual:
+    def __init__(self):
+        self.decls = sources.declarations()
+        self.docs = sources.capi_docs()
+        self.symbols = sources.exported_symbols()
+        self.macros = sources.public_macros(self.decls)
+        self.prep = set(n for n in self.symbols if self.decls[n].header.endswith("prep.h"))
+        self.pages = {}      # (section, name) -> text
+        self.links = {}      # (section, alias) -> file name of the page it shares
+        self.names = {}      # name -> (section, page name)
+        self.hand_names = self._hand_written_names()
+
+    # ---------------------------------------------------------------- shared parts
+    def see_also(self, name, explicit, text):
+        """Explicit names first, then every page the text mentions."""
+        refs = []
+        for r in explicit:
+            r = r.strip().rstrip(",")
+            if r and r not in refs:
+                refs.append(r)
+        for m in re.finditer(r"\b(io_uring_\w+|IO_URING_\w+)\b(\(\d\))?", text):
+            ref = m.group(1) + (m.group(2) or "")
+            base = m.group(1)
+            if base == name or (base not in self.names and base not in self.hand_names):
+                continue
+            if not m.group(2):
+                sec = self.hand_names.get(base) or self.names.get(base, ("3",))[0]
+                ref = "%s(%s)" % (base, sec)
+            if ref not in refs and not any(x.split("(")[0] == base for x in refs):
+                refs.append(ref)
+        out = []
+        for r in refs:
+            m = re.match(r"([\w]+)(?:\((\d)\))?$", r)
+            if not m or m.group(1) == name:
+                continue
+            out.append("%s (%s)" % (m.group(1), m.group(2) or "3"))
+        return [".BR " + ",\n.BR ".join(out).replace(" (", " (")] if out else []
+
+    def _hand_written_names(self):
+        names = {}
+        for f in os.listdir(os.path.join(HERE, "pages")):
+            stem, sec = f.rsplit(".", 1)
+            names[stem] = sec
+            with open(os.path.join(HERE, "pages", f)) as fh:
+                for a in re.findall(r'^\.\\" @alias (\S+)$', fh.read(), re.M):
+                    names[a] = sec
+        return names
+
+    def arguments(self, prototype, meanings):
+        """ARGUMENTS-style list inside DESCRIPTION: only documented ones."""
+        out = []
+        for ty, pname in sources.split_params(prototype):
+            if pname in meanings:
+                out += [".TP", ".I " + pname, roff.inline(meanings[pname])]
+        return out
+
+    def add(self, section, name, text, aliases=()):
+        self.pages[(section, name)] = text
+        self.names[name] = (section, name)
+        for a in aliases:
+            self.links[(section, a)] = "%s.%s" % (name, section)
+            self.names[a] = (section, name)
+
+    # ---------------------------------------------------------------- section 3
+    def capi_page(self, name):
+        d, doc = self.decls[name], self.docs.get(name)
+        sec = dict(doc.sections) if doc else {}
+        desc = doc.description if doc and doc.description else clean_comment(d.comment)
+        desc = re.sub(r"\[`([^`]+)`\]", r"`\1`", desc)      # rustdoc links
+        # Sentences that compare us with liburing belong in NOTES.
+        differs = [s for s in re.split(r"(?<=\.)\s+", " ".join(desc.split()))
+                   if "liburing" in s]
+        if differs:
+            desc = " ".join(s for s in re.split(r"(?<=\.)\s+", " ".join(desc.split()))
+                            if s not in differs)
+        args = {}
+        for line in re.findall(r"^\s*- `?(\w+)`?: (.*(?:\n {2,}.*)*)", sec.pop("arguments", ""),
+                               re.M):
+            args[line[0]] = line[1]
+        ret_type = d.prototype.split(name)[0].strip()
+        returns = sec.pop("return value", "") or self.default_return(name, ret_type)
+        errors = sec.pop("errors", "") or self.default_errors(name, ret_type)
+        notes = sec.pop("notes", "")
+        see = re.split(r"[,\s]+", sec.pop("see also", ""))
+        safety = sec.pop("safety", "")
+        extra = sorted(sec.items())
+        body_notes = roff.prose(notes) if notes else []
+        for heading, text in extra:
+            body_notes += [".SS " + heading.capitalize()] + roff.prose(text)
+        if differs:
+            body_notes += [".SS Compared with liburing"] + roff.prose(" ".join(differs))
+        if safety:
+            body_notes += [".SS Pointer arguments"] + roff.prose(safety)
+        source = doc.path if doc else d.header
+        text = roff.page(name, 3, first_sentence(desc) or name, [
+            ("SYNOPSIS", roff.synopsis([d.prototype])),
+            ("DESCRIPTION", roff.prose(desc) + self.arguments(d.prototype, args)),
+            ("RETURN VALUE", roff.prose(returns) if returns else []),
+            ("ERRORS", roff.prose(errors) if errors else []),
+            ("NOTES", body_notes),
+            ("SEE ALSO", self.see_also(name, see, desc + " " + notes + " " + errors)),
+        ], source)
+        self.add("3", name, text)
+
+    def default_return(self, name, ret_type):
+        if ret_type == "void":
+            return ""
+        if ret_type == "int" and re.match(r"io_uring_(un)?register|io_uring_submit|"
+                                          r"io_uring_queue_init|io_uring_wait", name):
+            return "0 or a non-negative count on success; a negated errno value on failure."
+        return ""
+
+    def default_errors(self, name, ret_type):
+        if ret_type not in ("int", "ssize_t"):
+            return ""
+        if re.match(r"io_uring_(un)?register|io_uring_clone|io_uring_resize", name):
+            return ("Any error of `io_uring_register(2)` for the operation, negated; "
+                    "`EINVAL` as well when @ring is NULL.")
+        if re.match(r"io_uring_(submit|wait|get_events|peek)", name):
+            return "Any error of `io_uring_enter(2)`, negated (for example `EINTR`, `ETIME`)."
+        if re.match(r"io_uring_queue_init|io_uring_setup", name):
+            return "Any error of `io_uring_setup(2)` or mmap(2), negated."
+        return ""
+
+    def prep_page(self, name):
+        d = self.decls[name]
+        comment = d.comment
+        about, meanings = [], {}
+        for para in re.split(r"\n\s*\n", comment):
+            m = re.match(r"@(\w+): ", para)
+            if m:
+                for item in re.split(r"\n(?=@\w+: )", para):
+                    k, v = item.split(": ", 1)
+                    meanings[k[1:]] = v
+            else:
+                about.append(para)
+        about = "\n\n".join(about)
+        stores = re.findall(r"sqe->([\w\[\]]+)\s*(\|?=)\s*(.*?);", d.body)
+        fields = [".nf"] + [roff.escape("sqe->%s %s %s" % s) for s in stores] + [".fi"]
+        ops = re.findall(r"IORING_OP_(\w+)", d.body)
+        notes = []
+        if ops:
+            op = ops[0]
+            since = OPCODE_SINCE.get(op)
+            notes.append(
+                ("The request is IORING_OP_%s%s. " % (op, ", available since Linux " + since
+                                                       if since else ""))
+                + "To check a running kernel, ask `io_uring_get_probe(3)` and test the opcode "
+                "with `io_uring_opcode_supported(3)`.")
+        for flag in sorted(set(re.findall(r"IORING_\w+", d.body))):
+            if flag in FLAG_SINCE:
+                notes.append("The flag %s needs Linux %s or later." % (flag, FLAG_SINCE[flag]))
+        if any(s[0] == "file_index" for s in stores):
+            notes.append("Direct descriptors (the file_index field) need Linux 5.15; see "
+                         "io_uring_registered_files(7).")
+        notes.append("The helper is inline in <liburing.h>; liburing-ffi exports it as a "
+                     "function for languages that cannot use C inline functions.")
+        desc = roff.prose(about) + self.arguments(d.prototype, meanings)
+        desc += [".PP"] + roff.prose("The helper stores these fields of the SQE and no "
+                                     "others (io_uring_get_sqe() cleared the rest):") + fields
+        text = roff.page(name, 3, first_sentence(about), [
+            ("SYNOPSIS", roff.synopsis([d.prototype])),
+            ("DESCRIPTION", desc),
+            ("RETURN VALUE", ["None: the result of the request arrives in the",
+                              ".I res", "field of its CQE."]),
+            ("NOTES", roff.prose("\n\n".join(notes))),
+            ("SEE ALSO", self.see_also(name, self.same_opcode(name, ops) + [
+                "io_uring_get_sqe", "io_uring_submit", "io_uring_wait_cqe"], about)),
+        ], "src/prep/table.rs")
+        self.add("3", name, text)
+
+    def same_opcode(self, name, ops):
+        """The other helpers that prepare the same opcode."""
+        if not ops:
+            return []
+        op = "IORING_OP_%s" % ops[0]
+        return [n for n in sorted(self.prep) if n != name and
+                re.search(r"\b%s\b" % op, self.decls[n].body)][:8]
+
+    def inline_page(self, name, extra):
+        d = self.decls[name]
+        aliases = [a for a, e in inline_docs.INLINE.items() if e.get("alias_of") == name]
+        desc = extra.get("about") or clean_comment(d.comment)
+        protos = [d.prototype] + [self.decls[a].prototype for a in aliases]
+        notes = extra.get("notes", "")
+        if d.kind == "function":
+            notes = (notes + "\n\n" if notes else "") + (
+                "This is an inline function of <liburing.h>; liburing-ffi also exports it.")
+        errors = extra.get("errors", "")
+        text = roff.page(name, 3, first_sentence(desc), [
+            ("SYNOPSIS", roff.synopsis(protos)),
+            ("DESCRIPTION", roff.prose(desc)),
+            ("RETURN VALUE", roff.prose(extra["returns"]) if extra.get("returns") else []),
+            ("ERRORS", roff.prose(errors) if errors else []),
+            ("NOTES", roff.prose(notes) if notes else []),
+            ("SEE ALSO", self.see_also(name, extra.get("see", []), desc + " " + notes)),
+        ], "%s and man/inline_docs.py" % d.header, aliases)
+        self.add("3", name, text, aliases)
+
+    # ---------------------------------------------------------------- sections 2, 7
+    def hand_page(self, fname):
+        stem, sec = fname.rsplit(".", 1)
+        with open(os.path.join(HERE, "pages", fname)) as f:
+            src = f.read()
+        out = []
+        for line in src.split("\n"):
+            m = re.match(r'\.\\" @example (\S+)$', line)
+            if m:
+                with open(os.path.join(HERE, "examples", m.group(1))) as f:
+                    block = roff.code_block(f.read())
+                out += block[1:] if out[-1].startswith(".SH") else block
+            else:
+                out.append(line)
+        text = "\n".join(out).replace("@DATE@", roff.DATE).replace("@TITLE@", roff.TITLE) \
+            .replace("@MANUAL@", roff.MANUAL)
+        aliases = re.findall(r'^\.\\" @alias (\S+)$', src, re.M)
+        self.add(sec, stem, text, aliases)
+
+    # ---------------------------------------------------------------- all
+    def build(self):
+        for f in sorted(os.listdir(os.path.join(HERE, "pages"))):
+            self.hand_page(f)
+        # Names first, so SEE ALSO can link to any page.
+        for n in self.symbols + self.macros:
+            self.names.setdefault(n, ("3", n))
+        for n in self.symbols + self.macros:
+            extra = inline_docs.INLINE.get(n)
+            if extra is not None and "alias_of" in extra:
+                continue
+            if n in self.prep:
+                self.prep_page(n)
+            elif extra is not None:
+                self.inline_page(n, extra)
+            elif n in self.docs or self.decls[n].header.endswith("functions.h"):
+                self.capi_page(n)
+            else:
+                self.inline_page(n, {})
+        return self
+
+    def write(self, out_dir):
+        for (sec, name), text in self.pages.items():
+            d = os.path.join(out_dir, "man" + sec)
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, "%s.%s" % (name, sec)), "w") as f:
+                f.write(text)
+        # Aliases are symbolic links (mandoc and man-db both follow them; the
+        # `.so` alternative is one more thing to resolve at display time).
+        for (sec, alias), target in self.links.items():
+            link = os.path.join(out_dir, "man" + sec, "%s.%s" % (alias, sec))
+            if os.path.lexists(link):
+                os.remove(link)
+            os.symlink(target, link)
+        with open(os.path.join(out_dir, "names.txt"), "w") as f:
+            for name, (sec, page) in sorted(self.names.items()):
+                f.write("%s %s %s\n" % (name, sec, page))
+
+
+def main(argv):
+    if len(argv) != 1:
+        print(__doc__)
+        return 2
+    m = Manual().build()
+    m.write(argv[0])
+    counts = {}
+    for sec, _ in m.pages:
+        counts[sec] = counts.get(sec, 0) + 1
+    print("man: %s pages in %s" % (", ".join("%d in section %s" % (counts[s], s)
+                                             for s in sorted(counts)), argv[0]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
