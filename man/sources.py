@@ -180,6 +180,8 @@ def declarations(include_dir=None):
     out = {}
     for h in HEADERS:
         path, root = (h, ROOT) if include_dir is None else (h[len("include/"):], include_dir)
+        if include_dir is not None and not os.path.exists(os.path.join(root, path)):
+            continue  # `make install` splices it into liburing.h, parsed above
         for d in parse_header(path, root):
             # In C the barrier helpers are macros (C++ gets templates).
             if d.name not in out or d.kind == "macro" and out[d.name].kind != "macro":
