@@ -172,11 +172,4 @@ INLINE = {
     "io_uring_smp_mb": dict(alias_of="io_uring_smp_load_acquire"),
     "IO_URING_READ_ONCE": dict(alias_of="io_uring_smp_load_acquire"),
     "IO_URING_WRITE_ONCE": dict(alias_of="io_uring_smp_load_acquire"),
-    "uring_likely": dict(
-        returns="0 or 1.",
-        about="Branch hints: the condition is expected to be true (uring_likely) or false "
-              "(uring_unlikely). Both evaluate to the truth value of @cond.",
-        notes="Defined only when the program has not defined the name already.",
-        see=["io_uring(7)"]),
-    "uring_unlikely": dict(alias_of="uring_likely"),
 }

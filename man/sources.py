@@ -189,9 +189,20 @@ def declarations(include_dir=None):
     return out
 
 
+# Function-like macros of liburing.h that get no page: the compiler hints
+# the header defines for its own inline code. liburing documents them
+# nowhere, and a page outside the io_uring / IO_URING / __io_uring names
+# would be a file distribution recipes do not list (Debian's
+# liburing-dev.manpages takes exactly those patterns; its dh_missing then
+# fails the build: make check-debian).
+UNDOCUMENTED_MACROS = {"uring_likely", "uring_unlikely"}
+
+
 def public_macros(decls):
-    """Function-like macros a program may use: not reserved (`__`) names."""
-    return sorted(n for n, d in decls.items() if d.kind == "macro" and not n.startswith("_"))
+    """Function-like macros a program may use: not reserved (`__`) names,
+    not the header's own compiler hints."""
+    return sorted(n for n, d in decls.items() if d.kind == "macro" and not n.startswith("_")
+                  and n not in UNDOCUMENTED_MACROS)
 
 
 def split_params(prototype):

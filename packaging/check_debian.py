@@ -22,10 +22,8 @@ runs the recipe unchanged: `dpkg-buildpackage -b -uc -us`. Then it checks:
 DEB_BUILD_OPTIONS=nocheck: the recipe's `make runtests` would run our whole
 test suite (make test) a second time; CI runs it once already.
 
-Allowed failure, reported by name: the man pages (liburing-dev.manpages)
-until the tree generates them. The recipe then stops at dh_installman; the
-build is resumed (-nc) with that one file emptied so the other checks still
-run, and the missing patterns are listed.
+No allowed failure: the man pages liburing-dev.manpages lists are generated
+by `make` (man/), so a missing one fails the build step like any other file.
 
 Build dependencies (debhelper, lintian, devscripts for hardening-check, ...)
 are installed with apt-get when missing. Everything goes to .cache/check-debian.
@@ -53,7 +51,7 @@ CONTENTS_ASIDE = ("usr/share/man/", "usr/share/doc/liburing-dev/examples/")
 TOOLS = {"dpkg-buildpackage": "dpkg-dev", "dh": "debhelper", "fakeroot": "fakeroot",
          "lintian": "lintian", "hardening-check": "devscripts"}
 
-PASS, FAIL, ALLOWED = "PASS", "FAIL", "ALLOWED FAILURE"
+PASS, FAIL = "PASS", "FAIL"
 
 # lintian tags on our packages that come from Debian's recipe or this machine's
 # tools rather than from our tree, and why. Anything else only on ours fails.
@@ -203,34 +201,20 @@ def build(tree, log, report):
     with open(log.name, errors="replace") as f:
         f.seek(start)
         text = f.read()
-    missing = re.findall(r'dh_installman: error: Cannot find \(any matches for\) "([^"]+)"',
-                         text)
-    if not missing:
-        tail = "\n".join(text.strip().splitlines()[-5:])
-        report.add("build", FAIL, time.time() - t0, "exit %d; last lines:\n%s" % (rc, tail))
-        return False
-    # The one allowed failure: no man pages yet. Go on without them.
-    with open(os.path.join(tree, "debian", "liburing-dev.manpages"), "w"):
-        pass
-    rc = run(cmd + ["-nc"], log, cwd=tree, env=build_env())
-    verdict = PASS if rc == 0 else FAIL
-    report.add("build", verdict, time.time() - t0,
-               "%s stopped at dh_installman (no man pages: %s); resumed with "
-               "liburing-dev.manpages emptied: %s"
-               % (" ".join(cmd), ", ".join(missing), "exit 0" if rc == 0 else "exit %d" % rc))
-    return rc == 0
+    tail = "\n".join(text.strip().splitlines()[-5:])
+    report.add("build", FAIL, time.time() - t0, "exit %d; last lines:\n%s" % (rc, tail))
+    return False
 
 
 def check_paths(tree, debian_src, report):
     """Every line of the .install / .manpages / .examples files matches something."""
     t0 = time.time()
     staged = os.path.join(tree, "debian", "tmp")
-    found, missing, missing_man = 0, [], []
+    found, missing = 0, []
     for name in sorted(os.listdir(debian_src)):
         kind = name.rsplit(".", 1)[-1]
         if kind not in ("install", "manpages", "examples"):
             continue
-        # The pristine file: the build may have emptied liburing-dev.manpages.
         with open(os.path.join(debian_src, name)) as f:
             patterns = [ln.split()[0] for ln in f if ln.strip() and not ln.startswith("#")]
         for pat in patterns:
@@ -238,16 +222,12 @@ def check_paths(tree, debian_src, report):
             hits = glob.glob(os.path.join(tree, pat)) + glob.glob(os.path.join(staged, pat))
             if hits:
                 found += 1
-            elif kind == "manpages":
-                missing_man.append("%s: %s" % (name, pat))
             else:
                 missing.append("%s: %s" % (name, pat))
     detail = "%d patterns found" % found
     if missing:
         detail += "; MISSING " + ", ".join(missing)
-    if missing_man:
-        detail += "; man pages not yet generated: " + ", ".join(missing_man)
-    verdict = FAIL if missing else (ALLOWED if missing_man else PASS)
+    verdict = FAIL if missing else PASS
     report.add("paths", verdict, time.time() - t0, detail)
 
 
