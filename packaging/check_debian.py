@@ -535,8 +535,8 @@ def main(argv):
     failed = report.failed()
     if failed:
         say("check-debian: FAILED: %s" % ", ".join(failed))
-        return 1
-    return 0
+    say("check-debian: %d passed, %d failed" % (len(report.rows) - len(failed), len(failed)))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
