@@ -62,14 +62,7 @@ int main(int argc, char **argv)
 		skip("the filesystem under the work directory refuses O_DIRECT");
 	if (fd < 0)
 		die(path, -1);
-	ret = io_uring_queue_init(job.qd, &ring, iopoll ? IORING_SETUP_IOPOLL : 0);
-	if (ret < 0)
-		die("io_uring_queue_init", ret);
-	job.ring = &ring;
-	job.fd = fd;
-	job.blocks = bytes / READ_BLOCK;
-	job.bufs = alloc_read_buffers(job.qd);
-	job.rng = 0x9e3779b97f4a7c15ULL;
+	read_job_init(&job, &ring, iopoll ? IORING_SETUP_IOPOLL : 0, fd, bytes);
 	ret = probe_read(&ring, fd, job.bufs[0]);
 	if (iopoll && (ret == -EOPNOTSUPP || ret == -EINVAL))
 		skip("the device under the work directory does not support polled I/O (IOPOLL)");

@@ -41,14 +41,7 @@ int main(int argc, char **argv)
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		die(path, -1);
-	ret = io_uring_queue_init(job.qd, &ring, 0);
-	if (ret < 0)
-		die("io_uring_queue_init", ret);
-	job.ring = &ring;
-	job.fd = fd;
-	job.blocks = bytes / READ_BLOCK;
-	job.bufs = alloc_read_buffers(job.qd);
-	job.rng = 0x9e3779b97f4a7c15ULL;
+	read_job_init(&job, &ring, 0, fd, bytes);
 	if (use_personality) {
 		ret = io_uring_register_personality(&ring);
 		if (ret == -EINVAL || ret == -EOPNOTSUPP)

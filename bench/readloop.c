@@ -63,6 +63,20 @@ char **alloc_read_buffers(unsigned qd)
 	return bufs;
 }
 
+void read_job_init(struct read_job *job, struct io_uring *ring, unsigned ring_flags, int fd,
+		   long long bytes)
+{
+	int ret = io_uring_queue_init(job->qd, ring, ring_flags);
+
+	if (ret < 0)
+		die("io_uring_queue_init", ret);
+	job->ring = ring;
+	job->fd = fd;
+	job->blocks = bytes / READ_BLOCK;
+	job->bufs = alloc_read_buffers(job->qd);
+	job->rng = 0x9e3779b97f4a7c15ULL;
+}
+
 void register_read_buffers(struct read_job *job)
 {
 	struct iovec *iov = calloc(job->qd, sizeof(*iov));

@@ -35,6 +35,12 @@ void make_test_file(const char *path, long long bytes);
 void warm_page_cache(const char *path);
 /* qd 4 KiB-aligned buffers of READ_BLOCK bytes. */
 char **alloc_read_buffers(unsigned qd);
+/*
+ * Sets up <ring> with <ring_flags> and job->qd entries for reads of the open
+ * file <fd> of <bytes>, with job->qd fresh buffers (dies on failure).
+ */
+void read_job_init(struct read_job *job, struct io_uring *ring, unsigned ring_flags, int fd,
+		   long long bytes);
 /* Registers job->bufs as fixed buffers (one per slot). */
 void register_read_buffers(struct read_job *job);
 
