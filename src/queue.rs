@@ -252,7 +252,7 @@ pub fn flush_sq(ring: LiveRing) -> u32 {
     if ring.flags() & (IORING_SETUP_SQ_REWIND | crate::diag::TRACED_RING) != 0 {
         // Rare: laid out of the common path's way.
         core::hint::cold_path();
-        crate::diag::flushing(ring);
+        crate::diag::saw_ring(ring);
         if ring.flags() & IORING_SETUP_SQ_REWIND != 0 {
             ring.set_sqe_tail(0);
             return tail;
@@ -479,7 +479,7 @@ fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec) -> Wai
         // CQEs the kernel has posted; nothing is left in the SQ to log again.
         if ring.flags() & crate::diag::TRACED_RING != 0 {
             core::hint::cold_path();
-            crate::diag::flushing(ring);
+            crate::diag::saw_ring(ring);
         }
         match entered {
             Err(e) => {

@@ -48,7 +48,7 @@ static TRACING: AtomicBool = AtomicBool::new(false);
 /// uapi table) marks a ring set up while tracing. The SQ flush already tests
 /// `flags` for `IORING_SETUP_SQ_REWIND` (bit 20); a bit of the same byte is
 /// tested by the same one-byte instruction, which routes traced rings to
-/// [`flushing`] at no cost to untraced ones.
+/// [`saw_ring`] at no cost to untraced ones.
 pub const TRACED_RING: u32 = 1 << 23;
 
 /// `io_uring_enter` calls made by this process (wrapping; written without
@@ -184,12 +184,12 @@ pub unsafe fn raw_setup_done(entries: u32, p: *const io_uring_params, err: Optio
 
 /// Hook on every failed registration on a ring (`neg_errno`: the kernel's
 /// `-errno`): explains the failure when the cause can be established (debug). Through a register-preserving
-/// trampoline on x86-64 (see [`flushing`]), so the success path of every
+/// trampoline on x86-64 (see [`saw_ring`]), so the success path of every
 /// register call keeps its values in registers.
 #[inline(always)]
 pub fn register_failed(opcode: u32, arg: *const core::ffi::c_void, nr_args: u32, neg_errno: i32) {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: as in `flushing`: the trampoline preserves every general
+    // SAFETY: as in `saw_ring`: the trampoline preserves every general
     // register and the stack, the vector registers are declared clobbered.
     unsafe {
         core::arch::asm!(
@@ -245,8 +245,10 @@ fn enters() -> u64 {
     ENTERS.load(Ordering::Relaxed)
 }
 
-/// Hook in the SQ flush of a ring carrying [`TRACED_RING`]: logs the SQEs
-/// about to be published and the CQEs in the ring.
+/// Hook for a ring carrying [`TRACED_RING`], called where the library
+/// touches it: in the SQ flush (logs the SQEs about to be published and the
+/// CQEs in the ring) and after each wait loop's `io_uring_enter` (the SQ is
+/// flushed by then, so only the CQEs the kernel has posted are logged).
 ///
 /// The flush is inlined into every submit function. An ordinary call here,
 /// even never taken, makes the compiler keep the caller's values in
@@ -256,10 +258,10 @@ fn enters() -> u64 {
 /// change, so the compiler sees a call that clobbers nothing but flags and
 /// vector registers (which the submit path does not use).
 #[inline(always)]
-pub fn flushing(ring: LiveRing) {
+pub fn saw_ring(ring: LiveRing) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: the trampoline (below) saves and restores rax, rcx, rdx, rsi,
-    // rdi and r8-r11 around an ordinary C call of `flushing_c` on a stack it
+    // rdi and r8-r11 around an ordinary C call of `saw_ring_c` on a stack it
     // aligns itself, and the callee preserves the rest; the vector registers
     // it may change are declared. The red zone the compiler may use below
     // the stack pointer is stepped over before the call and restored after
@@ -267,7 +269,7 @@ pub fn flushing(ring: LiveRing) {
     unsafe {
         core::arch::asm!(
             "lea rsp, [rsp - 128]",
-            "call uring_diag_flushing_trampoline",
+            "call uring_diag_saw_ring_trampoline",
             "lea rsp, [rsp + 128]",
             in("rdi") ring.as_ptr(),
             out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
@@ -278,7 +280,7 @@ pub fn flushing(ring: LiveRing) {
         );
     }
     #[cfg(not(target_arch = "x86_64"))]
-    flushing_c(ring.as_ptr());
+    saw_ring_c(ring.as_ptr());
 }
 
 /// Emits `$name`: a function that calls the C-ABI function `$target` with
@@ -333,18 +335,18 @@ macro_rules! preserving_trampoline {
     };
 }
 
-preserving_trampoline!("uring_diag_flushing_trampoline", flushing_c);
+preserving_trampoline!("uring_diag_saw_ring_trampoline", saw_ring_c);
 preserving_trampoline!("uring_diag_register_failed_trampoline", register_failed_c);
 
-/// The body of [`flushing`], with the C calling convention.
-extern "C" fn flushing_c(ring: *const io_uring) {
-    // SAFETY: `ring` is the pointer of the `LiveRing` that `flushing` was
+/// The body of [`saw_ring`], with the C calling convention.
+extern "C" fn saw_ring_c(ring: *const io_uring) {
+    // SAFETY: `ring` is the pointer of the `LiveRing` that `saw_ring` was
     // given, for the duration of that call, which this one is part of.
     let Some(ring) = (unsafe { LiveRing::from_ptr(ring.cast_mut()) }) else {
         return;
     };
     if ring.flags() & TRACED_RING != 0 {
-        trace::flushing(ring);
+        trace::saw_ring(ring);
     }
 }
 

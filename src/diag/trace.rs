@@ -611,9 +611,9 @@ fn account_enters(lock: &Locked, id: u32) {
     }
 }
 
-/// The SQ flush of a traced ring: the CQEs in the ring, then the SQEs
-/// about to be published.
-pub fn flushing(ring: LiveRing) {
+/// The library touched a traced ring (SQ flush, or a wait's enter): the
+/// CQEs in the ring, then the SQEs about to be published, if any.
+pub fn saw_ring(ring: LiveRing) {
     let lock = Locked::take();
     let Some((_, t)) = find(&lock, |t| ptr::eq(t.ring, ring.as_ptr())) else {
         return;
