@@ -71,7 +71,8 @@ SO_LDFLAGS  := -shared -s -Wl,--gc-sections -Wl,-z,now -Wl,-z,noexecstack -Wl,--
 # names libdir absolutely otherwise (so it resolves inside the final system).
 relativelibdir := $(if $(filter-out $(abspath $(libdir)),$(abspath $(libdevdir))),$(libdir)/)
 
-RUST_SRC := $(shell find src -name '*.rs') Cargo.toml
+RUST_SRC := $(shell find src uapi/src -name '*.rs') Cargo.toml uapi/Cargo.toml
+GEN_SRC  := $(shell find tools/gen/src -name '*.rs') tools/gen/Cargo.toml
 HEADERS  := $(shell find include -name '*.h')
 
 .PHONY: all lib ffi headers check-headers install uninstall test unit-test lint capi-tests \
@@ -160,13 +161,17 @@ $(BUILD)/%.pc: src/%.pc.in Makefile $(wildcard config.mk)
 	@mkdir -p $(BUILD)
 	$(fill_pc) $< > $@
 
-# Generated headers: the prototypes (cbindgen, from src/capi) and the kernel
-# ABI and ring structs (src/c_headers, from src/uapi and src/structs.rs);
-# `make check-headers` (part of `make test`) fails when one is stale.
+# Generated headers, all written by the generator tool (tools/gen): the
+# prototypes (cbindgen, from src/capi), the kernel ABI, ring structs and
+# version (from the uapi crate) and the prep helpers (from its table).
+# `make check-headers` (part of `make test`) fails when one is stale, and
+# runs the tool's own checks: each header compiles alone in C and C++, the
+# tables agree with include/, and a wrong table fails that check.
 headers:
-	UPDATE_HEADERS=1 $(CARGO) test --quiet --lib generated_header -- --nocapture
+	$(CARGO) run --quiet -p gen -- headers
 check-headers:
-	$(CARGO) test --quiet --lib generated_header
+	$(CARGO) run --quiet -p gen -- check
+	$(CARGO) test --quiet -p gen
 
 # Our generated headers that liburing does not ship are spliced into the
 # installed liburing.h at their #include line, so the installed header set is
@@ -232,7 +237,7 @@ stage: all
 	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(STAGE)) prefix=/usr
 
 unit-test:
-	$(CARGO) test --quiet --lib
+	$(CARGO) test --quiet --lib -p uring-rs -p uring-uapi
 
 lint:
 	$(CARGO) clippy --quiet --workspace --all-targets -- -D warnings
@@ -243,9 +248,9 @@ capi-tests: stage
 
 # The Rust ABI tables as C static assertions; the harness compiles them
 # against the headers of the upstream liburing it builds (abi_check.py).
-$(BUILD)/abi-assert.c: $(RUST_SRC)
+$(BUILD)/abi-assert.c: $(RUST_SRC) $(GEN_SRC)
 	@mkdir -p $(BUILD)
-	ABI_ASSERT_OUT=$(abspath $@) $(CARGO) test --quiet --lib write_abi_assert_file
+	$(CARGO) run --quiet -p gen -- abi-assert $(abspath $@)
 abi-assert: $(BUILD)/abi-assert.c
 
 liburing-tests: stage $(BUILD)/abi-assert.c

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Check the Rust ABI tables against upstream liburing's own headers.
 
-build/abi-assert.c (written by `make abi-assert` from src/uapi and src/structs.rs)
+build/abi-assert.c (written by `make abi-assert` from the uapi crate's tables)
 holds one static assertion per fact: every constant's value, whether it is a
 macro or an enumerator (and of which enum), each macro's C type, and the size,
 alignment, member offsets, sizes and C types of every structure. Compiling it

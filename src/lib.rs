@@ -11,21 +11,20 @@
 #![cfg_attr(not(test), no_std)]
 
 pub mod buf_ring;
-#[cfg(test)]
-mod c_headers;
 pub mod capi;
 pub mod diag;
-#[cfg(test)]
-mod prep;
 pub mod probe;
 pub mod queue;
 pub mod register;
 pub mod ring;
 pub mod setup;
-pub mod structs;
 pub mod syscall;
-pub mod uapi;
-pub mod version;
+
+// The kernel ABI, liburing's public structs and the API version are declared
+// once, in the dependency-free `uring-uapi` crate.
+pub use uring_uapi as uapi;
+pub use uring_uapi::ring_types as structs;
+pub use uring_uapi::version;
 
 /// A panic must never unwind into C: every profile sets `panic = "abort"`,
 /// and in the `no_std` build this handler aborts the process.

@@ -24,8 +24,6 @@ macro_rules! live_ring {
 }
 
 mod buf_ring;
-#[cfg(test)]
-mod generated_header;
 mod queue;
 mod register;
 mod setup;

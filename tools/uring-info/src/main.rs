@@ -2,12 +2,13 @@
 //! `uring-info`: what io_uring this machine offers to the calling process,
 //! and why not when it offers nothing. `--json` prints the same as JSON.
 //!
-//! Names come from the library's own uapi tables and lookups (compiled in
-//! by path), so they agree with what `LIBURING_TRACE` prints.
+//! Names come from the library's own uapi crate and its diagnostics'
+//! lookups (compiled in by path), so they agree with what `LIBURING_TRACE`
+//! prints.
 
-#[allow(dead_code, unused_imports, clippy::all)]
-#[path = "../../../src/uapi/mod.rs"]
-mod uapi;
+// The diagnostics files name the tables as `crate::uapi`, as in the library.
+use uring_uapi as uapi;
+use uring_uapi::version;
 
 #[allow(dead_code)]
 #[path = "../../../src/diag/names.rs"]
@@ -20,10 +21,6 @@ mod since;
 #[allow(dead_code)]
 #[path = "../../../src/diag/sysinfo.rs"]
 mod sysinfo;
-
-#[allow(dead_code)]
-#[path = "../../../src/version.rs"]
-mod version;
 
 mod probe;
 mod report;

@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: MIT
-//! Keeps `include/liburing/functions.h` (the prototypes of every function the
-//! C boundary exports) generated from the Rust source by cbindgen.
-//!
-//! `cargo test generated_header` fails when the checked-in file is stale;
-//! `make headers` (UPDATE_HEADERS=1) rewrites it.
-
-use std::path::Path;
+//! `include/liburing/functions.h`: the prototypes of every function the
+//! C boundary exports, generated from the library's Rust source by cbindgen
+//! (which parses it with `syn`).
 
 /// Boundary functions that are not part of liburing.h's public API: the
 /// internals liburing's tests link from liburing.a, and `io_uring_get_sqe`,
@@ -37,34 +33,24 @@ fn config() -> cbindgen::Config {
         ..Default::default()
     };
     c.function.postfix = Some("LIBURING_NOEXCEPT".into());
+    // The structs the prototypes name live in the uapi crate: cbindgen must
+    // see them to spell them `struct NAME`.
+    c.parse.parse_deps = true;
+    c.parse.include = Some(vec!["uring-uapi".into()]);
     c.export.item_types = vec![cbindgen::ItemType::Functions];
     c.export.exclude = NOT_IN_PUBLIC_HEADER.iter().map(|s| s.to_string()).collect();
     c
 }
 
-fn generate() -> String {
-    let dir = env!("CARGO_MANIFEST_DIR");
+pub(crate) const OUT: &str = "include/liburing/functions.h";
+
+pub(crate) fn generate() -> String {
     let bindings = cbindgen::Builder::new()
-        .with_crate(dir)
+        .with_crate(crate::repo())
         .with_config(config())
         .generate()
-        .expect("cbindgen could not parse the crate");
+        .unwrap_or_else(|e| crate::fail(&format!("cbindgen could not parse the library: {e}")));
     let mut out = Vec::new();
     bindings.write(&mut out);
-    String::from_utf8(out).expect("cbindgen wrote non-UTF-8")
-}
-
-#[test]
-fn generated_header_is_fresh() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("include/liburing/functions.h");
-    let fresh = generate();
-    if std::env::var_os("UPDATE_HEADERS").is_some() {
-        std::fs::write(&path, &fresh).expect("write functions.h");
-        return;
-    }
-    let current = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        current == fresh,
-        "include/liburing/functions.h is stale: run `make headers` and commit the result"
-    );
+    String::from_utf8(out).unwrap_or_else(|_| crate::fail("cbindgen wrote non-UTF-8"))
 }

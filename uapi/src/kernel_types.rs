@@ -10,7 +10,6 @@ pub struct __kernel_timespec {
     pub tv_nsec: i64,
 }
 
-#[cfg(test)]
 pub(crate) const CONSTS: &[super::CGroup] = &[];
 
 c_layout! {

@@ -2,8 +2,11 @@
 //! The io_uring kernel ABI: every structure and constant of liburing 2.15's
 //! `liburing/io_uring.h`, `liburing/io_uring/query.h` and
 //! `liburing/io_uring/bpf_filter.h`, under their exact C names, one module
-//! per concern. These modules are the single source of those headers: the
-//! generator in `crate::c_headers` writes them from the tables below.
+//! per concern, plus liburing's own public structs ([`ring_types`]) and
+//! its API version ([`version`]). These modules are the single source of
+//! those headers: the generator tool (`tools/gen`) writes them from the
+//! tables below. The crate depends on nothing, so the library, the
+//! generator and `uring-info` all read the same declarations.
 //!
 //! Structures are `#[repr(C)]` and pinned to the x86-64 layout by the
 //! [`c_layout!`] tables (size, alignment, and offset and size of every
@@ -18,8 +21,15 @@
 //! enter, feature, register-opcode and CQE flags are `u32`, SQE flags `u8`,
 //! opcodes `u8`, mmap offsets `u64`, and so on. Their C type is a separate
 //! fact, given per group in [`c_consts!`].
+#![cfg_attr(not(test), no_std)]
 #![forbid(unsafe_code)]
 #![allow(non_camel_case_types, non_upper_case_globals)]
+
+// The declaration macros name their helpers as `$crate::uapi::...`, the
+// path they had while this crate was a module of the library; the alias
+// keeps that path valid here.
+#[doc(hidden)]
+pub use crate as uapi;
 
 /// Declares constants in groups and a table of them: the header generator
 /// and the C checks read it in test builds, and `diag::names`
@@ -55,8 +65,7 @@ macro_rules! c_consts {
         $($( $(#[doc = $doc])* pub const $name: $ty = $val; )*)*
 
         /// Every constant of this module, grouped as the C header shows it.
-        #[cfg_attr(not(test), allow(dead_code))]
-        $vis const $table: &[$crate::uapi::CGroup] = &[
+                $vis const $table: &[$crate::uapi::CGroup] = &[
             $( $crate::uapi::CGroup {
                 kind: $crate::uapi::c_consts!(@kind $kind $(($cty))? $($ename)?),
                 doc: &[$($gdoc),*],
@@ -193,9 +202,8 @@ pub(crate) const fn check_rust_fields(layouts: &[CLayout]) {
 }
 
 /// The C type of a `#define`d constant, which decides its literal suffix.
-#[cfg_attr(not(test), allow(dead_code))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CType {
+pub enum CType {
     /// `int`: no suffix.
     Int,
     /// `unsigned int`: `U`.
@@ -205,9 +213,8 @@ pub(crate) enum CType {
 }
 
 /// Whether a group of constants is a set of macros or a C enum.
-#[cfg_attr(not(test), allow(dead_code))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CGroupKind {
+pub enum CGroupKind {
     /// `#define`s of the given C type.
     Macros(CType),
     /// Enumerators of `enum NAME` (or of an anonymous enum).
@@ -216,9 +223,8 @@ pub(crate) enum CGroupKind {
 
 /// One constant: its C name, value, the Rust expression that defines it
 /// (from which the C spelling is derived) and its documentation.
-#[cfg_attr(not(test), allow(dead_code))]
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct CConst {
+pub struct CConst {
     pub name: &'static str,
     pub value: i128,
     pub expr: &'static str,
@@ -226,9 +232,8 @@ pub(crate) struct CConst {
 }
 
 /// A group of constants that the C header shows together.
-#[cfg_attr(not(test), allow(dead_code))]
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct CGroup {
+pub struct CGroup {
     pub kind: CGroupKind,
     pub doc: &'static [&'static str],
     pub consts: &'static [CConst],
@@ -239,8 +244,7 @@ pub(crate) struct CGroup {
 /// flexible or zero-length array), its own documentation, and for members
 /// that are Rust fields the Rust offset and size.
 #[derive(Clone, Copy, Debug)]
-#[cfg_attr(not(test), allow(dead_code))]
-pub(crate) struct CMember {
+pub struct CMember {
     pub name: &'static str,
     pub cty: &'static str,
     pub offset: usize,
@@ -252,8 +256,7 @@ pub(crate) struct CMember {
 /// An anonymous union or struct inside a structure (`name`: the member
 /// it declares, for `struct { ... } name;`).
 #[derive(Clone, Copy, Debug)]
-#[cfg_attr(not(test), allow(dead_code))]
-pub(crate) struct CAggregate {
+pub struct CAggregate {
     pub union: bool,
     pub packed: bool,
     pub name: Option<&'static str>,
@@ -263,8 +266,7 @@ pub(crate) struct CAggregate {
 /// The members of a structure in C order, nesting flattened into
 /// open/close markers.
 #[derive(Clone, Copy, Debug)]
-#[cfg_attr(not(test), allow(dead_code))]
-pub(crate) enum CItem {
+pub enum CItem {
     Member(CMember),
     Open(CAggregate),
     Close,
@@ -272,8 +274,7 @@ pub(crate) enum CItem {
 
 /// One C structure (`struct <name>`): size, alignment and members.
 #[derive(Clone, Copy, Debug)]
-#[cfg_attr(not(test), allow(dead_code))]
-pub(crate) struct CLayout {
+pub struct CLayout {
     pub name: &'static str,
     pub size: usize,
     pub align: usize,
@@ -292,6 +293,9 @@ mod setup;
 mod sqe;
 mod zcrx;
 
+pub mod ring_types;
+pub mod version;
+
 pub use bpf_filter::*;
 pub use buffers::*;
 pub use cqe::*;
@@ -305,7 +309,7 @@ pub use sqe::*;
 pub use zcrx::*;
 
 /// Every constant group of the ABI, for name lookups at run time.
-pub(crate) const CONST_TABLES: &[&[CGroup]] = &[
+pub const CONST_TABLES: &[&[CGroup]] = &[
     setup::CONSTS,
     sqe::CONSTS,
     opcodes::CONSTS,
@@ -318,22 +322,20 @@ pub(crate) const CONST_TABLES: &[&[CGroup]] = &[
     bpf_filter::CONSTS,
 ];
 
-/// One module of the ABI as the header generator sees it: its source
-/// (for the documentation of structs and fields) and its tables.
-#[cfg(test)]
-pub(crate) struct CModule {
+/// One module of the ABI as the header generator sees it: its source file
+/// (where the generator reads the documentation of structs and fields) and
+/// its tables.
+pub struct CModule {
+    /// The source path, relative to the repository.
     pub file: &'static str,
-    pub source: &'static str,
     pub consts: &'static [CGroup],
     pub layouts: &'static [CLayout],
 }
 
-#[cfg(test)]
 macro_rules! c_module {
     ($file:literal, $m:ident) => {
         CModule {
-            file: concat!("src/uapi/", $file),
-            source: include_str!($file),
+            file: concat!("uapi/src/", $file),
             consts: $m::CONSTS,
             layouts: $m::LAYOUTS,
         }
@@ -341,8 +343,7 @@ macro_rules! c_module {
 }
 
 /// The modules of `liburing/io_uring.h`, in the order the header shows them.
-#[cfg(test)]
-pub(crate) const IO_URING_H: &[CModule] = &[
+pub const IO_URING_H: &[CModule] = &[
     c_module!("setup.rs", setup),
     c_module!("sqe.rs", sqe),
     c_module!("opcodes.rs", opcodes),
@@ -354,14 +355,18 @@ pub(crate) const IO_URING_H: &[CModule] = &[
 ];
 
 /// `liburing/io_uring/query.h`.
-#[cfg(test)]
-pub(crate) const QUERY_H: &[CModule] = &[c_module!("query.rs", query)];
+pub const QUERY_H: &[CModule] = &[c_module!("query.rs", query)];
 
 /// `liburing/io_uring/bpf_filter.h`.
-#[cfg(test)]
-pub(crate) const BPF_FILTER_H: &[CModule] = &[c_module!("bpf_filter.rs", bpf_filter)];
+pub const BPF_FILTER_H: &[CModule] = &[c_module!("bpf_filter.rs", bpf_filter)];
 
 /// Types that io_uring.h takes from other kernel headers; the generated
 /// `liburing/compat.h` defines them when the system's headers lack them.
-#[cfg(test)]
-pub(crate) const KERNEL_TYPES: CModule = c_module!("kernel_types.rs", kernel_types);
+pub const KERNEL_TYPES: CModule = c_module!("kernel_types.rs", kernel_types);
+
+/// liburing's own structs (`liburing/ring_types.h`).
+pub const RING_TYPES: CModule = CModule {
+    file: "uapi/src/ring_types.rs",
+    consts: &[],
+    layouts: ring_types::LAYOUTS,
+};

@@ -133,9 +133,9 @@ impl io_uring {
 }
 
 // Layout of liburing 2.15 on x86-64 (LP64), with the C types of the header
-// that `crate::c_headers` generates (liburing/ring_types.h).
+// that the generator tool writes (liburing/ring_types.h).
 crate::uapi::c_layout! {
-    pub(crate) static LAYOUTS;
+    pub static LAYOUTS;
     io_uring_sq (104, 8) {
         pub khead: "unsigned *" @ 0, 8;
         pub ktail: "unsigned *" @ 8, 8;

@@ -92,8 +92,8 @@ pub fn field(name: &str) -> Field {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::uapi::io_uring_sqe;
     use core::mem::offset_of;
+    use uring_uapi::io_uring_sqe;
 
     /// The whole-field offsets agree with the Rust definition of the SQE.
     #[test]

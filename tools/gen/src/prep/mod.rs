@@ -10,10 +10,8 @@
 //! it is stale), where each helper is a flat list of field stores, so the
 //! inline code is what a hand-written helper would compile to. The same table
 //! is meant to feed the helpers' reference pages.
-//!
-//! Only tests use this module: the library itself never builds an SQE.
 
-mod generate;
+pub(crate) mod generate;
 mod sqe_fields;
 mod table;
 

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use super::rust_docs::{self, ModuleDocs};
-use crate::uapi::{CConst, CGroup, CGroupKind, CItem, CLayout, CModule, CType};
+use uring_uapi::{CConst, CGroup, CGroupKind, CItem, CLayout, CModule, CType};
 
 /// Widest line a generated comment may reach.
 const WIDTH: usize = 80;
@@ -238,7 +238,7 @@ pub(crate) fn write_struct(out: &mut String, l: &CLayout, docs: &ModuleDocs) {
 /// Writes every struct and then every constant group of one module, under
 /// a banner made of the module's own documentation if `banner`.
 pub(crate) fn write_module(out: &mut String, m: &CModule, banner: bool) {
-    let docs = rust_docs::read(m.source);
+    let docs = rust_docs::read_file(m.file);
     if banner {
         let about = rust_docs::summary(&docs.module);
         out.push('\n');

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+//! Reads the documentation of a module, its structs and their fields from
+//! the module's Rust source with a Rust parser (`syn`), so that the Rust doc
+//! comments are also the C header's comments, whatever the source's layout.
+
+use std::collections::HashMap;
+
+use syn::{Attribute, Expr, Fields, Item, Lit, Meta, Visibility};
+
+/// Documentation found in one module source.
+#[derive(Default)]
+pub(crate) struct ModuleDocs {
+    /// The `//!` text at the top of the file.
+    pub module: Vec<String>,
+    /// `struct name` → its doc lines.
+    pub structs: HashMap<String, Vec<String>>,
+    /// (`struct name`, `field name`) → the field's doc lines; public
+    /// fields only (the C members).
+    pub fields: HashMap<(String, String), Vec<String>>,
+}
+
+/// The doc lines of `attrs`, one per `///` (or `//!`) line, trimmed.
+fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .filter_map(|a| match &a.meta {
+            Meta::NameValue(nv) => match &nv.value {
+                Expr::Lit(l) => match &l.lit {
+                    Lit::Str(s) => Some(s.value().trim().to_string()),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// Records a struct or union's documentation and that of its public fields.
+fn record(docs: &mut ModuleDocs, name: String, attrs: &[Attribute], fields: &Fields) {
+    for f in fields {
+        if let (Visibility::Public(_), Some(ident)) = (&f.vis, &f.ident) {
+            let field = syn::ext::IdentExt::unraw(ident).to_string();
+            docs.fields
+                .insert((name.clone(), field), doc_lines(&f.attrs));
+        }
+    }
+    docs.structs.insert(name, doc_lines(attrs));
+}
+
+/// Collects the documentation of the top-level items of `source`.
+pub(crate) fn read(source: &str) -> Result<ModuleDocs, syn::Error> {
+    let file = syn::parse_file(source)?;
+    let mut docs = ModuleDocs {
+        module: doc_lines(&file.attrs),
+        ..Default::default()
+    };
+    for item in &file.items {
+        match item {
+            Item::Struct(s) => record(&mut docs, s.ident.to_string(), &s.attrs, &s.fields),
+            Item::Union(u) => record(
+                &mut docs,
+                u.ident.to_string(),
+                &u.attrs,
+                &Fields::Named(u.fields.clone()),
+            ),
+            _ => {}
+        }
+    }
+    Ok(docs)
+}
+
+/// The documentation of the Rust source file `file` (relative to the
+/// repository). A file that cannot be read or parsed is a broken checkout:
+/// the generator stops with the reason.
+pub(crate) fn read_file(file: &str) -> ModuleDocs {
+    let path = crate::repo().join(file);
+    let source = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| crate::fail(&format!("{}: {e}", path.display())));
+    read(&source).unwrap_or_else(|e| crate::fail(&format!("{file}: {e}")))
+}
+
+/// The first paragraph of a doc comment as plain text: markdown code
+/// spans and intra-doc links become bare names. Later paragraphs speak
+/// about the Rust API and stay out of C.
+pub(crate) fn summary<S: AsRef<str>>(lines: &[S]) -> String {
+    let mut words: Vec<String> = Vec::new();
+    for line in lines {
+        let line = line.as_ref().trim();
+        if line.is_empty() {
+            if words.is_empty() {
+                continue;
+            }
+            break;
+        }
+        words.extend(line.split_whitespace().map(str::to_string));
+    }
+    plain(&words.join(" "))
+}
+
+/// Drops markdown from one line of documentation: `[`x`](path)` and
+/// `[`x`]` become `x`, and backticks go.
+fn plain(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('[') {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 1..];
+        match after.find(']') {
+            Some(end) => {
+                out.push_str(&after[..end]);
+                let mut tail = &after[end + 1..];
+                if tail.starts_with('(') {
+                    if let Some(close) = tail.find(')') {
+                        tail = &tail[close + 1..];
+                    }
+                }
+                rest = tail;
+            }
+            None => {
+                out.push('[');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out.replace('`', "")
+}
+
+#[test]
+fn docs_are_found_and_made_plain() {
+    let src = "// SPDX-License-Identifier: MIT\n//! Top.\n//! More.\n\n/// A [`thing`](super::x).\n///\n/// Rust only.\n\
+               #[repr(C)]\npub struct s {\n    /// The `a`.\n    pub a: u32,\n    pub r#type: u8,\n}\n";
+    let d = read(src).expect("valid Rust");
+    assert_eq!(d.module, ["Top.", "More."]);
+    assert_eq!(summary(&d.structs["s"]), "A thing.");
+    assert_eq!(summary(&d.fields[&("s".into(), "a".into())]), "The a.");
+    assert!(d.fields[&("s".into(), "type".into())].is_empty());
+}

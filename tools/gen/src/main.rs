@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+//! The generator of every generated file in the repository: `gen headers`
+//! writes them, `gen check` fails (listing them) when a checked-in copy is
+//! stale, `gen abi-assert FILE` writes the uapi tables as C static
+//! assertions. It reads the uapi crate's tables in memory and Rust doc
+//! comments and prototypes with a Rust parser; nothing is read as text
+//! patterns. `make headers`, `make check-headers` and `make abi-assert`
+//! call it.
+
+mod c_headers;
+mod functions_h;
+mod prep;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The repository root (this tool lives in `tools/gen`).
+pub(crate) fn repo() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors()
+        .nth(2)
+        .map_or_else(|| here.to_path_buf(), Path::to_path_buf)
+}
+
+/// Stops the tool with a message: a source it cannot read or parse.
+pub(crate) fn fail(why: &str) -> ! {
+    eprintln!("gen: {why}");
+    std::process::exit(2)
+}
+
+/// Every generated file: (path relative to the repository, content).
+fn generated_files() -> Vec<(&'static str, String)> {
+    let mut files = c_headers::generated_files();
+    files.push((functions_h::OUT, functions_h::generate()));
+    files.push((prep::generate::OUT, prep::generate::generate()));
+    files
+}
+
+fn write_all() -> ExitCode {
+    for (path, text) in generated_files() {
+        let full = repo().join(path);
+        if std::fs::read_to_string(&full).ok().as_deref() == Some(text.as_str()) {
+            continue;
+        }
+        if let Err(e) = std::fs::write(&full, text) {
+            fail(&format!("{}: {e}", full.display()));
+        }
+        println!("gen: wrote {path}");
+    }
+    ExitCode::SUCCESS
+}
+
+fn check_all() -> ExitCode {
+    let files = generated_files();
+    let stale: Vec<&str> = files
+        .iter()
+        .filter(|(path, text)| {
+            std::fs::read_to_string(repo().join(path)).ok().as_deref() != Some(text.as_str())
+        })
+        .map(|(path, _)| *path)
+        .collect();
+    if stale.is_empty() {
+        println!("gen: {} generated files are fresh", files.len());
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("gen: stale generated files {stale:?}: run `make headers` and commit the result");
+    ExitCode::FAILURE
+}
+
+fn abi_assert(out: &Path) -> ExitCode {
+    let (text, n) = c_headers::abi_assert::source();
+    if let Err(e) = std::fs::write(out, text) {
+        fail(&format!("{}: {e}", out.display()));
+    }
+    println!("gen: wrote {} ({n:?})", out.display());
+    ExitCode::SUCCESS
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        ["headers"] => write_all(),
+        ["check"] => check_all(),
+        ["abi-assert", out] => abi_assert(Path::new(out)),
+        _ => {
+            eprintln!("usage: gen headers | gen check | gen abi-assert FILE");
+            ExitCode::from(2)
+        }
+    }
+}
