@@ -163,13 +163,13 @@ pub unsafe fn free_buf_ring(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::setup;
     use crate::syscall::Errno;
     use crate::uapi::IOU_PBUF_RING_INC;
+    use crate::{geometry, setup};
 
     #[test]
     fn setup_head_and_free_on_a_real_ring() {
-        let mut owned = setup::empty_ring();
+        let mut owned = geometry::empty_ring();
         if setup::queue_init(4, &mut owned, 0).is_err() {
             return;
         }

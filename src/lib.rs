@@ -2,9 +2,10 @@
 //! A drop-in replacement for liburing 2.15.
 //!
 //! Data flows one way: a C call enters at [`capi`] (the only `extern "C"`
-//! functions), becomes a call into the safe-as-possible core ([`setup`],
-//! [`queue`], [`register`], [`buf_ring`], [`probe`]), which talks to the kernel
-//! only through [`syscall`]. A ring the C caller owns reaches the core as a
+//! functions), becomes a call into the safe-as-possible core ([`setup`]: the
+//! ring lifecycle, [`queue`], [`register`], [`buf_ring`], [`probe`]), which
+//! reads sizes and offsets from [`geometry`] and talks to the kernel only
+//! through [`syscall`]. A ring the C caller owns reaches the core as a
 //! [`ring::LiveRing`] (never as `&mut io_uring`, since two threads may use it
 //! at once). Kernel structures and constants live in [`uapi`];
 //! liburing's own public structs live in [`structs`].
@@ -13,6 +14,7 @@
 pub mod buf_ring;
 pub mod capi;
 pub mod diag;
+pub mod geometry;
 pub mod probe;
 pub mod queue;
 pub mod register;

@@ -7,9 +7,10 @@
 
 use core::mem::size_of;
 
+use crate::geometry::empty_ring;
 use crate::register::register_probe;
 use crate::ring::LiveRing;
-use crate::setup::{empty_ring, queue_exit, queue_init};
+use crate::setup::{queue_exit, queue_init};
 use crate::syscall::{Errno, SysResult};
 use crate::uapi::{io_uring_probe, io_uring_probe_op};
 

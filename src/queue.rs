@@ -18,8 +18,8 @@ use core::mem::{size_of, MaybeUninit};
 use core::ptr::{self, addr_of_mut, null_mut};
 use core::sync::atomic::{fence, Ordering};
 
+use crate::geometry::{cqe_shift, sqe_shift};
 use crate::ring::LiveRing;
-use crate::setup::{cqe_shift, sqe_shift};
 use crate::structs::int_flags;
 use crate::syscall::{self, Errno, SysResult, KERNEL_SIGSET_BYTES};
 use crate::uapi::{
@@ -892,7 +892,6 @@ mod tests {
     //! Round trips against the running kernel. Rings come from the real
     //! setup code; SQEs are filled by hand (the prep helpers are C inlines).
     use super::*;
-    use crate::setup;
     use crate::structs::io_uring;
     use crate::uapi::{
         io_uring_mem_region_reg, io_uring_params, io_uring_region_desc, io_uring_rsrc_update,
@@ -903,6 +902,7 @@ mod tests {
         IORING_SETUP_R_DISABLED, IORING_SETUP_SINGLE_ISSUER, IORING_SETUP_SQE128,
         IORING_SETUP_TASKRUN_FLAG,
     };
+    use crate::{geometry, setup};
     use std::collections::HashSet;
     use std::ops::{Deref, DerefMut};
     use std::time::{Duration, Instant};
@@ -929,7 +929,7 @@ mod tests {
         }
 
         fn with_params(entries: u32, p: &mut io_uring_params) -> SysResult<Ring> {
-            let mut r = setup::empty_ring();
+            let mut r = geometry::empty_ring();
             setup::queue_init_params(entries, &mut r, p)?;
             Ok(Ring(r))
         }
@@ -1123,7 +1123,7 @@ mod tests {
     fn ring_with_sq_array() {
         // Set up without trying IORING_SETUP_NO_SQARRAY first, so the ring
         // has the (identity) SQ index array.
-        let mut raw = setup::empty_ring();
+        let mut raw = geometry::empty_ring();
         let mut p = io_uring_params::default();
         // SAFETY: no application memory is involved.
         unsafe { setup::queue_init_once(4, &mut raw, &mut p, null_mut(), 0) }.unwrap();

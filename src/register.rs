@@ -25,34 +25,28 @@ use core::ffi::c_void;
 use core::marker::PhantomData;
 use core::mem::size_of;
 use core::ptr::{self, null};
-use core::sync::atomic::{AtomicU32, Ordering};
 
 use crate::ring::LiveRing;
-use crate::setup;
 use crate::structs::{int_flags, io_uring};
 use crate::syscall::{self, Errno, SysResult};
 use crate::uapi::{
     io_uring_bpf, io_uring_buf_reg, io_uring_buf_status, io_uring_clock_register,
     io_uring_clone_buffers, io_uring_file_index_range, io_uring_mem_region_reg, io_uring_napi,
-    io_uring_params, io_uring_probe, io_uring_query_hdr, io_uring_restriction,
-    io_uring_rsrc_register, io_uring_rsrc_update, io_uring_rsrc_update2, io_uring_sqe,
-    io_uring_sync_cancel_reg, io_uring_zcrx_ifq_reg, zcrx_ctrl, IORING_FEAT_REG_REG_RING,
-    IORING_FEAT_SINGLE_MMAP, IORING_REGISTER_BPF_FILTER, IORING_REGISTER_BUFFERS,
+    io_uring_probe, io_uring_query_hdr, io_uring_restriction, io_uring_rsrc_register,
+    io_uring_rsrc_update, io_uring_rsrc_update2, io_uring_sqe, io_uring_sync_cancel_reg,
+    io_uring_zcrx_ifq_reg, zcrx_ctrl, IORING_REGISTER_BPF_FILTER, IORING_REGISTER_BUFFERS,
     IORING_REGISTER_BUFFERS2, IORING_REGISTER_BUFFERS_UPDATE, IORING_REGISTER_CLOCK,
     IORING_REGISTER_CLONE_BUFFERS, IORING_REGISTER_ENABLE_RINGS, IORING_REGISTER_EVENTFD,
     IORING_REGISTER_EVENTFD_ASYNC, IORING_REGISTER_FILES, IORING_REGISTER_FILES2,
     IORING_REGISTER_FILES_UPDATE, IORING_REGISTER_FILES_UPDATE2, IORING_REGISTER_FILE_ALLOC_RANGE,
     IORING_REGISTER_IOWQ_AFF, IORING_REGISTER_IOWQ_MAX_WORKERS, IORING_REGISTER_MEM_REGION,
     IORING_REGISTER_NAPI, IORING_REGISTER_PBUF_STATUS, IORING_REGISTER_PERSONALITY,
-    IORING_REGISTER_PROBE, IORING_REGISTER_QUERY, IORING_REGISTER_RESIZE_RINGS,
-    IORING_REGISTER_RESTRICTIONS, IORING_REGISTER_RING_FDS, IORING_REGISTER_SEND_MSG_RING,
-    IORING_REGISTER_SRC_REGISTERED, IORING_REGISTER_SYNC_CANCEL,
+    IORING_REGISTER_PROBE, IORING_REGISTER_QUERY, IORING_REGISTER_RESTRICTIONS,
+    IORING_REGISTER_SEND_MSG_RING, IORING_REGISTER_SRC_REGISTERED, IORING_REGISTER_SYNC_CANCEL,
     IORING_REGISTER_USE_REGISTERED_RING, IORING_REGISTER_ZCRX_CTRL, IORING_REGISTER_ZCRX_IFQ,
-    IORING_RSRC_REGISTER_SPARSE, IORING_SETUP_CLAMP, IORING_SETUP_CQSIZE,
-    IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_NO_MMAP, IORING_SETUP_NO_SQARRAY,
-    IORING_UNREGISTER_BUFFERS, IORING_UNREGISTER_EVENTFD, IORING_UNREGISTER_FILES,
-    IORING_UNREGISTER_IOWQ_AFF, IORING_UNREGISTER_NAPI, IORING_UNREGISTER_PBUF_RING,
-    IORING_UNREGISTER_PERSONALITY, IORING_UNREGISTER_RING_FDS,
+    IORING_RSRC_REGISTER_SPARSE, IORING_UNREGISTER_BUFFERS, IORING_UNREGISTER_EVENTFD,
+    IORING_UNREGISTER_FILES, IORING_UNREGISTER_IOWQ_AFF, IORING_UNREGISTER_NAPI,
+    IORING_UNREGISTER_PBUF_RING, IORING_UNREGISTER_PERSONALITY,
 };
 
 // ---------------------------------------------------------------------------
@@ -133,7 +127,7 @@ impl<T> RegOp<T> {
     /// With `nr_args`, opcode `code` must make the kernel read or write at
     /// most one `T` at its argument, during the call only, and follow no
     /// address held in it.
-    const unsafe fn new(code: u32, nr_args: u32) -> RegOp<T> {
+    pub(crate) const unsafe fn new(code: u32, nr_args: u32) -> RegOp<T> {
         RegOp {
             code,
             nr_args,
@@ -159,16 +153,6 @@ const EVENTFD: RegOp<i32> = unsafe { RegOp::new(IORING_REGISTER_EVENTFD, 1) };
 /// One `int` fd, read.
 // SAFETY: a plain int.
 const EVENTFD_ASYNC: RegOp<i32> = unsafe { RegOp::new(IORING_REGISTER_EVENTFD_ASYNC, 1) };
-/// One update, read and written back (`offset`).
-// SAFETY: with nr_args 1 one update; its `data` is an fd number here.
-const RING_FDS: RegOp<io_uring_rsrc_update> = unsafe { RegOp::new(IORING_REGISTER_RING_FDS, 1) };
-/// One update, read; only `offset` is used.
-// SAFETY: with nr_args 1 one update; nothing in it is dereferenced.
-const UNREGISTER_RING_FDS: RegOp<io_uring_rsrc_update> =
-    unsafe { RegOp::new(IORING_UNREGISTER_RING_FDS, 1) };
-/// The new sizes, read, and the offsets written back.
-// SAFETY: one `io_uring_params`; no addresses in it.
-const RESIZE_RINGS: RegOp<io_uring_params> = unsafe { RegOp::new(IORING_REGISTER_RESIZE_RINGS, 1) };
 /// Only `bgid` is used when unregistering.
 // SAFETY: one `io_uring_buf_reg`, whose `ring_addr` unregistering ignores.
 pub(crate) const UNREGISTER_PBUF_RING: RegOp<io_uring_buf_reg> =
@@ -659,72 +643,6 @@ pub unsafe fn register_iowq_max_workers(ring: LiveRing, val: *mut u32) -> SysRes
 }
 
 // ---------------------------------------------------------------------------
-// The ring fd
-// ---------------------------------------------------------------------------
-
-/// `io_uring_register_ring_fd`: registers the ring's own fd so
-/// `io_uring_enter` can skip the fd lookup. Returns 1 (one fd registered).
-///
-/// From then on the ring enters through the index; with
-/// `IORING_FEAT_REG_REG_RING`, registration calls use it too.
-pub fn register_ring_fd(ring: &mut io_uring) -> SysResult<i32> {
-    if ring.int_flags & int_flags::REG_RING != 0 {
-        return Err(Errno::EEXIST);
-    }
-    // offset -1: let the kernel pick the slot and report it back.
-    let mut up = io_uring_rsrc_update {
-        offset: u32::MAX,
-        resv: 0,
-        data: i64::from(ring.ring_fd) as u64,
-    };
-    let ret = register_with(&*ring, RING_FDS, &mut up)?;
-    if ret == 1 {
-        ring.enter_ring_fd = up.offset as i32;
-        ring.int_flags |= int_flags::REG_RING;
-        if ring.features & IORING_FEAT_REG_REG_RING != 0 {
-            ring.int_flags |= int_flags::REG_REG_RING;
-        }
-    }
-    Ok(ret)
-}
-
-/// `io_uring_unregister_ring_fd`: drops the registered index and goes back to
-/// entering through `ring_fd`. Returns 1.
-pub fn unregister_ring_fd(ring: &mut io_uring) -> SysResult<i32> {
-    if ring.int_flags & int_flags::REG_RING == 0 {
-        return Err(Errno::EINVAL);
-    }
-    let mut up = io_uring_rsrc_update {
-        offset: ring.enter_ring_fd as u32,
-        resv: 0,
-        data: 0,
-    };
-    let ret = register_with(&*ring, UNREGISTER_RING_FDS, &mut up)?;
-    if ret == 1 {
-        ring.enter_ring_fd = ring.ring_fd;
-        ring.int_flags &= !(int_flags::REG_RING | int_flags::REG_REG_RING);
-    }
-    Ok(ret)
-}
-
-/// `io_uring_close_ring_fd`: closes the real fd of a ring whose fd is
-/// registered, so only the index reaches it. Returns 1.
-pub fn close_ring_fd(ring: &mut io_uring) -> SysResult<i32> {
-    if ring.features & IORING_FEAT_REG_REG_RING == 0 {
-        return Err(Errno::EOPNOTSUPP);
-    }
-    if ring.int_flags & int_flags::REG_RING == 0 {
-        return Err(Errno::EINVAL);
-    }
-    if ring.ring_fd == -1 {
-        return Err(Errno::EBADF);
-    }
-    let _ = syscall::close(ring.ring_fd);
-    ring.ring_fd = -1;
-    Ok(1)
-}
-
-// ---------------------------------------------------------------------------
 // Cancelation, NAPI, clock, messages
 // ---------------------------------------------------------------------------
 
@@ -868,181 +786,14 @@ pub unsafe fn register_query(query: *mut io_uring_query_hdr) -> SysResult<i32> {
     }
 }
 
-// ---------------------------------------------------------------------------
-// Resizing
-// ---------------------------------------------------------------------------
-
-/// Bytes of one SQE slot group for a ring with these setup flags.
-#[inline]
-fn sqe_bytes(setup_flags: u32) -> usize {
-    setup::sqe_array_bytes(setup_flags, 1)
-}
-
-/// Where the kernel puts a ring's SQ index array: right after the CQEs,
-/// cache-line aligned (its `rings_size`). `io_uring_setup` reports this in
-/// `sq_off.array`, but a resize leaves that field 0 while the kernel still
-/// reads a fresh, zeroed array there; liburing 2.15 then identity-fills
-/// "offset 0", over the ring's head and tail. Resizing checks this rule
-/// against the offset the kernel reported at setup before relying on it.
-fn sq_array_offset(setup_flags: u32, cqes_off: usize, cq_entries: u32) -> usize {
-    const CACHE_LINE: usize = 64;
-    (cqes_off + setup::cqe_array_bytes(setup_flags, cq_entries)).next_multiple_of(CACHE_LINE)
-}
-
-/// The `io_uring_params::flags` a resize request may carry.
-const RESIZE_REQUEST_FLAGS: u32 = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
-
-/// `io_uring_resize_rings`: asks the kernel for rings of the sizes in `p`,
-/// then maps the new rings and points `ring` at them.
-///
-/// The kernel carries over submitted-but-unconsumed SQEs and unreaped CQEs.
-/// The library carries over the application's private SQ counters and
-/// (beyond liburing) the SQEs it has handed out but not yet submitted. If
-/// those SQEs together with the ones the kernel still holds would not fit
-/// the new SQ, the call fails with `EOVERFLOW` before the kernel is asked,
-/// leaving the ring as it was (liburing would resize and lose them; the
-/// kernel answers `EOVERFLOW` itself for CQEs that do not fit).
-///
-/// `p.flags` is cleared on return, success or not, as liburing does
-/// (except for the `IORING_SETUP_NO_MMAP` refusal). Refused up front: rings
-/// whose memory the application provided (`IORING_SETUP_NO_MMAP`,
-/// `EINVAL`, as liburing) and rings whose fd was closed (`EBADF`: the new
-/// rings could not be mapped; liburing would resize in the kernel and then
-/// fail to map them).
-///
-/// # Safety
-/// `ring` must be a ring set up by this library (its mappings are unmapped
-/// and replaced), used by no other call meanwhile.
-pub unsafe fn resize_rings(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
-    // Refused before anything is touched, `p` included (as liburing).
-    if ring.flags & IORING_SETUP_NO_MMAP != 0 {
-        return Err(Errno::EINVAL);
-    }
-    // SAFETY: forwarded caller guarantee.
-    let ret = unsafe { resize_inner(ring, p) };
-    p.flags = 0;
-    ret
-}
-
-/// Whether the SQEs the application holds (submitted but not consumed by
-/// the kernel, and handed out but not submitted) fit the SQ the kernel would
-/// make for `p`. Requests the kernel will refuse anyway (a ring without
-/// DEFER_TASKRUN, unknown flags, bad sizes) pass, so its error stays the
-/// answer.
-fn pending_sqes_fit(ring: &io_uring, p: &io_uring_params) -> bool {
-    if ring.flags & IORING_SETUP_DEFER_TASKRUN == 0 || p.flags & !RESIZE_REQUEST_FLAGS != 0 {
-        return true;
-    }
-    let Ok((new_sq, _)) = setup::ring_entries(p.sq_entries, p.flags, p.cq_entries) else {
-        return true;
-    };
-    let sq = &ring.sq;
-    // SAFETY: a live ring's khead/ktail are aligned u32s of its mapping,
-    // accessed atomically. Acquire on the head: see crate::ring. The tail is
-    // our own store (no SQPOLL with DEFER_TASKRUN), so Relaxed.
-    let (khead, ktail) = unsafe {
-        (
-            AtomicU32::from_ptr(sq.khead).load(Ordering::Acquire),
-            AtomicU32::from_ptr(sq.ktail).load(Ordering::Relaxed),
-        )
-    };
-    let in_kernel = ktail.wrapping_sub(khead);
-    let unsubmitted = sq.sqe_tail.wrapping_sub(sq.sqe_head);
-    u64::from(in_kernel) + u64::from(unsubmitted) <= u64::from(new_sq)
-}
-
-/// # Safety
-/// As for [`resize_rings`].
-unsafe fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
-    if ring.ring_fd < 0 {
-        return Err(Errno::EBADF);
-    }
-    if !pending_sqes_fit(ring, p) {
-        return Err(Errno::EOVERFLOW);
-    }
-    p.sq_off = Default::default();
-    p.cq_off = Default::default();
-    // A ring with an SQ index array needs to know where the kernel puts
-    // the new one, which it does not report after a resize (see
-    // `sq_array_offset`): make sure the rule holds for the ring as it is
-    // before anything changes.
-    let has_sq_array = ring.flags & IORING_SETUP_NO_SQARRAY == 0;
-    if has_sq_array {
-        let base = ring.sq.ring_ptr as usize;
-        let cqes_off = (ring.cq.cqes as usize).wrapping_sub(base);
-        let array_off = (ring.sq.array as usize).wrapping_sub(base);
-        if ring.cq.ring_ptr != ring.sq.ring_ptr
-            || sq_array_offset(ring.flags, cqes_off, ring.cq.ring_entries) != array_off
-        {
-            return Err(Errno::EOPNOTSUPP);
-        }
-    }
-    register_with(&*ring, RESIZE_RINGS, p)?;
-
-    // The kernel leaves `features` as the caller passed it (usually 0);
-    // map as the ring's own features say (one mapping for both rings when
-    // IORING_FEAT_SINGLE_MMAP), which also sizes the SQ mapping to cover
-    // the shared ring header even without an SQ array.
-    let mut layout = *p;
-    layout.features |= ring.features & IORING_FEAT_SINGLE_MMAP;
-    if has_sq_array && layout.sq_off.array == 0 {
-        let off = sq_array_offset(ring.flags, p.cq_off.cqes as usize, p.cq_entries);
-        // Fits: the kernel has just allocated a ring of this layout.
-        layout.sq_off.array = off as u32;
-    }
-    let mut sq = setup::empty_sq();
-    let mut cq = setup::empty_cq();
-    setup::mmap_rings(ring.ring_fd, &layout, &mut sq, &mut cq)?;
-
-    // Every unsubmitted SQE fits (checked above): copy them to the slots
-    // their indices name in the new array, where the kernel will look.
-    let old = &ring.sq;
-    let (sqe_head, sqe_tail) = (old.sqe_head, old.sqe_tail);
-    let slot = sqe_bytes(ring.flags);
-    let mut i = sqe_head;
-    while i != sqe_tail {
-        let from = old
-            .sqes
-            .cast::<u8>()
-            .wrapping_add((i & old.ring_mask) as usize * slot);
-        let to = sq
-            .sqes
-            .cast::<u8>()
-            .wrapping_add((i & sq.ring_mask) as usize * slot);
-        // SAFETY: both SQE arrays are live mappings of `ring_entries` slots
-        // of `slot` bytes (the old one until unmapped below); the indexes are
-        // masked into range. The kernel reads no SQE past the tail it was
-        // given, so the unsubmitted ones are ours to copy.
-        unsafe { ptr::copy_nonoverlapping(from, to, slot) };
-        i = i.wrapping_add(1);
-    }
-
-    // SAFETY: the old mappings are the library's own (caller guarantee) and
-    // nothing refers to them once `ring` points at the new ones (right after).
-    unsafe {
-        let _ = syscall::munmap(ring.sq.sqes.cast(), ring.sq.sqes_sz as usize);
-        setup::unmap_rings(&ring.sq, &ring.cq);
-    }
-    sq.sqe_head = sqe_head;
-    sq.sqe_tail = sqe_tail;
-    if p.flags & IORING_SETUP_NO_SQARRAY == 0 {
-        // SAFETY: the new SQ array has `p.sq_entries` slots; the kernel reads
-        // it only when told about new SQEs, so identity-filling it now is
-        // race-free.
-        unsafe {
-            for i in 0..p.sq_entries {
-                sq.array.add(i as usize).write(i);
-            }
-        }
-    }
-    ring.sq = sq;
-    ring.cq = cq;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    // The ring-fd and resize calls live with the ring lifecycle; their
+    // tests stay here, next to the registration tests' ring helper.
+    use crate::geometry;
+    use crate::setup::{self, close_ring_fd, register_ring_fd, resize_rings, unregister_ring_fd};
+    use crate::uapi::*;
 
     #[test]
     fn wait_reg_is_a_stub() {
@@ -1087,7 +838,7 @@ mod tests {
 
     #[test]
     fn ring_fd_state_checks() {
-        let mut ring = setup::empty_ring();
+        let mut ring = geometry::empty_ring();
         ring.ring_fd = -1;
         assert_eq!(unregister_ring_fd(&mut ring), Err(Errno::EINVAL));
         assert_eq!(close_ring_fd(&mut ring), Err(Errno::EOPNOTSUPP));
@@ -1100,7 +851,7 @@ mod tests {
 
     #[test]
     fn resize_refusals() {
-        let mut ring = setup::empty_ring();
+        let mut ring = geometry::empty_ring();
         ring.flags = IORING_SETUP_NO_MMAP;
         let mut p = setup::zeroed_params();
         p.flags = 0x10;
@@ -1122,7 +873,7 @@ mod tests {
 
     impl Ring {
         fn new(entries: u32, flags: u32) -> Option<Ring> {
-            let mut ring = setup::empty_ring();
+            let mut ring = geometry::empty_ring();
             setup::queue_init(entries, &mut ring, flags).ok()?;
             Some(Ring(ring))
         }
@@ -1130,7 +881,7 @@ mod tests {
         /// A ring with exactly `flags` (no NO_SQARRAY added), so it keeps
         /// its SQ index array unless `flags` says otherwise.
         fn exactly(entries: u32, flags: u32) -> Option<Ring> {
-            let mut ring = setup::empty_ring();
+            let mut ring = geometry::empty_ring();
             let mut p = io_uring_params {
                 flags,
                 ..Default::default()

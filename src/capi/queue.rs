@@ -433,7 +433,7 @@ pub unsafe extern "C" fn io_uring_get_sqe(ring: *mut io_uring) -> *mut io_uring_
 mod tests {
     use super::*;
     use crate::ring::LiveRing;
-    use crate::setup;
+    use crate::{geometry, setup};
     use core::ptr::null_mut;
 
     #[test]
@@ -459,7 +459,7 @@ mod tests {
 
     #[test]
     fn c_round_trip() {
-        let mut ring = setup::empty_ring();
+        let mut ring = geometry::empty_ring();
         setup::queue_init(4, &mut ring, 0).unwrap();
         // SAFETY: (whole test) `ring` is live until queue_exit.
         unsafe {

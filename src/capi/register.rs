@@ -18,13 +18,13 @@ use core::ffi::{c_int, c_uint, c_void};
 use core::mem::{align_of, size_of};
 
 use super::ret_int;
-use crate::register;
 use crate::structs::io_uring;
 use crate::uapi::{
     io_uring_bpf, io_uring_clock_register, io_uring_mem_region_reg, io_uring_napi, io_uring_params,
     io_uring_probe, io_uring_query_hdr, io_uring_reg_wait, io_uring_restriction, io_uring_sqe,
     io_uring_sync_cancel_reg, io_uring_zcrx_ifq_reg, zcrx_ctrl,
 };
+use crate::{register, setup};
 
 /// The kernel's `__u64`, named so the generated prototypes say `__u64`
 /// (which is `unsigned long long`, not `uint64_t`, in C).
@@ -705,7 +705,7 @@ pub unsafe extern "C" fn io_uring_register_iowq_max_workers(
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_ring_fd(ring: *mut io_uring) -> c_int {
     let ring = exclusive_ring!(ring);
-    ret_int(register::register_ring_fd(ring))
+    ret_int(setup::register_ring_fd(ring))
 }
 
 /// Unregisters the ring fd; returns 1.
@@ -716,7 +716,7 @@ pub unsafe extern "C" fn io_uring_register_ring_fd(ring: *mut io_uring) -> c_int
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_ring_fd(ring: *mut io_uring) -> c_int {
     let ring = exclusive_ring!(ring);
-    ret_int(register::unregister_ring_fd(ring))
+    ret_int(setup::unregister_ring_fd(ring))
 }
 
 /// Closes the real fd of a ring with a registered fd; returns 1.
@@ -739,7 +739,7 @@ pub unsafe extern "C" fn io_uring_unregister_ring_fd(ring: *mut io_uring) -> c_i
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_close_ring_fd(ring: *mut io_uring) -> c_int {
     let ring = exclusive_ring!(ring);
-    ret_int(register::close_ring_fd(ring))
+    ret_int(setup::close_ring_fd(ring))
 }
 
 // ---------------------------------------------------------------------------
@@ -953,5 +953,5 @@ pub unsafe extern "C" fn io_uring_resize_rings(
         return -libc::EINVAL;
     };
     // SAFETY: a ring set up by this library, used by nothing else meanwhile.
-    ret_int(unsafe { register::resize_rings(ring, p) }.map(|()| 0))
+    ret_int(unsafe { setup::resize_rings(ring, p) }.map(|()| 0))
 }

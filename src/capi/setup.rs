@@ -23,7 +23,7 @@ use crate::structs::{io_uring, io_uring_cq, io_uring_sq};
 use crate::syscall::{self, SysResult, KERNEL_SIGSET_BYTES};
 use crate::uapi::IORING_SETUP_NO_SQARRAY;
 use crate::uapi::{io_uring_params, io_uring_probe};
-use crate::{probe, setup, version};
+use crate::{geometry, probe, setup, version};
 
 /// Runs `init` on a fresh local ring and writes the result (whole, also on
 /// failure, as liburing leaves its memset-and-partly-filled struct) to the
@@ -39,7 +39,7 @@ unsafe fn init_into<T>(
     if ring.is_null() {
         return Err(crate::syscall::Errno::EINVAL);
     }
-    let mut local = setup::empty_ring();
+    let mut local = geometry::empty_ring();
     let ret = init(&mut local);
     // SAFETY: per the caller; written, never read.
     unsafe { ring.write(local) };
@@ -368,7 +368,7 @@ pub unsafe extern "C" fn io_uring_mlock_size_params(
 /// io_uring_memory_size_params, io_uring_queue_init_mem
 #[no_mangle]
 pub extern "C" fn io_uring_memory_size(entries: c_uint, flags: c_uint) -> libc::ssize_t {
-    ret_size(setup::memory_size(entries, flags))
+    ret_size(geometry::memory_size(entries, flags))
 }
 
 /// [`io_uring_memory_size`] with full params. A null `p`, which liburing
@@ -391,7 +391,7 @@ pub unsafe extern "C" fn io_uring_memory_size_params(
     let Some(p) = (unsafe { p.as_ref() }) else {
         return -(libc::EINVAL as libc::ssize_t);
     };
-    ret_size(setup::memory_size_params(entries, p))
+    ret_size(geometry::memory_size_params(entries, p))
 }
 
 /// The opcodes `ring` supports, or NULL. Release with `io_uring_free_probe`
@@ -663,8 +663,8 @@ pub unsafe extern "C" fn io_uring_mmap(
     if sq.is_null() || cq.is_null() {
         return -libc::EINVAL;
     }
-    let (mut new_sq, mut new_cq) = (setup::empty_sq(), setup::empty_cq());
-    if let Err(e) = setup::mmap_rings(fd, p, &mut new_sq, &mut new_cq) {
+    let (mut new_sq, mut new_cq) = (geometry::empty_sq(), geometry::empty_cq());
+    if let Err(e) = geometry::mmap_rings(fd, p, &mut new_sq, &mut new_cq) {
         return e.neg();
     }
     // SAFETY: `sq`/`cq` are valid for writing (caller); each field is
@@ -690,7 +690,7 @@ pub unsafe extern "C" fn io_uring_unmap_rings(sq: *mut io_uring_sq, cq: *mut io_
     // SAFETY: the caller guarantees the pointers are null or valid.
     if let (Some(sq), Some(cq)) = unsafe { (sq.as_ref(), cq.as_ref()) } {
         // SAFETY: the caller gives the mappings up.
-        unsafe { setup::unmap_rings(sq, cq) };
+        unsafe { geometry::unmap_rings(sq, cq) };
     }
 }
 
@@ -713,7 +713,7 @@ pub unsafe extern "C" fn io_uring_setup_ring_pointers(
     if sq.is_null() || cq.is_null() {
         return;
     }
-    let (mut new_sq, mut new_cq) = (setup::empty_sq(), setup::empty_cq());
+    let (mut new_sq, mut new_cq) = (geometry::empty_sq(), geometry::empty_cq());
     // SAFETY: the caller guarantees `ring_ptr` of both is initialised; only
     // that field is read.
     unsafe {
@@ -723,7 +723,7 @@ pub unsafe extern "C" fn io_uring_setup_ring_pointers(
     // SAFETY: forwarded caller guarantee about the ring memory; then the
     // fields are written, none read.
     unsafe {
-        setup::setup_ring_pointers(p, &mut new_sq, &mut new_cq);
+        geometry::setup_ring_pointers(p, &mut new_sq, &mut new_cq);
         store_ring_pointers(p, &new_sq, &new_cq, sq, cq);
     }
 }

@@ -382,7 +382,7 @@ fn try_setup(flags: u32, cq_entries: u32, wq_fd: i32) -> Result<(), Errno> {
 /// without `CAP_IPC_LOCK` on kernels before 5.12, and again on kernels whose
 /// rings are allocated as accounted memory regions (6.x).
 fn memory(l: &mut Line, entries: u32, p: &io_uring_params) -> bool {
-    let ring_bytes = crate::setup::memory_size_params(entries, p).unwrap_or(0) as u64;
+    let ring_bytes = crate::geometry::memory_size_params(entries, p).unwrap_or(0) as u64;
     // liburing's figure: 0 where it believes rings are not charged.
     let mlock_bytes = crate::setup::mlock_size_params(entries, Some(p)).unwrap_or(0) as u64;
     let limit = sysinfo::rlimit(libc::RLIMIT_MEMLOCK);
