@@ -100,13 +100,16 @@ unsafe fn read_cqe(cqe: *const io_uring_cqe) -> (u32, u64, i32) {
 // Ring state helpers (the inline functions of liburing.h)
 // ---------------------------------------------------------------------------
 
-/// SQEs handed out but not yet consumed by the kernel (`io_uring_sq_ready`).
+/// SQEs handed out but not yet consumed by the kernel (`io_uring_sq_ready`;
+/// the C callers use the inline header version).
+#[cfg(test)]
 #[inline]
 pub fn sq_ready(ring: LiveRing) -> u32 {
     ring.sqe_tail().wrapping_sub(load_sq_head(ring))
 }
 
 /// Free SQ slots (`io_uring_sq_space_left`).
+#[cfg(test)]
 #[inline]
 pub fn sq_space_left(ring: LiveRing) -> u32 {
     ring.sq_entries().wrapping_sub(sq_ready(ring))

@@ -853,8 +853,10 @@ mod tests {
     fn resize_refusals() {
         let mut ring = geometry::empty_ring();
         ring.flags = IORING_SETUP_NO_MMAP;
-        let mut p = setup::zeroed_params();
-        p.flags = 0x10;
+        let mut p = io_uring_params {
+            flags: 0x10,
+            ..Default::default()
+        };
         // SAFETY: refused before the ring's (absent) mappings are looked at.
         let ret = unsafe { resize_rings(&mut ring, &mut p) };
         assert_eq!(ret, Err(Errno::EINVAL));
@@ -955,10 +957,12 @@ mod tests {
         else {
             return;
         };
-        let mut p = setup::zeroed_params();
-        p.sq_entries = 32;
-        p.cq_entries = 128;
-        p.flags = IORING_SETUP_CQSIZE;
+        let mut p = io_uring_params {
+            sq_entries: 32,
+            cq_entries: 128,
+            flags: IORING_SETUP_CQSIZE,
+            ..Default::default()
+        };
         // SAFETY: a ring set up by this library, used by nothing else.
         match unsafe { resize_rings(&mut r.0, &mut p) } {
             Err(Errno::EINVAL) => return, // kernel without resizing
@@ -1004,10 +1008,12 @@ mod tests {
     }
 
     fn resize_to(r: &mut Ring, sq: u32, cq: u32) -> SysResult<()> {
-        let mut p = setup::zeroed_params();
-        p.sq_entries = sq;
-        p.cq_entries = cq;
-        p.flags = IORING_SETUP_CQSIZE;
+        let mut p = io_uring_params {
+            sq_entries: sq,
+            cq_entries: cq,
+            flags: IORING_SETUP_CQSIZE,
+            ..Default::default()
+        };
         // SAFETY: a ring set up by this library, used by nothing else.
         let ret = unsafe { resize_rings(&mut r.0, &mut p) };
         assert_eq!(p.flags, 0, "flags cleared for the next use");

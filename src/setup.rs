@@ -65,11 +65,6 @@ pub fn mlock_size(entries: u32, setup_flags: u32) -> SysResult<usize> {
     mlock_size_params(entries, Some(&p))
 }
 
-/// An all-zero `io_uring_params`.
-pub fn zeroed_params() -> io_uring_params {
-    io_uring_params::default()
-}
-
 /// `io_uring_queue_mmap`: resets `ring`, maps the rings of `fd` as `p`
 /// describes, and on success records the flags, features and fd.
 pub fn queue_mmap(fd: i32, p: &io_uring_params, ring: &mut io_uring) -> SysResult<()> {

@@ -18,14 +18,18 @@ impl Errno {
     pub const EINVAL: Errno = Errno(libc::EINVAL);
     pub const ENOMEM: Errno = Errno(libc::ENOMEM);
     pub const EAGAIN: Errno = Errno(libc::EAGAIN);
+    #[cfg(test)]
     pub const EBUSY: Errno = Errno(libc::EBUSY);
     pub const ETIME: Errno = Errno(libc::ETIME);
+    #[cfg(test)]
     pub const EINTR: Errno = Errno(libc::EINTR);
+    #[cfg(test)]
     pub const ENXIO: Errno = Errno(libc::ENXIO);
     pub const EBADF: Errno = Errno(libc::EBADF);
     pub const EFAULT: Errno = Errno(libc::EFAULT);
     pub const EOPNOTSUPP: Errno = Errno(libc::EOPNOTSUPP);
     pub const EEXIST: Errno = Errno(libc::EEXIST);
+    #[cfg(test)]
     pub const ENOENT: Errno = Errno(libc::ENOENT);
     pub const EOVERFLOW: Errno = Errno(libc::EOVERFLOW);
 
