@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: MIT
 //! Opcodes and the flags each opcode reads from its SQE (in the per-opcode
 //! flag word, `ioprio`, `len` or `addr`).
+//!
+//! Each opcode is one row of [`OPCODES`] (code, name, first kernel release,
+//! whether it takes a file, whether it can select a provided buffer), from
+//! which its constant, the C enum and `IORING_OP_LAST` come, and which
+//! diagnostics and the manual can read.
+
+use crate::{CConst, CGroup, CGroupKind};
 
 /// Unsigned timespec used by io_uring timestamps.
 #[repr(C)]
@@ -10,79 +17,187 @@ pub struct io_timespec {
     pub tv_nsec: u64,
 }
 
-c_consts! {
-    pub(crate) static CONSTS;
+/// What the library knows about one opcode: one row of [`OPCODES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opcode {
+    /// The value in `sqe->opcode`.
+    pub code: u8,
+    /// The C name (`IORING_OP_READV`).
+    pub name: &'static str,
+    /// The first Linux release (major, minor) that accepts it.
+    pub since: (u32, u32),
+    /// Whether `sqe->fd` must name an open file (or a fixed-file slot).
+    pub takes_file: bool,
+    /// Whether it can pick a provided buffer (`IOSQE_BUFFER_SELECT`).
+    pub buffer_select: bool,
+}
 
-    /// Request opcodes, in `sqe->opcode`.
-    enum io_uring_op: u8 {
-        IORING_OP_NOP = 0;
-        IORING_OP_READV = 1;
-        IORING_OP_WRITEV = 2;
-        IORING_OP_FSYNC = 3;
-        IORING_OP_READ_FIXED = 4;
-        IORING_OP_WRITE_FIXED = 5;
-        IORING_OP_POLL_ADD = 6;
-        IORING_OP_POLL_REMOVE = 7;
-        IORING_OP_SYNC_FILE_RANGE = 8;
-        IORING_OP_SENDMSG = 9;
-        IORING_OP_RECVMSG = 10;
-        IORING_OP_TIMEOUT = 11;
-        IORING_OP_TIMEOUT_REMOVE = 12;
-        IORING_OP_ACCEPT = 13;
-        IORING_OP_ASYNC_CANCEL = 14;
-        IORING_OP_LINK_TIMEOUT = 15;
-        IORING_OP_CONNECT = 16;
-        IORING_OP_FALLOCATE = 17;
-        IORING_OP_OPENAT = 18;
-        IORING_OP_CLOSE = 19;
-        IORING_OP_FILES_UPDATE = 20;
-        IORING_OP_STATX = 21;
-        IORING_OP_READ = 22;
-        IORING_OP_WRITE = 23;
-        IORING_OP_FADVISE = 24;
-        IORING_OP_MADVISE = 25;
-        IORING_OP_SEND = 26;
-        IORING_OP_RECV = 27;
-        IORING_OP_OPENAT2 = 28;
-        IORING_OP_EPOLL_CTL = 29;
-        IORING_OP_SPLICE = 30;
-        IORING_OP_PROVIDE_BUFFERS = 31;
-        IORING_OP_REMOVE_BUFFERS = 32;
-        IORING_OP_TEE = 33;
-        IORING_OP_SHUTDOWN = 34;
-        IORING_OP_RENAMEAT = 35;
-        IORING_OP_UNLINKAT = 36;
-        IORING_OP_MKDIRAT = 37;
-        IORING_OP_SYMLINKAT = 38;
-        IORING_OP_LINKAT = 39;
-        IORING_OP_MSG_RING = 40;
-        IORING_OP_FSETXATTR = 41;
-        IORING_OP_SETXATTR = 42;
-        IORING_OP_FGETXATTR = 43;
-        IORING_OP_GETXATTR = 44;
-        IORING_OP_SOCKET = 45;
-        IORING_OP_URING_CMD = 46;
-        IORING_OP_SEND_ZC = 47;
-        IORING_OP_SENDMSG_ZC = 48;
-        IORING_OP_READ_MULTISHOT = 49;
-        IORING_OP_WAITID = 50;
-        IORING_OP_FUTEX_WAIT = 51;
-        IORING_OP_FUTEX_WAKE = 52;
-        IORING_OP_FUTEX_WAITV = 53;
-        IORING_OP_FIXED_FD_INSTALL = 54;
-        IORING_OP_FTRUNCATE = 55;
-        IORING_OP_BIND = 56;
-        IORING_OP_LISTEN = 57;
-        IORING_OP_RECV_ZC = 58;
-        IORING_OP_EPOLL_WAIT = 59;
-        IORING_OP_READV_FIXED = 60;
-        IORING_OP_WRITEV_FIXED = 61;
-        IORING_OP_PIPE = 62;
-        IORING_OP_NOP128 = 63;
-        IORING_OP_URING_CMD128 = 64;
-        /// One past the highest opcode this ABI knows.
-        IORING_OP_LAST = 65;
+/// Declares the opcodes, one row each: the `IORING_OP_*` constants, the C
+/// enum with `IORING_OP_LAST` (the number of rows), and
+/// [`OPCODES`]. A row is `NAME = code, since(major, minor), [flags];` with
+/// the flags `file` (takes a file) and `buffer_select`. Rows are in code
+/// order, codes counting from 0 (checked at compile time).
+macro_rules! opcode_table {
+    (
+        $(#[doc = $gdoc:literal])*
+        enum $ename:ident {
+            $( $name:ident = $code:literal, since($maj:literal, $min:literal), [$($flag:ident),*]; )*
+        }
+        $(#[doc = $ldoc:literal])* last $last:ident;
+    ) => {
+        $( pub const $name: u8 = $code; )*
+        $(#[doc = $ldoc])*
+        pub const $last: u8 = OPCODES.len() as u8;
+
+        /// Every opcode, in code order.
+        pub const OPCODES: &[Opcode] = &[
+            $( Opcode {
+                code: $code,
+                name: stringify!($name),
+                since: ($maj, $min),
+                takes_file: has_flag(&[$(stringify!($flag)),*], "file"),
+                buffer_select: has_flag(&[$(stringify!($flag)),*], "buffer_select"),
+            }, )*
+        ];
+
+        /// The opcodes as the C header's enum (`IORING_OP_LAST` spelled by
+        /// its value).
+        const OPCODE_GROUP: CGroup = CGroup {
+            kind: CGroupKind::Enum(Some(stringify!($ename))),
+            doc: &[$($gdoc),*],
+            consts: &[
+                $( CConst { name: stringify!($name), value: $code, expr: stringify!($code), doc: &[] }, )*
+                CConst { name: stringify!($last), value: OPCODES.len() as i128, expr: "", doc: &[$($ldoc),*] },
+            ],
+        };
+    };
+}
+
+/// Whether `flags` holds `which`; any other flag name stops the build.
+const fn has_flag(flags: &[&str], which: &str) -> bool {
+    let mut found = false;
+    let mut i = 0;
+    while i < flags.len() {
+        let is_which = same(flags[i], which);
+        assert!(
+            is_which || same(flags[i], "file") || same(flags[i], "buffer_select"),
+            "unknown opcode flag"
+        );
+        found |= is_which;
+        i += 1;
     }
+    found
+}
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+// Codes count from 0 in row order, so `IORING_OP_LAST` is one past the top.
+const _: () = {
+    let mut i = 0;
+    while i < OPCODES.len() {
+        assert!(OPCODES[i].code as usize == i, "opcode rows out of order");
+        i += 1;
+    }
+};
+
+opcode_table! {
+    /// Request opcodes, in `sqe->opcode`.
+    enum io_uring_op {
+        IORING_OP_NOP              =  0, since(5,  1), [];
+        IORING_OP_READV            =  1, since(5,  1), [file, buffer_select];
+        IORING_OP_WRITEV           =  2, since(5,  1), [file];
+        IORING_OP_FSYNC            =  3, since(5,  1), [file];
+        IORING_OP_READ_FIXED       =  4, since(5,  1), [file];
+        IORING_OP_WRITE_FIXED      =  5, since(5,  1), [file];
+        IORING_OP_POLL_ADD         =  6, since(5,  1), [file];
+        IORING_OP_POLL_REMOVE      =  7, since(5,  1), [];
+        IORING_OP_SYNC_FILE_RANGE  =  8, since(5,  2), [file];
+        IORING_OP_SENDMSG          =  9, since(5,  3), [file, buffer_select];
+        IORING_OP_RECVMSG          = 10, since(5,  3), [file, buffer_select];
+        IORING_OP_TIMEOUT          = 11, since(5,  4), [];
+        IORING_OP_TIMEOUT_REMOVE   = 12, since(5,  5), [];
+        IORING_OP_ACCEPT           = 13, since(5,  5), [file];
+        IORING_OP_ASYNC_CANCEL     = 14, since(5,  5), [];
+        IORING_OP_LINK_TIMEOUT     = 15, since(5,  5), [];
+        IORING_OP_CONNECT          = 16, since(5,  5), [file];
+        IORING_OP_FALLOCATE        = 17, since(5,  6), [file];
+        IORING_OP_OPENAT           = 18, since(5,  6), [];
+        IORING_OP_CLOSE            = 19, since(5,  6), [];
+        IORING_OP_FILES_UPDATE     = 20, since(5,  6), [];
+        IORING_OP_STATX            = 21, since(5,  6), [];
+        IORING_OP_READ             = 22, since(5,  6), [file, buffer_select];
+        IORING_OP_WRITE            = 23, since(5,  6), [file];
+        IORING_OP_FADVISE          = 24, since(5,  6), [file];
+        IORING_OP_MADVISE          = 25, since(5,  6), [];
+        IORING_OP_SEND             = 26, since(5,  6), [file, buffer_select];
+        IORING_OP_RECV             = 27, since(5,  6), [file, buffer_select];
+        IORING_OP_OPENAT2          = 28, since(5,  6), [];
+        IORING_OP_EPOLL_CTL        = 29, since(5,  6), [file];
+        IORING_OP_SPLICE           = 30, since(5,  7), [file];
+        IORING_OP_PROVIDE_BUFFERS  = 31, since(5,  7), [];
+        IORING_OP_REMOVE_BUFFERS   = 32, since(5,  7), [];
+        IORING_OP_TEE              = 33, since(5,  8), [file];
+        IORING_OP_SHUTDOWN         = 34, since(5, 11), [file];
+        IORING_OP_RENAMEAT         = 35, since(5, 11), [];
+        IORING_OP_UNLINKAT         = 36, since(5, 11), [];
+        IORING_OP_MKDIRAT          = 37, since(5, 15), [];
+        IORING_OP_SYMLINKAT        = 38, since(5, 15), [];
+        IORING_OP_LINKAT           = 39, since(5, 15), [];
+        IORING_OP_MSG_RING         = 40, since(5, 18), [file];
+        IORING_OP_FSETXATTR        = 41, since(5, 19), [file];
+        IORING_OP_SETXATTR         = 42, since(5, 19), [];
+        IORING_OP_FGETXATTR        = 43, since(5, 19), [file];
+        IORING_OP_GETXATTR         = 44, since(5, 19), [];
+        IORING_OP_SOCKET           = 45, since(5, 19), [];
+        IORING_OP_URING_CMD        = 46, since(5, 19), [file, buffer_select];
+        IORING_OP_SEND_ZC          = 47, since(6,  0), [file];
+        IORING_OP_SENDMSG_ZC       = 48, since(6,  1), [file];
+        IORING_OP_READ_MULTISHOT   = 49, since(6,  7), [file, buffer_select];
+        IORING_OP_WAITID           = 50, since(6,  7), [];
+        IORING_OP_FUTEX_WAIT       = 51, since(6,  7), [];
+        IORING_OP_FUTEX_WAKE       = 52, since(6,  7), [];
+        IORING_OP_FUTEX_WAITV      = 53, since(6,  7), [];
+        IORING_OP_FIXED_FD_INSTALL = 54, since(6,  8), [];
+        IORING_OP_FTRUNCATE        = 55, since(6,  9), [file];
+        IORING_OP_BIND             = 56, since(6, 11), [file];
+        IORING_OP_LISTEN           = 57, since(6, 11), [file];
+        IORING_OP_RECV_ZC          = 58, since(6, 15), [file];
+        IORING_OP_EPOLL_WAIT       = 59, since(6, 15), [file];
+        IORING_OP_READV_FIXED      = 60, since(6, 15), [file];
+        IORING_OP_WRITEV_FIXED     = 61, since(6, 15), [file];
+        IORING_OP_PIPE             = 62, since(6, 16), [];
+        IORING_OP_NOP128           = 63, since(6, 19), [];
+        IORING_OP_URING_CMD128     = 64, since(6, 19), [file, buffer_select];
+    }
+    /// One past the highest opcode this ABI knows.
+    last IORING_OP_LAST;
+}
+
+/// The opcode row for `code`, if the ABI knows it.
+pub const fn opcode(code: u8) -> Option<&'static Opcode> {
+    if (code as usize) < OPCODES.len() {
+        Some(&OPCODES[code as usize])
+    } else {
+        None
+    }
+}
+
+c_consts! {
+    static FLAG_CONSTS;
+
 
     /// `sqe->uring_cmd_flags` of `IORING_OP_URING_CMD`.
     macros(unsigned): u32 {
@@ -236,10 +351,67 @@ c_consts! {
     }
 }
 
+/// Every constant group of this module: the opcodes first, then their flags.
+pub(crate) const CONSTS: &[CGroup] =
+    &with_first::<{ FLAG_CONSTS.len() + 1 }>(OPCODE_GROUP, FLAG_CONSTS);
+
+/// `[first, rest...]` as an array of `N` groups (`N` is `rest.len() + 1`).
+const fn with_first<const N: usize>(first: CGroup, rest: &[CGroup]) -> [CGroup; N] {
+    let mut out = [first; N];
+    let mut i = 0;
+    while i < rest.len() {
+        out[i + 1] = rest[i];
+        i += 1;
+    }
+    out
+}
+
 c_layout! {
     pub(crate) static LAYOUTS;
     io_timespec (16, 8) {
         pub tv_sec: "__u64" @ 0, 8;
         pub tv_nsec: "__u64" @ 8, 8;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_row_per_opcode() {
+        assert_eq!(IORING_OP_LAST, 65);
+        assert_eq!(OPCODES.len(), usize::from(IORING_OP_LAST));
+        let recv = opcode(IORING_OP_RECV).expect("a row for RECV");
+        assert_eq!((recv.name, recv.since), ("IORING_OP_RECV", (5, 6)));
+        assert!(recv.takes_file && recv.buffer_select);
+        let nop = opcode(IORING_OP_NOP).expect("a row for NOP");
+        assert!(!nop.takes_file && !nop.buffer_select);
+        assert_eq!(opcode(IORING_OP_LAST), None);
+    }
+
+    #[test]
+    fn releases_never_go_back() {
+        // The kernel numbers opcodes in the order it gains them.
+        for pair in OPCODES.windows(2) {
+            assert!(
+                pair[0].since <= pair[1].since,
+                "{} / {}",
+                pair[0].name,
+                pair[1].name
+            );
+        }
+    }
+
+    #[test]
+    fn the_c_enum_is_the_table() {
+        let group = &CONSTS[0];
+        assert_eq!(group.kind, CGroupKind::Enum(Some("io_uring_op")));
+        assert_eq!(group.consts.len(), OPCODES.len() + 1);
+        for (c, row) in group.consts.iter().zip(OPCODES) {
+            assert_eq!((c.name, c.value), (row.name, i128::from(row.code)));
+        }
+        let last = group.consts[OPCODES.len()];
+        assert_eq!((last.name, last.value), ("IORING_OP_LAST", 65));
     }
 }

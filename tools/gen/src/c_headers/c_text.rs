@@ -129,8 +129,13 @@ pub(crate) fn c_expr(expr: &str, suffix: &str) -> String {
     }
 }
 
-/// The C spelling of constant `c` of group `kind`.
+/// The C spelling of constant `c` of group `kind`: its Rust expression in
+/// C, or its value when the table gives no expression (a computed value,
+/// such as a count of table rows).
 pub(crate) fn c_value(c: &CConst, kind: CGroupKind) -> String {
+    if c.expr.is_empty() {
+        return c.value.to_string();
+    }
     match kind {
         CGroupKind::Macros(t) => c_expr(c.expr, suffix(t)),
         CGroupKind::Enum(_) => {
