@@ -2,13 +2,15 @@
 //! The generator of every generated file in the repository: `gen headers`
 //! writes them, `gen check` fails (listing them) when a checked-in copy is
 //! stale, `gen abi-assert FILE` writes the uapi tables as C static
-//! assertions. It reads the uapi crate's tables in memory and Rust doc
-//! comments and prototypes with a Rust parser; nothing is read as text
-//! patterns. `make headers`, `make check-headers` and `make abi-assert`
-//! call it.
+//! assertions, `gen imports` prints the library's module import graph. It
+//! reads the uapi crate's tables in memory, and Rust doc comments,
+//! prototypes and imports with a Rust parser; nothing is read as text
+//! patterns. `make headers`, `make check-headers`, `make abi-assert` and
+//! `make check-imports` call it.
 
 mod c_headers;
 mod functions_h;
+mod imports;
 mod prep;
 
 use std::path::{Path, PathBuf};
@@ -76,14 +78,41 @@ fn abi_assert(out: &Path) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Prints the import graph of `src/` and its circles; with `deny`, a
+/// circle fails.
+fn show_imports(deny: bool) -> ExitCode {
+    let g = imports::graph(&repo().join("src"));
+    for (from, to) in &g {
+        let to: Vec<&str> = to.iter().map(String::as_str).collect();
+        println!("{from:>10} -> {}", to.join(", "));
+    }
+    let circles = imports::circles(&g);
+    if circles.is_empty() {
+        println!("gen: no import circle in src/");
+        return ExitCode::SUCCESS;
+    }
+    for c in &circles {
+        println!("gen: import circle: {}", c.join(", "));
+    }
+    if deny {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["headers"] => write_all(),
         ["check"] => check_all(),
         ["abi-assert", out] => abi_assert(Path::new(out)),
+        ["imports"] => show_imports(false),
+        ["imports", "--deny-circles"] => show_imports(true),
         _ => {
-            eprintln!("usage: gen headers | gen check | gen abi-assert FILE");
+            eprintln!(
+                "usage: gen headers | gen check | gen abi-assert FILE | gen imports [--deny-circles]"
+            );
             ExitCode::from(2)
         }
     }
