@@ -426,3 +426,22 @@ fn every_helper_is_described() {
         );
     }
 }
+
+#[test]
+fn every_opcode_a_helper_passes_is_a_row_of_the_opcode_table() {
+    let mut named = 0;
+    for h in HELPERS {
+        for (param, value) in h.base.iter().flat_map(|b| b.bind) {
+            if *param == "op" && value.starts_with("IORING_OP_") {
+                let row = uring_uapi::OPCODES.iter().find(|o| o.name == *value);
+                assert!(
+                    row.is_some(),
+                    "{}: {value} is not in the opcode table",
+                    h.name
+                );
+                named += 1;
+            }
+        }
+    }
+    assert!(named > 50, "only {named} opcode bindings found");
+}
