@@ -16,7 +16,11 @@ Where each page's text comes from (one place per fact):
   SYNOPSIS of all of these       the declaration in our headers
   sections 2 and 7               hand-written pages in man/pages/, whose
                                  `.\\" @example FILE` lines pull in the
-                                 compiled examples of man/examples/
+                                 compiled examples of man/examples/ and
+                                 `.\\" @names REGEX` lines the rows of
+                                 man/kernel-releases.tsv
+  kernel releases                man/kernel-releases.tsv (also the prep
+                                 pages' "available since" notes)
 Output: OUT_DIR/man2, man3, man7 (and OUT_DIR/names.txt: every name and its
 page, for the checks).
 """
@@ -26,39 +30,11 @@ import re
 import sys
 
 import inline_docs
+import releases
 import roff
 import sources
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-# First kernel with each opcode (from the kernel's history), for the NOTES of
-# the prep helpers. Opcodes missing here get "probe for it" only.
-OPCODE_SINCE = {
-    "NOP": "5.1", "READV": "5.1", "WRITEV": "5.1", "FSYNC": "5.1", "READ_FIXED": "5.1",
-    "WRITE_FIXED": "5.1", "POLL_ADD": "5.1", "POLL_REMOVE": "5.1", "SYNC_FILE_RANGE": "5.2",
-    "SENDMSG": "5.3", "RECVMSG": "5.3", "TIMEOUT": "5.4", "TIMEOUT_REMOVE": "5.5",
-    "ACCEPT": "5.5", "ASYNC_CANCEL": "5.5", "LINK_TIMEOUT": "5.5", "CONNECT": "5.5",
-    "FALLOCATE": "5.6", "OPENAT": "5.6", "CLOSE": "5.6", "FILES_UPDATE": "5.6",
-    "STATX": "5.6", "READ": "5.6", "WRITE": "5.6", "FADVISE": "5.6", "MADVISE": "5.6",
-    "SEND": "5.6", "RECV": "5.6", "OPENAT2": "5.6", "EPOLL_CTL": "5.6", "SPLICE": "5.7",
-    "PROVIDE_BUFFERS": "5.7", "REMOVE_BUFFERS": "5.7", "TEE": "5.8", "SHUTDOWN": "5.11",
-    "RENAMEAT": "5.11", "UNLINKAT": "5.11", "MKDIRAT": "5.15", "SYMLINKAT": "5.15",
-    "LINKAT": "5.15", "MSG_RING": "5.18", "FSETXATTR": "5.19", "SETXATTR": "5.19",
-    "FGETXATTR": "5.19", "GETXATTR": "5.19", "SOCKET": "5.19", "URING_CMD": "5.19",
-    "SEND_ZC": "6.0", "SENDMSG_ZC": "6.1", "READ_MULTISHOT": "6.7", "WAITID": "6.7",
-    "FUTEX_WAIT": "6.7", "FUTEX_WAKE": "6.7", "FUTEX_WAITV": "6.7",
-    "FIXED_FD_INSTALL": "6.8", "FTRUNCATE": "6.9", "BIND": "6.11", "LISTEN": "6.11",
-}
-
-# First kernel with each request flag a helper stores, where it is later
-# than its opcode.
-FLAG_SINCE = {
-    "IORING_POLL_ADD_MULTI": "5.13", "IORING_ACCEPT_MULTISHOT": "5.19",
-    "IORING_RECV_MULTISHOT": "6.0", "IORING_TIMEOUT_MULTISHOT": "6.4",
-    "IORING_RECVSEND_FIXED_BUF": "6.0", "IORING_ASYNC_CANCEL_FD": "5.19",
-    "IORING_ASYNC_CANCEL_ALL": "5.19", "IORING_ASYNC_CANCEL_ANY": "5.19",
-    "IORING_FIXED_FD_NO_CLOEXEC": "6.8", "IORING_RECVSEND_BUNDLE": "6.10",
-}
 
 # Section 2 and 7 pages are hand-written; these names exist as pages there.
 SYSCALLS = ["io_uring_setup", "io_uring_enter", "io_uring_enter2", "io_uring_register"]
@@ -105,6 +81,8 @@ class Manual:
         self.links = {}      # (section, alias) -> file name of the page it shares
         self.names = {}      # name -> (section, page name)
         self.hand_names = self._hand_written_names()
+        self.releases = releases.load()
+        self.since = releases.since(self.releases)
 
     # ---------------------------------------------------------------- shared parts
     def see_also(self, name, explicit, text):
@@ -237,15 +215,18 @@ class Manual:
         notes = []
         if ops:
             op = ops[0]
-            since = OPCODE_SINCE.get(op)
+            since = self.since.get("IORING_OP_" + op)
             notes.append(
                 ("The request is IORING_OP_%s%s. " % (op, ", available since Linux " + since
                                                        if since else ""))
                 + "To check a running kernel, ask `io_uring_get_probe(3)` and test the opcode "
                 "with `io_uring_opcode_supported(3)`.")
-        for flag in sorted(set(re.findall(r"IORING_\w+", d.body))):
-            if flag in FLAG_SINCE:
-                notes.append("The flag %s needs Linux %s or later." % (flag, FLAG_SINCE[flag]))
+            # Flags the helper stores that came later than the opcode.
+            for flag in sorted(set(re.findall(r"\b(?:IORING|IOSQE|SPLICE)_\w+", d.body))):
+                if flag in self.since and since and \
+                        releases.version_key(self.since[flag]) > releases.version_key(since):
+                    notes.append("The flag %s needs Linux %s or later." % (flag,
+                                                                          self.since[flag]))
         if any(s[0] == "file_index" for s in stores):
             notes.append("Direct descriptors (the file_index field) need Linux 5.15; see "
                          "io_uring_registered_files(7).")
@@ -300,8 +281,11 @@ class Manual:
             src = f.read()
         out = []
         for line in src.split("\n"):
+            names = re.match(r'\.\\" @names (\S+)$', line)
             m = re.match(r'\.\\" @example (\S+)$', line)
-            if m:
+            if names:
+                out += releases.render(self.releases, names.group(1))
+            elif m:
                 with open(os.path.join(HERE, "examples", m.group(1))) as f:
                     block = roff.code_block(f.read())
                 out += block[1:] if out[-1].startswith(".SH") else block
