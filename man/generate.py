@@ -60,6 +60,31 @@ def first_sentence(text):
     return s
 
 
+# Clauses of a Rust `# Safety` section that tell a C reader nothing: every C
+# pointer may be NULL or must be valid, and the kernel checks what it gets.
+TRIVIAL_SAFETY = [
+    r"(`\w+`( and `\w+`)?|Pointers) (must be )?null or (valid|writable|a live ring|"
+    r"a ring set up by this library)( for writing)?",
+    r"As for .*", r"None beyond the C contract.*", r".*handed to the kernel.*",
+    r".*as the kernel requires", r"nothing is dereferenced",
+]
+
+
+def reader_safety(text):
+    """What a `# Safety` section says that a C programmer needs: the
+    lifetimes and sizes, in sentences, without the trivial clauses."""
+    kept = []
+    for clause in re.split(r";\s+|(?<=\.)\s+", " ".join(text.split())):
+        clause = clause.strip().rstrip(".")
+        if not clause or any(re.fullmatch(p, clause) for p in TRIVIAL_SAFETY):
+            continue
+        clause = re.sub(r"\bnull\b", "NULL", clause)
+        clause = re.sub(r"^(`\w+`(?: and `\w+`)?) (readable|writable|(?:NULL or )?valid|from) ",
+                        r"\1 must be \2 ", clause)
+        kept.append(clause[0].upper() + clause[1:] + ".")
+    return " ".join(kept)
+
+
 def clean_comment(c):
     """Header comment prose without a section banner (=== lines around a
     title, which names the header's section, not the item)."""
@@ -163,8 +188,9 @@ class Manual:
             body_notes += [".SS " + heading.capitalize()] + roff.prose(text)
         if differs:
             body_notes += [".SS Compared with liburing"] + roff.prose(" ".join(differs))
+        safety = reader_safety(safety)
         if safety:
-            body_notes += [".SS Pointer arguments"] + roff.prose(safety)
+            body_notes += [".SS Memory the call relies on"] + roff.prose(safety)
         source = doc.path if doc else d.header
         text = roff.page(name, 3, first_sentence(desc) or name, [
             ("SYNOPSIS", roff.synopsis([d.prototype])),

@@ -146,6 +146,11 @@ INLINE = {
         returns="A control message header inside the buffer, or NULL.", see=RECVMSG),
     # ---- macros
     "io_uring_for_each_cqe": dict(
+        about="Walks the completions that are waiting in the CQ ring, oldest first, "
+              "setting @cqe_ to each in turn, without waiting and without entering the "
+              "kernel. The entries stay in the ring until the program hands them back. "
+              "@head_ must be an unsigned variable; the loop stores the ring position of "
+              "each entry in it, which only code written for older libraries still uses.",
         returns="None: the macro is the head of a for statement; the loop body runs once "
                 "per CQE with @cqe_ set.",
         notes="The loop does not move the CQ head: finish with io_uring_cq_advance(ring, n) "
