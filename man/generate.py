@@ -36,6 +36,55 @@ import sources
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
+# The EXAMPLES of section 3 pages: the main page of each family shows a
+# compiled example of man/examples/ (make check-man builds and runs each),
+# introduced by a sentence of its own.
+SECTION3_EXAMPLES = {
+    "io_uring_queue_init": ("queue_init.c", "Setting up a ring and reading back the sizes "
+                            "and features the kernel granted:"),
+    "io_uring_queue_init_params": ("setup_fallback.c", "Asking for the newest setup flags "
+                                   "and dropping them while an older kernel refuses them:"),
+    "io_uring_submit": ("submit_wait.c", "One write and one read, each submitted and then "
+                        "reaped; the tag in user_data tells the completions apart:"),
+    "io_uring_wait_cqe": ("submit_wait.c", "Waiting for each request in turn and checking "
+                          "its result:"),
+    "io_uring_submit_and_wait": ("fixed_buffers.c", "Submitting two requests and waiting "
+                                 "for both with one call:"),
+    "io_uring_for_each_cqe": ("defer_taskrun_server.c", "Reaping a batch of completions "
+                              "with the loop and one io_uring_cq_advance():"),
+    "io_uring_prep_read": ("submit_wait.c", "A write and a read of a temporary file:"),
+    "io_uring_prep_write": ("submit_wait.c", "A write and a read of a temporary file:"),
+    "io_uring_prep_send": ("socket_send_recv.c", "A receive and a send on a socket pair in "
+                           "one submission:"),
+    "io_uring_prep_recv": ("socket_send_recv.c", "A receive queued before the send that "
+                           "feeds it:"),
+    "io_uring_prep_timeout": ("timeout.c", "A timer that expires, and a timeout that ends "
+                              "early because another request completed:"),
+    "io_uring_prep_link_timeout": ("linked_requests.c", "A chain of linked requests "
+                                   "guarded by a timeout:"),
+    "io_uring_sqe_set_flags": ("linked_requests.c", "Linking requests with IOSQE_IO_LINK:"),
+    "io_uring_prep_openat_direct": ("openat_close.c", "Opening a file into a registered "
+                                    "slot, then using and closing it by index:"),
+    "io_uring_prep_close_direct": ("openat_close.c", "Closing a registered slot at the end "
+                                   "of a chain:"),
+    "io_uring_prep_cancel64": ("cancel_read.c", "Canceling a read that would wait "
+                               "forever:"),
+    "io_uring_prep_poll_multishot": ("multishot_poll.c", "One poll request that reports "
+                                     "every time the descriptor becomes readable:"),
+    "io_uring_prep_send_zc": ("send_zc.c", "A zero-copy send: the data may change only "
+                              "after the notification CQE:"),
+    "io_uring_register_files": ("fixed_files.c", "Registering two files and using them by "
+                                "index:"),
+    "io_uring_register_buffers": ("fixed_buffers.c", "Registering a buffer and reading "
+                                  "into it with io_uring_prep_read_fixed():"),
+    "io_uring_setup_buf_ring": ("buffer_ring_recv.c", "A receive that takes its buffer "
+                                "from a ring of provided buffers:"),
+    "io_uring_get_probe_ring": ("probe_features.c", "Asking which opcodes the running "
+                                "kernel supports:"),
+    "io_uring_register_ifq": ("zcrx_setup.c", "Registering a zero-copy receive queue "
+                              "(skipped where the network device cannot do it):"),
+}
+
 # Section 2 and 7 pages are hand-written; these names exist as pages there.
 SYSCALLS = ["io_uring_setup", "io_uring_enter", "io_uring_enter2", "io_uring_register"]
 
@@ -322,6 +371,19 @@ class Manual:
         aliases = re.findall(r'^\.\\" @alias (\S+)$', src, re.M)
         self.add(sec, stem, text, aliases)
 
+    def add_examples(self):
+        """Each SECTION3_EXAMPLES page gets its EXAMPLES before SEE ALSO."""
+        for name, (example, intro) in SECTION3_EXAMPLES.items():
+            key = ("3", name)
+            if key not in self.pages:
+                raise KeyError("SECTION3_EXAMPLES names %s, which has no page" % name)
+            with open(os.path.join(HERE, "examples", example)) as f:
+                block = [".SH EXAMPLES"] + roff.prose(intro) + roff.code_block(f.read())[1:]
+            text = self.pages[key]
+            at = text.find("\n.SH SEE ALSO\n")
+            at = len(text) - 1 if at < 0 else at
+            self.pages[key] = text[:at + 1] + "\n".join(block) + text[at:]
+
     # ---------------------------------------------------------------- all
     def build(self):
         for f in sorted(os.listdir(os.path.join(HERE, "pages"))):
@@ -341,6 +403,7 @@ class Manual:
                 self.capi_page(n)
             else:
                 self.inline_page(n, {})
+        self.add_examples()
         return self
 
     def write(self, out_dir):
