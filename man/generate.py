@@ -313,13 +313,26 @@ class Manual:
         text = roff.page(name, 3, first_sentence(about), [
             ("SYNOPSIS", roff.synopsis([d.prototype])),
             ("DESCRIPTION", desc),
-            ("RETURN VALUE", ["None: the result of the request arrives in the",
-                              ".I res", "field of its CQE."]),
+            ("RETURN VALUE", roff.prose(self.request_result(ops))),
             ("NOTES", roff.prose("\n\n".join(notes))),
             ("SEE ALSO", self.see_also(name, self.same_opcode(name, ops) + [
                 "io_uring_get_sqe", "io_uring_submit", "io_uring_wait_cqe"], about)),
         ], "src/prep/table.rs")
         self.add("3", name, text)
+
+    def request_result(self, ops):
+        """What the CQE of the prepared request holds, from the opcode's row
+        of the kernel-release table."""
+        text = "None: the result of the request arrives in the *res* field of its CQE."
+        row = next((r for r in self.releases if ops and r.name == "IORING_OP_" + ops[0]), None)
+        at = max(row.text.rfind("*res*:"), row.text.find("*res*")) if row else -1
+        if at >= 0:
+            tail = row.text[at:]
+            if tail.startswith("*res*:"):
+                tail = "Its *res* holds" + tail[len("*res*:"):]
+            text += " " + tail[0].upper() + tail[1:]
+        return text + (" On failure *res* is a negated errno value; `io_uring_enter(2)` "
+                       "lists the common ones.")
 
     def same_opcode(self, name, ops):
         """The other helpers that prepare the same opcode."""
