@@ -85,6 +85,58 @@ SECTION3_EXAMPLES = {
                               "(skipped where the network device cannot do it):"),
 }
 
+# The register operation behind each registration function, so that its page
+# can say which kernel it needs (the release comes from kernel-releases.tsv).
+CAPI_KERNEL_NAME = {
+    "io_uring_register_buffers": "IORING_REGISTER_BUFFERS",
+    "io_uring_unregister_buffers": "IORING_UNREGISTER_BUFFERS",
+    "io_uring_register_buffers_tags": "IORING_REGISTER_BUFFERS2",
+    "io_uring_register_buffers_sparse": "IORING_RSRC_REGISTER_SPARSE",
+    "io_uring_register_buffers_update_tag": "IORING_REGISTER_BUFFERS_UPDATE",
+    "io_uring_register_files": "IORING_REGISTER_FILES",
+    "io_uring_unregister_files": "IORING_UNREGISTER_FILES",
+    "io_uring_register_files_tags": "IORING_REGISTER_FILES2",
+    "io_uring_register_files_sparse": "IORING_RSRC_REGISTER_SPARSE",
+    "io_uring_register_files_update": "IORING_REGISTER_FILES_UPDATE",
+    "io_uring_register_files_update_tag": "IORING_REGISTER_FILES_UPDATE2",
+    "io_uring_register_file_alloc_range": "IORING_REGISTER_FILE_ALLOC_RANGE",
+    "io_uring_register_eventfd": "IORING_REGISTER_EVENTFD",
+    "io_uring_unregister_eventfd": "IORING_UNREGISTER_EVENTFD",
+    "io_uring_register_eventfd_async": "IORING_REGISTER_EVENTFD_ASYNC",
+    "io_uring_register_probe": "IORING_REGISTER_PROBE",
+    "io_uring_get_probe": "IORING_REGISTER_PROBE",
+    "io_uring_get_probe_ring": "IORING_REGISTER_PROBE",
+    "io_uring_register_personality": "IORING_REGISTER_PERSONALITY",
+    "io_uring_unregister_personality": "IORING_UNREGISTER_PERSONALITY",
+    "io_uring_register_restrictions": "IORING_REGISTER_RESTRICTIONS",
+    "io_uring_enable_rings": "IORING_REGISTER_ENABLE_RINGS",
+    "io_uring_register_iowq_aff": "IORING_REGISTER_IOWQ_AFF",
+    "io_uring_unregister_iowq_aff": "IORING_UNREGISTER_IOWQ_AFF",
+    "io_uring_register_iowq_max_workers": "IORING_REGISTER_IOWQ_MAX_WORKERS",
+    "io_uring_register_ring_fd": "IORING_REGISTER_RING_FDS",
+    "io_uring_unregister_ring_fd": "IORING_UNREGISTER_RING_FDS",
+    "io_uring_register_buf_ring": "IORING_REGISTER_PBUF_RING",
+    "io_uring_unregister_buf_ring": "IORING_UNREGISTER_PBUF_RING",
+    "io_uring_setup_buf_ring": "IORING_REGISTER_PBUF_RING",
+    "io_uring_free_buf_ring": "IORING_UNREGISTER_PBUF_RING",
+    "io_uring_buf_ring_head": "IORING_REGISTER_PBUF_STATUS",
+    "io_uring_register_sync_cancel": "IORING_REGISTER_SYNC_CANCEL",
+    "io_uring_register_napi": "IORING_REGISTER_NAPI",
+    "io_uring_unregister_napi": "IORING_UNREGISTER_NAPI",
+    "io_uring_register_clock": "IORING_REGISTER_CLOCK",
+    "io_uring_clone_buffers": "IORING_REGISTER_CLONE_BUFFERS",
+    "io_uring_clone_buffers_offset": "IORING_REGISTER_CLONE_BUFFERS",
+    "io_uring_register_sync_msg": "IORING_REGISTER_SEND_MSG_RING",
+    "io_uring_register_ifq": "IORING_REGISTER_ZCRX_IFQ",
+    "io_uring_resize_rings": "IORING_REGISTER_RESIZE_RINGS",
+    "io_uring_register_region": "IORING_REGISTER_MEM_REGION",
+    "io_uring_register_query": "IORING_REGISTER_QUERY",
+    "io_uring_register_zcrx_ctrl": "IORING_REGISTER_ZCRX_CTRL",
+    "io_uring_register_bpf_filter": "IORING_REGISTER_BPF_FILTER",
+    "io_uring_register_bpf_filter_task": "IORING_REGISTER_BPF_FILTER",
+    "io_uring_set_iowait": "IORING_FEAT_NO_IOWAIT",
+}
+
 # Section 2 and 7 pages are hand-written; these names exist as pages there.
 SYSCALLS = ["io_uring_setup", "io_uring_enter", "io_uring_enter2", "io_uring_register"]
 
@@ -155,6 +207,7 @@ class Manual:
         self.links = {}      # (section, alias) -> file name of the page it shares
         self.names = {}      # name -> (section, page name)
         self.hand_names = self._hand_written_names()
+        self.versions = sources.symbol_versions()
         self.releases = releases.load()
         self.since = releases.since(self.releases)
 
@@ -384,6 +437,31 @@ class Manual:
         aliases = re.findall(r'^\.\\" @alias (\S+)$', src, re.M)
         self.add(sec, stem, text, aliases)
 
+    def add_history(self):
+        """A HISTORY section on every section 3 page of an exported name: the
+        liburing release that added it and, for registration, the kernel."""
+        for (sec, name), text in list(self.pages.items()):
+            if sec != "3" or name not in self.versions:
+                continue
+            node, exact = self.versions[name]
+            if exact:
+                lines = ["Added in liburing %s (symbol version LIBURING_%s)." % (node, node)]
+            else:
+                lines = ["Present in liburing %s and earlier releases; liburing-ffi exports it "
+                         "under its first symbol version, LIBURING_%s." % (node, node)]
+            kname = CAPI_KERNEL_NAME.get(name)
+            if kname:
+                if kname not in self.since:
+                    raise KeyError("CAPI_KERNEL_NAME: %s has no release" % kname)
+                lines.append("The kernel side, %s, needs Linux %s." % (kname, self.since[kname]))
+            block = [".SH HISTORY"] + roff.prose(" ".join(lines))
+            for heading in ("NOTES", "EXAMPLES", "SEE ALSO"):
+                at = text.find("\n.SH %s\n" % heading)
+                if at >= 0:
+                    break
+            at = len(text) - 1 if at < 0 else at
+            self.pages[(sec, name)] = text[:at + 1] + "\n".join(block) + text[at:]
+
     def add_examples(self):
         """Each SECTION3_EXAMPLES page gets its EXAMPLES before SEE ALSO."""
         for name, (example, intro) in SECTION3_EXAMPLES.items():
@@ -417,6 +495,7 @@ class Manual:
             else:
                 self.inline_page(n, {})
         self.add_examples()
+        self.add_history()
         return self
 
     def write(self, out_dir):
