@@ -853,8 +853,26 @@ pub unsafe extern "C" fn io_uring_register_wait_reg(
     ret_int(register::register_wait_reg())
 }
 
-/// Registers a zero-copy receive interface queue.
+/// Registers a zero-copy receive interface queue: received data of one
+/// hardware receive queue of a network device lands directly in memory the
+/// program supplies, and `IORING_OP_RECV_ZC` requests report where.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 0 on success, with `reg`'s offsets, `zcrx_id` and the refill region
+/// filled in; a negated errno value on failure.
+///
+/// # Errors
+/// - `EINVAL`: the ring lacks `IORING_SETUP_DEFER_TASKRUN`, 32-byte CQEs,
+///   or `reg` is malformed.
+/// - `EPERM`: the caller lacks CAP_NET_ADMIN.
+/// - `EOPNOTSUPP`: the device or its driver cannot do zero-copy receive.
+///
+/// # Notes
+/// Needs Linux 6.15 (`IORING_REGISTER_ZCRX_IFQ`).
+///
+/// # See also
+/// io_uring_zcrx(7), io_uring_register_zcrx_ctrl, io_uring_register(2)
 ///
 /// # Safety
 /// `ring` null or valid; `reg` as the kernel requires.
@@ -868,8 +886,22 @@ pub unsafe extern "C" fn io_uring_register_ifq(
     ret_int(unsafe { register::register_ifq(ring, reg) })
 }
 
-/// Controls a zero-copy receive queue.
+/// Runs an operation on a zero-copy receive instance registered with
+/// `io_uring_register_ifq`: `ctrl->op` is `ZCRX_CTRL_FLUSH_RQ` (return the
+/// refill queue's buffers now) or `ZCRX_CTRL_EXPORT` (get a file descriptor
+/// through which another ring can import the instance).
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 0 or, for `ZCRX_CTRL_EXPORT`, the new descriptor; a negated errno value
+/// on failure (`EINVAL` for an unknown operation on older kernels).
+///
+/// # Notes
+/// Needs Linux 6.19 (`IORING_REGISTER_ZCRX_CTRL`, register opcode 36);
+/// liburing's page says 6.15, the release of zero-copy receive itself.
+///
+/// # See also
+/// io_uring_register_ifq, io_uring_zcrx(7), io_uring_register(2)
 ///
 /// # Safety
 /// `ring` null or valid; `ctrl` null or valid.
@@ -883,8 +915,21 @@ pub unsafe extern "C" fn io_uring_register_zcrx_ctrl(
     ret_int(unsafe { register::register_zcrx_ctrl(ring, ctrl) })
 }
 
-/// Installs a BPF filter on the ring.
+/// Installs a BPF filter on the ring: a classic BPF program that sees each
+/// request of one opcode before it is issued and allows or denies it; a
+/// denied request completes with `-EACCES`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 0 on success; a negated errno value on failure.
+///
+/// # Notes
+/// Needs Linux 7.0 (`IORING_REGISTER_BPF_FILTER`); `struct io_uring_bpf`
+/// is declared in <liburing/io_uring/bpf_filter.h>.
+///
+/// # See also
+/// io_uring_register_bpf_filter_task, io_uring_register_restrictions,
+/// io_uring_register(2)
 ///
 /// # Safety
 /// `ring` null or valid; `bpf` as the kernel requires.
@@ -898,7 +943,17 @@ pub unsafe extern "C" fn io_uring_register_bpf_filter(
     ret_int(unsafe { register::register_bpf_filter(ring, bpf) })
 }
 
-/// Installs a BPF filter on the calling task.
+/// Installs a BPF filter on the calling task rather than on one ring: it
+/// applies to every ring the task uses.
+///
+/// # Return value
+/// 0 on success; a negated errno value on failure.
+///
+/// # Notes
+/// Needs Linux 7.0 (`IORING_REGISTER_BPF_FILTER` with no ring).
+///
+/// # See also
+/// io_uring_register_bpf_filter, io_uring_register(2)
 ///
 /// # Safety
 /// `bpf` as the kernel requires.
@@ -908,7 +963,27 @@ pub unsafe extern "C" fn io_uring_register_bpf_filter_task(bpf: *mut io_uring_bp
     ret_int(unsafe { register::register_bpf_filter_task(bpf) })
 }
 
-/// Runs a chain of capability queries.
+/// Runs a chain of capability queries, which need no ring: each
+/// `struct io_uring_query_hdr` names a question (`IO_URING_QUERY_OPCODES`,
+/// `IO_URING_QUERY_ZCRX`, `IO_URING_QUERY_SCQ`) and a buffer for the answer,
+/// and receives its own result.
+///
+/// # Return value
+/// 0 when the chain was walked (each header's `result` then says whether
+/// its query worked); a negated errno value when it could not be.
+///
+/// # Errors
+/// - `EINVAL`: the kernel predates the query interface, or a header has
+///   nonzero reserved fields.
+/// - `EFAULT`: a header or answer buffer is not accessible.
+///
+/// # Notes
+/// Needs Linux 6.18 (`IORING_REGISTER_QUERY`, register opcode 35);
+/// liburing's page says 6.15. `IO_URING_QUERY_ZCRX` and
+/// `IO_URING_QUERY_SCQ` came with 6.19.
+///
+/// # See also
+/// io_uring_register(2), io_uring_get_probe
 ///
 /// # Safety
 /// The chain must be valid as the kernel requires.
