@@ -60,7 +60,10 @@ macro_rules! exclusive_ring {
 // Files
 // ---------------------------------------------------------------------------
 
-/// Registers a file table of `nr_files` fds.
+/// Registers `nr_files` file descriptors as the ring's file table. A request
+/// can then name a file by its index in the table (with `IOSQE_FIXED_FILE`)
+/// instead of its descriptor, which saves the kernel a lookup and a
+/// reference count per request. A -1 entry leaves the slot empty.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -211,7 +214,11 @@ pub unsafe extern "C" fn io_uring_unregister_files(ring: *mut io_uring) -> c_int
 // Buffers
 // ---------------------------------------------------------------------------
 
-/// Registers `nr_iovecs` fixed buffers.
+/// Registers `nr_iovecs` buffers with the ring, so that requests can use
+/// them without the kernel mapping the memory each time. The memory is
+/// pinned until io_uring_unregister_buffers() or the ring's exit; requests
+/// name a buffer by its index (io_uring_prep_read_fixed(),
+/// io_uring_prep_write_fixed(), zero-copy sends with a fixed buffer).
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -421,7 +428,10 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
 // Eventfd, personality, probe, restrictions
 // ---------------------------------------------------------------------------
 
-/// Signals eventfd `fd` on completions.
+/// Has the kernel signal the eventfd `fd` when completions are posted, so
+/// that an event loop built on epoll(7) or poll(2) learns about them. One
+/// signal may stand for several completions: read the CQ ring until it is
+/// empty.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -509,7 +519,9 @@ pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_i
     ret_int(register::unregister_eventfd(ring))
 }
 
-/// Registers the caller's credentials; returns the personality id.
+/// Registers the calling task's credentials with the ring and returns an id
+/// for them. A request whose `personality` field holds the id runs with
+/// those credentials, whichever task submits it.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -687,7 +699,10 @@ pub unsafe extern "C" fn io_uring_register_iowq_max_workers(
 // Ring fd
 // ---------------------------------------------------------------------------
 
-/// Registers the ring fd; returns 1.
+/// Registers the ring's own file descriptor with the ring, so that later
+/// io_uring_enter(2) calls of this thread pass an index and the kernel skips
+/// the descriptor lookup. The library then uses it by itself; it helps
+/// programs that submit and wait very often. Returns 1 on success.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -824,7 +839,10 @@ pub unsafe extern "C" fn io_uring_register_clock(
 // Regions, zcrx, BPF, query
 // ---------------------------------------------------------------------------
 
-/// Registers a memory region.
+/// Registers a memory region with the ring, described by `reg`. The only
+/// use so far is an array of wait arguments (`IORING_MEM_REGION_REG_WAIT_ARG`)
+/// that io_uring_submit_and_wait_reg() names by index, so that a wait
+/// passes no pointers to the kernel.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -839,6 +857,8 @@ pub unsafe extern "C" fn io_uring_register_region(
     ret_int(unsafe { register::register_region(ring, reg) })
 }
 
+/// Meant to register an array of wait arguments, a job that
+/// io_uring_register_region() does instead.
 /// liburing 2.15's stub: always `-EINVAL`, whatever the arguments.
 ///
 /// # Safety
@@ -997,7 +1017,9 @@ pub unsafe extern "C" fn io_uring_register_query(query: *mut io_uring_query_hdr)
 // Resize
 // ---------------------------------------------------------------------------
 
-/// Resizes the rings to `p`'s sizes and remaps them.
+/// Changes the sizes of a live ring's SQ and CQ to those in `p` and remaps
+/// them; pending entries move to the new rings. Only rings set up with
+/// `IORING_SETUP_DEFER_TASKRUN` can be resized.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value

@@ -68,7 +68,11 @@ unsafe fn setup_done<T>(
     }
 }
 
-/// Sets up a ring of at least `entries` SQEs with setup `flags`.
+/// Creates a ring and maps it into the process. The submission queue gets
+/// room for at least `entries` requests (rounded up to a power of two), the
+/// completion queue twice as many; `flags` holds `IORING_SETUP_*` flags (see
+/// io_uring_setup(2)). On success `ring` is ready for io_uring_get_sqe();
+/// free it with io_uring_queue_exit().
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -109,7 +113,10 @@ pub unsafe extern "C" fn io_uring_queue_init(
     ret_int(r.map(|()| 0))
 }
 
-/// Sets up a ring from `p`, which receives the kernel's answer.
+/// Creates a ring with full control over its parameters. The caller zeroes
+/// `p` and sets the fields it wants (flags, CQ size, SQPOLL idle time,
+/// ...); on return the kernel's answer is in it: the granted sizes and the
+/// `IORING_FEAT_*` bits of `p->features`, which tell what this kernel offers.
 /// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -276,7 +283,10 @@ pub unsafe extern "C" fn io_uring_queue_mmap(
     ret_int(r.map(|()| 0))
 }
 
-/// Tears a ring down: unmaps, unregisters the ring fd, closes.
+/// Frees a ring set up by io_uring_queue_init() and its variants: the
+/// rings are unmapped, a registered ring descriptor is unregistered and the
+/// ring's file descriptor closed. Requests still in flight are canceled by
+/// the kernel; their completions are lost.
 /// A null `ring` is ignored where liburing would dereference it.
 ///
 /// # Notes
@@ -412,7 +422,9 @@ pub unsafe extern "C" fn io_uring_get_probe_ring(ring: *mut io_uring) -> *mut io
     probe::get_probe_ring(ring).unwrap_or(core::ptr::null_mut())
 }
 
-/// The opcodes the kernel supports, or NULL.
+/// Asks the running kernel which request opcodes it supports. A temporary
+/// ring is created for the question; the answer is a probe that
+/// io_uring_opcode_supported() reads and io_uring_free_probe() frees.
 ///
 /// # Return value
 /// A probe to release with io_uring_free_probe(), or NULL when the kernel
@@ -499,7 +511,10 @@ pub extern "C" fn io_uring_check_version(major: c_int, minor: c_int) -> bool {
     version::check_version(major, minor)
 }
 
-/// `io_uring_setup(2)`.
+/// Calls the io_uring_setup(2) system call directly: it creates a ring with
+/// `entries` submission entries and `p` as its parameters and returns the
+/// ring's file descriptor, without mapping anything. Use it to map the
+/// rings yourself, or hand the descriptor to io_uring_queue_mmap().
 ///
 /// # Return value
 /// The new ring descriptor, or a negated errno value instead of -1 and
@@ -578,7 +593,8 @@ pub unsafe extern "C" fn io_uring_enter2(
     })
 }
 
-/// `io_uring_register(2)`.
+/// Calls the io_uring_register(2) system call directly with `opcode`,
+/// `arg` and `nr_args`, for operations this library has no function for.
 ///
 /// # Return value
 /// What io_uring_register(2) returns on success; a negated errno value
