@@ -73,6 +73,10 @@ SECTION3_EXAMPLES = {
                                      "every time the descriptor becomes readable:"),
     "io_uring_prep_send_zc": ("send_zc.c", "A zero-copy send: the data may change only "
                               "after the notification CQE:"),
+    "io_uring_prep_multishot_accept": ("accept_multishot.c", "One accept request that "
+                                       "serves several connections:"),
+    "io_uring_prep_msg_ring": ("msg_ring.c", "Posting a completion from one ring into "
+                               "another:"),
     "io_uring_register_files": ("fixed_files.c", "Registering two files and using them by "
                                 "index:"),
     "io_uring_register_buffers": ("fixed_buffers.c", "Registering a buffer and reading "
