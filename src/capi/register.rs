@@ -119,7 +119,10 @@ pub unsafe extern "C" fn io_uring_register_files_tags(
     ret_int(unsafe { register::register_files_tags(ring, files, tags, nr) })
 }
 
-/// Registers an empty file table of `nr` slots.
+/// Registers an empty file table of `nr` slots. Direct descriptors
+/// (io_uring_prep_openat_direct(), io_uring_prep_accept_direct(), ...) and
+/// io_uring_register_files_update() fill the slots later, so a program can
+/// size the table once for its lifetime.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -133,7 +136,9 @@ pub unsafe extern "C" fn io_uring_register_files_sparse(ring: *mut io_uring, nr:
     ret_int(register::register_files_sparse(ring, nr))
 }
 
-/// Replaces `nr_files` registered files from slot `off`.
+/// Replaces `nr_files` entries of the registered file table, starting at
+/// slot `off`, with the descriptors in `files`; -1 empties a slot. Requests
+/// already using an old file keep it until they finish.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -378,7 +383,9 @@ pub unsafe extern "C" fn io_uring_clone_buffers_offset(
     ))
 }
 
-/// Clones all of `src`'s buffers into `dst`.
+/// Gives ring `dst` the same registered buffers as ring `src`, without
+/// pinning the memory a second time: the rings share the buffers. `dst`
+/// must have no buffers registered yet.
 /// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -472,7 +479,9 @@ pub unsafe extern "C" fn io_uring_register_eventfd(ring: *mut io_uring, fd: c_in
     ret_int(register::register_eventfd(ring, fd))
 }
 
-/// Signals eventfd `fd` only for completions from async workers.
+/// Like io_uring_register_eventfd(), but the eventfd is signalled only for
+/// requests that completed asynchronously, not for those that completed
+/// inline during submission (whose CQEs the submitter can reap at once).
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -519,8 +528,8 @@ pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_i
     ret_int(register::unregister_eventfd(ring))
 }
 
-/// Registers the calling task's credentials with the ring and returns an id
-/// for them. A request whose `personality` field holds the id runs with
+/// Registers the calling task's credentials. The ring returns an id for
+/// them, and a request whose `personality` field holds the id runs with
 /// those credentials, whichever task submits it.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
@@ -601,7 +610,11 @@ pub unsafe extern "C" fn io_uring_register_probe(
     ret_int(unsafe { register::register_probe(ring, p, nr) })
 }
 
-/// Restricts what a disabled ring will accept once enabled.
+/// Limits what a ring will accept once enabled: which register opcodes,
+/// which request opcodes and which SQE flags. Only a ring created with
+/// `IORING_SETUP_R_DISABLED` can be restricted, and only once; a sandbox
+/// can so hand a ring to less trusted code. Anything else fails with
+/// `EACCES`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -621,7 +634,9 @@ pub unsafe extern "C" fn io_uring_register_restrictions(
     ret_int(unsafe { register::register_restrictions(ring, res, nr_res) })
 }
 
-/// Enables a ring created with `IORING_SETUP_R_DISABLED`.
+/// Starts a ring created with `IORING_SETUP_R_DISABLED`, usually after
+/// io_uring_register_restrictions(). Until then the ring accepts no
+/// submissions.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -645,7 +660,8 @@ pub unsafe extern "C" fn io_uring_enable_rings(ring: *mut io_uring) -> c_int {
 // io-wq
 // ---------------------------------------------------------------------------
 
-/// Sets the CPU affinity of the ring's async workers.
+/// Confines the ring's asynchronous worker threads to the CPUs in `mask`
+/// (`cpusz` bytes, as for sched_setaffinity(2)).
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -676,7 +692,10 @@ pub unsafe extern "C" fn io_uring_unregister_iowq_aff(ring: *mut io_uring) -> c_
     ret_int(register::unregister_iowq_aff(ring))
 }
 
-/// Sets (and reads back the old) bounded/unbounded worker limits.
+/// Limits how many asynchronous worker threads the ring may start:
+/// `values[0]` for bounded work (regular files, block devices), `values[1]`
+/// for unbounded work (sockets, pipes); 0 leaves a limit unchanged. The
+/// previous limits are written back into `values`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -734,7 +753,11 @@ pub unsafe extern "C" fn io_uring_unregister_ring_fd(ring: *mut io_uring) -> c_i
     ret_int(register::unregister_ring_fd(ring))
 }
 
-/// Closes the real fd of a ring with a registered fd; returns 1.
+/// Closes the ring's ordinary file descriptor. After
+/// io_uring_register_ring_fd(), the registered index is enough to reach
+/// the ring; closing the descriptor frees a slot of the process's file
+/// table. Calls that need a real descriptor (mmap(2), sharing the
+/// ring) no longer work. Returns 1 on success.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -761,7 +784,10 @@ pub unsafe extern "C" fn io_uring_close_ring_fd(ring: *mut io_uring) -> c_int {
 // Cancel, NAPI, clock, messages
 // ---------------------------------------------------------------------------
 
-/// Cancels matching requests synchronously.
+/// Cancels the requests `reg` matches (by user_data, descriptor or
+/// opcode) and waits until they are gone, up to `reg->timeout`. Unlike
+/// io_uring_prep_cancel(), no CQE needs to be reaped for the cancelation
+/// itself.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -780,7 +806,8 @@ pub unsafe extern "C" fn io_uring_register_sync_cancel(
     ret_int(unsafe { register::register_sync_cancel(ring, reg) })
 }
 
-/// Runs a MSG_RING SQE without a source ring.
+/// Posts a completion into another ring without having a ring of one's
+/// own: `sqe` is prepared with io_uring_prep_msg_ring() and run at once.
 ///
 /// # Safety
 /// `sqe` null or valid.
@@ -790,7 +817,10 @@ pub unsafe extern "C" fn io_uring_register_sync_msg(sqe: *mut io_uring_sqe) -> c
     ret_int(unsafe { register::register_sync_msg(sqe) })
 }
 
-/// Enables NAPI busy polling (old settings written back).
+/// Enables busy polling of the network device queues (NAPI) that the
+/// ring's sockets use, while the ring waits for completions: lower network
+/// latency at the price of CPU time. The previous settings are written back
+/// into `napi`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -820,7 +850,9 @@ pub unsafe extern "C" fn io_uring_unregister_napi(
     ret_int(unsafe { register::unregister_napi(ring, napi) })
 }
 
-/// Selects the clock for wait timeouts.
+/// Selects the clock that timeouts of waits on this ring are measured
+/// against: CLOCK_MONOTONIC (the default) or CLOCK_BOOTTIME, which keeps
+/// counting while the system is suspended.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -906,8 +938,8 @@ pub unsafe extern "C" fn io_uring_register_ifq(
     ret_int(unsafe { register::register_ifq(ring, reg) })
 }
 
-/// Runs an operation on a zero-copy receive instance registered with
-/// `io_uring_register_ifq`: `ctrl->op` is `ZCRX_CTRL_FLUSH_RQ` (return the
+/// Controls a zero-copy receive instance. The instance was registered
+/// with `io_uring_register_ifq`; `ctrl->op` is `ZCRX_CTRL_FLUSH_RQ` (return the
 /// refill queue's buffers now) or `ZCRX_CTRL_EXPORT` (get a file descriptor
 /// through which another ring can import the instance).
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.

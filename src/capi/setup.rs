@@ -311,7 +311,9 @@ pub unsafe extern "C" fn io_uring_queue_exit(ring: *mut io_uring) {
     }
 }
 
-/// Keeps the ring memory out of `fork(2)` children.
+/// Keeps the ring memory out of child processes created with fork(2).
+/// A child that inherited the mappings could corrupt the parent's rings;
+/// with this call the child simply does not have them.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -447,7 +449,9 @@ pub unsafe extern "C" fn io_uring_free_probe(probe: *mut io_uring_probe) {
     unsafe { probe::free_probe(probe) }
 }
 
-/// Turns iowait accounting of waits on `ring` on or off.
+/// Chooses whether time spent waiting on `ring` counts as I/O wait in the
+/// system statistics. Turning it off keeps tools from reporting I/O wait
+/// for a program that merely waits for network completions.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
