@@ -17,11 +17,11 @@ HEADERS = ("liburing/io_uring.h", "liburing/io_uring/query.h",
 # The errno values each system call itself can fail with (the kernel's
 # io_uring/*.c), each of which its page's ERRORS section must explain.
 SYSCALL_ERRNOS = {
-    "io_uring_setup": "EBADF EEXIST EFAULT EINVAL EMFILE ENFILE ENOMEM ENXIO EPERM",
+    "io_uring_setup": "EFAULT EINVAL EMFILE ENFILE ENOMEM ENOSYS ENXIO EPERM",
     "io_uring_enter": "EAGAIN EBADF EBADFD EBADR EBUSY EEXIST EFAULT EINTR EINVAL ENXIO "
                       "EOPNOTSUPP EOWNERDEAD ETIME",
-    "io_uring_register": "EACCES EBADF EBADFD EBUSY EEXIST EFAULT EFBIG EINVAL EMFILE ENOENT "
-                         "ENOMEM ENXIO EOPNOTSUPP EPERM",
+    "io_uring_register": "EACCES EBADF EBADFD EBUSY EEXIST EFAULT EFBIG EINTR EINVAL EMFILE "
+                         "ENODEV ENOENT ENOMEM ENXIO EOPNOTSUPP EPERM ERANGE",
 }
 
 
