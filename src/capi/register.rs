@@ -97,7 +97,8 @@ pub unsafe extern "C" fn io_uring_register_files(
     ret_int(unsafe { register::register_files(ring, files, nr_files) })
 }
 
-/// Registers a file table with a tag per slot.
+/// Registers a file table as io_uring_register_files() does, with a tag per
+/// slot, reported in a CQE when the file of that slot is finally released.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -160,7 +161,9 @@ pub unsafe extern "C" fn io_uring_register_files_update(
     ret_int(unsafe { register::register_files_update(ring, off, files, nr_files) })
 }
 
-/// Replaces `nr_files` registered files from slot `off`, with tags.
+/// Replaces `nr_files` entries of the registered file table, starting at
+/// slot `off`, like io_uring_register_files_update(), and gives each new
+/// entry a tag (reported in a CQE when the file is finally released).
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -185,7 +188,9 @@ pub unsafe extern "C" fn io_uring_register_files_update_tag(
     ret_int(unsafe { register::register_files_update_tag(ring, off, files, tags, nr_files) })
 }
 
-/// Limits direct-descriptor allocation to slots `[off, off + len)`.
+/// Chooses which registered-file slots the kernel may pick when a request
+/// asks for any free slot (`IORING_FILE_INDEX_ALLOC`): those from `off`
+/// to `off + len - 1`. The other slots stay for the program to assign.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -204,7 +209,8 @@ pub unsafe extern "C" fn io_uring_register_file_alloc_range(
     ret_int(register::register_file_alloc_range(ring, off, len))
 }
 
-/// Drops the file table.
+/// Unregisters the ring's file table; requests still using a file keep it
+/// until they finish.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -255,7 +261,10 @@ pub unsafe extern "C" fn io_uring_register_buffers(
     ret_int(unsafe { register::register_buffers(ring, iovecs.cast(), nr_iovecs) })
 }
 
-/// Registers fixed buffers with a tag per slot.
+/// Registers buffers as io_uring_register_buffers() does, with a tag per
+/// slot. When a tagged buffer is later replaced or unregistered, the
+/// kernel posts a CQE with the tag as `user_data` once no request uses the
+/// old buffer any more, so its memory can then be reused safely.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -277,7 +286,9 @@ pub unsafe extern "C" fn io_uring_register_buffers_tags(
     ret_int(unsafe { register::register_buffers_tags(ring, iovecs.cast(), tags, nr) })
 }
 
-/// Registers an empty buffer table of `nr` slots.
+/// Registers an empty buffer table of `nr` slots, to be filled later with
+/// io_uring_register_buffers_update_tag(). A program can so size the table
+/// once and swap buffers in and out while requests run.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -294,7 +305,10 @@ pub unsafe extern "C" fn io_uring_register_buffers_sparse(
     ret_int(register::register_buffers_sparse(ring, nr))
 }
 
-/// Replaces `nr` registered buffers from slot `off`, with tags.
+/// Replaces `nr` entries of the registered buffer table, starting at slot
+/// `off`, with the buffers in `iovecs` and the tags in `tags`. Requests
+/// already using an old buffer keep it until they finish; its tag (if any)
+/// is then reported in a CQE.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -318,7 +332,7 @@ pub unsafe extern "C" fn io_uring_register_buffers_update_tag(
     ret_int(unsafe { register::register_buffers_update_tag(ring, off, iovecs.cast(), tags, nr) })
 }
 
-/// Drops the buffer table.
+/// Unregisters all buffers of the ring and unpins their memory.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -508,7 +522,7 @@ pub unsafe extern "C" fn io_uring_register_eventfd_async(ring: *mut io_uring, fd
     ret_int(register::register_eventfd_async(ring, fd))
 }
 
-/// Stops eventfd signalling.
+/// Unregisters the ring's eventfd: completions no longer signal it.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -564,7 +578,8 @@ pub unsafe extern "C" fn io_uring_register_personality(ring: *mut io_uring) -> c
     ret_int(register::register_personality(ring))
 }
 
-/// Drops personality `id`.
+/// Unregisters the credentials registered as personality `id` with
+/// io_uring_register_personality().
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -590,7 +605,9 @@ pub unsafe extern "C" fn io_uring_unregister_personality(ring: *mut io_uring, id
     ret_int(register::unregister_personality(ring, id))
 }
 
-/// Fills probe `p` (room for `nr` ops) with the supported opcodes.
+/// Asks the kernel which request opcodes it supports and fills the probe
+/// `p`, which has room for `nr` entries. io_uring_get_probe_ring() does the
+/// allocation for you.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -681,7 +698,8 @@ pub unsafe extern "C" fn io_uring_register_iowq_aff(
     ret_int(unsafe { register::register_iowq_aff(ring, cpusz, mask) })
 }
 
-/// Resets the async workers' affinity.
+/// Undoes io_uring_register_iowq_aff(): the asynchronous workers may run
+/// on any CPU the ring's task may use again.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -742,7 +760,8 @@ pub unsafe extern "C" fn io_uring_register_ring_fd(ring: *mut io_uring) -> c_int
     ret_int(register::register_ring_fd(ring))
 }
 
-/// Unregisters the ring fd; returns 1.
+/// Undoes io_uring_register_ring_fd(): later system calls use the ring's
+/// file descriptor again. Returns 1 on success.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -835,7 +854,8 @@ pub unsafe extern "C" fn io_uring_register_napi(
     ret_int(unsafe { register::register_napi(ring, napi) })
 }
 
-/// Disables NAPI busy polling (`napi`, if not null, gets the old settings).
+/// Turns off the NAPI busy polling set up with io_uring_register_napi();
+/// `napi`, if not NULL, receives the settings that were in force.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety

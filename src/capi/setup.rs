@@ -168,7 +168,10 @@ pub unsafe extern "C" fn io_uring_queue_init_params(
     ret_int(r.map(|()| 0))
 }
 
-/// Sets up an `IORING_SETUP_NO_MMAP` ring in `buf`; returns the bytes used.
+/// Creates a ring whose memory the program provides: the rings and SQEs
+/// are placed in `buf` (`IORING_SETUP_NO_MMAP`, Linux 6.5), which must be
+/// page-aligned, zeroed and outlive the ring. Returns the number of bytes
+/// of `buf` used.
 /// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -242,7 +245,9 @@ pub unsafe extern "C" fn __io_uring_queue_init_params(
     ret_bytes(r)
 }
 
-/// Maps the rings of an fd from `io_uring_setup(2)` into `ring`.
+/// Maps the rings of a descriptor created with io_uring_setup(2) and fills
+/// in `ring`, for programs that call the system call themselves; `p` must be
+/// the parameters that call returned.
 /// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -330,7 +335,9 @@ pub unsafe extern "C" fn io_uring_ring_dontfork(ring: *mut io_uring) -> c_int {
     ret_int(setup::ring_dontfork(ring).map(|()| 0))
 }
 
-/// `RLIMIT_MEMLOCK` bytes a ring would need (0 on current kernels).
+/// Tells how much of the locked-memory limit (RLIMIT_MEMLOCK) a ring of
+/// `entries` entries would use. Only kernels before 5.12 charge rings to
+/// that limit; on newer ones the answer is 0.
 ///
 /// # Return value
 /// A byte count (0 when the kernel does not charge rings to the limit), or a
@@ -368,7 +375,9 @@ pub unsafe extern "C" fn io_uring_mlock_size_params(
     ret_size(setup::mlock_size_params(entries, p))
 }
 
-/// Bytes of ring memory (rings and SQEs) a ring would use.
+/// Tells how much memory a ring of `entries` entries with `flags` would
+/// need for its rings and SQEs, for example to size the buffer of
+/// io_uring_queue_init_mem().
 ///
 /// # Return value
 /// A byte count, or a negated errno value for sizes the kernel would refuse.
@@ -439,7 +448,8 @@ pub extern "C" fn io_uring_get_probe() -> *mut io_uring_probe {
     probe::get_probe().unwrap_or(core::ptr::null_mut())
 }
 
-/// Frees a probe (NULL is fine).
+/// Frees a probe returned by io_uring_get_probe() or
+/// io_uring_get_probe_ring(); NULL is ignored.
 ///
 /// # Safety
 /// `probe` must be null or a probe from this library, not used again.
@@ -539,7 +549,9 @@ pub unsafe extern "C" fn io_uring_setup(entries: c_uint, p: *mut io_uring_params
     ret_int(r)
 }
 
-/// `io_uring_enter(2)` with an optional signal mask.
+/// Calls the io_uring_enter(2) system call directly: submit `to_submit`
+/// entries and, with `IORING_ENTER_GETEVENTS` in `flags`, wait for
+/// `min_complete` completions, with `sig` as the signal mask while waiting.
 ///
 /// # Return value
 /// What io_uring_enter(2) returns on success; a negated errno value instead
@@ -571,7 +583,8 @@ pub unsafe extern "C" fn io_uring_enter(
     })
 }
 
-/// `io_uring_enter(2)` with an explicit argument size.
+/// Calls the io_uring_enter(2) system call directly with an explicit size
+/// of the argument, as `IORING_ENTER_EXT_ARG` needs.
 ///
 /// # Return value
 /// What io_uring_enter(2) returns on success; a negated errno value instead
