@@ -430,6 +430,8 @@ class Manual:
             m = re.match(r'\.\\" @example (\S+)$', line)
             if names:
                 out += releases.render(self.releases, names.group(1))
+            elif line == '.\\" @by-release':
+                out += releases.render_by_release(self.releases)
             elif m:
                 with open(os.path.join(HERE, "examples", m.group(1))) as f:
                     block = roff.code_block(f.read())

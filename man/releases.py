@@ -54,3 +54,19 @@ def render(rows, pattern):
     if not out:
         raise ValueError("no row of %s matches %s" % (TABLE, pattern))
     return out
+
+
+def render_by_release(rows):
+    """Every name with a release, grouped under the release that added it,
+    oldest first."""
+    by = {}
+    for r in rows:
+        if r.since != "-":
+            by.setdefault(r.since, []).append(r.name)
+    out = []
+    for rel in sorted(by, key=version_key):
+        out.append(".SS Linux %s" % rel)
+        names = by[rel]
+        for i, n in enumerate(names):
+            out.append(".BR %s ," % n if i + 1 < len(names) else ".B %s" % n)
+    return out
