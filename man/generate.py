@@ -77,6 +77,11 @@ SECTION3_EXAMPLES = {
                                        "serves several connections:"),
     "io_uring_prep_msg_ring": ("msg_ring.c", "Posting a completion from one ring into "
                                "another:"),
+    "io_uring_prep_futex_wait": ("futex_wait_wake.c", "A futex wait ended by a futex "
+                                 "wake, both submitted to one ring:"),
+    "io_uring_prep_splice": ("splice_file.c", "Moving a file's data into a pipe:"),
+    "io_uring_prep_read_fixed": ("fixed_buffers.c", "Writing and reading through a "
+                                 "registered buffer:"),
     "io_uring_register_files": ("fixed_files.c", "Registering two files and using them by "
                                 "index:"),
     "io_uring_register_buffers": ("fixed_buffers.c", "Registering a buffer and reading "
