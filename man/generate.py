@@ -134,7 +134,9 @@ CAPI_KERNEL_NAME = {
     "io_uring_unregister_napi": "IORING_UNREGISTER_NAPI",
     "io_uring_register_clock": "IORING_REGISTER_CLOCK",
     "io_uring_clone_buffers": "IORING_REGISTER_CLONE_BUFFERS",
-    "io_uring_clone_buffers_offset": "IORING_REGISTER_CLONE_BUFFERS",
+    # Offsets and ranges came a release after cloning itself, with the
+    # replace flag.
+    "io_uring_clone_buffers_offset": "IORING_REGISTER_DST_REPLACE",
     "io_uring_register_sync_msg": "IORING_REGISTER_SEND_MSG_RING",
     "io_uring_register_ifq": "IORING_REGISTER_ZCRX_IFQ",
     "io_uring_resize_rings": "IORING_REGISTER_RESIZE_RINGS",
@@ -464,7 +466,7 @@ class Manual:
             if kname:
                 if kname not in self.since:
                     raise KeyError("CAPI_KERNEL_NAME: %s has no release" % kname)
-                lines.append("The kernel side, %s, needs Linux %s." % (kname, self.since[kname]))
+                lines.append("The kernel side (%s) needs Linux %s." % (kname, self.since[kname]))
             block = [".SH HISTORY"] + roff.prose(" ".join(lines))
             for heading in ("NOTES", "EXAMPLES", "SEE ALSO"):
                 at = text.find("\n.SH %s\n" % heading)
