@@ -13,7 +13,12 @@
   examples    every man/examples/*.c is shown in a page, compiles with
               -Wall -Wextra -Werror against STAGE_USR and runs (exit 0);
   provenance  no sentence of 8 or more words of our pages occurs in
-              upstream's man pages (liburing-tests/provenance.py).
+              upstream's man pages (liburing-tests/provenance.py);
+  reference   every name of the installed io_uring.h, io_uring/query.h
+              and io_uring/bpf_filter.h is in a page and has a row in
+              man/kernel-releases.tsv; each section 2 page names its whole
+              family and explains every errno its call can fail with
+              (man/coverage.py, which also prints words per section).
 Figures are printed; the exit status is 1 when any check fails.
 """
 
@@ -26,6 +31,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "liburing-tests"))
 
+import coverage  # noqa: E402
 import provenance  # noqa: E402
 import roff  # noqa: E402
 import sources  # noqa: E402
@@ -203,6 +209,8 @@ def main(argv):
     check_lint(man_dir, failures)
     check_examples(man_dir, stage_usr, failures)
     check_provenance(man_dir, upstream_man, failures)
+    coverage.sys_provenance = provenance
+    coverage.check(man_dir, stage_usr, upstream_man, list(pages(man_dir)), failures)
     for f in failures:
         print("FAIL " + f)
     print("check-man: %s" % ("%d failures" % len(failures) if failures else "ok"))

@@ -16,7 +16,11 @@ Where each page's text comes from (one place per fact):
   SYNOPSIS of all of these       the declaration in our headers
   sections 2 and 7               hand-written pages in man/pages/, whose
                                  `.\\" @example FILE` lines pull in the
-                                 compiled examples of man/examples/
+                                 compiled examples of man/examples/ and
+                                 `.\\" @names REGEX` lines the rows of
+                                 man/kernel-releases.tsv
+  kernel releases                man/kernel-releases.tsv (also the prep
+                                 pages' "available since" notes)
 Output: OUT_DIR/man2, man3, man7 (and OUT_DIR/names.txt: every name and its
 page, for the checks).
 """
@@ -26,38 +30,122 @@ import re
 import sys
 
 import inline_docs
+import releases
 import roff
 import sources
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# First kernel with each opcode (from the kernel's history), for the NOTES of
-# the prep helpers. Opcodes missing here get "probe for it" only.
-OPCODE_SINCE = {
-    "NOP": "5.1", "READV": "5.1", "WRITEV": "5.1", "FSYNC": "5.1", "READ_FIXED": "5.1",
-    "WRITE_FIXED": "5.1", "POLL_ADD": "5.1", "POLL_REMOVE": "5.1", "SYNC_FILE_RANGE": "5.2",
-    "SENDMSG": "5.3", "RECVMSG": "5.3", "TIMEOUT": "5.4", "TIMEOUT_REMOVE": "5.5",
-    "ACCEPT": "5.5", "ASYNC_CANCEL": "5.5", "LINK_TIMEOUT": "5.5", "CONNECT": "5.5",
-    "FALLOCATE": "5.6", "OPENAT": "5.6", "CLOSE": "5.6", "FILES_UPDATE": "5.6",
-    "STATX": "5.6", "READ": "5.6", "WRITE": "5.6", "FADVISE": "5.6", "MADVISE": "5.6",
-    "SEND": "5.6", "RECV": "5.6", "OPENAT2": "5.6", "EPOLL_CTL": "5.6", "SPLICE": "5.7",
-    "PROVIDE_BUFFERS": "5.7", "REMOVE_BUFFERS": "5.7", "TEE": "5.8", "SHUTDOWN": "5.11",
-    "RENAMEAT": "5.11", "UNLINKAT": "5.11", "MKDIRAT": "5.15", "SYMLINKAT": "5.15",
-    "LINKAT": "5.15", "MSG_RING": "5.18", "FSETXATTR": "5.19", "SETXATTR": "5.19",
-    "FGETXATTR": "5.19", "GETXATTR": "5.19", "SOCKET": "5.19", "URING_CMD": "5.19",
-    "SEND_ZC": "6.0", "SENDMSG_ZC": "6.1", "READ_MULTISHOT": "6.7", "WAITID": "6.7",
-    "FUTEX_WAIT": "6.7", "FUTEX_WAKE": "6.7", "FUTEX_WAITV": "6.7",
-    "FIXED_FD_INSTALL": "6.8", "FTRUNCATE": "6.9", "BIND": "6.11", "LISTEN": "6.11",
+# The EXAMPLES of section 3 pages: the main page of each family shows a
+# compiled example of man/examples/ (make check-man builds and runs each),
+# introduced by a sentence of its own.
+SECTION3_EXAMPLES = {
+    "io_uring_queue_init": ("queue_init.c", "Setting up a ring and reading back the sizes "
+                            "and features the kernel granted:"),
+    "io_uring_queue_init_params": ("setup_fallback.c", "Asking for the newest setup flags "
+                                   "and dropping them while an older kernel refuses them:"),
+    "io_uring_submit": ("submit_wait.c", "One write and one read, each submitted and then "
+                        "reaped; the tag in user_data tells the completions apart:"),
+    "io_uring_wait_cqe": ("submit_wait.c", "Waiting for each request in turn and checking "
+                          "its result:"),
+    "io_uring_submit_and_wait": ("fixed_buffers.c", "Submitting two requests and waiting "
+                                 "for both with one call:"),
+    "io_uring_for_each_cqe": ("defer_taskrun_server.c", "Reaping a batch of completions "
+                              "with the loop and one io_uring_cq_advance():"),
+    "io_uring_prep_read": ("submit_wait.c", "A write and a read of a temporary file:"),
+    "io_uring_prep_write": ("submit_wait.c", "A write and a read of a temporary file:"),
+    "io_uring_prep_send": ("socket_send_recv.c", "A receive and a send on a socket pair in "
+                           "one submission:"),
+    "io_uring_prep_recv": ("socket_send_recv.c", "A receive queued before the send that "
+                           "feeds it:"),
+    "io_uring_prep_timeout": ("timeout.c", "A timer that expires, and a timeout that ends "
+                              "early because another request completed:"),
+    "io_uring_prep_link_timeout": ("linked_requests.c", "A chain of linked requests "
+                                   "guarded by a timeout:"),
+    "io_uring_sqe_set_flags": ("linked_requests.c", "Linking requests with IOSQE_IO_LINK:"),
+    "io_uring_prep_openat_direct": ("openat_close.c", "Opening a file into a registered "
+                                    "slot, then using and closing it by index:"),
+    "io_uring_prep_close_direct": ("openat_close.c", "Closing a registered slot at the end "
+                                   "of a chain:"),
+    "io_uring_prep_cancel64": ("cancel_read.c", "Canceling a read that would wait "
+                               "forever:"),
+    "io_uring_prep_poll_multishot": ("multishot_poll.c", "One poll request that reports "
+                                     "every time the descriptor becomes readable:"),
+    "io_uring_prep_send_zc": ("send_zc.c", "A zero-copy send: the data may change only "
+                              "after the notification CQE:"),
+    "io_uring_prep_multishot_accept": ("accept_multishot.c", "One accept request that "
+                                       "serves several connections:"),
+    "io_uring_prep_msg_ring": ("msg_ring.c", "Posting a completion from one ring into "
+                               "another:"),
+    "io_uring_prep_futex_wait": ("futex_wait_wake.c", "A futex wait ended by a futex "
+                                 "wake, both submitted to one ring:"),
+    "io_uring_prep_splice": ("splice_file.c", "Moving a file's data into a pipe:"),
+    "io_uring_prep_read_fixed": ("fixed_buffers.c", "Writing and reading through a "
+                                 "registered buffer:"),
+    "io_uring_register_files": ("fixed_files.c", "Registering two files and using them by "
+                                "index:"),
+    "io_uring_register_buffers": ("fixed_buffers.c", "Registering a buffer and reading "
+                                  "into it with io_uring_prep_read_fixed():"),
+    "io_uring_setup_buf_ring": ("buffer_ring_recv.c", "A receive that takes its buffer "
+                                "from a ring of provided buffers:"),
+    "io_uring_get_probe_ring": ("probe_features.c", "Asking which opcodes the running "
+                                "kernel supports:"),
+    "io_uring_register_ifq": ("zcrx_setup.c", "Registering a zero-copy receive queue "
+                              "(skipped where the network device cannot do it):"),
 }
 
-# First kernel with each request flag a helper stores, where it is later
-# than its opcode.
-FLAG_SINCE = {
-    "IORING_POLL_ADD_MULTI": "5.13", "IORING_ACCEPT_MULTISHOT": "5.19",
-    "IORING_RECV_MULTISHOT": "6.0", "IORING_TIMEOUT_MULTISHOT": "6.4",
-    "IORING_RECVSEND_FIXED_BUF": "6.0", "IORING_ASYNC_CANCEL_FD": "5.19",
-    "IORING_ASYNC_CANCEL_ALL": "5.19", "IORING_ASYNC_CANCEL_ANY": "5.19",
-    "IORING_FIXED_FD_NO_CLOEXEC": "6.8", "IORING_RECVSEND_BUNDLE": "6.10",
+# The register operation behind each registration function, so that its page
+# can say which kernel it needs (the release comes from kernel-releases.tsv).
+CAPI_KERNEL_NAME = {
+    "io_uring_register_buffers": "IORING_REGISTER_BUFFERS",
+    "io_uring_unregister_buffers": "IORING_UNREGISTER_BUFFERS",
+    "io_uring_register_buffers_tags": "IORING_REGISTER_BUFFERS2",
+    "io_uring_register_buffers_sparse": "IORING_RSRC_REGISTER_SPARSE",
+    "io_uring_register_buffers_update_tag": "IORING_REGISTER_BUFFERS_UPDATE",
+    "io_uring_register_files": "IORING_REGISTER_FILES",
+    "io_uring_unregister_files": "IORING_UNREGISTER_FILES",
+    "io_uring_register_files_tags": "IORING_REGISTER_FILES2",
+    "io_uring_register_files_sparse": "IORING_RSRC_REGISTER_SPARSE",
+    "io_uring_register_files_update": "IORING_REGISTER_FILES_UPDATE",
+    "io_uring_register_files_update_tag": "IORING_REGISTER_FILES_UPDATE2",
+    "io_uring_register_file_alloc_range": "IORING_REGISTER_FILE_ALLOC_RANGE",
+    "io_uring_register_eventfd": "IORING_REGISTER_EVENTFD",
+    "io_uring_unregister_eventfd": "IORING_UNREGISTER_EVENTFD",
+    "io_uring_register_eventfd_async": "IORING_REGISTER_EVENTFD_ASYNC",
+    "io_uring_register_probe": "IORING_REGISTER_PROBE",
+    "io_uring_get_probe": "IORING_REGISTER_PROBE",
+    "io_uring_get_probe_ring": "IORING_REGISTER_PROBE",
+    "io_uring_register_personality": "IORING_REGISTER_PERSONALITY",
+    "io_uring_unregister_personality": "IORING_UNREGISTER_PERSONALITY",
+    "io_uring_register_restrictions": "IORING_REGISTER_RESTRICTIONS",
+    "io_uring_enable_rings": "IORING_REGISTER_ENABLE_RINGS",
+    "io_uring_register_iowq_aff": "IORING_REGISTER_IOWQ_AFF",
+    "io_uring_unregister_iowq_aff": "IORING_UNREGISTER_IOWQ_AFF",
+    "io_uring_register_iowq_max_workers": "IORING_REGISTER_IOWQ_MAX_WORKERS",
+    "io_uring_register_ring_fd": "IORING_REGISTER_RING_FDS",
+    "io_uring_unregister_ring_fd": "IORING_UNREGISTER_RING_FDS",
+    "io_uring_register_buf_ring": "IORING_REGISTER_PBUF_RING",
+    "io_uring_unregister_buf_ring": "IORING_UNREGISTER_PBUF_RING",
+    "io_uring_setup_buf_ring": "IORING_REGISTER_PBUF_RING",
+    "io_uring_free_buf_ring": "IORING_UNREGISTER_PBUF_RING",
+    "io_uring_buf_ring_head": "IORING_REGISTER_PBUF_STATUS",
+    "io_uring_register_sync_cancel": "IORING_REGISTER_SYNC_CANCEL",
+    "io_uring_register_napi": "IORING_REGISTER_NAPI",
+    "io_uring_unregister_napi": "IORING_UNREGISTER_NAPI",
+    "io_uring_register_clock": "IORING_REGISTER_CLOCK",
+    "io_uring_clone_buffers": "IORING_REGISTER_CLONE_BUFFERS",
+    # Offsets and ranges came a release after cloning itself, with the
+    # replace flag.
+    "io_uring_clone_buffers_offset": "IORING_REGISTER_DST_REPLACE",
+    "io_uring_register_sync_msg": "IORING_REGISTER_SEND_MSG_RING",
+    "io_uring_register_ifq": "IORING_REGISTER_ZCRX_IFQ",
+    "io_uring_resize_rings": "IORING_REGISTER_RESIZE_RINGS",
+    "io_uring_register_region": "IORING_REGISTER_MEM_REGION",
+    "io_uring_register_query": "IORING_REGISTER_QUERY",
+    "io_uring_register_zcrx_ctrl": "IORING_REGISTER_ZCRX_CTRL",
+    "io_uring_register_bpf_filter": "IORING_REGISTER_BPF_FILTER",
+    "io_uring_register_bpf_filter_task": "IORING_REGISTER_BPF_FILTER",
+    "io_uring_set_iowait": "IORING_FEAT_NO_IOWAIT",
 }
 
 # Section 2 and 7 pages are hand-written; these names exist as pages there.
@@ -84,6 +172,31 @@ def first_sentence(text):
     return s
 
 
+# Clauses of a Rust `# Safety` section that tell a C reader nothing: every C
+# pointer may be NULL or must be valid, and the kernel checks what it gets.
+TRIVIAL_SAFETY = [
+    r"(`\w+`( and `\w+`)?|Pointers) (must be )?null or (valid|writable|a live ring|"
+    r"a ring set up by this library)( for writing)?",
+    r"As for .*", r"None beyond the C contract.*", r".*handed to the kernel.*",
+    r".*as the kernel requires", r"nothing is dereferenced",
+]
+
+
+def reader_safety(text):
+    """What a `# Safety` section says that a C programmer needs: the
+    lifetimes and sizes, in sentences, without the trivial clauses."""
+    kept = []
+    for clause in re.split(r";\s+|(?<=\.)\s+", " ".join(text.split())):
+        clause = clause.strip().rstrip(".")
+        if not clause or any(re.fullmatch(p, clause) for p in TRIVIAL_SAFETY):
+            continue
+        clause = re.sub(r"\bnull\b", "NULL", clause)
+        clause = re.sub(r"^(`\w+`(?: and `\w+`)?) (readable|writable|(?:NULL or )?valid|from) ",
+                        r"\1 must be \2 ", clause)
+        kept.append(clause[0].upper() + clause[1:] + ".")
+    return " ".join(kept)
+
+
 def clean_comment(c):
     """Header comment prose without a section banner (=== lines around a
     title, which names the header's section, not the item)."""
@@ -105,6 +218,9 @@ class Manual:
         self.links = {}      # (section, alias) -> file name of the page it shares
         self.names = {}      # name -> (section, page name)
         self.hand_names = self._hand_written_names()
+        self.versions = sources.symbol_versions()
+        self.releases = releases.load()
+        self.since = releases.since(self.releases)
 
     # ---------------------------------------------------------------- shared parts
     def see_also(self, name, explicit, text):
@@ -185,8 +301,9 @@ class Manual:
             body_notes += [".SS " + heading.capitalize()] + roff.prose(text)
         if differs:
             body_notes += [".SS Compared with liburing"] + roff.prose(" ".join(differs))
+        safety = reader_safety(safety)
         if safety:
-            body_notes += [".SS Pointer arguments"] + roff.prose(safety)
+            body_notes += [".SS Memory the call relies on"] + roff.prose(safety)
         source = doc.path if doc else d.header
         text = roff.page(name, 3, first_sentence(desc) or name, [
             ("SYNOPSIS", roff.synopsis([d.prototype])),
@@ -237,15 +354,18 @@ class Manual:
         notes = []
         if ops:
             op = ops[0]
-            since = OPCODE_SINCE.get(op)
+            since = self.since.get("IORING_OP_" + op)
             notes.append(
                 ("The request is IORING_OP_%s%s. " % (op, ", available since Linux " + since
                                                        if since else ""))
                 + "To check a running kernel, ask `io_uring_get_probe(3)` and test the opcode "
                 "with `io_uring_opcode_supported(3)`.")
-        for flag in sorted(set(re.findall(r"IORING_\w+", d.body))):
-            if flag in FLAG_SINCE:
-                notes.append("The flag %s needs Linux %s or later." % (flag, FLAG_SINCE[flag]))
+            # Flags the helper stores that came later than the opcode.
+            for flag in sorted(set(re.findall(r"\b(?:IORING|IOSQE|SPLICE)_\w+", d.body))):
+                if flag in self.since and since and \
+                        releases.version_key(self.since[flag]) > releases.version_key(since):
+                    notes.append("The flag %s needs Linux %s or later." % (flag,
+                                                                          self.since[flag]))
         if any(s[0] == "file_index" for s in stores):
             notes.append("Direct descriptors (the file_index field) need Linux 5.15; see "
                          "io_uring_registered_files(7).")
@@ -257,13 +377,26 @@ class Manual:
         text = roff.page(name, 3, first_sentence(about), [
             ("SYNOPSIS", roff.synopsis([d.prototype])),
             ("DESCRIPTION", desc),
-            ("RETURN VALUE", ["None: the result of the request arrives in the",
-                              ".I res", "field of its CQE."]),
+            ("RETURN VALUE", roff.prose(self.request_result(ops))),
             ("NOTES", roff.prose("\n\n".join(notes))),
             ("SEE ALSO", self.see_also(name, self.same_opcode(name, ops) + [
                 "io_uring_get_sqe", "io_uring_submit", "io_uring_wait_cqe"], about)),
         ], "src/prep/table.rs")
         self.add("3", name, text)
+
+    def request_result(self, ops):
+        """What the CQE of the prepared request holds, from the opcode's row
+        of the kernel-release table."""
+        text = "None: the result of the request arrives in the *res* field of its CQE."
+        row = next((r for r in self.releases if ops and r.name == "IORING_OP_" + ops[0]), None)
+        at = max(row.text.rfind("*res*:"), row.text.find("*res*")) if row else -1
+        if at >= 0:
+            tail = row.text[at:]
+            if tail.startswith("*res*:"):
+                tail = "Its *res* holds" + tail[len("*res*:"):]
+            text += " " + tail[0].upper() + tail[1:]
+        return text + (" On failure *res* is a negated errno value; `io_uring_enter(2)` "
+                       "lists the common ones.")
 
     def same_opcode(self, name, ops):
         """The other helpers that prepare the same opcode."""
@@ -300,8 +433,13 @@ class Manual:
             src = f.read()
         out = []
         for line in src.split("\n"):
+            names = re.match(r'\.\\" @names (\S+)$', line)
             m = re.match(r'\.\\" @example (\S+)$', line)
-            if m:
+            if names:
+                out += releases.render(self.releases, names.group(1))
+            elif line == '.\\" @by-release':
+                out += releases.render_by_release(self.releases)
+            elif m:
                 with open(os.path.join(HERE, "examples", m.group(1))) as f:
                     block = roff.code_block(f.read())
                 out += block[1:] if out[-1].startswith(".SH") else block
@@ -311,6 +449,44 @@ class Manual:
             .replace("@MANUAL@", roff.MANUAL)
         aliases = re.findall(r'^\.\\" @alias (\S+)$', src, re.M)
         self.add(sec, stem, text, aliases)
+
+    def add_history(self):
+        """A HISTORY section on every section 3 page of an exported name: the
+        liburing release that added it and, for registration, the kernel."""
+        for (sec, name), text in list(self.pages.items()):
+            if sec != "3" or name not in self.versions:
+                continue
+            node, exact = self.versions[name]
+            if exact:
+                lines = ["Added in liburing %s (symbol version LIBURING_%s)." % (node, node)]
+            else:
+                lines = ["Present in liburing %s and earlier releases; liburing-ffi exports it "
+                         "under its first symbol version, LIBURING_%s." % (node, node)]
+            kname = CAPI_KERNEL_NAME.get(name)
+            if kname:
+                if kname not in self.since:
+                    raise KeyError("CAPI_KERNEL_NAME: %s has no release" % kname)
+                lines.append("The kernel side (%s) needs Linux %s." % (kname, self.since[kname]))
+            block = [".SH HISTORY"] + roff.prose(" ".join(lines))
+            for heading in ("NOTES", "EXAMPLES", "SEE ALSO"):
+                at = text.find("\n.SH %s\n" % heading)
+                if at >= 0:
+                    break
+            at = len(text) - 1 if at < 0 else at
+            self.pages[(sec, name)] = text[:at + 1] + "\n".join(block) + text[at:]
+
+    def add_examples(self):
+        """Each SECTION3_EXAMPLES page gets its EXAMPLES before SEE ALSO."""
+        for name, (example, intro) in SECTION3_EXAMPLES.items():
+            key = ("3", name)
+            if key not in self.pages:
+                raise KeyError("SECTION3_EXAMPLES names %s, which has no page" % name)
+            with open(os.path.join(HERE, "examples", example)) as f:
+                block = [".SH EXAMPLES"] + roff.prose(intro) + roff.code_block(f.read())[1:]
+            text = self.pages[key]
+            at = text.find("\n.SH SEE ALSO\n")
+            at = len(text) - 1 if at < 0 else at
+            self.pages[key] = text[:at + 1] + "\n".join(block) + text[at:]
 
     # ---------------------------------------------------------------- all
     def build(self):
@@ -331,6 +507,8 @@ class Manual:
                 self.capi_page(n)
             else:
                 self.inline_page(n, {})
+        self.add_examples()
+        self.add_history()
         return self
 
     def write(self, out_dir):

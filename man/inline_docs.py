@@ -24,6 +24,8 @@ BARRIERS = ["io_uring_smp_load_acquire", "io_uring_smp_store_release", "io_uring
 
 INLINE = {
     "io_uring_peek_cqe": dict(
+        about="Looks for a completion without waiting: when the CQ ring holds one, a "
+              "pointer to the oldest is stored in *@cqe_ptr.",
         returns="0 with a CQE stored in *@cqe_ptr, or -EAGAIN when no completion is waiting. "
                 "The call never blocks and enters the kernel only when completions are held "
                 "back there (CQ overflow, or task work on a DEFER_TASKRUN ring).",
@@ -38,6 +40,10 @@ INLINE = {
               "exported for binaries built against older headers.",
         see=["io_uring_peek_cqe", "io_uring_wait_cqe"]),
     "io_uring_wait_cqe": dict(
+        about="Waits for a completion. A pointer to the oldest one in the CQ ring is "
+              "stored in *@cqe_ptr; when one is there already, the call returns at once "
+              "without entering the kernel. The CQE stays in the ring until "
+              "io_uring_cqe_seen() hands its slot back.",
         returns="0 with a CQE in *@cqe_ptr, or a negative errno value; on a failure "
                 "*@cqe_ptr is not meaningful.",
         errors="- EINTR: a signal arrived while waiting.\n"
@@ -53,10 +59,15 @@ INLINE = {
         errors="- EINTR: a signal arrived while waiting.",
         see=CQE + ["io_uring_wait_cqes"]),
     "io_uring_cqe_seen": dict(
+        about="Marks a completion as consumed, so that the kernel may reuse its slot. "
+              "@cqe comes from io_uring_peek_cqe() or one of the wait functions; read "
+              "everything needed from it before this call. A NULL @cqe is ignored.",
         notes="Forgetting this call fills the CQ ring; the kernel then keeps further "
               "completions on an overflow list and io_uring_cq_has_overflow() turns true.",
         see=CQE + ["io_uring_cq_advance"]),
     "io_uring_cq_advance": dict(
+        about="Marks several completions as consumed at once: the @nr oldest of the CQ "
+              "ring, whose slots the kernel may then reuse.",
         notes="Use it after reading a batch with io_uring_for_each_cqe() or "
               "io_uring_peek_batch_cqe(); one release store serves the whole batch.",
         see=CQE + ["io_uring_peek_batch_cqe"]),
@@ -76,10 +87,15 @@ INLINE = {
               "kernel moves the held-back CQEs into the ring.",
         see=["io_uring_get_events", "io_uring_cq_ready"]),
     "io_uring_cq_eventfd_enabled": dict(
+        about="Tells whether the registered eventfd is signalled. It is, for new "
+              "completions, unless io_uring_cq_eventfd_toggle() switched that off.",
         returns="true when a registered eventfd is signalled for new completions.",
         see=["io_uring_cq_eventfd_toggle", "io_uring_register_eventfd"]),
     "io_uring_cq_eventfd_toggle": dict(
-        returns="0 once the flag is as asked; -EOPNOTSUPP as below.",
+        about="Switches eventfd signalling on or off. With @enabled false the eventfd "
+              "registered with io_uring_register_eventfd() stays quiet, for example while "
+              "the program drains the CQ ring anyway.",
+        returns="0 once the flag is as asked; -EOPNOTSUPP on kernels without the switch.",
         errors="- EOPNOTSUPP: the kernel has no CQ flags word (before Linux 5.8), so "
                "notifications cannot be switched off.",
         notes="The switch is the IORING_CQ_EVENTFD_DISABLED bit of the CQ ring's flags, so "
@@ -122,11 +138,23 @@ INLINE = {
               "memory yourself and register it with io_uring_register_buf_ring().",
         see=BUF_RING + ["io_uring_register_buf_ring"]),
     "io_uring_buf_ring_add": dict(
+        about="Adds a buffer to a buffer ring. Buffer @bid (@len bytes at @addr) goes "
+              "into @br, @offset entries past the current tail; the kernel does not see it until "
+              "io_uring_buf_ring_advance() moves the tail.",
         notes="@mask comes from io_uring_buf_ring_mask(). Adding several buffers and "
               "advancing once is cheaper than advancing per buffer.",
         see=BUF_RING + ["io_uring_buf_ring_mask"]),
-    "io_uring_buf_ring_advance": dict(see=BUF_RING),
-    "io_uring_buf_ring_cq_advance": dict(see=BUF_RING + ["io_uring_cq_advance"]),
+    "io_uring_buf_ring_advance": dict(
+        about="Hands added buffers to the kernel. The @count buffers written with "
+              "io_uring_buf_ring_add() become visible when the ring's tail moves past them "
+              "(a release store).",
+        see=BUF_RING),
+    "io_uring_buf_ring_cq_advance": dict(
+        about="Hands buffers back and consumes completions in one step. It publishes "
+              "@count buffers added to @br and marks as many completions consumed: the usual "
+              "way to give a provided buffer back after "
+              "handling the completion that used it.",
+        see=BUF_RING + ["io_uring_cq_advance"]),
     "__io_uring_buf_ring_cq_advance": dict(see=BUF_RING + ["io_uring_cq_advance"]),
     "io_uring_buf_ring_available": dict(
         returns="The number of buffers the kernel has not consumed yet, or a negative errno "
@@ -146,6 +174,11 @@ INLINE = {
         returns="A control message header inside the buffer, or NULL.", see=RECVMSG),
     # ---- macros
     "io_uring_for_each_cqe": dict(
+        about="Walks the completions that are waiting in the CQ ring, oldest first, "
+              "setting @cqe_ to each in turn, without waiting and without entering the "
+              "kernel. The entries stay in the ring until the program hands them back. "
+              "@head_ must be an unsigned variable; the loop stores the ring position of "
+              "each entry in it, which only code written for older libraries still uses.",
         returns="None: the macro is the head of a for statement; the loop body runs once "
                 "per CQE with @cqe_ set.",
         notes="The loop does not move the CQ head: finish with io_uring_cq_advance(ring, n) "
@@ -153,6 +186,10 @@ INLINE = {
               "io_uring_cqe_nr()).",
         see=["io_uring_cq_advance", "io_uring_cqe_iter_init", "io_uring_peek_batch_cqe"]),
     "IO_URING_CHECK_VERSION": dict(
+        about="Compares the version of the headers at compile time. It is true when "
+              "the headers a program is compiled with are older than @major.@minor, so that code needing a newer library can "
+              "be left out at compile time. io_uring_check_version() asks the same of the "
+              "library loaded at run time.",
         returns="A constant expression usable in #if.",
         see=["io_uring_check_version", "io_uring_major_version", "io_uring_minor_version"]),
     "io_uring_smp_load_acquire": dict(

@@ -34,6 +34,20 @@ def map_symbols(path):
     return re.findall(r"^\s*([A-Za-z_]\w*);", read(path), re.M)
 
 
+def symbol_versions():
+    """name -> (liburing release, exact): the version node that first exports
+    each symbol. liburing-ffi's first node (2.4) also holds every inline
+    helper older than it, so a 2.4 from that map means "2.4 or earlier"."""
+    out = {}
+    for path, exact_from in (("src/liburing.map", "0"), ("src/liburing-ffi.map", "2.5")):
+        text = read(path)
+        for node, body in re.findall(r"^LIBURING_([\d.]+)\s*\{(.*?)\}", text, re.M | re.S):
+            exact = tuple(map(int, node.split("."))) >= tuple(map(int, exact_from.split(".")))
+            for name in re.findall(r"^\s*([A-Za-z_]\w*);", body, re.M):
+                out.setdefault(name, (node, exact))
+    return out
+
+
 def exported_symbols():
     return sorted(set(map_symbols("src/liburing-ffi.map")) | set(map_symbols("src/liburing.map")))
 

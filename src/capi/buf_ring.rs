@@ -17,7 +17,13 @@ use crate::ring::LiveRing;
 use crate::structs::io_uring;
 use crate::uapi::{io_uring_buf_reg, io_uring_buf_ring};
 
-/// Registers the buffer ring `reg` describes (`flags` ORed into `reg->flags`).
+/// Registers a ring of provided buffers for buffer group `reg->bgid`. The
+/// application owns the ring memory, adds buffers with
+/// io_uring_buf_ring_add() and io_uring_buf_ring_advance(), and requests
+/// with `IOSQE_BUFFER_SELECT` take buffers from it as data arrives.
+/// `flags` is ORed into `reg->flags` (`IOU_PBUF_RING_MMAP`,
+/// `IOU_PBUF_RING_INC`). Most programs call io_uring_setup_buf_ring(),
+/// which also allocates the ring.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -42,7 +48,8 @@ pub unsafe extern "C" fn io_uring_register_buf_ring(
     ret_int(unsafe { buf_ring::register_buf_ring(ring, reg, flags) })
 }
 
-/// Unregisters buffer group `bgid`.
+/// Unregisters buffer group `bgid`, registered with
+/// io_uring_register_buf_ring(); the ring memory is the caller's to free.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -53,7 +60,9 @@ pub unsafe extern "C" fn io_uring_unregister_buf_ring(ring: *mut io_uring, bgid:
     ret_int(buf_ring::unregister_buf_ring(ring, bgid))
 }
 
-/// Reads the kernel's head of buffer group `buf_group` into `*head`.
+/// Reads how far the kernel has consumed buffer group `buf_group`: its
+/// head index is stored in `*head`, so the entries from there to the tail
+/// are the buffers still available.
 ///
 /// As in liburing the kernel is asked first, so an unknown group gets the
 /// kernel's error whatever `head` is; a null `head`, which liburing would
@@ -92,7 +101,11 @@ pub unsafe extern "C" fn io_uring_buf_ring_head(
     0
 }
 
-/// Allocates and registers a buffer ring; NULL and `*err = -errno` on failure.
+/// Creates a ring of provided buffers for group `bgid` in one call: it
+/// allocates page-aligned memory for `nentries` entries, registers it and
+/// initializes it. The ring starts empty; add buffers with
+/// io_uring_buf_ring_add() and publish them with io_uring_buf_ring_advance().
+/// On failure it returns NULL and stores a negated errno value in `*err`.
 ///
 /// # Arguments
 /// - `nentries`: ring size, a power of two up to 32768.
@@ -140,7 +153,8 @@ pub unsafe extern "C" fn io_uring_setup_buf_ring(
     br
 }
 
-/// Unregisters group `bgid` and frees its ring from `io_uring_setup_buf_ring`.
+/// Undoes io_uring_setup_buf_ring(): unregisters buffer group `bgid` and
+/// frees the ring's memory. The buffers themselves belong to the caller.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value

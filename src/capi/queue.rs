@@ -32,8 +32,11 @@ macro_rules! cqe_out {
     };
 }
 
-/// Publishes the SQEs prepared since the last submit; returns how many were
-/// submitted.
+/// Submits the prepared requests without waiting for them. Every SQE
+/// prepared with io_uring_get_sqe() since the last submission goes to the
+/// kernel, and the call returns at once. The requests then run on their own;
+/// each posts a CQE when it is done, which io_uring_wait_cqe() or
+/// io_uring_peek_cqe() fetch.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -61,7 +64,10 @@ pub unsafe extern "C" fn io_uring_submit(ring: *mut io_uring) -> c_int {
     ret_count(queue::submit(ring))
 }
 
-/// Submits, then waits until `wait_nr` completions are available.
+/// Submits and waits for completions in one system call. It submits like
+/// io_uring_submit() and then waits until at least `wait_nr` completions are
+/// in the CQ ring. It hands back no CQE:
+/// read them afterwards with io_uring_peek_cqe() or io_uring_for_each_cqe().
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -82,8 +88,12 @@ pub unsafe extern "C" fn io_uring_submit_and_wait(ring: *mut io_uring, wait_nr: 
     ret_count(queue::submit_and_wait(ring, wait_nr))
 }
 
-/// Submits and waits for `wait_nr` completions, up to `ts` if given, with
-/// `sigmask` applied while waiting.
+/// Submits and waits for completions, with a timeout. After submitting, the
+/// call waits until `wait_nr` completions are ready or the time `ts` has
+/// passed, whichever comes first. The oldest
+/// completion is stored in `*cqe_ptr` and stays in the ring until
+/// io_uring_cqe_seen(). While the call waits, `sigmask` (when not NULL)
+/// replaces the thread's signal mask, as with pselect(2).
 /// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -126,8 +136,12 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_timeout(
     ))
 }
 
-/// [`io_uring_submit_and_wait_timeout`] with a batch timeout of `min_wait`
-/// microseconds (`-EINVAL` if the kernel lacks `IORING_FEAT_MIN_TIMEOUT`).
+/// Submits and waits for a batch, but not long for a lone completion. It
+/// works as io_uring_submit_and_wait_timeout() does, with one more rule:
+/// once `min_wait` microseconds have passed, the wait ends as
+/// soon as at least one completion is there, even if fewer than `wait_nr`
+/// arrived. A server can so wait for a full batch while it comes quickly,
+/// without delaying a lone request for long.
 /// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -137,6 +151,18 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_timeout(
 /// - `min_wait`: microseconds to wait for the full batch before returning
 ///   with what has arrived.
 /// - `sigmask`: the signal mask to apply while waiting, or NULL.
+///
+/// # Return value
+/// The number of SQEs submitted, with the oldest completion in `*cqe_ptr`;
+/// or a negated errno value.
+///
+/// # Errors
+/// - `EINVAL`: the kernel lacks `IORING_FEAT_MIN_TIMEOUT` (Linux 6.12).
+/// - `ETIME`: `ts` passed before any completion arrived.
+/// - `EINTR`: a signal arrived while waiting.
+///
+/// # See also
+/// io_uring_submit_and_wait_timeout, io_uring_wait_cqes_min_timeout
 ///
 /// # Safety
 /// As for [`io_uring_submit_and_wait_timeout`].
@@ -226,7 +252,11 @@ pub unsafe extern "C" fn io_uring_get_events(ring: *mut io_uring) -> c_int {
     ret_count(queue::get_events(ring))
 }
 
-/// Waits for `wait_nr` completions, up to `ts` if given.
+/// Waits for several completions, with a timeout. The call returns when
+/// `wait_nr` completions are ready or the time `ts` has passed, and stores
+/// the oldest in `*cqe_ptr`. The completions stay in the ring:
+/// consume each with io_uring_cqe_seen(), or a batch with
+/// io_uring_cq_advance().
 /// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -260,7 +290,10 @@ pub unsafe extern "C" fn io_uring_wait_cqes(
     ret_count(queue::wait_cqes(ring, out, wait_nr, ts, sigmask))
 }
 
-/// [`io_uring_wait_cqes`] with a batch timeout of `min_wait_usec`.
+/// Waits for a batch of completions, but not long for a lone one. It waits
+/// as io_uring_wait_cqes() does; once `min_wait_usec` microseconds have
+/// passed, the wait ends as soon as one completion is there. Needs
+/// `IORING_FEAT_MIN_TIMEOUT` (Linux 6.12); `-EINVAL` without it.
 /// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -286,7 +319,11 @@ pub unsafe extern "C" fn io_uring_wait_cqes_min_timeout(
     ))
 }
 
-/// Waits for one completion, up to `ts` if given.
+/// Waits for one completion, with a timeout. The call waits at most the
+/// time `ts` (NULL: as long as it takes) and stores the completion in
+/// `*cqe_ptr`; it stays in the ring until
+/// io_uring_cqe_seen(). Use it where a loop must also do other work on a
+/// schedule.
 /// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments

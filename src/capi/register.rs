@@ -60,7 +60,10 @@ macro_rules! exclusive_ring {
 // Files
 // ---------------------------------------------------------------------------
 
-/// Registers a file table of `nr_files` fds.
+/// Registers `nr_files` file descriptors as the ring's file table. A request
+/// can then name a file by its index in the table (with `IOSQE_FIXED_FILE`)
+/// instead of its descriptor, which saves the kernel a lookup and a
+/// reference count per request. A -1 entry leaves the slot empty.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -94,7 +97,8 @@ pub unsafe extern "C" fn io_uring_register_files(
     ret_int(unsafe { register::register_files(ring, files, nr_files) })
 }
 
-/// Registers a file table with a tag per slot.
+/// Registers a file table as io_uring_register_files() does, with a tag per
+/// slot, reported in a CQE when the file of that slot is finally released.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -116,7 +120,10 @@ pub unsafe extern "C" fn io_uring_register_files_tags(
     ret_int(unsafe { register::register_files_tags(ring, files, tags, nr) })
 }
 
-/// Registers an empty file table of `nr` slots.
+/// Registers an empty file table of `nr` slots. Direct descriptors
+/// (io_uring_prep_openat_direct(), io_uring_prep_accept_direct(), ...) and
+/// io_uring_register_files_update() fill the slots later, so a program can
+/// size the table once for its lifetime.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -130,7 +137,9 @@ pub unsafe extern "C" fn io_uring_register_files_sparse(ring: *mut io_uring, nr:
     ret_int(register::register_files_sparse(ring, nr))
 }
 
-/// Replaces `nr_files` registered files from slot `off`.
+/// Replaces `nr_files` entries of the registered file table, starting at
+/// slot `off`, with the descriptors in `files`; -1 empties a slot. Requests
+/// already using an old file keep it until they finish.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -152,7 +161,9 @@ pub unsafe extern "C" fn io_uring_register_files_update(
     ret_int(unsafe { register::register_files_update(ring, off, files, nr_files) })
 }
 
-/// Replaces `nr_files` registered files from slot `off`, with tags.
+/// Replaces `nr_files` entries of the registered file table, starting at
+/// slot `off`, like io_uring_register_files_update(), and gives each new
+/// entry a tag (reported in a CQE when the file is finally released).
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -177,7 +188,9 @@ pub unsafe extern "C" fn io_uring_register_files_update_tag(
     ret_int(unsafe { register::register_files_update_tag(ring, off, files, tags, nr_files) })
 }
 
-/// Limits direct-descriptor allocation to slots `[off, off + len)`.
+/// Chooses which registered-file slots the kernel may pick when a request
+/// asks for any free slot (`IORING_FILE_INDEX_ALLOC`): those from `off`
+/// to `off + len - 1`. The other slots stay for the program to assign.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -196,7 +209,8 @@ pub unsafe extern "C" fn io_uring_register_file_alloc_range(
     ret_int(register::register_file_alloc_range(ring, off, len))
 }
 
-/// Drops the file table.
+/// Unregisters the ring's file table; requests still using a file keep it
+/// until they finish.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -211,7 +225,11 @@ pub unsafe extern "C" fn io_uring_unregister_files(ring: *mut io_uring) -> c_int
 // Buffers
 // ---------------------------------------------------------------------------
 
-/// Registers `nr_iovecs` fixed buffers.
+/// Registers `nr_iovecs` buffers with the ring, so that requests can use
+/// them without the kernel mapping the memory each time. The memory is
+/// pinned until io_uring_unregister_buffers() or the ring's exit; requests
+/// name a buffer by its index (io_uring_prep_read_fixed(),
+/// io_uring_prep_write_fixed(), zero-copy sends with a fixed buffer).
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -243,7 +261,10 @@ pub unsafe extern "C" fn io_uring_register_buffers(
     ret_int(unsafe { register::register_buffers(ring, iovecs.cast(), nr_iovecs) })
 }
 
-/// Registers fixed buffers with a tag per slot.
+/// Registers buffers as io_uring_register_buffers() does, with a tag per
+/// slot. When a tagged buffer is later replaced or unregistered, the
+/// kernel posts a CQE with the tag as `user_data` once no request uses the
+/// old buffer any more, so its memory can then be reused safely.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -265,7 +286,9 @@ pub unsafe extern "C" fn io_uring_register_buffers_tags(
     ret_int(unsafe { register::register_buffers_tags(ring, iovecs.cast(), tags, nr) })
 }
 
-/// Registers an empty buffer table of `nr` slots.
+/// Registers an empty buffer table of `nr` slots, to be filled later with
+/// io_uring_register_buffers_update_tag(). A program can so size the table
+/// once and swap buffers in and out while requests run.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -282,7 +305,10 @@ pub unsafe extern "C" fn io_uring_register_buffers_sparse(
     ret_int(register::register_buffers_sparse(ring, nr))
 }
 
-/// Replaces `nr` registered buffers from slot `off`, with tags.
+/// Replaces `nr` entries of the registered buffer table, starting at slot
+/// `off`, with the buffers in `iovecs` and the tags in `tags`. Requests
+/// already using an old buffer keep it until they finish; its tag (if any)
+/// is then reported in a CQE.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -306,7 +332,7 @@ pub unsafe extern "C" fn io_uring_register_buffers_update_tag(
     ret_int(unsafe { register::register_buffers_update_tag(ring, off, iovecs.cast(), tags, nr) })
 }
 
-/// Drops the buffer table.
+/// Unregisters all buffers of the ring and unpins their memory.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -371,7 +397,9 @@ pub unsafe extern "C" fn io_uring_clone_buffers_offset(
     ))
 }
 
-/// Clones all of `src`'s buffers into `dst`.
+/// Gives ring `dst` the same registered buffers as ring `src`, without
+/// pinning the memory a second time: the rings share the buffers. `dst`
+/// must have no buffers registered yet.
 /// A null `dst` or `src` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -421,7 +449,10 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
 // Eventfd, personality, probe, restrictions
 // ---------------------------------------------------------------------------
 
-/// Signals eventfd `fd` on completions.
+/// Has the kernel signal the eventfd `fd` when completions are posted, so
+/// that an event loop built on epoll(7) or poll(2) learns about them. One
+/// signal may stand for several completions: read the CQ ring until it is
+/// empty.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -462,7 +493,9 @@ pub unsafe extern "C" fn io_uring_register_eventfd(ring: *mut io_uring, fd: c_in
     ret_int(register::register_eventfd(ring, fd))
 }
 
-/// Signals eventfd `fd` only for completions from async workers.
+/// Like io_uring_register_eventfd(), but the eventfd is signalled only for
+/// requests that completed asynchronously, not for those that completed
+/// inline during submission (whose CQEs the submitter can reap at once).
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -489,7 +522,7 @@ pub unsafe extern "C" fn io_uring_register_eventfd_async(ring: *mut io_uring, fd
     ret_int(register::register_eventfd_async(ring, fd))
 }
 
-/// Stops eventfd signalling.
+/// Unregisters the ring's eventfd: completions no longer signal it.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -509,7 +542,9 @@ pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_i
     ret_int(register::unregister_eventfd(ring))
 }
 
-/// Registers the caller's credentials; returns the personality id.
+/// Registers the calling task's credentials. The ring returns an id for
+/// them, and a request whose `personality` field holds the id runs with
+/// those credentials, whichever task submits it.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -543,7 +578,8 @@ pub unsafe extern "C" fn io_uring_register_personality(ring: *mut io_uring) -> c
     ret_int(register::register_personality(ring))
 }
 
-/// Drops personality `id`.
+/// Unregisters the credentials registered as personality `id` with
+/// io_uring_register_personality().
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -569,7 +605,9 @@ pub unsafe extern "C" fn io_uring_unregister_personality(ring: *mut io_uring, id
     ret_int(register::unregister_personality(ring, id))
 }
 
-/// Fills probe `p` (room for `nr` ops) with the supported opcodes.
+/// Asks the kernel which request opcodes it supports and fills the probe
+/// `p`, which has room for `nr` entries. io_uring_get_probe_ring() does the
+/// allocation for you.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -589,7 +627,11 @@ pub unsafe extern "C" fn io_uring_register_probe(
     ret_int(unsafe { register::register_probe(ring, p, nr) })
 }
 
-/// Restricts what a disabled ring will accept once enabled.
+/// Limits what a ring will accept once enabled: which register opcodes,
+/// which request opcodes and which SQE flags. Only a ring created with
+/// `IORING_SETUP_R_DISABLED` can be restricted, and only once; a sandbox
+/// can so hand a ring to less trusted code. Anything else fails with
+/// `EACCES`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -609,7 +651,9 @@ pub unsafe extern "C" fn io_uring_register_restrictions(
     ret_int(unsafe { register::register_restrictions(ring, res, nr_res) })
 }
 
-/// Enables a ring created with `IORING_SETUP_R_DISABLED`.
+/// Starts a ring created with `IORING_SETUP_R_DISABLED`, usually after
+/// io_uring_register_restrictions(). Until then the ring accepts no
+/// submissions.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -633,7 +677,8 @@ pub unsafe extern "C" fn io_uring_enable_rings(ring: *mut io_uring) -> c_int {
 // io-wq
 // ---------------------------------------------------------------------------
 
-/// Sets the CPU affinity of the ring's async workers.
+/// Confines the ring's asynchronous worker threads to the CPUs in `mask`
+/// (`cpusz` bytes, as for sched_setaffinity(2)).
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -653,7 +698,8 @@ pub unsafe extern "C" fn io_uring_register_iowq_aff(
     ret_int(unsafe { register::register_iowq_aff(ring, cpusz, mask) })
 }
 
-/// Resets the async workers' affinity.
+/// Undoes io_uring_register_iowq_aff(): the asynchronous workers may run
+/// on any CPU the ring's task may use again.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -664,7 +710,10 @@ pub unsafe extern "C" fn io_uring_unregister_iowq_aff(ring: *mut io_uring) -> c_
     ret_int(register::unregister_iowq_aff(ring))
 }
 
-/// Sets (and reads back the old) bounded/unbounded worker limits.
+/// Limits how many asynchronous worker threads the ring may start:
+/// `values[0]` for bounded work (regular files, block devices), `values[1]`
+/// for unbounded work (sockets, pipes); 0 leaves a limit unchanged. The
+/// previous limits are written back into `values`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -687,7 +736,10 @@ pub unsafe extern "C" fn io_uring_register_iowq_max_workers(
 // Ring fd
 // ---------------------------------------------------------------------------
 
-/// Registers the ring fd; returns 1.
+/// Registers the ring's own file descriptor with the ring, so that later
+/// io_uring_enter(2) calls of this thread pass an index and the kernel skips
+/// the descriptor lookup. The library then uses it by itself; it helps
+/// programs that submit and wait very often. Returns 1 on success.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -708,7 +760,8 @@ pub unsafe extern "C" fn io_uring_register_ring_fd(ring: *mut io_uring) -> c_int
     ret_int(setup::register_ring_fd(ring))
 }
 
-/// Unregisters the ring fd; returns 1.
+/// Undoes io_uring_register_ring_fd(): later system calls use the ring's
+/// file descriptor again. Returns 1 on success.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -719,7 +772,11 @@ pub unsafe extern "C" fn io_uring_unregister_ring_fd(ring: *mut io_uring) -> c_i
     ret_int(setup::unregister_ring_fd(ring))
 }
 
-/// Closes the real fd of a ring with a registered fd; returns 1.
+/// Closes the ring's ordinary file descriptor. After
+/// io_uring_register_ring_fd(), the registered index is enough to reach
+/// the ring; closing the descriptor frees a slot of the process's file
+/// table. Calls that need a real descriptor (mmap(2), sharing the
+/// ring) no longer work. Returns 1 on success.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -746,7 +803,10 @@ pub unsafe extern "C" fn io_uring_close_ring_fd(ring: *mut io_uring) -> c_int {
 // Cancel, NAPI, clock, messages
 // ---------------------------------------------------------------------------
 
-/// Cancels matching requests synchronously.
+/// Cancels the requests `reg` matches (by user_data, descriptor or
+/// opcode) and waits until they are gone, up to `reg->timeout`. Unlike
+/// io_uring_prep_cancel(), no CQE needs to be reaped for the cancelation
+/// itself.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -765,7 +825,8 @@ pub unsafe extern "C" fn io_uring_register_sync_cancel(
     ret_int(unsafe { register::register_sync_cancel(ring, reg) })
 }
 
-/// Runs a MSG_RING SQE without a source ring.
+/// Posts a completion into another ring without having a ring of one's
+/// own: `sqe` is prepared with io_uring_prep_msg_ring() and run at once.
 ///
 /// # Safety
 /// `sqe` null or valid.
@@ -775,7 +836,10 @@ pub unsafe extern "C" fn io_uring_register_sync_msg(sqe: *mut io_uring_sqe) -> c
     ret_int(unsafe { register::register_sync_msg(sqe) })
 }
 
-/// Enables NAPI busy polling (old settings written back).
+/// Enables busy polling of the network device queues (NAPI) that the
+/// ring's sockets use, while the ring waits for completions: lower network
+/// latency at the price of CPU time. The previous settings are written back
+/// into `napi`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -790,7 +854,8 @@ pub unsafe extern "C" fn io_uring_register_napi(
     ret_int(unsafe { register::register_napi(ring, napi) })
 }
 
-/// Disables NAPI busy polling (`napi`, if not null, gets the old settings).
+/// Turns off the NAPI busy polling set up with io_uring_register_napi();
+/// `napi`, if not NULL, receives the settings that were in force.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -805,7 +870,9 @@ pub unsafe extern "C" fn io_uring_unregister_napi(
     ret_int(unsafe { register::unregister_napi(ring, napi) })
 }
 
-/// Selects the clock for wait timeouts.
+/// Selects the clock that timeouts of waits on this ring are measured
+/// against: CLOCK_MONOTONIC (the default) or CLOCK_BOOTTIME, which keeps
+/// counting while the system is suspended.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -824,7 +891,10 @@ pub unsafe extern "C" fn io_uring_register_clock(
 // Regions, zcrx, BPF, query
 // ---------------------------------------------------------------------------
 
-/// Registers a memory region.
+/// Registers a memory region with the ring, described by `reg`. The only
+/// use so far is an array of wait arguments (`IORING_MEM_REGION_REG_WAIT_ARG`)
+/// that io_uring_submit_and_wait_reg() names by index, so that a wait
+/// passes no pointers to the kernel.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Safety
@@ -839,6 +909,8 @@ pub unsafe extern "C" fn io_uring_register_region(
     ret_int(unsafe { register::register_region(ring, reg) })
 }
 
+/// Meant to register an array of wait arguments, a job that
+/// io_uring_register_region() does instead.
 /// liburing 2.15's stub: always `-EINVAL`, whatever the arguments.
 ///
 /// # Safety
@@ -853,8 +925,26 @@ pub unsafe extern "C" fn io_uring_register_wait_reg(
     ret_int(register::register_wait_reg())
 }
 
-/// Registers a zero-copy receive interface queue.
+/// Registers a zero-copy receive interface queue: received data of one
+/// hardware receive queue of a network device lands directly in memory the
+/// program supplies, and `IORING_OP_RECV_ZC` requests report where.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 0 on success, with `reg`'s offsets, `zcrx_id` and the refill region
+/// filled in; a negated errno value on failure.
+///
+/// # Errors
+/// - `EINVAL`: the ring lacks `IORING_SETUP_DEFER_TASKRUN`, 32-byte CQEs,
+///   or `reg` is malformed.
+/// - `EPERM`: the caller lacks CAP_NET_ADMIN.
+/// - `EOPNOTSUPP`: the device or its driver cannot do zero-copy receive.
+///
+/// # Notes
+/// Needs Linux 6.15 (`IORING_REGISTER_ZCRX_IFQ`).
+///
+/// # See also
+/// io_uring_zcrx(7), io_uring_register_zcrx_ctrl, io_uring_register(2)
 ///
 /// # Safety
 /// `ring` null or valid; `reg` as the kernel requires.
@@ -868,8 +958,22 @@ pub unsafe extern "C" fn io_uring_register_ifq(
     ret_int(unsafe { register::register_ifq(ring, reg) })
 }
 
-/// Controls a zero-copy receive queue.
+/// Controls a zero-copy receive instance. The instance was registered
+/// with `io_uring_register_ifq`; `ctrl->op` is `ZCRX_CTRL_FLUSH_RQ` (return the
+/// refill queue's buffers now) or `ZCRX_CTRL_EXPORT` (get a file descriptor
+/// through which another ring can import the instance).
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 0 or, for `ZCRX_CTRL_EXPORT`, the new descriptor; a negated errno value
+/// on failure (`EINVAL` for an unknown operation on older kernels).
+///
+/// # Notes
+/// Needs Linux 6.19 (`IORING_REGISTER_ZCRX_CTRL`, register opcode 36);
+/// liburing's page says 6.15, the release of zero-copy receive itself.
+///
+/// # See also
+/// io_uring_register_ifq, io_uring_zcrx(7), io_uring_register(2)
 ///
 /// # Safety
 /// `ring` null or valid; `ctrl` null or valid.
@@ -883,8 +987,21 @@ pub unsafe extern "C" fn io_uring_register_zcrx_ctrl(
     ret_int(unsafe { register::register_zcrx_ctrl(ring, ctrl) })
 }
 
-/// Installs a BPF filter on the ring.
+/// Installs a BPF filter on the ring: a classic BPF program that sees each
+/// request of one opcode before it is issued and allows or denies it; a
+/// denied request completes with `-EACCES`.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
+///
+/// # Return value
+/// 0 on success; a negated errno value on failure.
+///
+/// # Notes
+/// Needs Linux 7.0 (`IORING_REGISTER_BPF_FILTER`); `struct io_uring_bpf`
+/// is declared in <liburing/io_uring/bpf_filter.h>.
+///
+/// # See also
+/// io_uring_register_bpf_filter_task, io_uring_register_restrictions,
+/// io_uring_register(2)
 ///
 /// # Safety
 /// `ring` null or valid; `bpf` as the kernel requires.
@@ -898,7 +1015,17 @@ pub unsafe extern "C" fn io_uring_register_bpf_filter(
     ret_int(unsafe { register::register_bpf_filter(ring, bpf) })
 }
 
-/// Installs a BPF filter on the calling task.
+/// Installs a BPF filter on the calling task rather than on one ring: it
+/// applies to every ring the task uses.
+///
+/// # Return value
+/// 0 on success; a negated errno value on failure.
+///
+/// # Notes
+/// Needs Linux 7.0 (`IORING_REGISTER_BPF_FILTER` with no ring).
+///
+/// # See also
+/// io_uring_register_bpf_filter, io_uring_register(2)
 ///
 /// # Safety
 /// `bpf` as the kernel requires.
@@ -908,7 +1035,27 @@ pub unsafe extern "C" fn io_uring_register_bpf_filter_task(bpf: *mut io_uring_bp
     ret_int(unsafe { register::register_bpf_filter_task(bpf) })
 }
 
-/// Runs a chain of capability queries.
+/// Runs a chain of capability queries, which need no ring: each
+/// `struct io_uring_query_hdr` names a question (`IO_URING_QUERY_OPCODES`,
+/// `IO_URING_QUERY_ZCRX`, `IO_URING_QUERY_SCQ`) and a buffer for the answer,
+/// and receives its own result.
+///
+/// # Return value
+/// 0 when the chain was walked (each header's `result` then says whether
+/// its query worked); a negated errno value when it could not be.
+///
+/// # Errors
+/// - `EINVAL`: the kernel predates the query interface, or a header has
+///   nonzero reserved fields.
+/// - `EFAULT`: a header or answer buffer is not accessible.
+///
+/// # Notes
+/// Needs Linux 6.18 (`IORING_REGISTER_QUERY`, register opcode 35);
+/// liburing's page says 6.15. `IO_URING_QUERY_ZCRX` and
+/// `IO_URING_QUERY_SCQ` came with 6.19.
+///
+/// # See also
+/// io_uring_register(2), io_uring_get_probe
 ///
 /// # Safety
 /// The chain must be valid as the kernel requires.
@@ -922,7 +1069,9 @@ pub unsafe extern "C" fn io_uring_register_query(query: *mut io_uring_query_hdr)
 // Resize
 // ---------------------------------------------------------------------------
 
-/// Resizes the rings to `p`'s sizes and remaps them.
+/// Changes the sizes of a live ring's SQ and CQ to those in `p` and remaps
+/// them; pending entries move to the new rings. Only rings set up with
+/// `IORING_SETUP_DEFER_TASKRUN` can be resized.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value

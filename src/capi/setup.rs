@@ -68,7 +68,11 @@ unsafe fn setup_done<T>(
     }
 }
 
-/// Sets up a ring of at least `entries` SQEs with setup `flags`.
+/// Creates a ring and maps it into the process. The submission queue gets
+/// room for at least `entries` requests (rounded up to a power of two), the
+/// completion queue twice as many; `flags` holds `IORING_SETUP_*` flags (see
+/// io_uring_setup(2)). On success `ring` is ready for io_uring_get_sqe();
+/// free it with io_uring_queue_exit().
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -109,7 +113,10 @@ pub unsafe extern "C" fn io_uring_queue_init(
     ret_int(r.map(|()| 0))
 }
 
-/// Sets up a ring from `p`, which receives the kernel's answer.
+/// Creates a ring with full control over its parameters. The caller zeroes
+/// `p` and sets the fields it wants (flags, CQ size, SQPOLL idle time,
+/// ...); on return the kernel's answer is in it: the granted sizes and the
+/// `IORING_FEAT_*` bits of `p->features`, which tell what this kernel offers.
 /// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -161,7 +168,10 @@ pub unsafe extern "C" fn io_uring_queue_init_params(
     ret_int(r.map(|()| 0))
 }
 
-/// Sets up an `IORING_SETUP_NO_MMAP` ring in `buf`; returns the bytes used.
+/// Creates a ring whose memory the program provides: the rings and SQEs
+/// are placed in `buf` (`IORING_SETUP_NO_MMAP`, Linux 6.5), which must be
+/// page-aligned, zeroed and outlive the ring. Returns the number of bytes
+/// of `buf` used.
 /// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Arguments
@@ -235,7 +245,9 @@ pub unsafe extern "C" fn __io_uring_queue_init_params(
     ret_bytes(r)
 }
 
-/// Maps the rings of an fd from `io_uring_setup(2)` into `ring`.
+/// Maps the rings of a descriptor created with io_uring_setup(2) and fills
+/// in `ring`, for programs that call the system call themselves; `p` must be
+/// the parameters that call returned.
 /// A null `ring` or `p` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -276,7 +288,10 @@ pub unsafe extern "C" fn io_uring_queue_mmap(
     ret_int(r.map(|()| 0))
 }
 
-/// Tears a ring down: unmaps, unregisters the ring fd, closes.
+/// Frees a ring set up by io_uring_queue_init() and its variants: the
+/// rings are unmapped, a registered ring descriptor is unregistered and the
+/// ring's file descriptor closed. Requests still in flight are canceled by
+/// the kernel; their completions are lost.
 /// A null `ring` is ignored where liburing would dereference it.
 ///
 /// # Notes
@@ -301,7 +316,9 @@ pub unsafe extern "C" fn io_uring_queue_exit(ring: *mut io_uring) {
     }
 }
 
-/// Keeps the ring memory out of `fork(2)` children.
+/// Keeps the ring memory out of child processes created with fork(2).
+/// A child that inherited the mappings could corrupt the parent's rings;
+/// with this call the child simply does not have them.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -318,7 +335,9 @@ pub unsafe extern "C" fn io_uring_ring_dontfork(ring: *mut io_uring) -> c_int {
     ret_int(setup::ring_dontfork(ring).map(|()| 0))
 }
 
-/// `RLIMIT_MEMLOCK` bytes a ring would need (0 on current kernels).
+/// Tells how much of the locked-memory limit (RLIMIT_MEMLOCK) a ring of
+/// `entries` entries would use. Only kernels before 5.12 charge rings to
+/// that limit; on newer ones the answer is 0.
 ///
 /// # Return value
 /// A byte count (0 when the kernel does not charge rings to the limit), or a
@@ -356,7 +375,9 @@ pub unsafe extern "C" fn io_uring_mlock_size_params(
     ret_size(setup::mlock_size_params(entries, p))
 }
 
-/// Bytes of ring memory (rings and SQEs) a ring would use.
+/// Tells how much memory a ring of `entries` entries with `flags` would
+/// need for its rings and SQEs, for example to size the buffer of
+/// io_uring_queue_init_mem().
 ///
 /// # Return value
 /// A byte count, or a negated errno value for sizes the kernel would refuse.
@@ -412,7 +433,9 @@ pub unsafe extern "C" fn io_uring_get_probe_ring(ring: *mut io_uring) -> *mut io
     probe::get_probe_ring(ring).unwrap_or(core::ptr::null_mut())
 }
 
-/// The opcodes the kernel supports, or NULL.
+/// Asks the running kernel which request opcodes it supports. A temporary
+/// ring is created for the question; the answer is a probe that
+/// io_uring_opcode_supported() reads and io_uring_free_probe() frees.
 ///
 /// # Return value
 /// A probe to release with io_uring_free_probe(), or NULL when the kernel
@@ -425,7 +448,8 @@ pub extern "C" fn io_uring_get_probe() -> *mut io_uring_probe {
     probe::get_probe().unwrap_or(core::ptr::null_mut())
 }
 
-/// Frees a probe (NULL is fine).
+/// Frees a probe returned by io_uring_get_probe() or
+/// io_uring_get_probe_ring(); NULL is ignored.
 ///
 /// # Safety
 /// `probe` must be null or a probe from this library, not used again.
@@ -435,7 +459,9 @@ pub unsafe extern "C" fn io_uring_free_probe(probe: *mut io_uring_probe) {
     unsafe { probe::free_probe(probe) }
 }
 
-/// Turns iowait accounting of waits on `ring` on or off.
+/// Chooses whether time spent waiting on `ring` counts as I/O wait in the
+/// system statistics. Turning it off keeps tools from reporting I/O wait
+/// for a program that merely waits for network completions.
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
@@ -499,7 +525,10 @@ pub extern "C" fn io_uring_check_version(major: c_int, minor: c_int) -> bool {
     version::check_version(major, minor)
 }
 
-/// `io_uring_setup(2)`.
+/// Calls the io_uring_setup(2) system call directly: it creates a ring with
+/// `entries` submission entries and `p` as its parameters and returns the
+/// ring's file descriptor, without mapping anything. Use it to map the
+/// rings yourself, or hand the descriptor to io_uring_queue_mmap().
 ///
 /// # Return value
 /// The new ring descriptor, or a negated errno value instead of -1 and
@@ -520,7 +549,9 @@ pub unsafe extern "C" fn io_uring_setup(entries: c_uint, p: *mut io_uring_params
     ret_int(r)
 }
 
-/// `io_uring_enter(2)` with an optional signal mask.
+/// Calls the io_uring_enter(2) system call directly: submit `to_submit`
+/// entries and, with `IORING_ENTER_GETEVENTS` in `flags`, wait for
+/// `min_complete` completions, with `sig` as the signal mask while waiting.
 ///
 /// # Return value
 /// What io_uring_enter(2) returns on success; a negated errno value instead
@@ -552,7 +583,8 @@ pub unsafe extern "C" fn io_uring_enter(
     })
 }
 
-/// `io_uring_enter(2)` with an explicit argument size.
+/// Calls the io_uring_enter(2) system call directly with an explicit size
+/// of the argument, as `IORING_ENTER_EXT_ARG` needs.
 ///
 /// # Return value
 /// What io_uring_enter(2) returns on success; a negated errno value instead
@@ -578,7 +610,8 @@ pub unsafe extern "C" fn io_uring_enter2(
     })
 }
 
-/// `io_uring_register(2)`.
+/// Calls the io_uring_register(2) system call directly with `opcode`,
+/// `arg` and `nr_args`, for operations this library has no function for.
 ///
 /// # Return value
 /// What io_uring_register(2) returns on success; a negated errno value
