@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Workload 8, the DEFER_TASKRUN seed's shape: `taskrun-server threads=<t>
- * syscalls=<k> n=<requests> ring=default|coop|defer [msg=2048]`.
+ * syscalls=<k> n=<requests> ring=default|coop|defer [msg=2048] [pin=0|1]`.
  *
  * This process is an io_uring server on 127.0.0.1; a forked child runs <t>
  * client threads, one connection each, with plain blocking send/recv (no
@@ -15,6 +15,11 @@
  * the server at the return of each of those calls; with DEFER_TASKRUN it
  * waits until the server asks for completions.  One op = one request;
  * latency and throughput are the clients'.
+ *
+ * With pin=1 the server runs on the first CPU and the clients on the last
+ * one, so the completions are queued from another CPU while the server is
+ * busy (the seed's server had its cores to itself); pin=0 lets the
+ * scheduler mix them.
  */
 #define _GNU_SOURCE
 #include "common.h"
@@ -22,6 +27,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +124,17 @@ static void *client_thread(void *arg)
 	close(fd);
 	free(out);
 	return NULL;
+}
+
+/* Moves the calling process (and the threads it creates later) to one CPU. */
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity", -1);
 }
 
 static void run_clients(unsigned short port, unsigned threads, unsigned msg, long long per_thread,
@@ -230,6 +247,8 @@ int main(int argc, char **argv)
 	long long n = arg_int(argc, argv, "n", 20000);
 	const char *flavour = arg_str(argc, argv, "ring", "default");
 	unsigned msg = (unsigned) arg_int(argc, argv, "msg", 2048);
+	int pin = (int) arg_int(argc, argv, "pin", 0);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	long long per_thread, ops, i;
 	struct client_results *res;
 	struct server s = { 0 };
@@ -243,7 +262,7 @@ int main(int argc, char **argv)
 	if (!threads || threads > MAX_THREADS || n < threads || !msg || msg > MAX_MSG ||
 	    syscalls > 100000) {
 		fprintf(stderr, "usage: %s threads=N syscalls=N n=N ring=default|coop|defer "
-			"[msg=2048]\n", argv[0]);
+			"[msg=2048] [pin=0|1]\n", argv[0]);
 		return 2;
 	}
 	ring_flavour_flags(flavour); /* validates the name before forking */
@@ -260,10 +279,14 @@ int main(int argc, char **argv)
 		die("fork", -1);
 	if (pid == 0) {
 		close(listen_fd);
+		if (pin && cpus > 1)
+			pin_to((int) cpus - 1);
 		run_clients(port, threads, msg, per_thread, res);
 		_exit(0);
 	}
 
+	if (pin && cpus > 1)
+		pin_to(0);
 	s.conns = calloc(threads, sizeof(*s.conns));
 	if (!s.conns)
 		die("calloc", -12);
@@ -295,8 +318,8 @@ int main(int argc, char **argv)
 	lat_init(&lat, (size_t) ops);
 	for (i = 0; i < ops; i++)
 		lat_add(&lat, res->lat[i]);
-	snprintf(extra, sizeof(extra), "threads=%u syscalls=%u msg=%u ring=%s", threads, syscalls,
-		 msg, flavour);
+	snprintf(extra, sizeof(extra), "threads=%u syscalls=%u msg=%u ring=%s pin=%d", threads,
+		 syscalls, msg, flavour, pin);
 	report(ops, res->t1 - res->t0, &lat, extra);
 	return 0;
 }

@@ -35,14 +35,18 @@ def _row(workload, label, prog, args, n, n_count, n_smoke, primary=NS_PER_OP, ex
 LATENCY = ("p50_ns", "p99_ns", "p999_ns")
 
 
-# (client threads, bytes each way, getpid calls per request) of the DEFER_TASKRUN
-# seed's server workload: its own shape (16 threads, 2 KiB) with the per-request
-# system calls swept, then the shapes where this 2-core machine shows an effect.
-TASKRUN_SHAPES = ((16, 2048, 0), (16, 2048, 32), (16, 2048, 256), (4, 2048, 32), (4, 32768, 0))
+# (client threads, bytes each way, getpid calls per request, pinned) of the
+# DEFER_TASKRUN seed's server workload: its own shape (16 threads, 2 KiB) with
+# the per-request system calls swept, first with the scheduler free to put
+# clients and server on either CPU, then with the server on one CPU and the
+# clients on the other (the seed's server had its cores to itself).
+TASKRUN_SHAPES = ((16, 2048, 0, 0), (16, 2048, 32, 0), (16, 2048, 0, 1), (16, 2048, 32, 1),
+                  (16, 2048, 256, 1))
 
 
-def taskrun_label(threads, msg, k, ring):
-    return "%d thr %d KiB %d sys %s" % (threads, msg // 1024, k, ring)
+def taskrun_label(threads, msg, k, pin, ring):
+    return " ".join(w for w in ("%d thr %d KiB %d sys" % (threads, msg // 1024, k),
+                                "pinned" if pin else "", ring) if w)
 
 
 def rows(workdir):
@@ -84,11 +88,12 @@ def rows(workdir):
                 "personality" if pers else "none"), "personality",
                 ["file=" + null_blk, "device=1", "qd=128", "personality=%d" % pers],
                 200000, 2000, 200, extra=LATENCY))
-    for threads, msg, k in TASKRUN_SHAPES:
+    for threads, msg, k, pin in TASKRUN_SHAPES:
         for ring in ("default", "defer"):
-            out.append(_row("defer-taskrun", taskrun_label(threads, msg, k, ring), "taskrun-server",
-                            ["threads=%d" % threads, "msg=%d" % msg, "syscalls=%d" % k,
-                             "ring=%s" % ring], 16000, 800, 64,
+            out.append(_row("defer-taskrun", taskrun_label(threads, msg, k, pin, ring),
+                            "taskrun-server", ["threads=%d" % threads, "msg=%d" % msg,
+                                               "syscalls=%d" % k, "pin=%d" % pin,
+                                               "ring=%s" % ring], 8000, 800, 64,
                             primary=("p50_ns", False), extra=("p99_ns", "p999_ns")))
     return out
 
