@@ -16,8 +16,8 @@
  * waits until the server asks for completions.  One op = one request;
  * latency and throughput are the clients'.
  *
- * With pin=1 the server runs on the first CPU and the clients on the last
- * one, so the completions are queued from another CPU while the server is
+ * With pin=1 the server runs on the first CPU it may use and the clients on
+ * the last one, so the completions are queued from another CPU while the server is
  * busy (the seed's server had its cores to itself); pin=0 lets the
  * scheduler mix them.
  */
@@ -124,6 +124,27 @@ static void *client_thread(void *arg)
 	close(fd);
 	free(out);
 	return NULL;
+}
+
+/*
+ * The first and last CPU this process may run on; both -1 when it may run on
+ * fewer than two (then nothing is pinned).
+ */
+static void pin_cpus(int *server_cpu, int *client_cpu)
+{
+	cpu_set_t set;
+	int cpu;
+
+	*server_cpu = *client_cpu = -1;
+	if (sched_getaffinity(0, sizeof(set), &set) || CPU_COUNT(&set) < 2)
+		return;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		if (*server_cpu < 0)
+			*server_cpu = cpu;
+		*client_cpu = cpu;
+	}
 }
 
 /* Moves the calling process (and the threads it creates later) to one CPU. */
@@ -248,7 +269,7 @@ int main(int argc, char **argv)
 	const char *flavour = arg_str(argc, argv, "ring", "default");
 	unsigned msg = (unsigned) arg_int(argc, argv, "msg", 2048);
 	int pin = (int) arg_int(argc, argv, "pin", 0);
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int server_cpu = -1, client_cpu = -1;
 	long long per_thread, ops, i;
 	struct client_results *res;
 	struct server s = { 0 };
@@ -266,6 +287,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ring_flavour_flags(flavour); /* validates the name before forking */
+	if (pin)
+		pin_cpus(&server_cpu, &client_cpu);
 	per_thread = n / threads;
 	ops = per_thread * threads;
 	res_size = sizeof(*res) + (size_t) ops * sizeof(res->lat[0]);
@@ -279,14 +302,14 @@ int main(int argc, char **argv)
 		die("fork", -1);
 	if (pid == 0) {
 		close(listen_fd);
-		if (pin && cpus > 1)
-			pin_to((int) cpus - 1);
+		if (client_cpu >= 0)
+			pin_to(client_cpu);
 		run_clients(port, threads, msg, per_thread, res);
 		_exit(0);
 	}
 
-	if (pin && cpus > 1)
-		pin_to(0);
+	if (server_cpu >= 0)
+		pin_to(server_cpu);
 	s.conns = calloc(threads, sizeof(*s.conns));
 	if (!s.conns)
 		die("calloc", -12);
@@ -318,8 +341,8 @@ int main(int argc, char **argv)
 	lat_init(&lat, (size_t) ops);
 	for (i = 0; i < ops; i++)
 		lat_add(&lat, res->lat[i]);
-	snprintf(extra, sizeof(extra), "threads=%u syscalls=%u msg=%u ring=%s pin=%d", threads,
-		 syscalls, msg, flavour, pin);
+	snprintf(extra, sizeof(extra), "threads=%u syscalls=%u msg=%u ring=%s pin=%d",
+		 threads, syscalls, msg, flavour, server_cpu >= 0);
 	report(ops, res->t1 - res->t0, &lat, extra);
 	return 0;
 }
