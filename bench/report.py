@@ -263,9 +263,13 @@ def defer_taskrun_section(raw):
              "faster. *effect*: `lower`/`higher` when the median passes ±3 % and every round "
              "agrees, else `none`. The A/A line is liburing's second run in the same rounds: "
              "a second, independent estimate of liburing's effect.", "",
+             "*IPIs/req*: rescheduling interrupts taken by the server's CPU per request "
+             "(pinned shapes only: /proc/interrupts around the measured part; they include "
+             "whatever else ran there).", "",
              "| shape | library | p50 default → defer | p50 change | p99 default → defer "
-             "| p99 change | req/s default → defer | req/s change | effect |",
-             "|" + "---|" * 9]
+             "| p99 change | req/s default → defer | req/s change | IPIs/req default → defer "
+             "| effect |",
+             "|" + "---|" * 10]
     eff = taskrun_effects(raw)
     verdicts = []
     for shape_args in workloads.TASKRUN_SHAPES:
@@ -278,11 +282,15 @@ def defer_taskrun_section(raw):
             e = eff[shape][side]
             if not e["p50_ns"]:
                 continue
-            lines.append("| %s | %s | %s → %s | %s | %s → %s | %s | %s → %s | %s | %s |" % (
+            ipis = "–"
+            if m(base, "server_resched_per_op") is not None:
+                ipis = "%s → %s" % (fmt(m(base, "server_resched_per_op"), 3),
+                                    fmt(m(row, "server_resched_per_op"), 3))
+            lines.append("| %s | %s | %s → %s | %s | %s → %s | %s | %s → %s | %s | %s | %s |" % (
                 shape, name, fmt_ns(m(base, "p50_ns")), fmt_ns(m(row, "p50_ns")),
                 change_cell(e["p50_ns"]), fmt_ns(m(base, "p99_ns")), fmt_ns(m(row, "p99_ns")),
                 change_cell(e["p99_ns"]), fmt(m(base, "ops_per_s")), fmt(m(row, "ops_per_s")),
-                change_cell(e["ops_per_s"]), effect_class(e["p50_ns"])))
+                change_cell(e["ops_per_s"]), ipis, effect_class(e["p50_ns"])))
         o, u = eff[shape]["ours"]["p50_ns"], eff[shape]["liburing"]["p50_ns"]
         if o and u:
             same = effect_class(o) == effect_class(u)

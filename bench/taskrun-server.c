@@ -19,7 +19,10 @@
  * With pin=1 the server runs on the first CPU it may use and the clients on
  * the last one, so the completions are queued from another CPU while the server is
  * busy (the seed's server had its cores to itself); pin=0 lets the
- * scheduler mix them.
+ * scheduler mix them.  Pinned, the result line also gives the rescheduling
+ * interrupts the server's CPU took per request during the measured part
+ * (from /proc/interrupts): how a default ring's task work notification
+ * reaches a server that is busy on its CPU.
  */
 #define _GNU_SOURCE
 #include "common.h"
@@ -178,6 +181,41 @@ static void run_clients(unsigned short port, unsigned threads, unsigned msg, lon
 	res->t1 = now_ns();
 }
 
+/*
+ * The "Rescheduling interrupts" count of one CPU from /proc/interrupts
+ * (its header names the CPUs, its rows give one count per CPU); -1 when
+ * there is no such row (another architecture's naming, or no procfs).
+ */
+static long long resched_interrupts(int cpu)
+{
+	char line[4096], want[32];
+	long long count = -1;
+	int column = -1, i;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), "CPU%d", cpu);
+	if (fgets(line, sizeof(line), f)) {
+		char *save = NULL, *tok = strtok_r(line, " \t\n", &save);
+
+		for (i = 0; tok; i++, tok = strtok_r(NULL, " \t\n", &save))
+			if (!strcmp(tok, want))
+				column = i;
+	}
+	while (column >= 0 && count < 0 && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ':');
+
+		if (!p || !strstr(p, "Rescheduling interrupts"))
+			continue;
+		p++;
+		for (i = 0; i <= column; i++)
+			count = strtoll(p, &p, 10);
+	}
+	fclose(f);
+	return count;
+}
+
 struct server_conn {
 	int fd;
 	unsigned got;
@@ -277,7 +315,9 @@ int main(int argc, char **argv)
 	unsigned short port;
 	int listen_fd, status;
 	size_t res_size;
-	char extra[96];
+	long long resched;
+	char extra[160];
+	int len;
 	pid_t pid;
 
 	if (!threads || threads > MAX_THREADS || n < threads || !msg || msg > MAX_MSG ||
@@ -330,9 +370,15 @@ int main(int argc, char **argv)
 		queue_recv(&s, (unsigned) i);
 	/* the clients' warm-up requests all come before any measured one */
 	serve(&s, (long long) threads * WARMUP_PER_THREAD);
+	resched = server_cpu >= 0 ? resched_interrupts(server_cpu) : -1;
 	bench_phase_mark();
 	bench_run(&s);
 	bench_phase_mark();
+	if (resched >= 0) {
+		long long after = resched_interrupts(server_cpu);
+
+		resched = after >= resched ? after - resched : -1;
+	}
 	io_uring_queue_exit(&s.ring);
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
 		die("client threads", -5);
@@ -341,8 +387,11 @@ int main(int argc, char **argv)
 	lat_init(&lat, (size_t) ops);
 	for (i = 0; i < ops; i++)
 		lat_add(&lat, res->lat[i]);
-	snprintf(extra, sizeof(extra), "threads=%u syscalls=%u msg=%u ring=%s pin=%d",
-		 threads, syscalls, msg, flavour, server_cpu >= 0);
+	len = snprintf(extra, sizeof(extra), "threads=%u syscalls=%u msg=%u ring=%s pin=%d",
+		       threads, syscalls, msg, flavour, server_cpu >= 0);
+	if (resched >= 0)
+		snprintf(extra + len, sizeof(extra) - (size_t) len, " server_resched_per_op=%.3f",
+			 (double) resched / (double) ops);
 	report(ops, res->t1 - res->t0, &lat, extra);
 	return 0;
 }

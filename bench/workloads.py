@@ -94,7 +94,8 @@ def rows(workdir):
                             "taskrun-server", ["threads=%d" % threads, "msg=%d" % msg,
                                                "syscalls=%d" % k, "pin=%d" % pin,
                                                "ring=%s" % ring], 8000, 800, 64,
-                            primary=("p50_ns", False), extra=("p99_ns", "p999_ns")))
+                            primary=("p50_ns", False),
+                            extra=("p99_ns", "p999_ns", "server_resched_per_op")))
     return out
 
 
