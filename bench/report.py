@@ -338,9 +338,10 @@ def seed_section(stats, raw, skipped):
         verdict = ("**not reproducible here**: this machine has no null_blk (its kernel has "
                    "no modules); the rows we can run show the cost of a registered "
                    "personality, %s (`BENCH_NULL_BLK=/dev/nullb0` adds the QD 128 rows "
-                   "where null_blk exists)" % ("the two libraries' round ranges overlapping"
-                                              if alike else "the two libraries' round "
-                                              "ranges apart: see workload 7"))
+                   "where null_blk exists)" % (
+                       "not run in this run" if not (o and u) else
+                       "the two libraries' round ranges overlapping" if alike else
+                       "the two libraries' round ranges apart: see workload 7"))
     lines.append("| 000, 001 (personality / inline io_wq_work) | about +5 %% reads/s on null_blk "
                  "at QD 128 (fio, 4 KiB O_DIRECT), +4.9 %% NOP IOPS: a kernel change | %s | "
                  "%s | %s |" % (cells[0], cells[1], verdict))
@@ -358,8 +359,10 @@ def seed_section(stats, raw, skipped):
     agree = sum(1 for a, b in zip(o, u) if a == b)
     lines.append("| 002 (DEFER_TASKRUN) | up to 50 %% lower latency, 16 client threads, 2 KiB "
                  "each way, server working between completions | %s | %s | "
-                 "ours and liburing classed alike in %d of %d shapes (the DEFER_TASKRUN "
-                 "section has the spreads) |" % (cells[0], cells[1], agree, len(o)))
+                 "%s |" % (cells[0], cells[1],
+                           "ours and liburing classed alike in %d of %d shapes (the "
+                           "DEFER_TASKRUN section has the spreads)" % (agree, len(o)) if o
+                           else "not run in this run"))
     # 003: IRQ-driven block I/O (kernel side)
     r = "direct-read/qd 32"
     lines.append("| 003 (IRQ-driven I/O, bio recycling) | about +13 %% IRQ-driven IOPS: a "
@@ -379,8 +382,9 @@ def seed_section(stats, raw, skipped):
     lines.append("| 004 (eventfd register without quiesce) | 15 ms → under 1 ms per register "
                  "on a busy ring | register p50 by requests in flight: %s | %s | %s |" % (
                      cells[0], cells[1],
+                     "not run in this run" if not worst else
                      "reproduced: every register under 1 ms on both libraries (largest p50 "
-                     "%s), flat in the in-flight count" % fmt_ns(max(worst)) if worst and
+                     "%s), flat in the in-flight count" % fmt_ns(max(worst)) if
                      max(worst) < 1e6 else "not reproduced: see workload 6"))
     return lines
 
