@@ -10,7 +10,8 @@
 #    bench/report.py and bench/plot.py into build/bench/.
 # Environment: BENCH_QUICK=1 (3 rounds, a quarter of the ops),
 # BENCH_PAIRS=N (rounds, default 7), BENCH_ONLY=nop,pingpong (workloads),
-# BENCH_OUT (default <repo>/build/bench),
+# BENCH_OUT (default <repo>/build/bench), BENCH_NULL_BLK=/dev/nullb0 (adds
+# personality rows on that null_blk device where the kernel has one),
 # LIBURING_SRC (passed to the harness), CC.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,7 +48,7 @@ python3 "$here/report.py" "$out"
 python3 "$here/report.py" "$out" # again, now linking the plots
 rm -rf "$out/work" "$out/bin"
 echo
-sed -n '/^## Summary/,/^## 1\./p' "$out/report.md" | sed '$d'
+sed -n '/^## The seeds/,/^## 1\./p' "$out/report.md" | sed '$d'
 echo "bench: report   $out/report.md"
-echo "bench: plots    $out/ratios.png $out/instructions.png $out/pingpong-latency.png"
+echo "bench: plots    $out/ratios.png $out/instructions.png $out/pingpong-latency.png $out/defer-taskrun.png"
 echo "bench: raw CSV  $out/raw.csv $out/counts.csv $out/functions.csv $out/summary.csv"

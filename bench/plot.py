@@ -12,16 +12,32 @@ DIR/ratios.png             ours ÷ liburing per row (bar: median of the
 DIR/instructions.png       user-space instructions per op, ours ÷ liburing
 DIR/pingpong-latency.png   round-trip latency distributions (CDF) of the last
                            timed round, per connection count and ring flavour
+DIR/defer-taskrun.png      DEFER_TASKRUN ÷ default ring on the seed's server
+                           workload, per shape and library (p50, p99, req/s)
 """
 import csv
 import os
 import re
+import statistics
 import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from PIL import Image  # noqa: E402  (a dependency of matplotlib)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402
+
+
+def save(fig, path):
+    """Writes the figure as a 64-colour palette PNG: the plots hold a few flat
+    colours, and a third of the bytes keeps committed runs small."""
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    im = Image.open(path).convert("RGB")
+    im.quantize(colors=64, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
 
 
 def num(v):
@@ -60,8 +76,7 @@ def ratio_plot(d, rows):
     ax.legend(loc="lower right", fontsize=8)
     ax.set_title("uring-rs ÷ liburing 2.15: median of the per-round ratios")
     fig.tight_layout()
-    fig.savefig(os.path.join(d, "ratios.png"), dpi=110)
-    plt.close(fig)
+    save(fig, os.path.join(d, "ratios.png"))
 
 
 def instructions_plot(d, rows):
@@ -85,8 +100,7 @@ def instructions_plot(d, rows):
     ax.set_xlim(lo - 0.02, hi + 0.08)
     ax.set_title("Instructions per op (red: ours executes more)")
     fig.tight_layout()
-    fig.savefig(os.path.join(d, "instructions.png"), dpi=110)
-    plt.close(fig)
+    save(fig, os.path.join(d, "instructions.png"))
 
 
 def read_latencies(path):
@@ -129,11 +143,53 @@ def latency_plot(d):
     fig.suptitle("TCP loopback ping-pong, 64-byte messages: latency CDF (last round)")
     fig.tight_layout()
     if drawn:
-        fig.savefig(os.path.join(d, "pingpong-latency.png"), dpi=110)
-    plt.close(fig)
+        save(fig, os.path.join(d, "pingpong-latency.png"))
+    else:
+        plt.close(fig)
+
+
+def defer_taskrun_plot(d):
+    raw = report.load(d)[0]
+    eff = report.taskrun_effects(raw)
+    shapes = [s for s, e in eff.items() if e["ours"]["p50_ns"]]
+    if not shapes:
+        return
+    keys = (("p50_ns", "p50 latency"), ("p99_ns", "p99 latency"), ("ops_per_s", "requests/s"))
+    sides = (("ours", "#2b7bba"), ("liburing", "#e67e22"), ("liburing-aa", "#aaaaaa"))
+    fig, axes = plt.subplots(1, len(keys), figsize=(14, 0.5 * len(shapes) + 2), sharey=True)
+    for ax, (key, title) in zip(axes, keys):
+        for j, (side, colour) in enumerate(sides):
+            y, mid, lo, hi = [], [], [], []
+            for i, shape in enumerate(shapes[::-1]):
+                r = eff[shape][side][key]
+                if not r:
+                    continue
+                m = statistics.median(r)
+                y.append(i + (1 - j) * 0.25)
+                mid.append(100 * (m - 1))
+                lo.append(100 * (m - min(r)))
+                hi.append(100 * (max(r) - m))
+            ax.barh(y, mid, height=0.25, xerr=[lo, hi], color=colour, error_kw={"lw": 0.8},
+                    label="liburing (A/A)" if side == "liburing-aa" else side)
+        ax.axvline(0, color="black", lw=0.8)
+        ax.axvspan(-3, 3, color="#dddddd", zorder=0)
+        # one slow round (a burst of load from elsewhere) can stretch a whisker
+        # to +1000 %: cut there so the medians stay readable
+        ax.set_xlim(-100, 150)
+        ax.set_title("%s: DEFER_TASKRUN vs default%s" % (
+            title, "" if key == "ops_per_s" else " (< 0: faster)"), fontsize=9)
+        ax.set_xlabel("% change, median of rounds (whisker: min–max)", fontsize=8)
+        ax.grid(True, axis="x", lw=0.3)
+    axes[0].set_yticks(range(len(shapes)))
+    axes[0].set_yticklabels(shapes[::-1], fontsize=8)
+    axes[-1].legend(fontsize=8, loc="lower right")
+    fig.suptitle("Seed 002 workload: io_uring server, client threads, getpid calls per request")
+    fig.tight_layout()
+    save(fig, os.path.join(d, "defer-taskrun.png"))
 
 
 def main(d):
+    defer_taskrun_plot(d)
     rows = load_summary(d)
     ratio_plot(d, rows)
     instructions_plot(d, rows)

@@ -48,7 +48,7 @@ def build(side, usr, bindir, cc):
                                                     for h in workloads.HELPERS]
         cmd = [cc, "-O2", "-g", "-Wall", "-Wextra", "-Werror", "-I" + inc, "-o",
                os.path.join(bindir, prog)] + srcs + ["-L" + lib, "-Wl,-rpath," + lib,
-                                                     "-l:liburing.so.2", "-ldl"]
+                                                     "-l:liburing.so.2", "-ldl", "-pthread"]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode:
             sys.exit("bench: building %s against %s failed:\n%s%s" % (prog, side, r.stdout,

@@ -5,7 +5,12 @@ figure of its result line is the one the two libraries are compared on.
 Every row is one command line of one program in bench/.  `n` is the number
 of ops of a timed run; the callgrind and strace passes use `n_count` (they
 are exact counts, so short runs suffice) and the smoke check `n_smoke`.
+
+BENCH_NULL_BLK=/dev/nullb0 (a null_blk device, as the personality seeds used;
+e.g. `modprobe null_blk nr_devices=1 completion_nsec=0`) adds the personality
+rows at QD 128 with O_DIRECT reads of that device.
 """
+import os
 
 # key of the result line that the ratio ours/liburing is computed on,
 # and whether a larger value is better
@@ -28,6 +33,20 @@ def _row(workload, label, prog, args, n, n_count, n_smoke, primary=NS_PER_OP, ex
 
 
 LATENCY = ("p50_ns", "p99_ns", "p999_ns")
+
+
+# (client threads, bytes each way, getpid calls per request, pinned) of the
+# DEFER_TASKRUN seed's server workload: its own shape (16 threads, 2 KiB) with
+# the per-request system calls swept, first with the scheduler free to put
+# clients and server on either CPU, then with the server on one CPU and the
+# clients on the other (the seed's server had its cores to itself).
+TASKRUN_SHAPES = ((16, 2048, 0, 0), (16, 2048, 32, 0), (16, 2048, 0, 1), (16, 2048, 32, 1),
+                  (16, 2048, 256, 1))
+
+
+def taskrun_label(threads, msg, k, pin, ring):
+    return " ".join(w for w in ("%d thr %d KiB %d sys" % (threads, msg // 1024, k),
+                                "pinned" if pin else "", ring) if w)
 
 
 def rows(workdir):
@@ -62,6 +81,21 @@ def rows(workdir):
         out.append(_row("personality", "qd 64 %s" % ("personality" if pers else "none"),
                         "personality", [f, "qd=64", "personality=%d" % pers], 100000, 2000, 200,
                         extra=LATENCY))
+    null_blk = os.environ.get("BENCH_NULL_BLK")
+    if null_blk:
+        for pers in (0, 1):
+            out.append(_row("personality", "null_blk qd 128 %s" % (
+                "personality" if pers else "none"), "personality",
+                ["file=" + null_blk, "device=1", "qd=128", "personality=%d" % pers],
+                200000, 2000, 200, extra=LATENCY))
+    for threads, msg, k, pin in TASKRUN_SHAPES:
+        for ring in ("default", "defer"):
+            out.append(_row("defer-taskrun", taskrun_label(threads, msg, k, pin, ring),
+                            "taskrun-server", ["threads=%d" % threads, "msg=%d" % msg,
+                                               "syscalls=%d" % k, "pin=%d" % pin,
+                                               "ring=%s" % ring], 8000, 800, 64,
+                            primary=("p50_ns", False),
+                            extra=("p99_ns", "p999_ns", "server_resched_per_op")))
     return out
 
 
@@ -73,8 +107,10 @@ WORKLOAD_TITLES = {
     "recv-mshot": "5. Multishot recv + provided buffer ring, 1 KiB messages (ops = messages)",
     "eventfd": "6. Eventfd register/unregister with requests in flight (ops = register+unregister pairs)",
     "personality": "7. Personality cost, 4 KiB buffered reads at QD 64 (ops = reads)",
+    "defer-taskrun": "8. DEFER_TASKRUN seed workload: io_uring server, client threads, "
+                     "per-request getpid calls (ops = requests; main figure p50)",
 }
 
 PROGRAMS = ["nop", "file-read", "direct-read", "pingpong", "recv-mshot", "eventfd-reg",
-            "personality"]
+            "personality", "taskrun-server"]
 HELPERS = ["common.c", "readloop.c", "net.c"]
