@@ -6,11 +6,11 @@
 //! `uring-info` look releases up here.
 //!
 //! A row names the constant itself, so a renamed or removed constant stops
-//! the build instead of leaving a stale row. An opcode's release is not
-//! repeated here: its row says `opcode` and the release comes from the
-//! opcode's own row in [`crate::OPCODES`]. Count sentinels (`*_LAST`,
-//! `__*_MAX`) say `sentinel`: their value grows with the kernel, so they
-//! have no release.
+//! the build instead of leaving a stale row. Request opcodes have no rows
+//! of their own here: [`REQUEST_OPCODES`] is made from the opcode rows of
+//! [`crate::OPCODES`], which hold each opcode's release and meaning. Count
+//! sentinels (`*_LAST`, `__*_MAX`) say `sentinel`: their value grows with
+//! the kernel, so they have no release.
 
 use crate::*;
 
@@ -48,11 +48,10 @@ impl ReleaseGroup {
     }
 }
 
-/// Declares the table: `group NAME "title" { rows }` becomes the constant
-/// `NAME` and a member of [`GROUPS`]. A row is `CONSTANT, since(major,
-/// minor), "meaning";`, or `CONSTANT, opcode, "meaning";` for a request
-/// opcode (release from its opcode row), or `CONSTANT, sentinel,
-/// "meaning";`.
+/// Declares families of rows: `group NAME "title" { rows }` becomes the
+/// constant `NAME` (listed in [`GROUPS`] by hand, in the manual's order).
+/// A row is `CONSTANT, since(major, minor), "meaning";` or `CONSTANT,
+/// sentinel, "meaning";`.
 macro_rules! release_table {
     (
         $(
@@ -75,12 +74,8 @@ macro_rules! release_table {
                 ],
             };
         )*
-
-        /// Every family, in the order of the manual.
-        pub const GROUPS: &[ReleaseGroup] = &[$($group),*];
     };
     (@since $name:ident since ($maj:literal, $min:literal)) => { Some(($maj, $min)) };
-    (@since $name:ident opcode) => { Some(OPCODES[$name as usize].since) };
     (@since $name:ident sentinel) => { None };
 }
 
@@ -295,228 +290,58 @@ release_table! {
         IOSQE_CQE_SKIP_SUCCESS_BIT, since(5, 17),
             "Bit number of `IOSQE_CQE_SKIP_SUCCESS` (6).";
     }
-    group REQUEST_OPCODES "io_uring_enter(2): opcodes (io_uring_sqe.opcode). \"Reads\" names \
-        the SQE fields the request uses besides opcode, flags, ioprio where unused, personality \
-        and user_data." {
-        IORING_OP_NOP, opcode,
-            "Does nothing. Reads *nop_flags* (`IORING_NOP_INJECT_RESULT`: complete with *len* as \
-             the result). *res*: 0.";
-        IORING_OP_READV, opcode,
-            "Vectored read, as preadv2(2). Reads *fd*, *addr* (iovec array), *len* (iovec count), \
-             *off* (-1: current position), *rw_flags* (RWF_*), *buf_group* with \
-             `IOSQE_BUFFER_SELECT`. *res*: bytes read.";
-        IORING_OP_WRITEV, opcode,
-            "Vectored write, as pwritev2(2). Reads the fields of `IORING_OP_READV`. *res*: bytes \
-             written.";
-        IORING_OP_FSYNC, opcode,
-            "As fsync(2), or fdatasync(2) with `IORING_FSYNC_DATASYNC` in *fsync_flags*. Reads \
-             *fd*, *fsync_flags*, and *off* and *len* to limit the range. *res*: 0.";
-        IORING_OP_READ_FIXED, opcode,
-            "Read into a registered buffer. Reads *fd*, *addr* (inside the buffer), *len*, *off*, \
-             *rw_flags*, *buf_index*. *res*: bytes read.";
-        IORING_OP_WRITE_FIXED, opcode,
-            "Write from a registered buffer. Reads the fields of `IORING_OP_READ_FIXED`. *res*: \
-             bytes written.";
-        IORING_OP_POLL_ADD, opcode,
-            "Wait for poll events on *fd*. Reads *fd*, *poll32_events*, *len* \
-             (`IORING_POLL_ADD_MULTI`, `IORING_POLL_ADD_LEVEL`). *res*: the events that fired; a \
-             multishot poll sets `IORING_CQE_F_MORE` while it stays armed.";
-        IORING_OP_POLL_REMOVE, opcode,
-            "Remove or update a poll request. Reads *addr* (its *user_data*), *len* \
-             (`IORING_POLL_UPDATE_EVENTS`, `IORING_POLL_UPDATE_USER_DATA`), *off* (new \
-             *user_data*), *poll32_events* (new events). *res*: 0, `-ENOENT` if not found, \
-             `-EALREADY` if it is completing.";
-        IORING_OP_SYNC_FILE_RANGE, opcode,
-            "As sync_file_range(2). Reads *fd*, *off*, *len*, *sync_range_flags*. *res*: 0.";
-        IORING_OP_SENDMSG, opcode,
-            "As sendmsg(2). Reads *fd*, *addr* (struct msghdr), *msg_flags*, *ioprio* \
-             (`IORING_RECVSEND_*` flags). *res*: bytes sent.";
-        IORING_OP_RECVMSG, opcode,
-            "As recvmsg(2). Reads *fd*, *addr* (struct msghdr), *msg_flags*, *ioprio* \
-             (`IORING_RECV_MULTISHOT`, `IORING_RECVSEND_POLL_FIRST`), *buf_group*. *res*: bytes \
-             received; *flags* may hold `IORING_CQE_F_BUFFER`, `IORING_CQE_F_MORE`, \
-             `IORING_CQE_F_SOCK_NONEMPTY`. A multishot receive writes a *struct \
-             io_uring_recvmsg_out* at the start of each buffer.";
-        IORING_OP_TIMEOUT, opcode,
-            "A timer. Reads *addr* (struct __kernel_timespec, or nanoseconds with \
-             `IORING_TIMEOUT_IMMEDIATE_ARG`), *off* (complete after this many other completions; \
-             0: time only), *timeout_flags*. *res*: `-ETIME` when the time passed, 0 when the \
-             count was reached first.";
-        IORING_OP_TIMEOUT_REMOVE, opcode,
-            "Cancel or update a timeout. Reads *addr* (its *user_data*), *timeout_flags* \
-             (`IORING_TIMEOUT_UPDATE`, `IORING_LINK_TIMEOUT_UPDATE`), *addr2* (new timespec). \
-             *res*: 0, `-ENOENT`, or `-EALREADY`.";
-        IORING_OP_ACCEPT, opcode,
-            "As accept4(2). Reads *fd*, *addr* (struct sockaddr), *addr2* (socklen_t pointer), \
-             *accept_flags* (SOCK_*), *ioprio* (`IORING_ACCEPT_*`), *file_index*. *res*: the new \
-             descriptor (a direct index with *file_index*); a multishot accept sets \
-             `IORING_CQE_F_MORE`.";
-        IORING_OP_ASYNC_CANCEL, opcode,
-            "Cancel requests in flight. Reads *addr* (the *user_data* to match), *fd* (with \
-             `IORING_ASYNC_CANCEL_FD`), *len* (opcode, with `IORING_ASYNC_CANCEL_OP`), \
-             *cancel_flags*. *res*: 0 (or the number cancelled with `IORING_ASYNC_CANCEL_ALL`), \
-             `-ENOENT` if none matched, `-EALREADY` if it was running and may still complete.";
-        IORING_OP_LINK_TIMEOUT, opcode,
-            "A timeout for the request linked before it. Reads *addr* (timespec), \
-             *timeout_flags*. *res*: `-ETIME` when it fired (the linked request then fails with \
-             `-ECANCELED`), `-ECANCELED` when the request finished first.";
-        IORING_OP_CONNECT, opcode,
-            "As connect(2). Reads *fd*, *addr* (struct sockaddr), *off* (address length). *res*: \
-             0.";
-        IORING_OP_FALLOCATE, opcode,
-            "As fallocate(2). Reads *fd*, *len* (mode), *off* (offset), *addr* (length). *res*: \
-             0.";
-        IORING_OP_OPENAT, opcode,
-            "As openat(2). Reads *fd* (directory), *addr* (path), *open_flags*, *len* (mode), \
-             *file_index*. *res*: the new descriptor, or 0 with a direct index.";
-        IORING_OP_CLOSE, opcode,
-            "As close(2), or removes a registered file when *file_index* is set. Reads *fd*, \
-             *file_index*. *res*: 0.";
-        IORING_OP_FILES_UPDATE, opcode,
-            "Replace registered files from a request. Reads *addr* (array of descriptors), *len* \
-             (count), *off* (first slot, or `IORING_FILE_INDEX_ALLOC`). *res*: the number of \
-             slots updated.";
-        IORING_OP_STATX, opcode,
-            "As statx(2). Reads *fd* (directory), *addr* (path), *statx_flags*, *len* (mask), \
-             *off* (struct statx pointer). *res*: 0.";
-        IORING_OP_READ, opcode,
-            "As pread(2). Reads *fd*, *addr*, *len*, *off* (-1: current position), *rw_flags*, \
-             *buf_group* with `IOSQE_BUFFER_SELECT`. *res*: bytes read; `IORING_CQE_F_BUFFER` \
-             names a selected buffer.";
-        IORING_OP_WRITE, opcode,
-            "As pwrite(2). Reads *fd*, *addr*, *len*, *off*, *rw_flags*. *res*: bytes written.";
-        IORING_OP_FADVISE, opcode,
-            "As posix_fadvise(2). Reads *fd*, *off*, *len*, *fadvise_advice*. *res*: 0.";
-        IORING_OP_MADVISE, opcode,
-            "As madvise(2). Reads *addr*, *len*, *fadvise_advice*. *res*: 0.";
-        IORING_OP_SEND, opcode,
-            "As send(2). Reads *fd*, *addr*, *len*, *msg_flags*, *ioprio* (`IORING_RECVSEND_*` \
-             flags), *buf_group* (bundles), *addr2* and *addr_len* (destination, since 6.10). \
-             *res*: bytes sent.";
-        IORING_OP_RECV, opcode,
-            "As recv(2). Reads *fd*, *addr*, *len*, *msg_flags*, *ioprio* \
-             (`IORING_RECV_MULTISHOT`, `IORING_RECVSEND_POLL_FIRST`, `IORING_RECVSEND_BUNDLE`), \
-             *buf_group*. *res*: bytes received; *flags* may hold `IORING_CQE_F_BUFFER`, \
-             `IORING_CQE_F_MORE`, `IORING_CQE_F_SOCK_NONEMPTY`, `IORING_CQE_F_BUF_MORE`.";
-        IORING_OP_OPENAT2, opcode,
-            "As openat2(2). Reads *fd*, *addr* (path), *len* (size of struct open_how), *off* \
-             (struct open_how pointer), *file_index*. *res*: the new descriptor, or 0 with a \
-             direct index.";
-        IORING_OP_EPOLL_CTL, opcode,
-            "As epoll_ctl(2). Reads *fd* (epoll descriptor), *len* (operation), *off* (target \
-             descriptor), *addr* (struct epoll_event). *res*: 0.";
-        IORING_OP_SPLICE, opcode,
-            "As splice(2). Reads *splice_fd_in*, *splice_off_in*, *fd* (output), *off* (output \
-             offset), *len*, *splice_flags* (with `SPLICE_F_FD_IN_FIXED`). *res*: bytes moved.";
-        IORING_OP_PROVIDE_BUFFERS, opcode,
-            "Hand the kernel buffers for `IOSQE_BUFFER_SELECT`. Reads *addr* (first buffer), \
-             *len* (size of each), *fd* (count), *buf_group*, *off* (first buffer id). *res*: 0.";
-        IORING_OP_REMOVE_BUFFERS, opcode,
-            "Take back provided buffers. Reads *fd* (count), *buf_group*. *res*: the number \
-             removed.";
-        IORING_OP_TEE, opcode,
-            "As tee(2). Reads *splice_fd_in*, *fd*, *len*, *splice_flags*. *res*: bytes \
-             duplicated.";
-        IORING_OP_SHUTDOWN, opcode,
-            "As shutdown(2). Reads *fd*, *len* (how). *res*: 0.";
-        IORING_OP_RENAMEAT, opcode,
-            "As renameat2(2). Reads *fd* (old directory), *addr* (old path), *len* (new \
-             directory), *addr2* (new path), *rename_flags*. *res*: 0.";
-        IORING_OP_UNLINKAT, opcode,
-            "As unlinkat(2). Reads *fd*, *addr* (path), *unlink_flags*. *res*: 0.";
-        IORING_OP_MKDIRAT, opcode,
-            "As mkdirat(2). Reads *fd*, *addr* (path), *len* (mode). *res*: 0.";
-        IORING_OP_SYMLINKAT, opcode,
-            "As symlinkat(2). Reads *addr* (target), *fd* (directory), *addr2* (link path). \
-             *res*: 0.";
-        IORING_OP_LINKAT, opcode,
-            "As linkat(2). Reads *fd* (old directory), *addr* (old path), *len* (new directory), \
-             *addr2* (new path), *hardlink_flags*. *res*: 0.";
-        IORING_OP_MSG_RING, opcode,
-            "Post a completion to another ring, or pass it a registered file. Reads *fd* (target \
-             ring), *addr* (`IORING_MSG_DATA` or `IORING_MSG_SEND_FD`), *len* (the target CQE's \
-             *res*), *off* (its *user_data*), *msg_ring_flags*, *addr3* (source file index), \
-             *file_index* (target slot, or CQE flags with `IORING_MSG_RING_FLAGS_PASS`). *res*: 0 \
-             for the sender.";
-        IORING_OP_FSETXATTR, opcode,
-            "As fsetxattr(2). Reads *fd*, *addr* (name), *addr2* (value), *len* (size), \
-             *xattr_flags*. *res*: 0.";
-        IORING_OP_SETXATTR, opcode,
-            "As setxattr(2). Reads *addr3* (path), *addr* (name), *addr2* (value), *len*, \
-             *xattr_flags*. *res*: 0.";
-        IORING_OP_FGETXATTR, opcode,
-            "As fgetxattr(2). Reads *fd*, *addr* (name), *addr2* (buffer), *len*. *res*: the size \
-             of the value.";
-        IORING_OP_GETXATTR, opcode,
-            "As getxattr(2). Reads *addr3* (path), *addr* (name), *addr2* (buffer), *len*. *res*: \
-             the size of the value.";
-        IORING_OP_SOCKET, opcode,
-            "As socket(2). Reads *fd* (domain), *off* (type), *len* (protocol), *file_index*. \
-             *res*: the new descriptor, or 0 with a direct index.";
-        IORING_OP_URING_CMD, opcode,
-            "A command for the file's driver (NVMe passthrough, ublk, sockets with \
-             `SOCKET_URING_OP_*`). Reads *fd*, *cmd_op*, the command bytes from *cmd* (16 bytes, \
-             or 80 with `IORING_SETUP_SQE128`), *uring_cmd_flags*, *buf_index*. *res* and, with \
-             `IORING_SETUP_CQE32`, *big_cqe* are the driver's.";
-        IORING_OP_SEND_ZC, opcode,
-            "Zero-copy send. Reads the fields of `IORING_OP_SEND` and *buf_index* with \
-             `IORING_RECVSEND_FIXED_BUF`. *res*: bytes sent, with `IORING_CQE_F_MORE` set; a \
-             second CQE with `IORING_CQE_F_NOTIF` says the buffer may be reused.";
-        IORING_OP_SENDMSG_ZC, opcode,
-            "Zero-copy sendmsg(2). Reads the fields of `IORING_OP_SENDMSG`; completes as \
-             `IORING_OP_SEND_ZC`.";
-        IORING_OP_READ_MULTISHOT, opcode,
-            "Read repeatedly into provided buffers while data arrives. Reads *fd*, *len*, \
-             *buf_group* (`IOSQE_BUFFER_SELECT` required). *res*: bytes per CQE, with \
-             `IORING_CQE_F_BUFFER` and `IORING_CQE_F_MORE`.";
-        IORING_OP_WAITID, opcode,
-            "As waitid(2). Reads *fd* (id), *len* (id type), *file_index* (options), *addr2* \
-             (siginfo pointer). *res*: 0.";
-        IORING_OP_FUTEX_WAIT, opcode,
-            "Wait on a futex. Reads *addr* (futex), *addr2* (expected value), *addr3* (bit mask), \
-             *fd* (FUTEX2_* flags). *res*: 0.";
-        IORING_OP_FUTEX_WAKE, opcode,
-            "Wake futex waiters. Reads *addr*, *addr2* (how many), *addr3* (mask), *fd* (flags). \
-             *res*: the number woken.";
-        IORING_OP_FUTEX_WAITV, opcode,
-            "Wait on several futexes. Reads *addr* (struct futex_waitv array), *len* (count). \
-             *res*: the index of the futex that woke.";
-        IORING_OP_FIXED_FD_INSTALL, opcode,
-            "Turn a registered file into a normal descriptor. Reads *fd* (registered index; \
-             `IOSQE_FIXED_FILE` required), *install_fd_flags* (`IORING_FIXED_FD_NO_CLOEXEC`). \
-             *res*: the new descriptor.";
-        IORING_OP_FTRUNCATE, opcode,
-            "As ftruncate(2). Reads *fd*, *off* (length). *res*: 0.";
-        IORING_OP_BIND, opcode,
-            "As bind(2). Reads *fd*, *addr* (struct sockaddr), *addr2* (address length). *res*: \
-             0.";
-        IORING_OP_LISTEN, opcode,
-            "As listen(2). Reads *fd*, *len* (backlog). *res*: 0.";
-        IORING_OP_RECV_ZC, opcode,
-            "Zero-copy receive into an area registered with `IORING_REGISTER_ZCRX_IFQ`. Reads \
-             *fd*, *zcrx_ifq_idx*, *len* (byte limit, 0: none), *ioprio* \
-             (`IORING_RECV_MULTISHOT`). Needs 32-byte CQEs: *res* bytes, the *struct \
-             io_uring_zcrx_cqe* in *big_cqe* locates the data, `IORING_CQE_F_MORE` while armed.";
-        IORING_OP_EPOLL_WAIT, opcode,
-            "As epoll_wait(2) without a timeout. Reads *fd* (epoll descriptor), *addr* (event \
-             array), *len* (its size). *res*: the number of events.";
-        IORING_OP_READV_FIXED, opcode,
-            "Vectored read into registered buffer memory. Reads the fields of `IORING_OP_READV` \
-             and *buf_index*. *res*: bytes read.";
-        IORING_OP_WRITEV_FIXED, opcode,
-            "Vectored write from registered buffer memory. Reads the fields of `IORING_OP_WRITEV` \
-             and *buf_index*. *res*: bytes written.";
-        IORING_OP_PIPE, opcode,
-            "As pipe2(2). Reads *addr* (int[2] for the two descriptors), *pipe_flags*, \
-             *file_index* (direct descriptors). *res*: 0.";
-        IORING_OP_NOP128, opcode,
-            "`IORING_OP_NOP` in a 128-byte entry of an `IORING_SETUP_SQE_MIXED` ring.";
-        IORING_OP_URING_CMD128, opcode,
-            "`IORING_OP_URING_CMD` in a 128-byte entry of an `IORING_SETUP_SQE_MIXED` ring.";
-        IORING_OP_LAST, sentinel,
-            "One more than the highest opcode this header knows; grows with every release, so \
-             compare probe results instead.";
+}
+
+/// The rows of the request opcodes: one per row of [`OPCODES`] (its
+/// release and meaning live there), then the count sentinel.
+pub const REQUEST_OPCODES: ReleaseGroup = ReleaseGroup {
+    title: "io_uring_enter(2): opcodes (io_uring_sqe.opcode). \"Reads\" names the SQE \
+            fields the request uses besides opcode, flags, ioprio where unused, personality and \
+            user_data.",
+    rows: &OPCODE_ROWS,
+};
+
+const OPCODE_ROWS: [Release; OPCODES.len() + 1] = opcode_rows(Release {
+    name: "IORING_OP_LAST",
+    value: IORING_OP_LAST as i128,
+    since: None,
+    meaning: "One more than the highest opcode this header knows; grows with every release, so \
+             compare probe results instead.",
+});
+
+/// A release row per opcode row, then `last`.
+const fn opcode_rows<const N: usize>(last: Release) -> [Release; N] {
+    let mut out = [last; N];
+    let mut i = 0;
+    while i < OPCODES.len() {
+        let op = &OPCODES[i];
+        out[i] = Release {
+            name: op.name,
+            value: op.code as i128,
+            since: Some(op.since),
+            meaning: op.meaning,
+        };
+        i += 1;
     }
+    out
+}
+
+/// Every family, in the order of the manual.
+pub const GROUPS: &[ReleaseGroup] = &[
+    SETUP_FLAGS,
+    FEATURES,
+    MMAP_OFFSETS,
+    RING_FLAGS,
+    ENTER_FLAGS,
+    SQE_FLAGS,
+    REQUEST_OPCODES,
+    REQUEST_FLAGS,
+    CQE_FLAGS,
+    REGISTER_OPCODES,
+    REGISTER_ARGS,
+];
+
+release_table! {
     group REQUEST_FLAGS "io_uring_enter(2): request flags" {
         IORING_FSYNC_DATASYNC, since(5, 1),
             "*fsync_flags* of `IORING_OP_FSYNC`: sync data only, as fdatasync(2).";
