@@ -19,7 +19,8 @@ Where each page's text comes from (one place per fact):
                                  compiled examples of man/examples/ and
                                  `.\\" @names REGEX` lines the rows of
                                  man/kernel-releases.tsv
-  kernel releases                man/kernel-releases.tsv (also the prep
+  kernel releases                man/kernel-releases.tsv, written by tools/gen
+                                 from uapi/src/releases.rs (also the prep
                                  pages' "available since" notes)
 Output: OUT_DIR/man2, man3, man7 (and OUT_DIR/names.txt: every name and its
 page, for the checks).

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """The kernel-release table man/kernel-releases.tsv: every name of the
 kernel interface headers, the Linux release that added it, and what it
-means. The section 2 pages show it; the prep helper pages take their
+means (written by tools/gen from the uapi crate's release table; edit
+uapi/src/releases.rs, not the file). The section 2 pages show it; the prep helper pages take their
 "available since" notes from it."""
 
 import os

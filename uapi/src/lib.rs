@@ -293,6 +293,7 @@ mod setup;
 mod sqe;
 mod zcrx;
 
+pub mod releases;
 pub mod ring_types;
 pub mod version;
 

@@ -13,6 +13,7 @@ mod c_headers;
 mod functions_h;
 mod imports;
 mod prep;
+mod releases_tsv;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -36,6 +37,7 @@ fn generated_files() -> Vec<(&'static str, String)> {
     let mut files = c_headers::generated_files();
     files.push((functions_h::OUT, functions_h::generate()));
     files.push((prep::generate::OUT, prep::generate::generate()));
+    files.push((releases_tsv::OUT, releases_tsv::generate()));
     files
 }
 

@@ -5,8 +5,9 @@
 use std::mem::size_of;
 
 use crate::names::{self, FEATURE, OPCODE, REGISTER_OP, SETUP_FLAG};
+use crate::uapi::releases;
 use crate::uapi::*;
-use crate::{since, sysinfo, version};
+use crate::{sysinfo, version};
 
 /// Whether one setup flag is accepted.
 pub struct FlagResult {
@@ -251,7 +252,7 @@ pub fn gather() -> Facts {
         f.setup_flags.push(FlagResult {
             name,
             value: bit,
-            since: since::lookup(since::SETUP_FLAGS, bit),
+            since: releases::SETUP_FLAGS.since_of(bit.into()),
             result: try_flag(bit),
         });
     }
@@ -281,7 +282,9 @@ pub fn gather() -> Facts {
         let available = if queried {
             op < query.nr_register_opcodes
         } else {
-            since::lookup(since::REGISTER_OPS, op).is_some_and(sysinfo::kernel_at_least)
+            releases::REGISTER_OPCODES
+                .since_of(op.into())
+                .is_some_and(sysinfo::kernel_at_least)
         };
         f.register_ops.push(RegisterOp {
             name: names::full_name(REGISTER_OP, v).unwrap_or(name),
