@@ -2,8 +2,7 @@
 //! The generator of every generated file in the repository: `gen headers`
 //! writes them, `gen check` fails (listing them) when a checked-in copy is
 //! stale, `gen abi-assert FILE` writes the uapi tables as C static
-//! assertions, `gen imports` prints the library's module import graph,
-//! `gen opcodes` the opcode table as JSON. It
+//! assertions, `gen imports` prints the library's module import graph. It
 //! reads the uapi crate's tables in memory, and Rust doc comments,
 //! prototypes and imports with a Rust parser; nothing is read as text
 //! patterns. `make headers`, `make check-headers`, `make abi-assert` and
@@ -81,22 +80,6 @@ fn abi_assert(out: &Path) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Prints the opcode table as JSON, one object per row, for tools outside
-/// Rust (the manual's generator) that need an opcode's first release.
-fn print_opcodes() -> ExitCode {
-    let rows: Vec<String> = uring_uapi::OPCODES
-        .iter()
-        .map(|o| {
-            format!(
-                "  {{\"code\": {}, \"name\": \"{}\", \"since\": \"{}.{}\", \"takes_file\": {}, \"buffer_select\": {}}}",
-                o.code, o.name, o.since.0, o.since.1, o.takes_file, o.buffer_select
-            )
-        })
-        .collect();
-    println!("[\n{}\n]", rows.join(",\n"));
-    ExitCode::SUCCESS
-}
-
 /// Prints the import graph of `src/` and its circles; with `deny`, a
 /// circle fails.
 fn show_imports(deny: bool) -> ExitCode {
@@ -127,11 +110,10 @@ fn main() -> ExitCode {
         ["check"] => check_all(),
         ["abi-assert", out] => abi_assert(Path::new(out)),
         ["imports"] => show_imports(false),
-        ["opcodes"] => print_opcodes(),
         ["imports", "--deny-circles"] => show_imports(true),
         _ => {
             eprintln!(
-                "usage: gen headers | gen check | gen abi-assert FILE | gen imports [--deny-circles] | gen opcodes"
+                "usage: gen headers | gen check | gen abi-assert FILE | gen imports [--deny-circles]"
             );
             ExitCode::from(2)
         }
