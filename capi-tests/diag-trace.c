@@ -112,7 +112,7 @@ static void check_workload_trace(const char *variant, const char *t)
 	CHECK(strstr(t, "WARNING: SQE user_data=0xc8 READ: sqe->fd is negative without IOSQE_FIXED_FILE"));
 	CHECK(strstr(t, "WARNING: SQE user_data=0xc9 NOP: sqe->flags has bits no kernel defines"));
 	CHECK(strstr(t, "CQE user_data=0xc8 res=-EBADF"));
-	CHECK(strstr(t, "summary: 7 SQEs in 2 submits"));
+	CHECK(strstr(t, "summary: 7 SQEs consumed by the kernel in 2 submit calls"));
 	/* The ring never exited is summarised at process exit. */
 	CHECK(strstr(t, "ring 2 (fd "));
 	CHECK(strstr(t, "summary: ops per opcode: NOP=1"));

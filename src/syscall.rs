@@ -200,7 +200,6 @@ pub unsafe fn io_uring_enter2(
             argsz,
         )
     };
-    crate::diag::count_enter(); // diag hook (LIBURING_TRACE enters per submit)
     check(r).map(|v| v as i32)
 }
 
@@ -225,10 +224,12 @@ pub unsafe fn io_uring_register(
         )
     };
     if (-4095..0).contains(&r) {
-        // diag hook (LIBURING_DEBUG): on the error path only, spilling nothing.
-        crate::diag::register_failed(opcode, arg, nr_args, r as i32);
+        // Hook on the failure path only; it hands the error back, so no
+        // value has to be kept across the call.
+        let neg = crate::hooks::register_failed(opcode, arg, nr_args, r as i32);
+        return Err(Errno(neg.wrapping_neg()));
     }
-    check(r).map(|v| v as i32)
+    Ok(r as i32)
 }
 
 /// `mmap(2)` without touching errno.
