@@ -72,6 +72,10 @@ static WATCHING_RINGS: SetAtLoad<bool> = SetAtLoad(UnsafeCell::new(false));
 /// leaves it). One compare makes both tests; see [`detour`].
 static FAST_FROM: SetAtLoad<usize> = SetAtLoad(UnsafeCell::new(1));
 
+/// As [`FAST_FROM`] for the registration entry points, which an observer
+/// of failures only (`LIBURING_DEBUG`) wants too; see [`detour_any`].
+static FAST_FROM_ANY: SetAtLoad<usize> = SetAtLoad(UnsafeCell::new(1));
+
 /// Installs the observer; `rings`: it wants the submit and wait paths too.
 ///
 /// # Safety
@@ -83,8 +87,27 @@ pub unsafe fn install(observer: &'static Observer, rings: bool) {
     // SAFETY: per the caller, no read of these runs alongside.
     unsafe {
         *WATCHING_RINGS.0.get() = rings;
-        *FAST_FROM.0.get() = if rings { usize::MAX } else { 1 };
+        // Opaque to the optimiser: told the two values, it would turn the
+        // address compare into a flag test of more instructions.
+        *FAST_FROM.0.get() = core::hint::black_box(if rings { usize::MAX } else { 1 });
+        *FAST_FROM_ANY.0.get() = core::hint::black_box(usize::MAX);
     }
+}
+
+/// Whether a registration entry point must leave its fast path for
+/// `ring`: the ring is null, or any observer is installed. When false,
+/// `ring` is not null, and the same test made again on the fast path (as
+/// [`crate::register::RegTarget`] does) folds away.
+#[inline(always)]
+pub fn detour_any(ring: *const io_uring) -> bool {
+    // SAFETY: written only before the library is callable (`install`).
+    (ring as usize) < unsafe { *FAST_FROM_ANY.0.get() }
+}
+
+/// Whether any observer is installed.
+#[inline]
+pub fn observing() -> bool {
+    !OBSERVER.load(Ordering::Relaxed).is_null()
 }
 
 /// Whether a hot C entry point must leave its fast path for `ring`: the
@@ -184,10 +207,6 @@ impl<'a> SubmitSide<'a> {
     /// The library's private SQ head (first SQE not yet published).
     pub fn sqe_head(self) -> u32 {
         field!(self.sq.sqe_head)
-    }
-    /// The library's private SQ tail (next SQE to hand out).
-    pub fn sqe_tail(self) -> u32 {
-        field!(self.sq.sqe_tail)
     }
     /// The kernel's SQ head: SQEs it has consumed.
     pub fn sq_khead(self) -> u32 {
@@ -378,13 +397,11 @@ pub unsafe fn reaped(ring: NonNull<io_uring>, result: i32, enters: u32) -> i32 {
     result
 }
 
-/// `io_uring_register` failed with `-errno` = `neg_errno`; returns it, so
-/// the failure path tail-calls this and the success path saves nothing.
+/// `io_uring_register` failed with `errno`.
 #[cold]
 #[inline(never)]
-pub fn register_failed(opcode: u32, arg: *const c_void, nr_args: u32, neg_errno: i32) -> i32 {
+pub fn register_failed(opcode: u32, arg: *const c_void, nr_args: u32, errno: i32) {
     if let Some(o) = observer() {
-        (o.register_failed)(opcode, arg, nr_args, neg_errno.wrapping_neg());
+        (o.register_failed)(opcode, arg, nr_args, errno);
     }
-    neg_errno
 }

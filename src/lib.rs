@@ -15,7 +15,7 @@ pub mod buf_ring;
 mod c_headers;
 pub mod capi;
 pub mod diag;
-pub mod hooks;
+pub(crate) mod hooks;
 #[cfg(test)]
 mod prep;
 pub mod probe;

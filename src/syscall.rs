@@ -223,13 +223,7 @@ pub unsafe fn io_uring_register(
             nr_args as usize,
         )
     };
-    if (-4095..0).contains(&r) {
-        // Hook on the failure path only; it hands the error back, so no
-        // value has to be kept across the call.
-        let neg = crate::hooks::register_failed(opcode, arg, nr_args, r as i32);
-        return Err(Errno(neg.wrapping_neg()));
-    }
-    Ok(r as i32)
+    check(r).map(|v| v as i32)
 }
 
 /// `mmap(2)` without touching errno.

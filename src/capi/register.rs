@@ -56,6 +56,37 @@ macro_rules! exclusive_ring {
     };
 }
 
+/// Runs `$body` (a closure of the live ring giving the C result) for the
+/// C caller's `ring`: inline when the ring is not null and no observer is
+/// installed, else through [`detoured`], which refuses null with `-EINVAL`
+/// and runs the same body with the failure hook live. One compare decides
+/// both, so these calls cost what liburing's do.
+macro_rules! ring_call {
+    ($ring:ident, $body:expr) => {{
+        let body = $body;
+        if crate::hooks::detour_any($ring) {
+            // SAFETY: forwarded C contract (null or a live ring).
+            return unsafe { detoured($ring, body) };
+        }
+        // SAFETY: not null (no detour); otherwise the C contract, as in
+        // `live_ring!`.
+        body(unsafe { crate::ring::LiveRing::from_ptr($ring).unwrap_unchecked() })
+    }};
+}
+
+/// The off-fast-path half of [`ring_call!`]: out of line and cold.
+///
+/// # Safety
+/// `ring` must be null or a ring set up by this library.
+#[cold]
+#[inline(never)]
+unsafe fn detoured<'a>(
+    ring: *mut io_uring,
+    body: impl FnOnce(crate::ring::LiveRing<'a>) -> c_int,
+) -> c_int {
+    body(live_ring!(ring))
+}
+
 // ---------------------------------------------------------------------------
 // Files
 // ---------------------------------------------------------------------------
@@ -89,9 +120,10 @@ pub unsafe extern "C" fn io_uring_register_files(
     files: *const c_int,
     nr_files: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_files(ring, files, nr_files) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_files(ring, files, nr_files) })
+    })
 }
 
 /// Registers a file table with a tag per slot.
@@ -111,9 +143,10 @@ pub unsafe extern "C" fn io_uring_register_files_tags(
     tags: *const __u64,
     nr: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_files_tags(ring, files, tags, nr) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_files_tags(ring, files, tags, nr) })
+    })
 }
 
 /// Registers an empty file table of `nr` slots.
@@ -126,8 +159,9 @@ pub unsafe extern "C" fn io_uring_register_files_tags(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_files_sparse(ring: *mut io_uring, nr: c_uint) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::register_files_sparse(ring, nr))
+    ring_call!(ring, |ring| {
+        ret_int(register::register_files_sparse(ring, nr))
+    })
 }
 
 /// Replaces `nr_files` registered files from slot `off`.
@@ -147,9 +181,10 @@ pub unsafe extern "C" fn io_uring_register_files_update(
     files: *const c_int,
     nr_files: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_files_update(ring, off, files, nr_files) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_files_update(ring, off, files, nr_files) })
+    })
 }
 
 /// Replaces `nr_files` registered files from slot `off`, with tags.
@@ -172,9 +207,10 @@ pub unsafe extern "C" fn io_uring_register_files_update_tag(
     tags: *const __u64,
     nr_files: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_files_update_tag(ring, off, files, tags, nr_files) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_files_update_tag(ring, off, files, tags, nr_files) })
+    })
 }
 
 /// Limits direct-descriptor allocation to slots `[off, off + len)`.
@@ -192,8 +228,9 @@ pub unsafe extern "C" fn io_uring_register_file_alloc_range(
     off: c_uint,
     len: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::register_file_alloc_range(ring, off, len))
+    ring_call!(ring, |ring| {
+        ret_int(register::register_file_alloc_range(ring, off, len))
+    })
 }
 
 /// Drops the file table.
@@ -203,8 +240,7 @@ pub unsafe extern "C" fn io_uring_register_file_alloc_range(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_files(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::unregister_files(ring))
+    ring_call!(ring, |ring| { ret_int(register::unregister_files(ring)) })
 }
 
 // ---------------------------------------------------------------------------
@@ -238,9 +274,10 @@ pub unsafe extern "C" fn io_uring_register_buffers(
     iovecs: *const iovec,
     nr_iovecs: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
-    ret_int(unsafe { register::register_buffers(ring, iovecs.cast(), nr_iovecs) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
+        ret_int(unsafe { register::register_buffers(ring, iovecs.cast(), nr_iovecs) })
+    })
 }
 
 /// Registers fixed buffers with a tag per slot.
@@ -260,9 +297,10 @@ pub unsafe extern "C" fn io_uring_register_buffers_tags(
     tags: *const __u64,
     nr: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
-    ret_int(unsafe { register::register_buffers_tags(ring, iovecs.cast(), tags, nr) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
+        ret_int(unsafe { register::register_buffers_tags(ring, iovecs.cast(), tags, nr) })
+    })
 }
 
 /// Registers an empty buffer table of `nr` slots.
@@ -278,8 +316,9 @@ pub unsafe extern "C" fn io_uring_register_buffers_sparse(
     ring: *mut io_uring,
     nr: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::register_buffers_sparse(ring, nr))
+    ring_call!(ring, |ring| {
+        ret_int(register::register_buffers_sparse(ring, nr))
+    })
 }
 
 /// Replaces `nr` registered buffers from slot `off`, with tags.
@@ -301,9 +340,12 @@ pub unsafe extern "C" fn io_uring_register_buffers_update_tag(
     tags: *const __u64,
     nr: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
-    ret_int(unsafe { register::register_buffers_update_tag(ring, off, iovecs.cast(), tags, nr) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
+        ret_int(unsafe {
+            register::register_buffers_update_tag(ring, off, iovecs.cast(), tags, nr)
+        })
+    })
 }
 
 /// Drops the buffer table.
@@ -313,8 +355,7 @@ pub unsafe extern "C" fn io_uring_register_buffers_update_tag(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_buffers(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::unregister_buffers(ring))
+    ring_call!(ring, |ring| { ret_int(register::unregister_buffers(ring)) })
 }
 
 /// Clones `nr` buffers of `src` from `src_off` into `dst` at `dst_off`,
@@ -458,8 +499,9 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_eventfd(ring: *mut io_uring, fd: c_int) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::register_eventfd(ring, fd))
+    ring_call!(ring, |ring| {
+        ret_int(register::register_eventfd(ring, fd))
+    })
 }
 
 /// Signals eventfd `fd` only for completions from async workers.
@@ -485,8 +527,9 @@ pub unsafe extern "C" fn io_uring_register_eventfd(ring: *mut io_uring, fd: c_in
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_eventfd_async(ring: *mut io_uring, fd: c_int) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::register_eventfd_async(ring, fd))
+    ring_call!(ring, |ring| {
+        ret_int(register::register_eventfd_async(ring, fd))
+    })
 }
 
 /// Stops eventfd signalling.
@@ -505,8 +548,7 @@ pub unsafe extern "C" fn io_uring_register_eventfd_async(ring: *mut io_uring, fd
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::unregister_eventfd(ring))
+    ring_call!(ring, |ring| { ret_int(register::unregister_eventfd(ring)) })
 }
 
 /// Registers the caller's credentials; returns the personality id.
@@ -539,8 +581,9 @@ pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_i
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_personality(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::register_personality(ring))
+    ring_call!(ring, |ring| {
+        ret_int(register::register_personality(ring))
+    })
 }
 
 /// Drops personality `id`.
@@ -565,8 +608,9 @@ pub unsafe extern "C" fn io_uring_register_personality(ring: *mut io_uring) -> c
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_personality(ring: *mut io_uring, id: c_int) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::unregister_personality(ring, id))
+    ring_call!(ring, |ring| {
+        ret_int(register::unregister_personality(ring, id))
+    })
 }
 
 /// Fills probe `p` (room for `nr` ops) with the supported opcodes.
@@ -584,9 +628,10 @@ pub unsafe extern "C" fn io_uring_register_probe(
     p: *mut io_uring_probe,
     nr: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_probe(ring, p, nr) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_probe(ring, p, nr) })
+    })
 }
 
 /// Restricts what a disabled ring will accept once enabled.
@@ -604,9 +649,10 @@ pub unsafe extern "C" fn io_uring_register_restrictions(
     res: *mut io_uring_restriction,
     nr_res: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_restrictions(ring, res, nr_res) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_restrictions(ring, res, nr_res) })
+    })
 }
 
 /// Enables a ring created with `IORING_SETUP_R_DISABLED`.
@@ -625,8 +671,7 @@ pub unsafe extern "C" fn io_uring_register_restrictions(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_enable_rings(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::enable_rings(ring))
+    ring_call!(ring, |ring| { ret_int(register::enable_rings(ring)) })
 }
 
 // ---------------------------------------------------------------------------
@@ -648,9 +693,10 @@ pub unsafe extern "C" fn io_uring_register_iowq_aff(
     cpusz: libc::size_t,
     mask: *const libc::cpu_set_t,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_iowq_aff(ring, cpusz, mask) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_iowq_aff(ring, cpusz, mask) })
+    })
 }
 
 /// Resets the async workers' affinity.
@@ -660,8 +706,9 @@ pub unsafe extern "C" fn io_uring_register_iowq_aff(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_iowq_aff(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::unregister_iowq_aff(ring))
+    ring_call!(ring, |ring| {
+        ret_int(register::unregister_iowq_aff(ring))
+    })
 }
 
 /// Sets (and reads back the old) bounded/unbounded worker limits.
@@ -678,9 +725,10 @@ pub unsafe extern "C" fn io_uring_register_iowq_max_workers(
     ring: *mut io_uring,
     values: *mut c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee; the kernel checks `values`.
-    ret_int(unsafe { register::register_iowq_max_workers(ring, values) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee; the kernel checks `values`.
+        ret_int(unsafe { register::register_iowq_max_workers(ring, values) })
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -760,9 +808,10 @@ pub unsafe extern "C" fn io_uring_register_sync_cancel(
     ring: *mut io_uring,
     reg: *mut io_uring_sync_cancel_reg,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee; the kernel checks `reg`.
-    ret_int(unsafe { register::register_sync_cancel(ring, reg) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee; the kernel checks `reg`.
+        ret_int(unsafe { register::register_sync_cancel(ring, reg) })
+    })
 }
 
 /// Runs a MSG_RING SQE without a source ring.
@@ -785,9 +834,10 @@ pub unsafe extern "C" fn io_uring_register_napi(
     ring: *mut io_uring,
     napi: *mut io_uring_napi,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee; the kernel checks `napi`.
-    ret_int(unsafe { register::register_napi(ring, napi) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee; the kernel checks `napi`.
+        ret_int(unsafe { register::register_napi(ring, napi) })
+    })
 }
 
 /// Disables NAPI busy polling (`napi`, if not null, gets the old settings).
@@ -800,9 +850,10 @@ pub unsafe extern "C" fn io_uring_unregister_napi(
     ring: *mut io_uring,
     napi: *mut io_uring_napi,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::unregister_napi(ring, napi) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::unregister_napi(ring, napi) })
+    })
 }
 
 /// Selects the clock for wait timeouts.
@@ -815,9 +866,10 @@ pub unsafe extern "C" fn io_uring_register_clock(
     ring: *mut io_uring,
     arg: *mut io_uring_clock_register,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee; the kernel checks `arg`.
-    ret_int(unsafe { register::register_clock(ring, arg) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee; the kernel checks `arg`.
+        ret_int(unsafe { register::register_clock(ring, arg) })
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -834,9 +886,10 @@ pub unsafe extern "C" fn io_uring_register_region(
     ring: *mut io_uring,
     reg: *mut io_uring_mem_region_reg,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_region(ring, reg) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_region(ring, reg) })
+    })
 }
 
 /// liburing 2.15's stub: always `-EINVAL`, whatever the arguments.
@@ -863,9 +916,10 @@ pub unsafe extern "C" fn io_uring_register_ifq(
     ring: *mut io_uring,
     reg: *mut io_uring_zcrx_ifq_reg,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_ifq(ring, reg) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_ifq(ring, reg) })
+    })
 }
 
 /// Controls a zero-copy receive queue.
@@ -878,9 +932,10 @@ pub unsafe extern "C" fn io_uring_register_zcrx_ctrl(
     ring: *mut io_uring,
     ctrl: *mut zcrx_ctrl,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee; the kernel checks `ctrl`.
-    ret_int(unsafe { register::register_zcrx_ctrl(ring, ctrl) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee; the kernel checks `ctrl`.
+        ret_int(unsafe { register::register_zcrx_ctrl(ring, ctrl) })
+    })
 }
 
 /// Installs a BPF filter on the ring.
@@ -893,9 +948,10 @@ pub unsafe extern "C" fn io_uring_register_bpf_filter(
     ring: *mut io_uring,
     bpf: *mut io_uring_bpf,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_bpf_filter(ring, bpf) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_bpf_filter(ring, bpf) })
+    })
 }
 
 /// Installs a BPF filter on the calling task.
