@@ -777,7 +777,8 @@ fn finish(t: &mut RingTrace) {
     }
     if SUMMARY_FD.load(Ordering::Relaxed) >= 0 {
         keep_summary_current(t);
-        if t.summary_at != 0 {
+        // Else no block could be placed for sure: appended below instead.
+        if t.summary_at > 0 {
             return;
         }
     }
