@@ -7,11 +7,12 @@
 //! diagnostics, and the hooks are ordinary portable Rust.
 //!
 //! # Cost when nobody watches
-//! Hooks on cold paths (setup, teardown, a failed registration) test the
-//! observer pointer after the fact. The hot paths (submit, wait) test one
-//! global byte, [`watching_rings`], and only then call out of line into a
-//! `#[cold]` function that returns the call's result, so nothing the hot
-//! path holds has to survive the call and no register is saved for it.
+//! Hooks on cold paths (setup, teardown) test after the fact. The submit
+//! and registration entry points fold the hook test into their null-ring
+//! check: one compare of the ring address with a bound set at load
+//! ([`detour`], [`detour_any`]); off the fast path, a cold out-of-line copy
+//! of the same call reports to the observer. The wait loop, already out of
+//! line, tests [`watching_rings`] once at its end.
 //!
 //! # Who may see what
 //! The observer sees a ring through views that carry liburing's threading

@@ -5,9 +5,10 @@
 //!   naming the cause the library could establish and the fix
 //!   ([`setup_cause`]); a failed registration does the same when the cause
 //!   is known ([`register_cause`]). Return values and errno are unchanged.
-//! - `LIBURING_TRACE=stderr` or `LIBURING_TRACE=<path>`: every SQE handed to
-//!   the kernel and every CQE the library can see is logged decoded, with a
-//!   per-ring summary at `io_uring_queue_exit` or process exit ([`trace`]).
+//! - `LIBURING_TRACE=stderr` or `LIBURING_TRACE=<path>`: every SQE the
+//!   kernel consumed and every CQE the library sees when the program waits
+//!   is logged decoded, with a per-ring summary at `io_uring_queue_exit` or
+//!   process exit, kept current in place for a file ([`trace`]).
 //!
 //! Both variables are ignored in a secure-execution process (setuid,
 //! setgid or file capabilities: `getauxval(AT_SECURE)` is non-zero), as the
@@ -22,7 +23,8 @@
 //! Diagnostics are an observer behind [`crate::hooks`]: the core calls
 //! only the hooks, and this module installs its [`hooks::Observer`] once,
 //! at load. With neither variable set nothing is installed, and the hot
-//! paths pay one test of a global byte per call.
+//! entry points pay nothing beyond the null-ring compare they already make
+//! (see [`crate::hooks::detour`]).
 
 use core::ffi::c_void;
 use core::sync::atomic::{AtomicBool, AtomicI32, Ordering};
