@@ -395,12 +395,16 @@ html: man
 # liburing's suite as a binary drop-in with LIBURING_TRACE=<file per test> and
 # LIBURING_DEBUG=1 set for our runs only; the report lists regressions against
 # the reference (build/liburing-tests-traced.txt). Traces: build/traces/.
+# KEEP_TRACES=1 keeps the traces (the whole suite writes about 800 MB).
 liburing-tests-traced: stage
 	rm -rf $(BUILD)/traces && mkdir -p $(BUILD)/traces
 	sh liburing-tests/run.sh --stage $(abspath $(STAGE)) --modes reference,binary \
 		--ours-env 'LIBURING_TRACE=$(abspath $(BUILD))/traces/{test}.trace' \
-		--ours-env LIBURING_DEBUG=1 $(TRACED_ARGS)
-	cp .cache/liburing-tests/report.txt $(BUILD)/liburing-tests-traced.txt
+		--ours-env LIBURING_DEBUG=1 $(TRACED_ARGS); rc=$$?; \
+	cp .cache/liburing-tests/report.txt $(BUILD)/liburing-tests-traced.txt; \
+	echo "traces: $$(ls $(BUILD)/traces | wc -l) files, $$(du -sh $(BUILD)/traces | cut -f1)," \
+		"$$(cat $(BUILD)/traces/* | grep -c 'summary: ops per opcode') ring summaries"; \
+	[ -n "$(KEEP_TRACES)" ] || rm -rf $(BUILD)/traces; exit $$rc
 
 # The threaded, fork and resize C API tests with tracing on (file target).
 capi-tests-traced: stage
