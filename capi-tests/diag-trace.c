@@ -141,6 +141,44 @@ static int killed(void)
 	return 1;
 }
 
+/*
+ * The crash case of issue 17: a DEFER_TASKRUN ring with traffic, resized to
+ * 256 SQ / 4096 CQ entries (which unmaps the old rings), then more traffic.
+ * Exit 3: the kernel cannot resize rings (a note, not a failure).
+ */
+static int resized(void)
+{
+	struct io_uring ring;
+	struct io_uring_params p;
+	struct io_uring_cqe *cqe;
+	int round, i, r;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER;
+	if (io_uring_queue_init_params(8, &ring, &p))
+		return 3;
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < 50; i++) {
+			io_uring_prep_nop(io_uring_get_sqe(&ring));
+			CHECK_EQ(io_uring_submit_and_wait(&ring, 1), 1);
+			CHECK_EQ(io_uring_wait_cqe(&ring, &cqe), 0);
+			io_uring_cqe_seen(&ring, cqe);
+		}
+		if (round)
+			break;
+		memset(&p, 0, sizeof(p));
+		p.sq_entries = 256;
+		p.cq_entries = 4096;
+		p.flags = IORING_SETUP_CQSIZE;
+		r = io_uring_resize_rings(&ring, &p);
+		if (r == -EINVAL || r == -EOPNOTSUPP)
+			return 3;
+		CHECK_EQ(r, 0);
+	}
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
 static char trace[512];
 
 static int count(const char *text, const char *what)
@@ -237,6 +275,22 @@ static void check_counts(const char *self, const char *out)
 	CHECKM(access(how, F_OK) != 0, "LIBURING_TRACE=1 created a file named 1");
 	CHECK(strstr(slurp(err), "summary: 3 SQEs consumed"));
 
+	/* Resize under tracing: no crash, the trace follows the new rings. */
+	unlink(trace);
+	{
+		int rc = check_system("LIBURING_TRACE=%s %s resized", trace, self);
+
+		t = slurp(trace);
+		if (rc == 3) {
+			printf("note: resize case skipped: the kernel cannot resize rings\n");
+		} else {
+			printf("---- resized (tail)\n%s", t + (strlen(t) > 1500 ? strlen(t) - 1500 : 0));
+			CHECKM(rc == 0, "resized under LIBURING_TRACE: status %d", rc);
+			CHECK(strstr(t, "changed: now 256 SQ / 4096 CQ entries"));
+			CHECK(strstr(t, "summary: 100 SQEs consumed by the kernel in 100 submit calls"));
+		}
+	}
+
 	/* Killed: the file still holds a current summary. */
 	unlink(trace);
 	check_system("LIBURING_TRACE=%s %s killed", trace, self);
@@ -303,6 +357,8 @@ int main(int argc, char **argv)
 		return counts();
 	if (argc == 2 && !strcmp(argv[1], "killed"))
 		return killed();
+	if (argc == 2 && !strcmp(argv[1], "resized"))
+		return resized();
 	if (check_setup_flags_supported(4, 0) < 0)
 		SKIP("io_uring is not available here");
 	stage = check_env_or_skip("CAPI_STAGE");
