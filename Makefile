@@ -396,9 +396,37 @@ check-man: stage
 html: man
 	sh man/html.sh $(MAN_DIR)
 
-# The library's module import graph (tools/gen reads src/ with syn) and its
-# circles. Informational until the diagnostics sit behind one hook module
-# (issue 17); then add --deny-circles.
+# The library's module import graph (tools/gen reads src/ with syn): an
+# import circle in src/ fails.
 .PHONY: check-imports
 check-imports:
-	$(CARGO) run --quiet -p gen -- imports
+	$(CARGO) run --quiet -p gen -- imports --deny-circles
+
+# ---- diagnostics proofs (issue 17; not wired into `test` here) ----------------
+# liburing's suite as a binary drop-in with LIBURING_TRACE=<file per test> and
+# LIBURING_DEBUG=1 set for our runs only; the report lists regressions against
+# the reference (build/liburing-tests-traced.txt). Traces: build/traces/.
+# KEEP_TRACES=1 keeps the traces (the whole suite writes about 800 MB).
+liburing-tests-traced: stage
+	rm -rf $(BUILD)/traces && mkdir -p $(BUILD)/traces
+	sh liburing-tests/run.sh --stage $(abspath $(STAGE)) --modes reference,binary \
+		--ours-env 'LIBURING_TRACE=$(abspath $(BUILD))/traces/{test}.trace' \
+		--ours-env LIBURING_DEBUG=1 $(TRACED_ARGS); rc=$$?; \
+	cp .cache/liburing-tests/report.txt $(BUILD)/liburing-tests-traced.txt; \
+	echo "traces: $$(ls $(BUILD)/traces | wc -l) files, $$(du -sh $(BUILD)/traces | cut -f1)," \
+		"$$(cat $(BUILD)/traces/* | grep -c 'summary: ops per opcode') ring summaries"; \
+	[ -n "$(KEEP_TRACES)" ] || rm -rf $(BUILD)/traces; exit $$rc
+
+# The threaded, fork and resize C API tests with tracing on (file target).
+capi-tests-traced: stage
+	rm -rf $(BUILD)/capi-traces && mkdir -p $(BUILD)/capi-traces
+	LIBURING_TRACE=$(abspath $(BUILD))/capi-traces/all.trace LIBURING_DEBUG=1 \
+		sh capi-tests/run.sh $(abspath $(STAGE)) submit_wait_threads fork_dontfork \
+		register-resize defer_taskrun cq_overflow sqpoll register-ring-fd
+	@grep -c 'summary: ' $(BUILD)/capi-traces/all.trace | sed 's/^/summary lines in the trace: /'
+
+# ThreadSanitizer over the library (nightly rustc) and the C submitter/reaper
+# tests, tracing on: no report may appear (tools/diag/tsan.sh).
+check-tsan:
+	sh tools/diag/tsan.sh $(abspath $(BUILD))/tsan
+.PHONY: liburing-tests-traced capi-tests-traced check-tsan

@@ -367,7 +367,8 @@ int main(int argc, char **argv)
 		SKIP("io_uring is not available here");
 
 	expect_line("unknown-flag", 0, -EINVAL,
-		    "does not know setup flag(s) bit 0x40000000 (not an io_uring setup flag)");
+		    "does not know setup flag(s) bit 0x40000000 (not an io_uring setup flag); "
+		    "fix: drop them\n");
 	if (check_setup_flags_supported(4, IORING_SETUP_DEFER_TASKRUN |
 					   IORING_SETUP_SINGLE_ISSUER) == 0)
 		expect_line("defer-taskrun", 0, -EINVAL,

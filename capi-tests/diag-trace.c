@@ -10,6 +10,7 @@
  */
 #include "check.h"
 
+#include <signal.h>
 #include <sys/stat.h>
 
 /* Paths are built with snprintf into fixed buffers; a cut path fails later. */
@@ -69,6 +70,115 @@ static int workload(void)
 	return 0;
 }
 
+/*
+ * Counts from what the kernel did: ring 1 hands 4 SQEs over, the first
+ * invalid, and the kernel consumes only up to it; ring 2 submits twice,
+ * then reaps as ordinary programs do (wait, cqe_seen), then an FSYNC with
+ * DATASYNC; ring 3 does nothing.  Prints what the kernel returned.
+ */
+static int counts(void)
+{
+	struct io_uring a, b, idle;
+	struct io_uring_cqe *cqe;
+	struct io_uring_sqe *sqe;
+	struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = 1000 };
+	char buf[16], path[64] = "/tmp/diag-trace-XXXXXX";
+	int i, r, fd;
+
+	check_ring_init(&a, 8, 0);
+	sqe = io_uring_get_sqe(&a);
+	io_uring_prep_nop(sqe);
+	sqe->flags = 0x80;
+	sqe = io_uring_get_sqe(&a);
+	io_uring_prep_read(sqe, 0, buf, sizeof(buf), 0);
+	sqe = io_uring_get_sqe(&a);
+	io_uring_prep_timeout(sqe, &ts, 0, 0);
+	sqe = io_uring_get_sqe(&a);
+	io_uring_prep_nop(sqe);
+	r = io_uring_submit(&a);
+	printf("consumed=%d\n", r);
+	io_uring_queue_exit(&a);
+
+	check_ring_init(&b, 8, 0);
+	for (i = 0; i < 2; i++) {
+		io_uring_prep_nop(io_uring_get_sqe(&b));
+		CHECK_EQ(io_uring_submit(&b), 1);
+	}
+	for (i = 0; i < 2; i++) {
+		CHECK_EQ(io_uring_wait_cqe(&b, &cqe), 0);
+		io_uring_cqe_seen(&b, cqe);
+	}
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	unlink(path);
+	io_uring_prep_fsync(io_uring_get_sqe(&b), fd, IORING_FSYNC_DATASYNC);
+	CHECK_EQ(io_uring_submit_and_wait(&b, 1), 1);
+	CHECK_EQ(io_uring_wait_cqe(&b, &cqe), 0);
+	io_uring_cqe_seen(&b, cqe);
+	close(fd);
+	io_uring_queue_exit(&b);
+
+	check_ring_init(&idle, 4, 0);
+	io_uring_queue_exit(&idle);
+	return 0;
+}
+
+/* Traffic, then killed: the summary must be in the file all the same. */
+static int killed(void)
+{
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	int i;
+
+	check_ring_init(&ring, 8, 0);
+	for (i = 0; i < 3; i++) {
+		io_uring_prep_nop(io_uring_get_sqe(&ring));
+		CHECK_EQ(io_uring_submit_and_wait(&ring, 1), 1);
+		CHECK_EQ(io_uring_wait_cqe(&ring, &cqe), 0);
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	kill(getpid(), SIGKILL);
+	return 1;
+}
+
+/*
+ * The crash case of issue 17: a DEFER_TASKRUN ring with traffic, resized to
+ * 256 SQ / 4096 CQ entries (which unmaps the old rings), then more traffic.
+ * Exit 3: the kernel cannot resize rings (a note, not a failure).
+ */
+static int resized(void)
+{
+	struct io_uring ring;
+	struct io_uring_params p;
+	struct io_uring_cqe *cqe;
+	int round, i, r;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER;
+	if (io_uring_queue_init_params(8, &ring, &p))
+		return 3;
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < 50; i++) {
+			io_uring_prep_nop(io_uring_get_sqe(&ring));
+			CHECK_EQ(io_uring_submit_and_wait(&ring, 1), 1);
+			CHECK_EQ(io_uring_wait_cqe(&ring, &cqe), 0);
+			io_uring_cqe_seen(&ring, cqe);
+		}
+		if (round)
+			break;
+		memset(&p, 0, sizeof(p));
+		p.sq_entries = 256;
+		p.cq_entries = 4096;
+		p.flags = IORING_SETUP_CQSIZE;
+		r = io_uring_resize_rings(&ring, &p);
+		if (r == -EINVAL || r == -EOPNOTSUPP)
+			return 3;
+		CHECK_EQ(r, 0);
+	}
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
 static char trace[512];
 
 static int count(const char *text, const char *what)
@@ -112,11 +222,82 @@ static void check_workload_trace(const char *variant, const char *t)
 	CHECK(strstr(t, "WARNING: SQE user_data=0xc8 READ: sqe->fd is negative without IOSQE_FIXED_FILE"));
 	CHECK(strstr(t, "WARNING: SQE user_data=0xc9 NOP: sqe->flags has bits no kernel defines"));
 	CHECK(strstr(t, "CQE user_data=0xc8 res=-EBADF"));
-	CHECK(strstr(t, "summary: 7 SQEs in 2 submits"));
+	CHECK(strstr(t, "summary: 7 SQEs consumed by the kernel in 2 submit calls"));
 	/* The ring never exited is summarised at process exit. */
 	CHECK(strstr(t, "ring 2 (fd "));
 	CHECK(strstr(t, "summary: ops per opcode: NOP=1"));
 	CHECKM(count(t, "summary: ops per opcode") == 2, "%s: summaries", variant);
+}
+
+static void check_counts(const char *self, const char *out)
+{
+	char how[8192], cwd[4096], err[4200];
+	char *t;
+	int consumed = 0;
+
+	snprintf(how, sizeof(how), "%s counts", self);
+	t = traced("", how);
+	printf("---- counts\n%s", t);
+	/* What io_uring_submit returned on ring 1, from an untraced run. */
+	CHECK(check_system("%s counts > %s/counts.out", self, out) == 0);
+	{
+		char path[4300];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/counts.out", out);
+		f = fopen(path, "r");
+		CHECK(f && fscanf(f, "consumed=%d", &consumed) == 1);
+		fclose(f);
+	}
+	CHECKM(consumed >= 1 && consumed < 4, "kernel consumed %d of 4", consumed);
+	snprintf(how, sizeof(how), "summary: %d SQEs consumed by the kernel in 1 submit calls",
+		 consumed);
+	CHECKM(strstr(t, how), "missing \"%s\"", how);
+	if (consumed == 1) {
+		CHECK(strstr(t, "summary: ops per opcode: NOP=1\n"));
+		CHECK(!strstr(t, "SQE READ"));
+		CHECK(!strstr(t, "SQE TIMEOUT"));
+	}
+	CHECK(strstr(t, "summary: 3 SQEs consumed by the kernel in 3 submit calls"));
+	CHECK(strstr(t, "SQE FSYNC") && strstr(t, "op_flags=DATASYNC"));
+	CHECK(!strstr(t, "late"));
+	CHECK(strstr(t, " 0 not seen"));
+	/* The idle ring: set up, and no summary. */
+	CHECK(strstr(t, "ring 3 (fd "));
+	CHECK_EQ(count(t, "summary: ops per opcode"), 2);
+
+	/* LIBURING_TRACE=1 is stderr, not a file named 1. */
+	snprintf(cwd, sizeof(cwd), "%s/trace-one", out);
+	mkdir(cwd, 0755);
+	snprintf(err, sizeof(err), "%s/stderr", cwd);
+	CHECK(check_system("cd %s && LIBURING_TRACE=1 %s counts >/dev/null 2>%s", cwd, self, err) == 0);
+	snprintf(how, sizeof(how), "%s/1", cwd);
+	CHECKM(access(how, F_OK) != 0, "LIBURING_TRACE=1 created a file named 1");
+	CHECK(strstr(slurp(err), "summary: 3 SQEs consumed"));
+
+	/* Resize under tracing: no crash, the trace follows the new rings. */
+	unlink(trace);
+	{
+		int rc = check_system("LIBURING_TRACE=%s %s resized", trace, self);
+
+		t = slurp(trace);
+		if (rc == 3) {
+			printf("note: resize case skipped: the kernel cannot resize rings\n");
+		} else {
+			printf("---- resized (tail)\n%s", t + (strlen(t) > 1500 ? strlen(t) - 1500 : 0));
+			CHECKM(rc == 0, "resized under LIBURING_TRACE: status %d", rc);
+			CHECK(strstr(t, "changed: now 256 SQ / 4096 CQ entries"));
+			CHECK(strstr(t, "summary: 100 SQEs consumed by the kernel in 100 submit calls"));
+		}
+	}
+
+	/* Killed: the file still holds a current summary. */
+	unlink(trace);
+	check_system("LIBURING_TRACE=%s %s killed", trace, self);
+	t = slurp(trace);
+	printf("---- killed\n%s", t);
+	CHECK(strstr(t, "summary: 3 SQEs consumed by the kernel in 3 submit calls"));
+	CHECK(strstr(t, "summary: ops per opcode: NOP=3"));
 }
 
 /* upstream's io_uring-cp, built against upstream, run with us preloaded */
@@ -172,6 +353,12 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "workload"))
 		return workload();
+	if (argc == 2 && !strcmp(argv[1], "counts"))
+		return counts();
+	if (argc == 2 && !strcmp(argv[1], "killed"))
+		return killed();
+	if (argc == 2 && !strcmp(argv[1], "resized"))
+		return resized();
 	if (check_setup_flags_supported(4, 0) < 0)
 		SKIP("io_uring is not available here");
 	stage = check_env_or_skip("CAPI_STAGE");
@@ -201,6 +388,8 @@ int main(int argc, char **argv)
 			   cc, stage, src, bin, src, stage, stage) == 0);
 	snprintf(how, sizeof(how), "%s workload", bin);
 	check_workload_trace("liburing-ffi.so.2", traced("", how));
+
+	check_counts(self, out);
 
 	/* Nothing at all without the variable. */
 	unlink(trace);

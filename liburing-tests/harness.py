@@ -731,9 +731,19 @@ class Runner:
         os.makedirs(os.path.join(testdir, "output"), exist_ok=True)
         ref_results = ref_results or {}
 
+        def env_of(name):
+            # --ours-env: extra variables for our runs only ({test}: the test name).
+            if mode == "reference" or not self.args.ours_env:
+                return env
+            own = dict(env)
+            for item in self.args.ours_env:
+                key, _, value = item.partition("=")
+                own[key] = value.replace("{test}", name)
+            return own
+
         def attempt(name, label):
-            return self.attempt(testdir, env, os.path.join(logdir, name + ".log"), name, label,
-                                append=label != mode)
+            return self.attempt(testdir, env_of(name), os.path.join(logdir, name + ".log"), name,
+                                label, append=label != mode)
 
         results = {}
         t0 = time.time()
@@ -758,8 +768,8 @@ class Runner:
                 logp = os.path.join(logdir, name + ".log")
                 ref = self.attempt(ref_testdir, build_env(), logp, name,
                                    "%s pair %d: reference" % (mode, rnd), append=True, tail=True)
-                ours = self.attempt(testdir, env, logp, name, "%s pair %d: ours" % (mode, rnd),
-                                    append=True, tail=True)
+                ours = self.attempt(testdir, env_of(name), logp, name,
+                                    "%s pair %d: ours" % (mode, rnd), append=True, tail=True)
                 return ref, ours, 0.0
 
             suspects = [n for n in names if results[n]["kind"] not in (NOBUILD, NA) and
@@ -1130,6 +1140,10 @@ def parse_args(argv):
     ap.add_argument("--modes", default=",".join(ALL_MODES),
                     help="comma list of %s (default: all)" % ",".join(ALL_MODES))
     ap.add_argument("--only", help="comma list of test (and example) names to run")
+    ap.add_argument("--ours-env", action="append", default=[], metavar="NAME=VALUE",
+                    help="set NAME for the drop-in modes' runs only (not the reference), "
+                    "'{test}' in VALUE replaced by the test name; repeatable "
+                    "(e.g. LIBURING_TRACE=/tmp/t/{test}.trace)")
     ap.add_argument("--abi-asserts", help="build/abi-assert.c: check it against upstream's headers")
     ap.add_argument("--timeout", type=int,
                     default=int(os.environ.get("LIBURING_TESTS_TIMEOUT",
@@ -1340,6 +1354,7 @@ def main(argv):
              "kernel: %s" % meta["kernel"], "source: %s" % src_desc,
              "ours:   %s%s" % (args.stage, " (upstream itself: --stage-upstream)"
                                if args.stage_upstream else ""),
+             "ours run with: %s" % (" ".join(args.ours_env) or "(no extra environment)"),
              "timeout: %d s, reference retries: %d, pairs: a regression needs ours worse "
              "in %d of up to %d" % (args.timeout, args.retries, args.pair_needed,
                                     args.pair_rounds), ""]

@@ -17,6 +17,7 @@ pub(crate) mod capi;
 // one hook module (issue 17): some of its lookups serve `uring-info` only.
 pub mod diag;
 pub(crate) mod geometry;
+pub(crate) mod hooks;
 pub(crate) mod probe;
 pub(crate) mod queue;
 pub(crate) mod register;

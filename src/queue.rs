@@ -15,10 +15,11 @@
 
 use core::ffi::c_void;
 use core::mem::{size_of, MaybeUninit};
-use core::ptr::{self, addr_of_mut, null_mut};
+use core::ptr::{self, addr_of_mut, null_mut, NonNull};
 use core::sync::atomic::{fence, Ordering};
 
 use crate::geometry::{cqe_shift, sqe_shift};
+use crate::hooks;
 use crate::ring::LiveRing;
 use crate::structs::int_flags;
 use crate::syscall::{self, Errno, SysResult, KERNEL_SIGSET_BYTES};
@@ -250,16 +251,11 @@ pub fn get_sqe(ring: LiveRing) -> *mut io_uring_sqe {
 #[inline(always)]
 pub fn flush_sq(ring: LiveRing) -> u32 {
     let tail = ring.sqe_tail();
-    // diag hook: traced rings carry diag::TRACED_RING in `flags`, so this one
-    // test also routes them to the trace (no extra instruction when off).
-    if ring.flags() & (IORING_SETUP_SQ_REWIND | crate::diag::TRACED_RING) != 0 {
+    if ring.flags() & IORING_SETUP_SQ_REWIND != 0 {
         // Rare: laid out of the common path's way.
         core::hint::cold_path();
-        crate::diag::saw_ring(ring);
-        if ring.flags() & IORING_SETUP_SQ_REWIND != 0 {
-            ring.set_sqe_tail(0);
-            return tail;
-        }
+        ring.set_sqe_tail(0);
+        return tail;
     }
     if ring.sqe_head() != tail {
         ring.set_sqe_head(tail);
@@ -272,13 +268,42 @@ pub fn flush_sq(ring: LiveRing) -> u32 {
 
 /// Enters the kernel if `submitted` SQEs or the completion side need it
 /// (liburing's `__io_uring_submit`). Returns the number submitted.
-///
-/// The same decision as liburing's, laid out for the hot path: a caller
-/// that waits (`wait_nr != 0`) or must reap enters whatever the SQ says, so
-/// that is settled first and the SQ is then only asked about the SQPOLL
-/// wakeup flag.
 #[inline(always)]
 fn submit_flushed(ring: LiveRing, submitted: u32, wait_nr: u32, getevents: bool) -> SysResult<u32> {
+    submit_flushed_counted(ring, submitted, wait_nr, getevents).0
+}
+
+/// The submit calls as seen by an observer (the C entry points come here
+/// when [`hooks::watching_rings`]): the same work, then the hook. Out of
+/// line and cold, returning liburing's encoding (count or `-errno`) so that
+/// the entry point tail-calls it and its own path keeps nothing for it.
+#[cold]
+#[inline(never)]
+pub fn submit_observed(ring: LiveRing, wait_nr: u32, getevents: bool) -> i32 {
+    let n = flush_sq(ring);
+    let (r, enters) = submit_flushed_counted(ring, n, wait_nr, getevents);
+    let code = match r {
+        Ok(n) => n as i32,
+        Err(e) => e.neg(),
+    };
+    let Some(p) = NonNull::new(ring.as_ptr().cast_mut()) else {
+        return code;
+    };
+    // SAFETY: `p` is the live ring of the submit call this thread is in.
+    unsafe { hooks::submitted(p, wait_nr != 0 || getevents, code, enters) }
+}
+
+/// The decision to enter (the same as liburing's, laid out for the hot
+/// path: a caller that waits (`wait_nr != 0`) or must reap enters whatever
+/// the SQ says, so that is settled first and the SQ is then only asked about
+/// the SQPOLL wakeup flag). Also returns the number of enters made.
+#[inline(always)]
+fn submit_flushed_counted(
+    ring: LiveRing,
+    submitted: u32,
+    wait_nr: u32,
+    getevents: bool,
+) -> (SysResult<u32>, u32) {
     let mut flags = ring.enter_flags();
     let need_enter = if wait_nr != 0 || getevents {
         // Entering anyway: `sq_needs_enter` only adds the SQPOLL wakeup.
@@ -293,16 +318,17 @@ fn submit_flushed(ring: LiveRing, submitted: u32, wait_nr: u32, getevents: bool)
         sq_needs_enter(ring, submitted, &mut flags)
     };
     if !need_enter {
-        return Ok(submitted);
+        return (Ok(submitted), 0);
     }
-    enter(
+    let r = enter(
         ring,
         submitted,
         wait_nr,
         flags,
         ptr::null(),
         KERNEL_SIGSET_BYTES,
-    )
+    );
+    (r, 1)
 }
 
 /// `io_uring_submit`: returns the number of SQEs submitted.
@@ -429,6 +455,9 @@ fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec) -> Wai
     let mut looped = false;
     // liburing's `err`: 0 = nothing yet, > 0 = first enter's count, < 0 = -errno.
     let mut err: i32 = 0;
+    // For the hook: what the call did.
+    let submits = spec.submit != 0;
+    let mut enters: u32 = 0;
 
     loop {
         let mut need_enter = false;
@@ -478,12 +507,7 @@ fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec) -> Wai
         }
 
         let entered = enter(ring, spec.submit, spec.wait_nr, flags, spec.arg, spec.argsz);
-        // diag hook: a traced ring (diag::TRACED_RING in `flags`) logs the
-        // CQEs the kernel has posted; nothing is left in the SQ to log again.
-        if ring.flags() & crate::diag::TRACED_RING != 0 {
-            core::hint::cold_path();
-            crate::diag::saw_ring(ring);
-        }
+        enters += 1;
         match entered {
             Err(e) => {
                 if err == 0 {
@@ -505,7 +529,28 @@ fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec) -> Wai
     }
 
     cqe_out.write(cqe);
+    if hooks::watching_rings() {
+        core::hint::cold_path();
+        return Waited(report_wait(ring, submits, err, enters));
+    }
     Waited(err)
+}
+
+/// The wait loop's hook call, out of line and cold.
+#[cold]
+#[inline(never)]
+fn report_wait(ring: LiveRing, submits: bool, err: i32, enters: u32) -> i32 {
+    let Some(p) = NonNull::new(ring.as_ptr().cast_mut()) else {
+        return err;
+    };
+    if submits {
+        // SAFETY: a wait that submits is made by the ring's submitter, which
+        // is reaping too.
+        unsafe { hooks::submitted(p, true, err, enters) }
+    } else {
+        // SAFETY: this thread is in a wait call on the live ring.
+        unsafe { hooks::reaped(p, err, enters) }
+    }
 }
 
 /// `__io_uring_get_cqe`: submits `submit` already-flushed SQEs and waits

@@ -63,35 +63,51 @@ use crate::uapi::{
 pub struct RegTarget {
     fd: i32,
     op_flags: u32,
+    /// A failure goes to the observer hook. Made by the same test as the
+    /// C entry point's detour, so on its fast path this is known false and
+    /// the hook costs nothing there.
+    observed: bool,
 }
 
 impl RegTarget {
-    fn of(int_flags: u8, enter_ring_fd: i32, ring_fd: i32) -> RegTarget {
-        if int_flags & int_flags::REG_REG_RING != 0 {
-            RegTarget {
-                fd: enter_ring_fd,
-                op_flags: IORING_REGISTER_USE_REGISTERED_RING,
-            }
-        } else {
-            RegTarget {
-                fd: ring_fd,
-                op_flags: 0,
-            }
+    #[inline(always)]
+    fn of(int_flags: u8, enter_ring_fd: i32, ring_fd: i32, observed: bool) -> RegTarget {
+        // Both fields from one test (the registered index needs the flag).
+        let registered = int_flags & int_flags::REG_REG_RING != 0;
+        RegTarget {
+            fd: if registered { enter_ring_fd } else { ring_fd },
+            op_flags: u32::from(registered) * IORING_REGISTER_USE_REGISTERED_RING,
+            observed,
         }
     }
 }
 
+// Not `#[inline]`, and a call rather than a leaf: an item other crates may
+// inline would export the hook's flag, which the library would then reach
+// through the GOT (one more instruction per call); LTO inlines it here all
+// the same.
 impl From<LiveRing<'_>> for RegTarget {
-    #[inline]
     fn from(ring: LiveRing<'_>) -> RegTarget {
-        RegTarget::of(ring.int_flags(), ring.enter_ring_fd(), ring.ring_fd())
+        target_of_live(ring)
     }
+}
+
+#[inline(always)]
+fn target_of_live(ring: LiveRing<'_>) -> RegTarget {
+    let observed = crate::hooks::detour_any(ring.as_ptr());
+    RegTarget::of(
+        ring.int_flags(),
+        ring.enter_ring_fd(),
+        ring.ring_fd(),
+        observed,
+    )
 }
 
 impl From<&io_uring> for RegTarget {
     #[inline]
     fn from(ring: &io_uring) -> RegTarget {
-        RegTarget::of(ring.int_flags, ring.enter_ring_fd, ring.ring_fd)
+        let observed = crate::hooks::observing();
+        RegTarget::of(ring.int_flags, ring.enter_ring_fd, ring.ring_fd, observed)
     }
 }
 
@@ -109,7 +125,13 @@ pub unsafe fn register(
 ) -> SysResult<i32> {
     let to = to.into();
     // SAFETY: forwarded caller guarantee; the fd is only a number to the kernel.
-    unsafe { syscall::io_uring_register(to.fd as u32, opcode | to.op_flags, arg, nr_args) }
+    let r = unsafe { syscall::io_uring_register(to.fd as u32, opcode | to.op_flags, arg, nr_args) };
+    if to.observed {
+        if let Err(e) = r {
+            crate::hooks::register_failed(opcode | to.op_flags, arg, nr_args, e.0);
+        }
+    }
+    r
 }
 
 /// An `io_uring_register` opcode paired with the one argument struct `T` it

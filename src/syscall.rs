@@ -22,8 +22,6 @@ impl Errno {
     pub const EBUSY: Errno = Errno(libc::EBUSY);
     pub const ETIME: Errno = Errno(libc::ETIME);
     #[cfg(test)]
-    pub const EINTR: Errno = Errno(libc::EINTR);
-    #[cfg(test)]
     pub const ENXIO: Errno = Errno(libc::ENXIO);
     pub const EBADF: Errno = Errno(libc::EBADF);
     pub const EFAULT: Errno = Errno(libc::EFAULT);
@@ -204,7 +202,6 @@ pub unsafe fn io_uring_enter2(
             argsz,
         )
     };
-    crate::diag::count_enter(); // diag hook (LIBURING_TRACE enters per submit)
     check(r).map(|v| v as i32)
 }
 
@@ -228,10 +225,6 @@ pub unsafe fn io_uring_register(
             nr_args as usize,
         )
     };
-    if (-4095..0).contains(&r) {
-        // diag hook (LIBURING_DEBUG): on the error path only, spilling nothing.
-        crate::diag::register_failed(opcode, arg, nr_args, r as i32);
-    }
     check(r).map(|v| v as i32)
 }
 

@@ -16,6 +16,7 @@ use core::ptr::null_mut;
 
 use super::ret_count;
 use crate::queue::{self, CqeOut};
+use crate::ring::LiveRing;
 use crate::structs::io_uring;
 use crate::uapi::{__kernel_timespec, io_uring_cqe, io_uring_sqe};
 
@@ -60,8 +61,25 @@ macro_rules! cqe_out {
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_submit(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
+    if crate::hooks::detour(ring) {
+        // SAFETY: forwarded caller guarantee.
+        return unsafe { submit_detour(ring, 0, false) };
+    }
+    // SAFETY: not null (no detour); otherwise the C contract, as in `live_ring!`.
+    let ring = unsafe { LiveRing::from_ptr(ring).unwrap_unchecked() };
     ret_count(queue::submit(ring))
+}
+
+/// The submit entry points off their fast path: a null ring, or an
+/// observer watching (hook; tail-called, so the fast path saves nothing).
+///
+/// # Safety
+/// `ring` must be null or a ring set up by this library.
+#[cold]
+#[inline(never)]
+unsafe fn submit_detour(ring: *mut io_uring, wait_nr: c_uint, getevents: bool) -> c_int {
+    let ring = live_ring!(ring);
+    queue::submit_observed(ring, wait_nr, getevents)
 }
 
 /// Submits and waits for completions in one system call. It submits like
@@ -84,7 +102,12 @@ pub unsafe extern "C" fn io_uring_submit(ring: *mut io_uring) -> c_int {
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_submit_and_wait(ring: *mut io_uring, wait_nr: c_uint) -> c_int {
-    let ring = live_ring!(ring);
+    if crate::hooks::detour(ring) {
+        // SAFETY: forwarded caller guarantee.
+        return unsafe { submit_detour(ring, wait_nr, false) };
+    }
+    // SAFETY: not null (no detour); otherwise the C contract, as in `live_ring!`.
+    let ring = unsafe { LiveRing::from_ptr(ring).unwrap_unchecked() };
     ret_count(queue::submit_and_wait(ring, wait_nr))
 }
 
@@ -217,7 +240,12 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_reg(
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_submit_and_get_events(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
+    if crate::hooks::detour(ring) {
+        // SAFETY: forwarded caller guarantee.
+        return unsafe { submit_detour(ring, 0, true) };
+    }
+    // SAFETY: not null (no detour); otherwise the C contract, as in `live_ring!`.
+    let ring = unsafe { LiveRing::from_ptr(ring).unwrap_unchecked() };
     ret_count(queue::submit_and_get_events(ring))
 }
 

@@ -56,6 +56,37 @@ macro_rules! exclusive_ring {
     };
 }
 
+/// Runs `$body` (a closure of the live ring giving the C result) for the
+/// C caller's `ring`: inline when the ring is not null and no observer is
+/// installed, else through [`detoured`], which refuses null with `-EINVAL`
+/// and runs the same body with the failure hook live. One compare decides
+/// both, so these calls cost what liburing's do.
+macro_rules! ring_call {
+    ($ring:ident, $body:expr) => {{
+        let body = $body;
+        if crate::hooks::detour_any($ring) {
+            // SAFETY: forwarded C contract (null or a live ring).
+            return unsafe { detoured($ring, body) };
+        }
+        // SAFETY: not null (no detour); otherwise the C contract, as in
+        // `live_ring!`.
+        body(unsafe { crate::ring::LiveRing::from_ptr($ring).unwrap_unchecked() })
+    }};
+}
+
+/// The off-fast-path half of [`ring_call!`]: out of line and cold.
+///
+/// # Safety
+/// `ring` must be null or a ring set up by this library.
+#[cold]
+#[inline(never)]
+unsafe fn detoured<'a>(
+    ring: *mut io_uring,
+    body: impl FnOnce(crate::ring::LiveRing<'a>) -> c_int,
+) -> c_int {
+    body(live_ring!(ring))
+}
+
 // ---------------------------------------------------------------------------
 // Files
 // ---------------------------------------------------------------------------
@@ -92,9 +123,10 @@ pub unsafe extern "C" fn io_uring_register_files(
     files: *const c_int,
     nr_files: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_files(ring, files, nr_files) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_files(ring, files, nr_files) })
+    })
 }
 
 /// Registers a file table as io_uring_register_files() does, with a tag per
@@ -115,9 +147,10 @@ pub unsafe extern "C" fn io_uring_register_files_tags(
     tags: *const __u64,
     nr: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_files_tags(ring, files, tags, nr) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_files_tags(ring, files, tags, nr) })
+    })
 }
 
 /// Registers an empty file table of `nr` slots. Direct descriptors
@@ -133,8 +166,9 @@ pub unsafe extern "C" fn io_uring_register_files_tags(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_files_sparse(ring: *mut io_uring, nr: c_uint) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::register_files_sparse(ring, nr))
+    ring_call!(ring, |ring| {
+        ret_int(register::register_files_sparse(ring, nr))
+    })
 }
 
 /// Replaces `nr_files` entries of the registered file table, starting at
@@ -156,9 +190,10 @@ pub unsafe extern "C" fn io_uring_register_files_update(
     files: *const c_int,
     nr_files: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_files_update(ring, off, files, nr_files) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_files_update(ring, off, files, nr_files) })
+    })
 }
 
 /// Replaces `nr_files` entries of the registered file table, starting at
@@ -183,9 +218,10 @@ pub unsafe extern "C" fn io_uring_register_files_update_tag(
     tags: *const __u64,
     nr_files: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_files_update_tag(ring, off, files, tags, nr_files) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_files_update_tag(ring, off, files, tags, nr_files) })
+    })
 }
 
 /// Chooses which registered-file slots the kernel may pick when a request
@@ -205,8 +241,9 @@ pub unsafe extern "C" fn io_uring_register_file_alloc_range(
     off: c_uint,
     len: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::register_file_alloc_range(ring, off, len))
+    ring_call!(ring, |ring| {
+        ret_int(register::register_file_alloc_range(ring, off, len))
+    })
 }
 
 /// Unregisters the ring's file table; requests still using a file keep it
@@ -217,8 +254,7 @@ pub unsafe extern "C" fn io_uring_register_file_alloc_range(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_files(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::unregister_files(ring))
+    ring_call!(ring, |ring| { ret_int(register::unregister_files(ring)) })
 }
 
 // ---------------------------------------------------------------------------
@@ -256,9 +292,10 @@ pub unsafe extern "C" fn io_uring_register_buffers(
     iovecs: *const iovec,
     nr_iovecs: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
-    ret_int(unsafe { register::register_buffers(ring, iovecs.cast(), nr_iovecs) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
+        ret_int(unsafe { register::register_buffers(ring, iovecs.cast(), nr_iovecs) })
+    })
 }
 
 /// Registers buffers as io_uring_register_buffers() does, with a tag per
@@ -281,9 +318,10 @@ pub unsafe extern "C" fn io_uring_register_buffers_tags(
     tags: *const __u64,
     nr: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
-    ret_int(unsafe { register::register_buffers_tags(ring, iovecs.cast(), tags, nr) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
+        ret_int(unsafe { register::register_buffers_tags(ring, iovecs.cast(), tags, nr) })
+    })
 }
 
 /// Registers an empty buffer table of `nr` slots, to be filled later with
@@ -301,8 +339,9 @@ pub unsafe extern "C" fn io_uring_register_buffers_sparse(
     ring: *mut io_uring,
     nr: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::register_buffers_sparse(ring, nr))
+    ring_call!(ring, |ring| {
+        ret_int(register::register_buffers_sparse(ring, nr))
+    })
 }
 
 /// Replaces `nr` entries of the registered buffer table, starting at slot
@@ -327,9 +366,12 @@ pub unsafe extern "C" fn io_uring_register_buffers_update_tag(
     tags: *const __u64,
     nr: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
-    ret_int(unsafe { register::register_buffers_update_tag(ring, off, iovecs.cast(), tags, nr) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
+        ret_int(unsafe {
+            register::register_buffers_update_tag(ring, off, iovecs.cast(), tags, nr)
+        })
+    })
 }
 
 /// Unregisters all buffers of the ring and unpins their memory.
@@ -339,8 +381,7 @@ pub unsafe extern "C" fn io_uring_register_buffers_update_tag(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_buffers(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::unregister_buffers(ring))
+    ring_call!(ring, |ring| { ret_int(register::unregister_buffers(ring)) })
 }
 
 /// Clones `nr` buffers of `src` from `src_off` into `dst` at `dst_off`,
@@ -489,8 +530,9 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_eventfd(ring: *mut io_uring, fd: c_int) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::register_eventfd(ring, fd))
+    ring_call!(ring, |ring| {
+        ret_int(register::register_eventfd(ring, fd))
+    })
 }
 
 /// Like io_uring_register_eventfd(), but the eventfd is signalled only for
@@ -518,8 +560,9 @@ pub unsafe extern "C" fn io_uring_register_eventfd(ring: *mut io_uring, fd: c_in
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_eventfd_async(ring: *mut io_uring, fd: c_int) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::register_eventfd_async(ring, fd))
+    ring_call!(ring, |ring| {
+        ret_int(register::register_eventfd_async(ring, fd))
+    })
 }
 
 /// Unregisters the ring's eventfd: completions no longer signal it.
@@ -538,8 +581,7 @@ pub unsafe extern "C" fn io_uring_register_eventfd_async(ring: *mut io_uring, fd
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::unregister_eventfd(ring))
+    ring_call!(ring, |ring| { ret_int(register::unregister_eventfd(ring)) })
 }
 
 /// Registers the calling task's credentials. The ring returns an id for
@@ -574,8 +616,9 @@ pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_i
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_personality(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::register_personality(ring))
+    ring_call!(ring, |ring| {
+        ret_int(register::register_personality(ring))
+    })
 }
 
 /// Unregisters the credentials registered as personality `id` with
@@ -601,8 +644,9 @@ pub unsafe extern "C" fn io_uring_register_personality(ring: *mut io_uring) -> c
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_personality(ring: *mut io_uring, id: c_int) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::unregister_personality(ring, id))
+    ring_call!(ring, |ring| {
+        ret_int(register::unregister_personality(ring, id))
+    })
 }
 
 /// Asks the kernel which request opcodes it supports and fills the probe
@@ -622,9 +666,10 @@ pub unsafe extern "C" fn io_uring_register_probe(
     p: *mut io_uring_probe,
     nr: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_probe(ring, p, nr) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_probe(ring, p, nr) })
+    })
 }
 
 /// Limits what a ring will accept once enabled: which register opcodes,
@@ -646,9 +691,10 @@ pub unsafe extern "C" fn io_uring_register_restrictions(
     res: *mut io_uring_restriction,
     nr_res: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_restrictions(ring, res, nr_res) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_restrictions(ring, res, nr_res) })
+    })
 }
 
 /// Starts a ring created with `IORING_SETUP_R_DISABLED`, usually after
@@ -669,8 +715,7 @@ pub unsafe extern "C" fn io_uring_register_restrictions(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_enable_rings(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::enable_rings(ring))
+    ring_call!(ring, |ring| { ret_int(register::enable_rings(ring)) })
 }
 
 // ---------------------------------------------------------------------------
@@ -693,9 +738,10 @@ pub unsafe extern "C" fn io_uring_register_iowq_aff(
     cpusz: libc::size_t,
     mask: *const libc::cpu_set_t,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_iowq_aff(ring, cpusz, mask) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_iowq_aff(ring, cpusz, mask) })
+    })
 }
 
 /// Undoes io_uring_register_iowq_aff(): the asynchronous workers may run
@@ -706,8 +752,9 @@ pub unsafe extern "C" fn io_uring_register_iowq_aff(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_iowq_aff(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::unregister_iowq_aff(ring))
+    ring_call!(ring, |ring| {
+        ret_int(register::unregister_iowq_aff(ring))
+    })
 }
 
 /// Limits how many asynchronous worker threads the ring may start:
@@ -727,9 +774,10 @@ pub unsafe extern "C" fn io_uring_register_iowq_max_workers(
     ring: *mut io_uring,
     values: *mut c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee; the kernel checks `values`.
-    ret_int(unsafe { register::register_iowq_max_workers(ring, values) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee; the kernel checks `values`.
+        ret_int(unsafe { register::register_iowq_max_workers(ring, values) })
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -820,9 +868,10 @@ pub unsafe extern "C" fn io_uring_register_sync_cancel(
     ring: *mut io_uring,
     reg: *mut io_uring_sync_cancel_reg,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee; the kernel checks `reg`.
-    ret_int(unsafe { register::register_sync_cancel(ring, reg) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee; the kernel checks `reg`.
+        ret_int(unsafe { register::register_sync_cancel(ring, reg) })
+    })
 }
 
 /// Posts a completion into another ring without having a ring of one's
@@ -849,9 +898,10 @@ pub unsafe extern "C" fn io_uring_register_napi(
     ring: *mut io_uring,
     napi: *mut io_uring_napi,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee; the kernel checks `napi`.
-    ret_int(unsafe { register::register_napi(ring, napi) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee; the kernel checks `napi`.
+        ret_int(unsafe { register::register_napi(ring, napi) })
+    })
 }
 
 /// Turns off the NAPI busy polling set up with io_uring_register_napi();
@@ -865,9 +915,10 @@ pub unsafe extern "C" fn io_uring_unregister_napi(
     ring: *mut io_uring,
     napi: *mut io_uring_napi,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::unregister_napi(ring, napi) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::unregister_napi(ring, napi) })
+    })
 }
 
 /// Selects the clock that timeouts of waits on this ring are measured
@@ -882,9 +933,10 @@ pub unsafe extern "C" fn io_uring_register_clock(
     ring: *mut io_uring,
     arg: *mut io_uring_clock_register,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee; the kernel checks `arg`.
-    ret_int(unsafe { register::register_clock(ring, arg) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee; the kernel checks `arg`.
+        ret_int(unsafe { register::register_clock(ring, arg) })
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -904,9 +956,10 @@ pub unsafe extern "C" fn io_uring_register_region(
     ring: *mut io_uring,
     reg: *mut io_uring_mem_region_reg,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_region(ring, reg) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_region(ring, reg) })
+    })
 }
 
 /// Meant to register an array of wait arguments, a job that
@@ -953,9 +1006,10 @@ pub unsafe extern "C" fn io_uring_register_ifq(
     ring: *mut io_uring,
     reg: *mut io_uring_zcrx_ifq_reg,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_ifq(ring, reg) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_ifq(ring, reg) })
+    })
 }
 
 /// Controls a zero-copy receive instance. The instance was registered
@@ -982,9 +1036,10 @@ pub unsafe extern "C" fn io_uring_register_zcrx_ctrl(
     ring: *mut io_uring,
     ctrl: *mut zcrx_ctrl,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee; the kernel checks `ctrl`.
-    ret_int(unsafe { register::register_zcrx_ctrl(ring, ctrl) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee; the kernel checks `ctrl`.
+        ret_int(unsafe { register::register_zcrx_ctrl(ring, ctrl) })
+    })
 }
 
 /// Installs a BPF filter on the ring: a classic BPF program that sees each
@@ -1010,9 +1065,10 @@ pub unsafe extern "C" fn io_uring_register_bpf_filter(
     ring: *mut io_uring,
     bpf: *mut io_uring_bpf,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { register::register_bpf_filter(ring, bpf) })
+    ring_call!(ring, |ring| {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { register::register_bpf_filter(ring, bpf) })
+    })
 }
 
 /// Installs a BPF filter on the calling task rather than on one ring: it

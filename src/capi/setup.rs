@@ -46,9 +46,9 @@ unsafe fn init_into<T>(
     ret
 }
 
-/// diag hook after every setup entry point: explains a failure
-/// (`LIBURING_DEBUG`) or starts tracing the new ring (`LIBURING_TRACE`).
-/// `flags` are the setup flags asked for; `p`, the caller's params if any.
+/// Hook after every setup entry point: a failure or a new ring, for an
+/// observer (`LIBURING_DEBUG`, `LIBURING_TRACE`). `flags` are the setup
+/// flags asked for; `p`, the caller's params if any.
 ///
 /// # Safety
 /// `ring` must be null or the ring `init_into` has just written, which
@@ -62,9 +62,14 @@ unsafe fn setup_done<T>(
     ring: *mut io_uring,
     r: &SysResult<T>,
 ) {
-    // SAFETY: per the caller: initialised and ours alone.
-    if let Some(ring) = unsafe { ring.as_mut() } {
-        crate::diag::setup_done(call, entries, flags, p, ring, r.as_ref().err().copied());
+    match r {
+        Err(e) => crate::hooks::setup_failed(call, entries, flags, p, e.0),
+        Ok(_) => {
+            // SAFETY: per the caller: initialised and ours alone.
+            if let Some(ring) = unsafe { ring.as_ref() } {
+                crate::hooks::ring_created(ring);
+            }
+        }
     }
 }
 
@@ -310,8 +315,8 @@ pub unsafe extern "C" fn io_uring_queue_exit(ring: *mut io_uring) {
     // SAFETY: the caller guarantees `ring` is null or a live ring that is
     // ours alone from now on.
     if let Some(ring) = unsafe { ring.as_mut() } {
-        crate::diag::ring_exit(ring); // diag hook (LIBURING_TRACE summary)
-                                      // SAFETY: as above; the caller gives the ring up.
+        crate::hooks::ring_exit(ring);
+        // SAFETY: as above; the caller gives the ring up.
         unsafe { setup::queue_exit(ring) };
     }
 }
@@ -543,9 +548,14 @@ pub extern "C" fn io_uring_check_version(major: c_int, minor: c_int) -> bool {
 pub unsafe extern "C" fn io_uring_setup(entries: c_uint, p: *mut io_uring_params) -> c_int {
     // SAFETY: the kernel validates `p` (EFAULT if bad).
     let r = unsafe { syscall::io_uring_setup(entries, p.cast()) };
-    // SAFETY: the kernel has read `p` unless the error is EFAULT, which the
-    // hook does not look into.
-    unsafe { crate::diag::raw_setup_done(entries, p, r.err()) }; // diag hook
+    if let Err(e) = r {
+        if e != syscall::Errno::EFAULT {
+            // SAFETY: the kernel has read `p` (no EFAULT): null or readable.
+            let p = unsafe { p.cast_const().as_ref() };
+            let flags = p.map_or(0, |p| p.flags);
+            crate::hooks::setup_failed("io_uring_setup", entries, flags, p, e.0);
+        }
+    }
     ret_int(r)
 }
 

@@ -306,12 +306,16 @@ fn unknown_flags(l: &mut Line, flags: u32) -> bool {
     l.s("the running kernel (");
     kernel(l).s(") does not know setup flag(s) ");
     let mut first = true;
+    // A newer kernel only helps with flags some release added.
+    let mut newer_helps = false;
     for bit in (0..32).map(|b| 1u32 << b).filter(|b| unknown & b != 0) {
         if !first {
             l.s(", ");
         }
         first = false;
-        match since::lookup(since::SETUP_FLAGS, bit) {
+        let added = since::lookup(since::SETUP_FLAGS, bit);
+        newer_helps |= added.is_some();
+        match added {
             Some((a, b)) => {
                 flag(l, bit)
                     .s(" (added in Linux ")
@@ -327,7 +331,11 @@ fn unknown_flags(l: &mut Line, flags: u32) -> bool {
             }
         };
     }
-    l.s("; fix: drop them, or run a newer kernel");
+    if newer_helps {
+        l.s("; fix: drop them, or run a newer kernel");
+    } else {
+        l.s("; fix: drop them");
+    }
     true
 }
 

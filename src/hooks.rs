@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: MIT
+//! The points where the core tells an observer what happened.
+//!
+//! The core (setup, queue, registration, syscalls) calls only this module;
+//! an observer (today `diag`, when `LIBURING_DEBUG` or `LIBURING_TRACE` is
+//! set) installs itself here once at load. So no core file imports the
+//! diagnostics, and the hooks are ordinary portable Rust.
+//!
+//! # Cost when nobody watches
+//! Hooks on cold paths (setup, teardown) test after the fact. The submit
+//! and registration entry points fold the hook test into their null-ring
+//! check: one compare of the ring address with a bound set at load
+//! ([`detour`], [`detour_any`]); off the fast path, a cold out-of-line copy
+//! of the same call reports to the observer. The wait loop, already out of
+//! line, tests [`watching_rings`] once at its end.
+//!
+//! # Who may see what
+//! The observer sees a ring through views that carry liburing's threading
+//! rule: [`SubmitSide`] is made only by calls that submit (the SQ-private
+//! counters and SQE slots belong to the submitting thread), [`CompleteSide`]
+//! only by calls that wait or reap, and `&io_uring` only where the caller
+//! owns the whole ring (setup, resize, ring-fd changes, teardown). No view
+//! caches a pointer: every read goes through the live `struct io_uring`.
+
+use core::cell::UnsafeCell;
+use core::ffi::c_void;
+use core::marker::PhantomData;
+use core::ptr::{addr_of, NonNull};
+use core::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
+
+use crate::structs::io_uring;
+use crate::uapi::{io_uring_cqe, io_uring_params, io_uring_sqe};
+
+/// What an observer is told. Every function runs on the calling thread,
+/// inside the library call it reports.
+pub struct Observer {
+    /// A setup entry point failed with `errno` (`p`: the caller's params).
+    pub setup_failed:
+        fn(call: &str, entries: u32, flags: u32, p: Option<&io_uring_params>, errno: i32),
+    /// A ring was set up (the caller owns it exclusively meanwhile).
+    pub ring_created: fn(ring: &io_uring),
+    /// Resize or ring-fd (un)registration changed the ring's layout or fd.
+    pub ring_changed: fn(ring: &io_uring),
+    /// `io_uring_queue_exit` is about to tear the ring down.
+    pub ring_exit: fn(ring: &io_uring),
+    /// A submit call is done: `result` in liburing's encoding, `enters` the
+    /// `io_uring_enter` calls it made; `cq` when the call also reaped.
+    pub submitted: fn(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, enters: u32),
+    /// A wait or peek call that did not submit is done.
+    pub reaped: fn(cq: CompleteSide<'_>, result: i32, enters: u32),
+    /// `io_uring_register` failed with `errno`.
+    pub register_failed: fn(opcode: u32, arg: *const c_void, nr_args: u32, errno: i32),
+}
+
+static OBSERVER: AtomicPtr<Observer> = AtomicPtr::new(core::ptr::null_mut());
+
+/// A value written once, by the library's load-time constructor, before
+/// any other function of the library can run; read plainly afterwards
+/// (the compiler folds a plain read into the compare that uses it).
+struct SetAtLoad<T>(UnsafeCell<T>);
+
+// SAFETY: the only writes happen in `install`, whose callers promise it
+// runs before any thread can call into the library, so every read happens
+// after them.
+unsafe impl<T: Sync> Sync for SetAtLoad<T> {}
+
+/// The observer wants the submit and wait paths.
+static WATCHING_RINGS: SetAtLoad<bool> = SetAtLoad(UnsafeCell::new(false));
+
+/// The lowest ring address the hot C entry points take straight: 1 when
+/// nobody watches (only a null ring leaves the fast path, for its
+/// `-EINVAL`), `usize::MAX` when an observer watches rings (every call
+/// leaves it). One compare makes both tests; see [`detour`].
+static FAST_FROM: SetAtLoad<usize> = SetAtLoad(UnsafeCell::new(1));
+
+/// As [`FAST_FROM`] for the registration entry points, which an observer
+/// of failures only (`LIBURING_DEBUG`) wants too; see [`detour_any`].
+static FAST_FROM_ANY: SetAtLoad<usize> = SetAtLoad(UnsafeCell::new(1));
+
+/// Installs the observer; `rings`: it wants the submit and wait paths too.
+///
+/// # Safety
+/// Called at most once, from the library's load-time constructor: before
+/// any ring exists and before any other thread can call the library
+/// (dlopen returns, or main starts, after constructors have run).
+pub unsafe fn install(observer: &'static Observer, rings: bool) {
+    OBSERVER.store(core::ptr::from_ref(observer).cast_mut(), Ordering::Release);
+    // SAFETY: per the caller, no read of these runs alongside.
+    unsafe {
+        *WATCHING_RINGS.0.get() = rings;
+        // Opaque to the optimiser: told the two values, it would turn the
+        // address compare into a flag test of more instructions.
+        *FAST_FROM.0.get() = core::hint::black_box(if rings { usize::MAX } else { 1 });
+        *FAST_FROM_ANY.0.get() = core::hint::black_box(usize::MAX);
+    }
+}
+
+/// Whether a registration entry point must leave its fast path for
+/// `ring`: the ring is null, or any observer is installed. When false,
+/// `ring` is not null, and the same test made again on the fast path (as
+/// [`crate::register::RegTarget`] does) folds away.
+#[inline(always)]
+pub fn detour_any(ring: *const io_uring) -> bool {
+    // SAFETY: written only before the library is callable (`install`).
+    (ring as usize) < unsafe { *FAST_FROM_ANY.0.get() }
+}
+
+/// Whether any observer is installed.
+#[inline]
+pub fn observing() -> bool {
+    !OBSERVER.load(Ordering::Relaxed).is_null()
+}
+
+/// Whether a hot C entry point must leave its fast path for `ring`: the
+/// ring is null, or an observer watches rings. When false, `ring` is not
+/// null.
+#[inline(always)]
+pub fn detour(ring: *const io_uring) -> bool {
+    // SAFETY: written only before the library is callable (`install`).
+    (ring as usize) < unsafe { *FAST_FROM.0.get() }
+}
+
+fn observer() -> Option<&'static Observer> {
+    // SAFETY: only `install` stores here, from a `&'static Observer`.
+    unsafe { OBSERVER.load(Ordering::Acquire).as_ref() }
+}
+
+/// Whether the submit and wait paths must report (one byte, one branch).
+#[inline(always)]
+pub fn watching_rings() -> bool {
+    // SAFETY: written only before the library is callable (`install`).
+    unsafe { *WATCHING_RINGS.0.get() }
+}
+
+// ---------------------------------------------------------------------------
+// Views
+// ---------------------------------------------------------------------------
+
+/// Reads one field of the viewed ring by value.
+macro_rules! field {
+    ($self:ident . $($f:ident).+) => {
+        // SAFETY: the view's constructor promised a live, aligned `struct
+        // io_uring` for 'a whose settings nobody changes meanwhile, and
+        // this view's thread owns the side the field belongs to.
+        unsafe { addr_of!((*$self.ring.as_ptr()).$($f).+).read() }
+    };
+}
+
+/// Loads a kernel-shared ring word of the viewed ring.
+macro_rules! shared_word {
+    ($self:ident . $($f:ident).+) => {{
+        let word: *mut u32 = field!($self.$($f).+);
+        if word.is_null() {
+            0
+        } else {
+            // SAFETY: a live ring's `k*` pointers address aligned `u32`s of
+            // its mapping, which stays mapped for 'a; every access to them,
+            // ours or the kernel's, is atomic.
+            unsafe { AtomicU32::from_ptr(word) }.load(Ordering::Acquire)
+        }
+    }};
+}
+
+/// The settings both sides may read.
+macro_rules! common_reads {
+    () => {
+        /// The ring's identity (the C caller's pointer), never dereferenced.
+        pub fn id(self) -> *const io_uring {
+            self.ring.as_ptr()
+        }
+        /// `IORING_SETUP_*` flags.
+        pub fn flags(self) -> u32 {
+            field!(self.flags)
+        }
+        /// The ring fd (-1 when closed after registering it).
+        pub fn ring_fd(self) -> i32 {
+            let fd = field!(self.ring_fd);
+            if fd >= 0 {
+                fd
+            } else {
+                field!(self.enter_ring_fd)
+            }
+        }
+    };
+}
+
+/// The submitting thread's view of a ring: the SQ side and the settings.
+#[derive(Clone, Copy)]
+pub struct SubmitSide<'a> {
+    ring: NonNull<io_uring>,
+    _ring: PhantomData<&'a io_uring>,
+}
+
+impl<'a> SubmitSide<'a> {
+    /// # Safety
+    /// `ring` is a live ring for 'a, used as liburing allows, and the
+    /// calling thread is its submitter for 'a (inside a submit call).
+    #[inline(always)]
+    pub unsafe fn new(ring: NonNull<io_uring>) -> Self {
+        SubmitSide {
+            ring,
+            _ring: PhantomData,
+        }
+    }
+
+    common_reads!();
+
+    /// The library's private SQ head (first SQE not yet published).
+    pub fn sqe_head(self) -> u32 {
+        field!(self.sq.sqe_head)
+    }
+    /// The kernel's SQ head: SQEs it has consumed.
+    pub fn sq_khead(self) -> u32 {
+        shared_word!(self.sq.khead)
+    }
+    /// The kernel's `IORING_SQ_*` flags.
+    pub fn sq_kflags(self) -> u32 {
+        shared_word!(self.sq.kflags)
+    }
+    pub fn sq_mask(self) -> u32 {
+        field!(self.sq.ring_mask)
+    }
+    pub fn sq_entries(self) -> u32 {
+        field!(self.sq.ring_entries)
+    }
+    /// A copy of SQE slot `slot` (already scaled for SQE128), or `None`
+    /// outside the array.
+    pub fn sqe(self, slot: u32) -> Option<io_uring_sqe> {
+        let big = u32::from(self.flags() & crate::uapi::IORING_SETUP_SQE128 != 0);
+        let sqes: *const io_uring_sqe = field!(self.sq.sqes);
+        if sqes.is_null() || slot >= self.sq_entries() << big {
+            return None;
+        }
+        // SAFETY: the SQE array has `entries << big` slots in the live
+        // mapping; the submitting thread (this one) is the only writer of
+        // slots the kernel has not consumed, and it is inside this call.
+        Some(unsafe { sqes.add(slot as usize).read_volatile() })
+    }
+}
+
+/// The reaping thread's view of a ring: the CQ side and the settings.
+#[derive(Clone, Copy)]
+pub struct CompleteSide<'a> {
+    ring: NonNull<io_uring>,
+    _ring: PhantomData<&'a io_uring>,
+}
+
+impl<'a> CompleteSide<'a> {
+    /// # Safety
+    /// `ring` is a live ring for 'a, used as liburing allows, and the
+    /// calling thread is inside a call that waits for or reaps its CQEs.
+    #[inline(always)]
+    pub unsafe fn new(ring: NonNull<io_uring>) -> Self {
+        CompleteSide {
+            ring,
+            _ring: PhantomData,
+        }
+    }
+
+    common_reads!();
+
+    pub fn cq_khead(self) -> u32 {
+        shared_word!(self.cq.khead)
+    }
+    pub fn cq_ktail(self) -> u32 {
+        shared_word!(self.cq.ktail)
+    }
+    /// CQEs the kernel dropped for want of CQ room.
+    pub fn cq_overflow(self) -> u32 {
+        shared_word!(self.cq.koverflow)
+    }
+    pub fn cq_mask(self) -> u32 {
+        field!(self.cq.ring_mask)
+    }
+    pub fn cq_entries(self) -> u32 {
+        field!(self.cq.ring_entries)
+    }
+    /// A copy of CQE slot `slot` (already scaled for CQE32), or `None`
+    /// outside the array. The kernel may be rewriting a slot it has been
+    /// given back; a reader checks the indices around it.
+    pub fn cqe(self, slot: u32) -> Option<io_uring_cqe> {
+        let big = u32::from(self.flags() & crate::uapi::IORING_SETUP_CQE32 != 0);
+        let cqes: *const io_uring_cqe = field!(self.cq.cqes);
+        if cqes.is_null() || slot >= self.cq_entries() << big {
+            return None;
+        }
+        // SAFETY: within the CQE array of the live mapping; read by value
+        // (volatile: the kernel owns slots at and past the tail).
+        Some(unsafe { cqes.add(slot as usize).read_volatile() })
+    }
+}
+
+/// Both sides of a ring owned exclusively by the caller (setup, resize,
+/// teardown), for observers that look at everything.
+pub fn both_sides(ring: &io_uring) -> (SubmitSide<'_>, CompleteSide<'_>) {
+    let p = NonNull::from(ring);
+    // SAFETY: `&io_uring` is exclusive use by liburing's contract for the
+    // calls that pass one (no submit or wait runs alongside them).
+    unsafe { (SubmitSide::new(p), CompleteSide::new(p)) }
+}
+
+// ---------------------------------------------------------------------------
+// Hook points (the core calls these)
+// ---------------------------------------------------------------------------
+
+/// After a setup entry point failed with `errno`.
+#[cold]
+#[inline(never)]
+pub fn setup_failed(call: &str, entries: u32, flags: u32, p: Option<&io_uring_params>, errno: i32) {
+    if let Some(o) = observer() {
+        (o.setup_failed)(call, entries, flags, p, errno);
+    }
+}
+
+/// After a ring was set up.
+#[inline]
+pub fn ring_created(ring: &io_uring) {
+    if watching_rings() {
+        ring_created_cold(ring);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn ring_created_cold(ring: &io_uring) {
+    if let Some(o) = observer() {
+        (o.ring_created)(ring);
+    }
+}
+
+/// After a resize or a ring-fd (un)registration.
+#[inline]
+pub fn ring_changed(ring: &io_uring) {
+    if watching_rings() {
+        ring_changed_cold(ring);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn ring_changed_cold(ring: &io_uring) {
+    if let Some(o) = observer() {
+        (o.ring_changed)(ring);
+    }
+}
+
+/// Before a ring is torn down.
+#[inline]
+pub fn ring_exit(ring: &io_uring) {
+    if watching_rings() {
+        ring_exit_cold(ring);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn ring_exit_cold(ring: &io_uring) {
+    if let Some(o) = observer() {
+        (o.ring_exit)(ring);
+    }
+}
+
+/// A submit call is done (call only when [`watching_rings`]): returns
+/// `result` unchanged, so the caller can tail-call it. `reaped`: the call
+/// also waited for or reaped CQEs.
+///
+/// # Safety
+/// `ring` is the live ring of the submit call this thread is in.
+#[cold]
+#[inline(never)]
+pub unsafe fn submitted(ring: NonNull<io_uring>, reaped: bool, result: i32, enters: u32) -> i32 {
+    if let Some(o) = observer() {
+        // SAFETY: per the caller: this thread is the ring's submitter now,
+        // and a call that waits is its reaper too.
+        let (sq, cq) = unsafe {
+            (
+                SubmitSide::new(ring),
+                reaped.then(|| CompleteSide::new(ring)),
+            )
+        };
+        (o.submitted)(sq, cq, result, enters);
+    }
+    result
+}
+
+/// A wait or peek call that did not submit is done (call only when
+/// [`watching_rings`]); returns `result` unchanged.
+///
+/// # Safety
+/// `ring` is the live ring of the wait call this thread is in.
+#[cold]
+#[inline(never)]
+pub unsafe fn reaped(ring: NonNull<io_uring>, result: i32, enters: u32) -> i32 {
+    if let Some(o) = observer() {
+        // SAFETY: per the caller.
+        (o.reaped)(unsafe { CompleteSide::new(ring) }, result, enters);
+    }
+    result
+}
+
+/// `io_uring_register` failed with `errno`.
+#[cold]
+#[inline(never)]
+pub fn register_failed(opcode: u32, arg: *const c_void, nr_args: u32, errno: i32) {
+    if let Some(o) = observer() {
+        (o.register_failed)(opcode, arg, nr_args, errno);
+    }
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# ThreadSanitizer over the library with tracing on (make check-tsan):
+#
+#   sh tools/diag/tsan.sh OUT_DIR
+#
+# Builds the library with nightly rustc's -Zsanitizer=thread (core itself
+# stays uninstrumented: no rust-src here, hence the ABI-mismatch allowance;
+# the library's own atomics and accesses are instrumented), links the
+# submitter/reaper C tests with -fsanitize=thread against it, and runs them
+# with LIBURING_TRACE set to a file and LIBURING_DEBUG=1. Passes when the
+# tests pass and ThreadSanitizer reports nothing. Skips (exit 0, with a
+# note) without a nightly toolchain.
+set -eu
+here=$(cd "$(dirname "$0")/../.." && pwd)
+out=$1
+CC=${CC:-cc}
+if ! cargo +nightly --version >/dev/null 2>&1; then
+	echo "check-tsan: no nightly toolchain (rustup toolchain install nightly): skipped"
+	exit 0
+fi
+mkdir -p "$out"
+target=$(rustc -vV | sed -n 's/^host: //p')
+t0=$(date +%s)
+# --target keeps build scripts and proc macros (host code) uninstrumented.
+RUSTFLAGS="-Zsanitizer=thread -Cunsafe-allow-abi-mismatch=sanitizer" \
+	cargo +nightly build --quiet --release --lib --target "$target" \
+	--manifest-path "$here/Cargo.toml" --target-dir "$out/target"
+lib=$out/target/$target/release/liburing.a
+inc=$here/build/stage/usr/include
+test -f "$inc/liburing.h" || { echo "check-tsan: run make stage first" >&2; exit 2; }
+status=0
+for t in submit_wait_threads; do
+	src=$here/capi-tests/$t.c
+	$CC -O1 -g -fsanitize=thread -D_GNU_SOURCE -I"$inc" -I"$here/capi-tests" \
+		-o "$out/$t" "$src" "$here/tools/diag/tsan-shim.c" "$lib" -lpthread -ldl
+	rm -f "$out/$t.trace"
+	set +e
+	LIBURING_TRACE=$out/$t.trace LIBURING_DEBUG=1 \
+		TSAN_OPTIONS="halt_on_error=0 exitcode=66 history_size=4" \
+		"$out/$t" > "$out/$t.log" 2>&1
+	rc=$?
+	set -e
+	reports=$(grep -c 'WARNING: ThreadSanitizer' "$out/$t.log" || true)
+	lines=$(wc -l < "$out/$t.trace" 2>/dev/null || echo 0)
+	echo "check-tsan: $t exit $rc, $reports ThreadSanitizer reports, $lines trace lines"
+	if [ "$rc" != 0 ] || [ "$reports" != 0 ]; then
+		status=1
+		grep -A20 'WARNING: ThreadSanitizer' "$out/$t.log" | head -60
+	fi
+done
+echo "check-tsan: $(($(date +%s) - t0)) s"
+exit $status
