@@ -13,9 +13,7 @@
 
 pub(crate) mod buf_ring;
 pub(crate) mod capi;
-// Still `pub` while the diagnostics are reshaped into an observer behind
-// one hook module (issue 17): some of its lookups serve `uring-info` only.
-pub mod diag;
+pub(crate) mod diag;
 pub(crate) mod geometry;
 pub(crate) mod hooks;
 pub(crate) mod probe;

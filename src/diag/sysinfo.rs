@@ -130,8 +130,6 @@ pub fn seccomp_filters() -> Option<u64> {
 pub const CAP_SYS_ADMIN: u32 = 21;
 /// `CAP_IPC_LOCK`.
 pub const CAP_IPC_LOCK: u32 = 14;
-/// `CAP_SYS_RESOURCE`.
-pub const CAP_SYS_RESOURCE: u32 = 24;
 
 /// Whether capability `cap` is in this process's effective set.
 pub fn has_cap(cap: u32) -> bool {
