@@ -577,8 +577,16 @@ def our_packaging_in_sid(work, args, src, log, report):
     secs, how = root.ensure_base()
     root.fresh_root()
     report.add("root", PASS, time.time() - t0,
-               "debootstrap --variant=buildd %s: %s (%.0f s), copied afresh"
+               "debootstrap --variant=buildd %s: %s (%.0f s), fresh overlay on it"
                % (sid_chroot.SUITE, how, secs))
+    try:
+        build_in_sid(root, work, args, src, log, report)
+    finally:
+        root.close()
+
+
+def build_in_sid(root, work, args, src, log, report):
+    import sid_chroot  # noqa: E402  (packaging/sid_chroot.py)
 
     with open(os.path.join(REPO, "packaging", "debian", "changelog")) as f:
         m = re.search(r"^(\S+) \(([^)]+)\)", f.read(), flags=re.M)
