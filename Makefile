@@ -308,7 +308,8 @@ examples: stage
 runtests: test
 
 # Debian's own packaging of liburing 2.15 (its debian/ directory) built from a
-# clean copy of this tree, then checked: see packaging/check_debian.py. Not in
+# clean copy of this tree, and our packaging/debian/ built in a clean sid
+# buildd root, then both checked: see packaging/check_debian.py. Not in
 # `make test`: it installs build tools with apt-get; .ci/run runs it.
 # (The stage is only needed if the harness has not built upstream's nop.t.)
 check-debian: stage
@@ -390,3 +391,16 @@ check-man: stage
 # Browsable HTML: $(MAN_DIR)/html/index.html links every page.
 html: man
 	sh man/html.sh $(MAN_DIR)
+
+# Debian packaging (packaging/, i18deb): each half of check-debian alone, and
+# the symbols file of packaging/debian/ rewritten from the version scripts.
+#   check-debian-recipe  Debian's liburing 2.15-1 recipe built here
+#   check-debian-sid     packaging/debian/ built in a clean sid buildd root
+#                        (debootstrap once, cached in .cache/check-debian)
+.PHONY: check-debian-recipe check-debian-sid debian-symbols
+check-debian-recipe: stage
+	python3 packaging/check_debian.py --only recipe
+check-debian-sid: stage
+	python3 packaging/check_debian.py --only sid
+debian-symbols:
+	python3 packaging/symbols.py

@@ -1,16 +1,28 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""make check-debian: Debian's own packaging of liburing 2.15 builds this tree.
+"""make check-debian: Debian can build this tree, two ways.
 
-A distribution switches libraries by building its existing recipe from the new
-source. This takes the debian/ directory of Debian's liburing 2.15-1 source
-package (the one the liburing-tests harness fetches, or LIBURING_SRC), lays it
-over a clean copy of this tree (its git-tracked files as they are now), and
-runs the recipe unchanged: `dpkg-buildpackage -b -uc -us`. Then it checks:
+1. Debian's recipe (rows without prefix). A distribution switches libraries by
+   building its existing recipe from the new source. This takes the debian/
+   directory of Debian's liburing 2.15-1 source package (the one the
+   liburing-tests harness fetches, or LIBURING_SRC), lays it over a clean copy
+   of this tree (its git-tracked files as they are now), and runs the recipe
+   unchanged here, with this machine's Rust: `dpkg-buildpackage -b -uc -us`.
 
-  paths      every pattern of debian/*.install, *.manpages, *.examples matches
+2. Our packaging, as a buildd builds it (rows "sid:"). packaging/debian/ over
+   a clean copy of the tree, built in a clean Debian sid root (sid_chroot.py:
+   debootstrap --variant=buildd, cached) where only its Build-Depends are
+   installed: Debian's rustc and cargo, crates from the librust-*-dev packages
+   (debian/rules points cargo at /usr/share/cargo/registry), an unprivileged
+   user, no network (unshare --net), the tests of debian/rules included
+   unless --nocheck.
+
+Then, on the packages of each:
+
+  paths      (1) every pattern of debian/*.install, *.manpages, *.examples matches
   symbols    dpkg-gensymbols: no new and no missing symbol against
-             debian/liburing2.symbols (check level 4)
+             liburing2.symbols (check level 4): Debian's (1), ours (2, run in
+             the sid root; packaging/symbols.py writes it from the version scripts)
   contents   `dpkg -c` of our liburing2 / liburing-dev lists the same files as
              Debian's own 2.15-1 binaries (man pages and examples aside)
   lintian    findings on our packages that Debian's own packages do not have
@@ -19,14 +31,15 @@ runs the recipe unchanged: `dpkg-buildpackage -b -uc -us`. Then it checks:
   unpacked   our liburing2 unpacked with dpkg -x into a scratch root; a NOP
              round trip and one liburing example run against it
 
-DEB_BUILD_OPTIONS=nocheck: the recipe's `make runtests` would run our whole
-test suite (make test) a second time; CI runs it once already.
+(1) uses DEB_BUILD_OPTIONS=nocheck: the recipe's `make runtests` would run our
+whole test suite (make test) a second time; CI runs it once already.
 
 No allowed failure: the man pages liburing-dev.manpages lists are generated
 by `make` (man/), so a missing one fails the build step like any other file.
 
-Build dependencies (debhelper, lintian, devscripts for hardening-check, ...)
-are installed with apt-get when missing. Everything goes to .cache/check-debian.
+Tools (debhelper, lintian, devscripts for hardening-check, debootstrap, ...)
+are installed here with apt-get when missing. Everything goes to
+.cache/check-debian.
 """
 
 import argparse
@@ -49,13 +62,16 @@ PACKAGES = ("liburing2", "liburing-dev")
 CONTENTS_ASIDE = ("usr/share/man/", "usr/share/doc/liburing-dev/examples/")
 # The tools the checks run, and the Debian package that brings each.
 TOOLS = {"dpkg-buildpackage": "dpkg-dev", "dh": "debhelper", "fakeroot": "fakeroot",
-         "lintian": "lintian", "hardening-check": "devscripts"}
+         "lintian": "lintian", "hardening-check": "devscripts", "debootstrap": "debootstrap"}
 
 PASS, FAIL = "PASS", "FAIL"
 
 # lintian tags on our packages that come from Debian's recipe or this machine's
 # tools rather than from our tree, and why. Anything else only on ours fails.
 NOT_OURS = {
+    "initial-upload-closes-no-bugs": "packaging/debian/ has never been uploaded to Debian, so "
+                                     "its one changelog entry closes no ITP bug (an upload "
+                                     "would close the bug that asks for it)",
     "recommended-field": "Debian's debian/control sets no Priority; the newer dpkg-gencontrol "
                          "that built Debian's own packages fills in 'optional', this machine's "
                          "older one leaves it out",
@@ -144,9 +160,11 @@ def clean_copy(dest, log):
 
 
 def install_tools(tree, log):
-    """apt-get install what the recipe and the checks need, if anything is missing."""
+    """apt-get install what the recipe and the checks need, if anything is missing.
+
+    tree: also the Build-Depends of tree's debian/control (None: the tools only)."""
     want = sorted({pkg for tool, pkg in TOOLS.items() if not shutil.which(tool)})
-    rc, out = output(["dpkg-checkbuilddeps"], cwd=tree) if shutil.which(
+    rc, out = output(["dpkg-checkbuilddeps"], cwd=tree) if tree and shutil.which(
         "dpkg-checkbuilddeps") else (1, "")
     m = re.search(r"Unmet build dependencies: (.*)", out)
     if m:
@@ -160,7 +178,9 @@ def install_tools(tree, log):
         harness.die("missing %s and not root: install them first" % " ".join(want))
     say("check-debian: installing %s" % " ".join(want))
     env = dict(harness.build_env(), DEBIAN_FRONTEND="noninteractive")
-    cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends"] + want
+    # Other jobs may hold dpkg's lock for a while: wait for it rather than fail.
+    cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends",
+           "-o", "DPkg::Lock::Timeout=600"] + want
     if run(cmd, log, env=env) != 0:
         run(["apt-get", "update", "-q"], log, env=env)
         if run(cmd, log, env=env) != 0:
@@ -573,12 +593,14 @@ def our_packaging_in_sid(work, args, src, log, report):
     rc, out = output([sys.executable, os.path.join(REPO, "packaging", "symbols.py"), "--check"])
     report.add("symbols-file", PASS if rc == 0 else FAIL, time.time() - t0, out.strip())
     t0 = time.time()
+    installed = install_tools(None, log)
     root = sid_chroot.SidChroot(work, log)
     secs, how = root.ensure_base()
     root.fresh_root()
     report.add("root", PASS, time.time() - t0,
-               "debootstrap --variant=buildd %s: %s (%.0f s), fresh overlay on it"
-               % (sid_chroot.SUITE, how, secs))
+               "debootstrap --variant=buildd %s: %s (%.0f s), fresh overlay on it; "
+               "installed here: %s" % (sid_chroot.SUITE, how, secs,
+                                       " ".join(installed) or "nothing (all present)"))
     try:
         build_in_sid(root, work, args, src, log, report)
     finally:
