@@ -585,6 +585,25 @@ def strip_dev_dependency(tree, name):
     return dropped
 
 
+def check_rustc_bound(report):
+    """Build-Depends' rustc bound is the rust-version Cargo.toml declares."""
+    t0 = time.time()
+    with open(os.path.join(REPO, "packaging", "debian", "control")) as f:
+        bound = re.search(r"\brustc \(>= ([0-9.]+)\)", f.read())
+    with open(os.path.join(REPO, "Cargo.toml")) as f:
+        declared = re.search(r'^rust-version\s*=\s*"([0-9.]+)"', f.read(), flags=re.M)
+    bound = bound.group(1) if bound else None
+    if not declared:
+        report.add("rustc-bound", PASS, time.time() - t0,
+                   "Build-Depends rustc (>= %s); Cargo.toml declares no rust-version to "
+                   "compare with" % bound)
+        return
+    same = bound == declared.group(1)
+    report.add("rustc-bound", PASS if same else FAIL, time.time() - t0,
+               "Build-Depends rustc (>= %s), Cargo.toml rust-version %s"
+               % (bound, declared.group(1)))
+
+
 def our_packaging_in_sid(work, args, src, log, report):
     """packaging/debian/ built as a buildd builds it: a clean sid root with only the
     Build-Depends, Debian's rustc and crates, an unprivileged user, no network."""
@@ -592,6 +611,7 @@ def our_packaging_in_sid(work, args, src, log, report):
     t0 = time.time()
     rc, out = output([sys.executable, os.path.join(REPO, "packaging", "symbols.py"), "--check"])
     report.add("symbols-file", PASS if rc == 0 else FAIL, time.time() - t0, out.strip())
+    check_rustc_bound(report)
     t0 = time.time()
     installed = install_tools(None, log)
     root = sid_chroot.SidChroot(work, log)
