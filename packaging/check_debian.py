@@ -55,6 +55,7 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "liburing-tests"))
 import harness  # noqa: E402  (the source package, private apt, example plan)
+import sid_chroot  # noqa: E402  (packaging/sid_chroot.py: the clean sid root)
 
 DEBIAN_VERSION = "2.15-1"
 PACKAGES = ("liburing2", "liburing-dev")
@@ -607,7 +608,6 @@ def check_rustc_bound(report):
 def our_packaging_in_sid(work, args, src, log, report):
     """packaging/debian/ built as a buildd builds it: a clean sid root with only the
     Build-Depends, Debian's rustc and crates, an unprivileged user, no network."""
-    import sid_chroot  # noqa: E402  (packaging/sid_chroot.py)
     t0 = time.time()
     rc, out = output([sys.executable, os.path.join(REPO, "packaging", "symbols.py"), "--check"])
     report.add("symbols-file", PASS if rc == 0 else FAIL, time.time() - t0, out.strip())
@@ -628,8 +628,6 @@ def our_packaging_in_sid(work, args, src, log, report):
 
 
 def build_in_sid(root, work, args, src, log, report):
-    import sid_chroot  # noqa: E402  (packaging/sid_chroot.py)
-
     with open(os.path.join(REPO, "packaging", "debian", "changelog")) as f:
         m = re.search(r"^(\S+) \(([^)]+)\)", f.read(), flags=re.M)
     source, version = m.group(1), m.group(2)
@@ -651,6 +649,11 @@ def build_in_sid(root, work, args, src, log, report):
                       for p in ("rustc", "cargo", "librust-libc-dev", "debhelper", "dpkg-dev"))
     report.add("build-deps", PASS, time.time() - t0,
                "apt-get build-dep: %d packages added to the buildd base (%s)" % (len(added), tools))
+
+    t0 = time.time()
+    reached, how = root.mirror_reachable_offline()
+    report.add("offline", FAIL if reached else PASS, time.time() - t0,
+               "in the build's namespaces, a TCP connection to the mirror: %s" % how)
 
     t0 = time.time()
     options = "nocheck parallel=2" if args.nocheck else "parallel=2"

@@ -18,6 +18,7 @@ import os
 import shutil
 import subprocess
 import time
+import urllib.parse
 
 import harness
 
@@ -59,7 +60,7 @@ class SidChroot:
         found = harness.derive_archive()
         if not found:
             harness.die("cannot derive a Debian mirror from this machine's apt sources")
-        uris, signed_by, origin = found
+        uris, signed_by, _ = found
         return uris[0], signed_by
 
     def ensure_base(self):
@@ -136,9 +137,11 @@ class SidChroot:
         subprocess.check_call(["mount", "-t", "overlay", "overlay", "-o",
                                "lowerdir=%s,upperdir=%s,workdir=%s"
                                % (self.base, self.upper, self.overlay_work), self.root])
-        os.remove(os.path.join(self.root, "etc", "resolv.conf")) if os.path.lexists(
-            os.path.join(self.root, "etc", "resolv.conf")) else None
-        shutil.copy2("/etc/resolv.conf", os.path.join(self.root, "etc", "resolv.conf"))
+        # apt in the root resolves the mirror as this machine does (not during the build).
+        resolv = os.path.join(self.root, "etc", "resolv.conf")
+        if os.path.lexists(resolv):
+            os.remove(resolv)
+        shutil.copy2("/etc/resolv.conf", resolv)
 
     def close(self):
         """Unmounts the root (its writes stay in sid-upper until the next build)."""
@@ -165,6 +168,17 @@ class SidChroot:
         harness.rmtree(os.path.join(self.base, lists))
         shutil.copytree(os.path.join(self.root, lists), os.path.join(self.base, lists),
                         symlinks=True)
+
+    def mirror_reachable_offline(self):
+        """Can the build reach the mirror? (python3 is a Build-Depends, so it is there.)
+        Returns (reached, what happened)."""
+        host = urllib.parse.urlsplit(self.mirror()[0]).hostname
+        probe = ("import socket\ntry:\n socket.create_connection((%r, 80), timeout=10)\n"
+                 " print('connected')\nexcept OSError as e:\n print('failed: %%s' %% e)"
+                 % host)
+        rc, out = self.capture(["python3", "-c", probe])
+        out = out.strip()
+        return out == "connected", out
 
     def installed(self):
         rc, out = self.capture(["dpkg-query", "-W", "-f", "${Package}=${Version}\\n"])
