@@ -557,35 +557,6 @@ def debian_recipe(work, args, debian_src, log, report):
         compare_with_debian(tree, ours, work, args, src, log, report, "root")
 
 
-# Changes made to the sid copy of the tree for defects others are fixing,
-# each reported as it is applied: (what, why).
-TREE_WORKAROUNDS = {
-    "cbindgen": "the library crate's cbindgen dev-dependency removed from Cargo.toml: cargo "
-                "resolves dev-dependencies for any build, and Debian's registry in the root "
-                "has only librust-libc-dev (the header generator is moving out of the crate)",
-}
-
-
-def strip_dev_dependency(tree, name):
-    """Drops `name = ...` from Cargo.toml's [dev-dependencies]; True if it was there."""
-    path = os.path.join(tree, "Cargo.toml")
-    with open(path) as f:
-        lines = f.read().split("\n")
-    section, kept, dropped = None, [], False
-    for line in lines:
-        m = re.match(r"^\s*\[([^\]]+)\]", line)
-        if m:
-            section = m.group(1).strip()
-        if section == "dev-dependencies" and re.match(r"^\s*%s\s*=" % re.escape(name), line):
-            dropped = True
-            continue
-        kept.append(line)
-    if dropped:
-        with open(path, "w") as f:
-            f.write("\n".join(kept))
-    return dropped
-
-
 def check_rustc_bound(report):
     """Build-Depends' rustc bound is the rust-version Cargo.toml declares."""
     t0 = time.time()
@@ -637,9 +608,6 @@ def build_in_sid(root, work, args, src, log, report):
     clean_copy(tree, log)
     shutil.copytree(os.path.join(tree, "packaging", "debian"), os.path.join(tree, "debian"),
                     symlinks=True)
-    applied = [w for w in TREE_WORKAROUNDS if strip_dev_dependency(tree, w)]
-    for w in applied:
-        say("check-debian: WORKAROUND in the sid copy: %s" % TREE_WORKAROUNDS[w])
     root.chroot(["chown", "-R", "%s:%s" % (sid_chroot.BUILD_USER, sid_chroot.BUILD_USER),
                  sid_chroot.BUILD_DIR])
 
@@ -665,8 +633,7 @@ def build_in_sid(root, work, args, src, log, report):
             for p in PACKAGES}
     extra = sorted(os.path.basename(d) for d in glob.glob(os.path.join(
         os.path.dirname(tree), "*.deb")) if not any(d in v for v in debs.values()))
-    detail = "unshare --net; %s" % ("workarounds: " + ", ".join(applied) if applied
-                                    else "no workaround")
+    detail = "unshare --net, the tree unchanged"
     if rc != 0 or not all(debs.values()):
         log.flush()
         with open(log.name, errors="replace") as f:
