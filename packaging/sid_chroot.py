@@ -121,9 +121,10 @@ class SidChroot:
 
     def capture(self, argv, cwd="/"):
         """argv inside the root (no network), its output as text."""
-        script = "mount -t proc proc %s/proc && exec chroot %s sh -c 'cd \"$0\" && exec \"$@\"' %s %s" % (
-            sh_quote(self.root), sh_quote(self.root), sh_quote(cwd),
-            " ".join(sh_quote(a) for a in argv))
+        inner = ["chroot", self.root, "env", "-i", "PATH=" + BUILD_ENV["PATH"], "LANG=C.UTF-8",
+                 "sh", "-c", 'cd "$0" && exec "$@"', cwd] + argv
+        script = "mount -t proc proc %s/proc && exec %s" % (
+            sh_quote(self.root), " ".join(sh_quote(a) for a in inner))
         return harness.capture(["unshare", "--mount", "--net", "--fork", "sh", "-c", script])
 
     # ------------------------------------------------------------ one build
