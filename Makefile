@@ -313,11 +313,12 @@ examples: stage
 runtests: test
 
 # Debian's own packaging of liburing 2.15 (its debian/ directory) built from a
-# clean copy of this tree, then checked: see packaging/check_debian.py. Not in
+# clean copy of this tree, and our packaging/debian/ built in a clean sid
+# buildd root, then both checked: see packaging/check_debian.py. Not in
 # `make test`: it installs build tools with apt-get; .ci/run runs it.
 # (The stage is only needed if the harness has not built upstream's nop.t.)
 check-debian: stage
-	python3 packaging/check_debian.py
+	python3 packaging/check_debian.py $(CHECK_DEBIAN_ARGS)
 
 # Every bench program built against ours and run once with tiny counts (~7 s).
 bench-smoke: stage
@@ -430,3 +431,17 @@ capi-tests-traced: stage
 check-tsan:
 	sh tools/diag/tsan.sh $(abspath $(BUILD))/tsan
 .PHONY: liburing-tests-traced capi-tests-traced check-tsan
+
+# Debian packaging (packaging/, i18deb): each half of check-debian alone, and
+# the symbols file of packaging/debian/ rewritten from the version scripts.
+#   check-debian-recipe  Debian's liburing 2.15-1 recipe built here
+#   check-debian-sid     packaging/debian/ built in a clean sid buildd root
+#                        (debootstrap once, cached in .cache/check-debian)
+# CHECK_DEBIAN_ARGS passes options on (e.g. --nocheck: no tests in the sid build).
+.PHONY: check-debian-recipe check-debian-sid debian-symbols
+check-debian-recipe: stage
+	python3 packaging/check_debian.py --only recipe $(CHECK_DEBIAN_ARGS)
+check-debian-sid: stage
+	python3 packaging/check_debian.py --only sid $(CHECK_DEBIAN_ARGS)
+debian-symbols:
+	python3 packaging/symbols.py

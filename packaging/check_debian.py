@@ -1,16 +1,28 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""make check-debian: Debian's own packaging of liburing 2.15 builds this tree.
+"""make check-debian: Debian can build this tree, two ways.
 
-A distribution switches libraries by building its existing recipe from the new
-source. This takes the debian/ directory of Debian's liburing 2.15-1 source
-package (the one the liburing-tests harness fetches, or LIBURING_SRC), lays it
-over a clean copy of this tree (its git-tracked files as they are now), and
-runs the recipe unchanged: `dpkg-buildpackage -b -uc -us`. Then it checks:
+1. Debian's recipe (rows without prefix). A distribution switches libraries by
+   building its existing recipe from the new source. This takes the debian/
+   directory of Debian's liburing 2.15-1 source package (the one the
+   liburing-tests harness fetches, or LIBURING_SRC), lays it over a clean copy
+   of this tree (its git-tracked files as they are now), and runs the recipe
+   unchanged here, with this machine's Rust: `dpkg-buildpackage -b -uc -us`.
 
-  paths      every pattern of debian/*.install, *.manpages, *.examples matches
+2. Our packaging, as a buildd builds it (rows "sid:"). packaging/debian/ over
+   a clean copy of the tree, built in a clean Debian sid root (sid_chroot.py:
+   debootstrap --variant=buildd, cached) where only its Build-Depends are
+   installed: Debian's rustc and cargo, crates from the librust-*-dev packages
+   (debian/rules points cargo at /usr/share/cargo/registry), an unprivileged
+   user, no network (unshare --net), the tests of debian/rules included
+   unless --nocheck.
+
+Then, on the packages of each:
+
+  paths      (1) every pattern of debian/*.install, *.manpages, *.examples matches
   symbols    dpkg-gensymbols: no new and no missing symbol against
-             debian/liburing2.symbols (check level 4)
+             liburing2.symbols (check level 4): Debian's (1), ours (2, run in
+             the sid root; packaging/symbols.py writes it from the version scripts)
   contents   `dpkg -c` of our liburing2 / liburing-dev lists the same files as
              Debian's own 2.15-1 binaries (man pages and examples aside)
   lintian    findings on our packages that Debian's own packages do not have
@@ -19,14 +31,15 @@ runs the recipe unchanged: `dpkg-buildpackage -b -uc -us`. Then it checks:
   unpacked   our liburing2 unpacked with dpkg -x into a scratch root; a NOP
              round trip and one liburing example run against it
 
-DEB_BUILD_OPTIONS=nocheck: the recipe's `make runtests` would run our whole
-test suite (make test) a second time; CI runs it once already.
+(1) uses DEB_BUILD_OPTIONS=nocheck: the recipe's `make runtests` would run our
+whole test suite (make test) a second time; CI runs it once already.
 
 No allowed failure: the man pages liburing-dev.manpages lists are generated
 by `make` (man/), so a missing one fails the build step like any other file.
 
-Build dependencies (debhelper, lintian, devscripts for hardening-check, ...)
-are installed with apt-get when missing. Everything goes to .cache/check-debian.
+Tools (debhelper, lintian, devscripts for hardening-check, debootstrap, ...)
+are installed here with apt-get when missing. Everything goes to
+.cache/check-debian.
 """
 
 import argparse
@@ -42,6 +55,7 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "liburing-tests"))
 import harness  # noqa: E402  (the source package, private apt, example plan)
+import sid_chroot  # noqa: E402  (packaging/sid_chroot.py: the clean sid root)
 
 DEBIAN_VERSION = "2.15-1"
 PACKAGES = ("liburing2", "liburing-dev")
@@ -49,13 +63,16 @@ PACKAGES = ("liburing2", "liburing-dev")
 CONTENTS_ASIDE = ("usr/share/man/", "usr/share/doc/liburing-dev/examples/")
 # The tools the checks run, and the Debian package that brings each.
 TOOLS = {"dpkg-buildpackage": "dpkg-dev", "dh": "debhelper", "fakeroot": "fakeroot",
-         "lintian": "lintian", "hardening-check": "devscripts"}
+         "lintian": "lintian", "hardening-check": "devscripts", "debootstrap": "debootstrap"}
 
 PASS, FAIL = "PASS", "FAIL"
 
 # lintian tags on our packages that come from Debian's recipe or this machine's
 # tools rather than from our tree, and why. Anything else only on ours fails.
 NOT_OURS = {
+    "initial-upload-closes-no-bugs": "packaging/debian/ has never been uploaded to Debian, so "
+                                     "its one changelog entry closes no ITP bug (an upload "
+                                     "would close the bug that asks for it)",
     "recommended-field": "Debian's debian/control sets no Priority; the newer dpkg-gencontrol "
                          "that built Debian's own packages fills in 'optional', this machine's "
                          "older one leaves it out",
@@ -90,11 +107,13 @@ class Report:
 
     def __init__(self):
         self.rows = []
+        self.section = ""
 
     def add(self, name, verdict, secs, detail):
+        name = self.section + name
         self.rows.append((name, verdict, secs, detail))
-        say("check-debian: %-9s %s (%.0f s)%s" % (name, verdict, secs,
-                                                 ": " + detail if detail else ""))
+        say("check-debian: %-14s %s (%.0f s)%s" % (name, verdict, secs,
+                                                  ": " + detail if detail else ""))
 
     def failed(self):
         return [r[0] for r in self.rows if r[1] == FAIL]
@@ -102,7 +121,7 @@ class Report:
     def table(self):
         say("\ncheck-debian summary")
         for name, verdict, secs, detail in self.rows:
-            say("  %-9s %-15s %5.0f s  %s" % (name, verdict, secs, detail))
+            say("  %-14s %-5s %5.0f s  %s" % (name, verdict, secs, detail))
 
 
 def run(cmd, log, cwd=None, env=None):
@@ -142,9 +161,11 @@ def clean_copy(dest, log):
 
 
 def install_tools(tree, log):
-    """apt-get install what the recipe and the checks need, if anything is missing."""
+    """apt-get install what the recipe and the checks need, if anything is missing.
+
+    tree: also the Build-Depends of tree's debian/control (None: the tools only)."""
     want = sorted({pkg for tool, pkg in TOOLS.items() if not shutil.which(tool)})
-    rc, out = output(["dpkg-checkbuilddeps"], cwd=tree) if shutil.which(
+    rc, out = output(["dpkg-checkbuilddeps"], cwd=tree) if tree and shutil.which(
         "dpkg-checkbuilddeps") else (1, "")
     m = re.search(r"Unmet build dependencies: (.*)", out)
     if m:
@@ -158,7 +179,9 @@ def install_tools(tree, log):
         harness.die("missing %s and not root: install them first" % " ".join(want))
     say("check-debian: installing %s" % " ".join(want))
     env = dict(harness.build_env(), DEBIAN_FRONTEND="noninteractive")
-    cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends"] + want
+    # Other jobs may hold dpkg's lock for a while: wait for it rather than fail.
+    cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends",
+           "-o", "DPkg::Lock::Timeout=600"] + want
     if run(cmd, log, env=env) != 0:
         run(["apt-get", "update", "-q"], log, env=env)
         if run(cmd, log, env=env) != 0:
@@ -231,12 +254,14 @@ def check_paths(tree, debian_src, report):
     report.add("paths", verdict, time.time() - t0, detail)
 
 
-def check_symbols(tree, work, report):
-    """dpkg-gensymbols at check level 4: any new or missing symbol fails."""
+def check_symbols(tree, report, version=DEBIAN_VERSION, runner=None):
+    """dpkg-gensymbols at check level 4: any new or missing symbol fails.
+
+    runner(cmd, cwd) -> (status, output) runs it (default: here, in tree)."""
     t0 = time.time()
-    cmd = ["dpkg-gensymbols", "-pliburing2", "-P" + os.path.join(tree, "debian", "liburing2"),
-           "-v" + DEBIAN_VERSION, "-c4", "-O" + os.path.join(work, "liburing2.symbols.generated")]
-    rc, out = output(cmd, cwd=tree)
+    cmd = ["dpkg-gensymbols", "-pliburing2", "-Pdebian/liburing2", "-v" + version, "-c4",
+           "-Odebian/liburing2.symbols.generated"]
+    rc, out = (runner or (lambda c, d: output(c, cwd=d)))(cmd, tree)
     diff = [ln for ln in out.splitlines() if re.match(r"^[+-] ", ln)]
     say("check-debian: $ %s\n%s" % (" ".join(cmd), out.strip() or "(no output)"))
     if rc == 0 and not diff:
@@ -447,10 +472,10 @@ def loads_from(prog, libdir, env):
     return m.group(1) if m else None
 
 
-def check_unpacked(ours, work, harness_cache, src, log, report):
+def check_unpacked(ours, work, harness_cache, src, log, report, scratch="root"):
     t0 = time.time()
     arch = output(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"])[1].strip()
-    root = os.path.join(work, "root")
+    root = os.path.join(work, scratch)
     harness.rmtree(root)
     subprocess.check_call(["dpkg", "-x", ours["liburing2"], root])
     libdir = os.path.join(root, "usr", "lib", arch)
@@ -488,6 +513,144 @@ def check_unpacked(ours, work, harness_cache, src, log, report):
 
 # --------------------------------------------------------------------------- main
 
+def their_debs(work, log, report, cache={}):
+    """Debian's own packages, downloaded once per run (a row in the report)."""
+    if "debs" not in cache:
+        t0 = time.time()
+        theirs = cache["debs"] = debian_debs(work, log)
+        report.add("download", PASS if theirs else FAIL, time.time() - t0,
+                   "Debian's own %s %s: %s" % (
+                       " ".join(PACKAGES), DEBIAN_VERSION,
+                       " ".join(os.path.basename(d) for d in theirs.values())
+                       if theirs else "could not apt-get download (see %s)" % log.name))
+    return cache["debs"]
+
+
+def compare_with_debian(tree, ours, work, args, src, log, report, scratch):
+    """The checks on built packages that do not depend on how they were built."""
+    theirs = their_debs(work, log, report)
+    if theirs:
+        compare_contents(ours, theirs, report)
+        check_lintian(ours, theirs, report)
+        check_hardening(tree, theirs, work, report)
+    check_unpacked(ours, work, args.harness_cache, src, log, report, scratch)
+
+
+def debian_recipe(work, args, debian_src, log, report):
+    """Debian's unchanged debian/ over our tree, built here with the machine's tools."""
+    src = os.path.dirname(debian_src)
+    # dpkg-buildpackage writes the .debs next to the tree: a directory of its own.
+    out = os.path.join(work, "build")
+    harness.rmtree(out)
+    tree = os.path.join(out, "liburing-%s" % DEBIAN_VERSION.split("-")[0])
+    t0 = time.time()
+    clean_copy(tree, log)
+    shutil.copytree(debian_src, os.path.join(tree, "debian"), symlinks=True)
+    installed = install_tools(tree, log)
+    report.add("setup", PASS, time.time() - t0,
+               "tracked files + Debian's debian/; installed: %s"
+               % (" ".join(installed) or "nothing (all present)"))
+    if build(tree, log, report):
+        check_paths(tree, debian_src, report)
+        check_symbols(tree, report)
+        ours = {p: glob.glob(os.path.join(out, "%s_*.deb" % p))[0] for p in PACKAGES}
+        compare_with_debian(tree, ours, work, args, src, log, report, "root")
+
+
+def check_rustc_bound(report):
+    """Build-Depends' rustc bound is the rust-version Cargo.toml declares."""
+    t0 = time.time()
+    with open(os.path.join(REPO, "packaging", "debian", "control")) as f:
+        bound = re.search(r"\brustc \(>= ([0-9.]+)\)", f.read())
+    with open(os.path.join(REPO, "Cargo.toml")) as f:
+        declared = re.search(r'^rust-version\s*=\s*"([0-9.]+)"', f.read(), flags=re.M)
+    bound = bound.group(1) if bound else None
+    if not declared:
+        report.add("rustc-bound", PASS, time.time() - t0,
+                   "Build-Depends rustc (>= %s); Cargo.toml declares no rust-version to "
+                   "compare with" % bound)
+        return
+    same = bound == declared.group(1)
+    report.add("rustc-bound", PASS if same else FAIL, time.time() - t0,
+               "Build-Depends rustc (>= %s), Cargo.toml rust-version %s"
+               % (bound, declared.group(1)))
+
+
+def our_packaging_in_sid(work, args, src, log, report):
+    """packaging/debian/ built as a buildd builds it: a clean sid root with only the
+    Build-Depends, Debian's rustc and crates, an unprivileged user, no network."""
+    t0 = time.time()
+    rc, out = output([sys.executable, os.path.join(REPO, "packaging", "symbols.py"), "--check"])
+    report.add("symbols-file", PASS if rc == 0 else FAIL, time.time() - t0, out.strip())
+    check_rustc_bound(report)
+    t0 = time.time()
+    installed = install_tools(None, log)
+    root = sid_chroot.SidChroot(work, log)
+    secs, how = root.ensure_base()
+    root.fresh_root()
+    report.add("root", PASS, time.time() - t0,
+               "debootstrap --variant=buildd %s: %s (%.0f s), fresh overlay on it; "
+               "installed here: %s" % (sid_chroot.SUITE, how, secs,
+                                       " ".join(installed) or "nothing (all present)"))
+    try:
+        build_in_sid(root, work, args, src, log, report)
+    finally:
+        root.close()
+
+
+def build_in_sid(root, work, args, src, log, report):
+    with open(os.path.join(REPO, "packaging", "debian", "changelog")) as f:
+        m = re.search(r"^(\S+) \(([^)]+)\)", f.read(), flags=re.M)
+    source, version = m.group(1), m.group(2)
+    upstream = version.split("-")[0]
+    inside = "%s/%s-%s" % (sid_chroot.BUILD_DIR, source, upstream)
+    tree = root.path(inside)
+    clean_copy(tree, log)
+    shutil.copytree(os.path.join(tree, "packaging", "debian"), os.path.join(tree, "debian"),
+                    symlinks=True)
+    root.chroot(["chown", "-R", "%s:%s" % (sid_chroot.BUILD_USER, sid_chroot.BUILD_USER),
+                 sid_chroot.BUILD_DIR])
+
+    t0 = time.time()
+    added = root.install_build_depends(inside)
+    tools = ", ".join("%s %s" % (p, root.version_of(p))
+                      for p in ("rustc", "cargo", "librust-libc-dev", "debhelper", "dpkg-dev"))
+    report.add("build-deps", PASS, time.time() - t0,
+               "apt-get build-dep: %d packages added to the buildd base (%s)" % (len(added), tools))
+
+    t0 = time.time()
+    reached, how = root.mirror_reachable_offline()
+    report.add("offline", FAIL if reached else PASS, time.time() - t0,
+               "in the build's namespaces, a TCP connection to the mirror: %s" % how)
+
+    t0 = time.time()
+    options = "nocheck parallel=2" if args.nocheck else "parallel=2"
+    say("check-debian: in sid, as %s, no network: DEB_BUILD_OPTIONS='%s' "
+        "dpkg-buildpackage -b -uc -us (log: %s)" % (sid_chroot.BUILD_USER, options, log.name))
+    start = log.tell()
+    rc = root.build(inside, options)
+    debs = {p: glob.glob(os.path.join(os.path.dirname(tree), "%s_%s_*.deb" % (p, version)))
+            for p in PACKAGES}
+    extra = sorted(os.path.basename(d) for d in glob.glob(os.path.join(
+        os.path.dirname(tree), "*.deb")) if not any(d in v for v in debs.values()))
+    detail = "unshare --net, the tree unchanged"
+    if rc != 0 or not all(debs.values()):
+        log.flush()
+        with open(log.name, errors="replace") as f:
+            f.seek(start)
+            tail = "\n".join(f.read().strip().splitlines()[-8:])
+        report.add("build", FAIL, time.time() - t0, "exit %d; %s; last lines:\n%s"
+                   % (rc, detail, tail))
+        return
+    ours = {p: v[0] for p, v in debs.items()}
+    report.add("build", PASS if not extra else FAIL, time.time() - t0,
+               "%s; %s%s" % (" ".join(os.path.basename(d) for d in ours.values()), detail,
+                             "; UNEXPECTED packages: " + " ".join(extra) if extra else ""))
+    check_symbols(inside, report, version=version,
+                  runner=lambda cmd, cwd: root.capture(cmd, cwd=cwd))
+    compare_with_debian(tree, ours, work, args, src, log, report, "sid-unpacked")
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="packaging/check_debian.py", description=__doc__.split(
         "\n")[0])
@@ -495,6 +658,10 @@ def main(argv):
                     help="scratch directory (default .cache/check-debian)")
     ap.add_argument("--harness-cache", default=os.path.join(REPO, ".cache", "liburing-tests"),
                     help="liburing-tests cache: source package and upstream builds")
+    ap.add_argument("--only", choices=("recipe", "sid"),
+                    help="one of the two builds: Debian's recipe here, or ours in sid")
+    ap.add_argument("--nocheck", action="store_true",
+                    help="sid build with DEB_BUILD_OPTIONS=nocheck (a buildd runs the tests)")
     args = ap.parse_args(argv)
     work, t_start = os.path.abspath(args.work), time.time()
     os.makedirs(work, exist_ok=True)
@@ -502,34 +669,11 @@ def main(argv):
     logp = os.path.join(work, "check-debian.log")
     with open(logp, "w") as log:
         debian_src = debian_dir(args.harness_cache, log)
-        src = os.path.dirname(debian_src)
-        # dpkg-buildpackage writes the .debs next to the tree: a directory of its own.
-        out = os.path.join(work, "build")
-        harness.rmtree(out)
-        tree = os.path.join(out, "liburing-%s" % DEBIAN_VERSION.split("-")[0])
-        t0 = time.time()
-        clean_copy(tree, log)
-        shutil.copytree(debian_src, os.path.join(tree, "debian"), symlinks=True)
-        installed = install_tools(tree, log)
-        report.add("setup", PASS, time.time() - t0,
-                   "tracked files + Debian's debian/; installed: %s"
-                   % (" ".join(installed) or "nothing (all present)"))
-        if build(tree, log, report):
-            check_paths(tree, debian_src, report)
-            check_symbols(tree, work, report)
-            ours = {p: glob.glob(os.path.join(out, "%s_*.deb" % p))[0] for p in PACKAGES}
-            t0 = time.time()
-            theirs = debian_debs(work, log)
-            report.add("download", PASS if theirs else FAIL, time.time() - t0,
-                       "Debian's own %s %s: %s" % (
-                           " ".join(PACKAGES), DEBIAN_VERSION,
-                           " ".join(os.path.basename(d) for d in theirs.values())
-                           if theirs else "could not apt-get download (see %s)" % logp))
-            if theirs:
-                compare_contents(ours, theirs, report)
-                check_lintian(ours, theirs, report)
-                check_hardening(tree, theirs, work, report)
-            check_unpacked(ours, work, args.harness_cache, src, log, report)
+        if args.only in (None, "recipe"):
+            debian_recipe(work, args, debian_src, log, report)
+        if args.only in (None, "sid"):
+            report.section = "sid:"
+            our_packaging_in_sid(work, args, os.path.dirname(debian_src), log, report)
     report.table()
     say("check-debian: %.0f s in all; log %s" % (time.time() - t_start, logp))
     failed = report.failed()
