@@ -61,8 +61,11 @@ use crate::uapi::{
 /// (ring-fd handling, resize, teardown).
 #[derive(Clone, Copy, Debug)]
 pub struct RegTarget {
-    fd: i32,
-    op_flags: u32,
+    /// The ring fd is registered and the kernel takes registered rings for
+    /// registration: `enter_ring_fd` is the index to pass.
+    registered: bool,
+    enter_ring_fd: i32,
+    ring_fd: i32,
     /// A failure goes to the observer hook. Made by the same test as the
     /// C entry point's detour, so on its fast path this is known false and
     /// the hook costs nothing there.
@@ -72,11 +75,10 @@ pub struct RegTarget {
 impl RegTarget {
     #[inline(always)]
     fn of(int_flags: u8, enter_ring_fd: i32, ring_fd: i32, observed: bool) -> RegTarget {
-        // Both fields from one test (the registered index needs the flag).
-        let registered = int_flags & int_flags::REG_REG_RING != 0;
         RegTarget {
-            fd: if registered { enter_ring_fd } else { ring_fd },
-            op_flags: u32::from(registered) * IORING_REGISTER_USE_REGISTERED_RING,
+            registered: int_flags & int_flags::REG_REG_RING != 0,
+            enter_ring_fd,
+            ring_fd,
             observed,
         }
     }
@@ -124,11 +126,24 @@ pub unsafe fn register(
     nr_args: u32,
 ) -> SysResult<i32> {
     let to = to.into();
-    // SAFETY: forwarded caller guarantee; the fd is only a number to the kernel.
-    let r = unsafe { syscall::io_uring_register(to.fd as u32, opcode | to.op_flags, arg, nr_args) };
+    // One call per choice of fd rather than a select of fd and flag: each
+    // path then loads only the fd it passes (liburing's cost), and the
+    // plain fd, the common case, falls through.
+    let (r, opcode) = if to.registered {
+        core::hint::cold_path();
+        let opcode = opcode | IORING_REGISTER_USE_REGISTERED_RING;
+        // SAFETY: forwarded caller guarantee; the fd is only a number to the kernel.
+        let r =
+            unsafe { syscall::io_uring_register(to.enter_ring_fd as u32, opcode, arg, nr_args) };
+        (r, opcode)
+    } else {
+        // SAFETY: as above.
+        let r = unsafe { syscall::io_uring_register(to.ring_fd as u32, opcode, arg, nr_args) };
+        (r, opcode)
+    };
     if to.observed {
         if let Err(e) = r {
-            crate::hooks::register_failed(opcode | to.op_flags, arg, nr_args, e.0);
+            crate::hooks::register_failed(opcode, arg, nr_args, e.0);
         }
     }
     r
