@@ -448,9 +448,10 @@ impl Waited {
 /// null.
 ///
 /// Inlined into each kind of wait, so what a kind never does (a timeout,
-/// extra enter flags) costs it nothing.
+/// extra enter flags) costs it nothing. `observe`: report to the hook at
+/// the end (a constant false drops the counting the report needs).
 #[inline(always)]
-fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec) -> Waited {
+fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec, observe: bool) -> Waited {
     let mut cqe: *mut io_uring_cqe;
     let mut looped = false;
     // liburing's `err`: 0 = nothing yet, > 0 = first enter's count, < 0 = -errno.
@@ -529,7 +530,7 @@ fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec) -> Wai
     }
 
     cqe_out.write(cqe);
-    if hooks::watching_rings() {
+    if observe {
         core::hint::cold_path();
         return Waited(report_wait(ring, submits, err, enters));
     }
@@ -575,6 +576,37 @@ fn wait_sigmask(
     wait_nr: u32,
     sigmask: *const libc::sigset_t,
 ) -> Waited {
+    if hooks::watching_rings() {
+        return wait_sigmask_observed(ring, cqe_out, submit, wait_nr, sigmask);
+    }
+    sigmask_loop(ring, cqe_out, submit, wait_nr, sigmask, false)
+}
+
+/// [`wait_sigmask`] when an observer watches rings: a copy of the loop of
+/// its own, off the fast path, so that path neither counts enters nor
+/// tests for the hook after the loop. (It takes the caller's arguments,
+/// not a built [`WaitSpec`], which would have to live in memory.)
+#[cold]
+#[inline(never)]
+fn wait_sigmask_observed(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    submit: u32,
+    wait_nr: u32,
+    sigmask: *const libc::sigset_t,
+) -> Waited {
+    sigmask_loop(ring, cqe_out, submit, wait_nr, sigmask, true)
+}
+
+#[inline(always)]
+fn sigmask_loop(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    submit: u32,
+    wait_nr: u32,
+    sigmask: *const libc::sigset_t,
+    observe: bool,
+) -> Waited {
     let spec = WaitSpec {
         submit,
         wait_nr,
@@ -583,13 +615,16 @@ fn wait_sigmask(
         argsz: KERNEL_SIGSET_BYTES,
         has_ts: false,
     };
-    get_cqe_loop(ring, cqe_out, spec)
+    get_cqe_loop(ring, cqe_out, spec, observe)
 }
 
 /// Waits through `IORING_ENTER_EXT_ARG` (liburing's `io_uring_wait_cqes_new`
 /// and the EXT_ARG branch of `__io_uring_submit_and_wait_timeout`).
+///
+/// `WATCHED`: the loop tests for the hook once at its end; without it the
+/// caller has made sure nobody watches rings.
 #[inline(always)]
-fn wait_ext_arg(
+fn wait_ext_arg<const WATCHED: bool>(
     ring: LiveRing,
     cqe_out: &mut CqeOut,
     submit: u32,
@@ -613,7 +648,7 @@ fn wait_ext_arg(
         argsz: size_of::<io_uring_getevents_arg>(),
         has_ts: !ts.is_null(),
     };
-    get_cqe_loop(ring, cqe_out, spec)
+    get_cqe_loop(ring, cqe_out, spec, WATCHED && hooks::watching_rings())
 }
 
 /// [`wait_ext_arg`] with nothing to submit (the waits proper).
@@ -626,7 +661,25 @@ fn wait_ext_arg_only(
     min_wait_usec: u32,
     sigmask: *const libc::sigset_t,
 ) -> Waited {
-    wait_ext_arg(ring, cqe_out, 0, wait_nr, ts, min_wait_usec, sigmask)
+    if hooks::watching_rings() {
+        return wait_ext_arg_observed(ring, cqe_out, wait_nr, ts, min_wait_usec, sigmask);
+    }
+    wait_ext_arg::<false>(ring, cqe_out, 0, wait_nr, ts, min_wait_usec, sigmask)
+}
+
+/// [`wait_ext_arg_only`] when an observer watches rings (see
+/// [`wait_sigmask_observed`]).
+#[cold]
+#[inline(never)]
+fn wait_ext_arg_observed(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    wait_nr: u32,
+    ts: *const __kernel_timespec,
+    min_wait_usec: u32,
+    sigmask: *const libc::sigset_t,
+) -> Waited {
+    wait_ext_arg::<true>(ring, cqe_out, 0, wait_nr, ts, min_wait_usec, sigmask)
 }
 
 /// [`wait_ext_arg`] submitting `submit` flushed SQEs first (inlined into
@@ -641,7 +694,23 @@ fn submit_wait_ext_arg(
     min_wait_usec: u32,
     sigmask: *const libc::sigset_t,
 ) -> Waited {
-    wait_ext_arg(ring, cqe_out, submit, wait_nr, ts, min_wait_usec, sigmask)
+    wait_ext_arg::<false>(ring, cqe_out, submit, wait_nr, ts, min_wait_usec, sigmask)
+}
+
+/// [`submit_wait_ext_arg`] when an observer watches rings (see
+/// [`wait_sigmask_observed`]).
+#[cold]
+#[inline(never)]
+fn submit_wait_ext_arg_observed(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    submit: u32,
+    wait_nr: u32,
+    ts: *const __kernel_timespec,
+    min_wait_usec: u32,
+    sigmask: *const libc::sigset_t,
+) -> Waited {
+    wait_ext_arg::<true>(ring, cqe_out, submit, wait_nr, ts, min_wait_usec, sigmask)
 }
 
 /// Queues the fallback timeout SQE (kernels without `IORING_FEAT_EXT_ARG`)
@@ -743,6 +812,18 @@ fn submit_and_wait_ts(
     let to_submit = if !ts.is_null() {
         if ring.features() & IORING_FEAT_EXT_ARG != 0 {
             let n = flush_sq(ring);
+            if hooks::watching_rings() {
+                return submit_wait_ext_arg_observed(
+                    ring,
+                    cqe_out,
+                    n,
+                    wait_nr,
+                    ts,
+                    min_wait_usec,
+                    sigmask,
+                )
+                .result();
+            }
             return submit_wait_ext_arg(ring, cqe_out, n, wait_nr, ts, min_wait_usec, sigmask)
                 .result();
         }
@@ -809,7 +890,7 @@ pub fn submit_and_wait_reg(
         argsz: size_of::<io_uring_reg_wait>(),
         has_ts: true,
     };
-    get_cqe_loop(ring, cqe_out, spec).result()
+    get_cqe_loop(ring, cqe_out, spec, hooks::watching_rings()).result()
 }
 
 /// One pass of `io_uring_peek_batch_cqe`: fills `out` from the CQ without
