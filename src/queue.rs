@@ -425,10 +425,19 @@ struct WaitSpec {
 /// The result of a wait in liburing's own encoding: the count, or `-errno`.
 /// Kept in that form between the (out of line) wait loop and the C entry
 /// points, where it turns into a [`SysResult`] and straight back for free.
+/// Where the round trip does not fold (a wait with several paths, whose
+/// merged result the optimiser turns into an absolute value), the C entry
+/// point takes the code itself ([`Waited::code`]).
 #[derive(Clone, Copy)]
-struct Waited(i32);
+pub struct Waited(i32);
 
 impl Waited {
+    /// liburing's return value: the count, or `-errno`.
+    #[inline(always)]
+    pub fn code(self) -> i32 {
+        self.0
+    }
+
     #[inline(always)]
     fn result(self) -> SysResult<u32> {
         if self.0 < 0 {
@@ -754,7 +763,8 @@ fn queue_fallback_timeout(
 /// nothing is submitted. Older kernels get a timeout SQE queued behind the
 /// SQEs already prepared, and all of them are submitted by this wait; the
 /// result is then the count that first enter submitted, as in liburing.
-#[inline]
+// For the unit tests; the C entry points take the `_waited` form.
+#[cfg(test)]
 pub fn wait_cqes(
     ring: LiveRing,
     cqe_out: &mut CqeOut,
@@ -762,14 +772,29 @@ pub fn wait_cqes(
     ts: *const __kernel_timespec,
     sigmask: *const libc::sigset_t,
 ) -> SysResult<u32> {
+    wait_cqes_waited(ring, cqe_out, wait_nr, ts, sigmask).result()
+}
+
+/// [`wait_cqes`] in liburing's encoding (see [`Waited`]).
+#[inline(always)]
+pub fn wait_cqes_waited(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    wait_nr: u32,
+    ts: *const __kernel_timespec,
+    sigmask: *const libc::sigset_t,
+) -> Waited {
     let mut to_submit = 0;
     if !ts.is_null() {
         if ring.features() & IORING_FEAT_EXT_ARG != 0 {
-            return wait_ext_arg_only(ring, cqe_out, wait_nr, ts, 0, sigmask).result();
+            return wait_ext_arg_only(ring, cqe_out, wait_nr, ts, 0, sigmask);
         }
-        to_submit = queue_fallback_timeout(ring, wait_nr, ts)?;
+        to_submit = match queue_fallback_timeout(ring, wait_nr, ts) {
+            Ok(n) => n,
+            Err(e) => return Waited(e.neg()),
+        };
     }
-    get_cqe(ring, cqe_out, to_submit, wait_nr, sigmask)
+    wait_sigmask(ring, cqe_out, to_submit, wait_nr, sigmask)
 }
 
 /// `io_uring_wait_cqes_min_timeout`: like [`wait_cqes`] with a batch
@@ -790,13 +815,24 @@ pub fn wait_cqes_min_timeout(
 }
 
 /// `io_uring_wait_cqe_timeout`: [`wait_cqes`] for one CQE, no sigmask.
-#[inline]
+// For the unit tests; the C entry points take the `_waited` form.
+#[cfg(test)]
 pub fn wait_cqe_timeout(
     ring: LiveRing,
     cqe_out: &mut CqeOut,
     ts: *const __kernel_timespec,
 ) -> SysResult<u32> {
-    wait_cqes(ring, cqe_out, 1, ts, ptr::null())
+    wait_cqe_timeout_waited(ring, cqe_out, ts).result()
+}
+
+/// [`wait_cqe_timeout`] in liburing's encoding (see [`Waited`]).
+#[inline(always)]
+pub fn wait_cqe_timeout_waited(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    ts: *const __kernel_timespec,
+) -> Waited {
+    wait_cqes_waited(ring, cqe_out, 1, ts, ptr::null())
 }
 
 /// liburing's `__io_uring_submit_and_wait_timeout`.
