@@ -357,6 +357,10 @@ pub fn submit_and_get_events(ring: LiveRing) -> SysResult<u32> {
 /// runs pending task work and flushes overflowed CQEs.
 pub fn get_events(ring: LiveRing) -> SysResult<u32> {
     let flags = IORING_ENTER_GETEVENTS | ring.enter_flags();
+    // Costs no instruction; it only keeps the fd's load after the flags',
+    // so the fd is loaded straight into its argument register instead of
+    // a temporary while the ring pointer is still needed.
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     enter(ring, 0, 0, flags, ptr::null(), KERNEL_SIGSET_BYTES)
 }
 
