@@ -17,7 +17,7 @@
 use core::mem::size_of;
 use core::ptr::{self, null_mut};
 
-use crate::register::{register, register_with, PBUF_STATUS, UNREGISTER_PBUF_RING};
+use crate::register::{live, register, register_with, PBUF_STATUS, UNREGISTER_PBUF_RING};
 use crate::ring::LiveRing;
 use crate::syscall::{self, SysResult};
 use crate::uapi::{
@@ -41,7 +41,7 @@ pub unsafe fn register_buf_ring(
     // SAFETY: `reg` is live; the ring memory it names is vouched for by the caller.
     unsafe {
         register(
-            ring,
+            live(ring),
             IORING_REGISTER_PBUF_RING,
             ptr::from_mut(reg).cast(),
             1,
@@ -55,7 +55,7 @@ pub fn unregister_buf_ring(ring: LiveRing, bgid: i32) -> SysResult<i32> {
         bgid: bgid as u16,
         ..Default::default()
     };
-    register_with(ring, UNREGISTER_PBUF_RING, &mut reg)
+    register_with(live(ring), UNREGISTER_PBUF_RING, &mut reg)
 }
 
 /// `io_uring_buf_ring_head`: the kernel's consumption head of group `buf_group`.
@@ -64,7 +64,7 @@ pub fn buf_ring_head(ring: LiveRing, buf_group: i32) -> SysResult<u16> {
         buf_group: buf_group as u32,
         ..Default::default()
     };
-    register_with(ring, PBUF_STATUS, &mut status)?;
+    register_with(live(ring), PBUF_STATUS, &mut status)?;
     Ok(status.head as u16)
 }
 

@@ -11,8 +11,9 @@
 //! and registration entry points fold the hook test into their null-ring
 //! check: one compare of the ring address with a bound set at load
 //! ([`detour`], [`detour_any`]); off the fast path, a cold out-of-line copy
-//! of the same call reports to the observer. The wait loop, already out of
-//! line, tests [`watching_rings`] once at its end.
+//! of the same call reports to the observer. The out-of-line waits test
+//! [`watching_rings`] once before their loop and run either a fast copy
+//! of it or a cold one that counts enters and reports.
 //!
 //! # Who may see what
 //! The observer sees a ring through views that carry liburing's threading

@@ -357,6 +357,10 @@ pub fn submit_and_get_events(ring: LiveRing) -> SysResult<u32> {
 /// runs pending task work and flushes overflowed CQEs.
 pub fn get_events(ring: LiveRing) -> SysResult<u32> {
     let flags = IORING_ENTER_GETEVENTS | ring.enter_flags();
+    // Costs no instruction; it only keeps the fd's load after the flags',
+    // so the fd is loaded straight into its argument register instead of
+    // a temporary while the ring pointer is still needed.
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     enter(ring, 0, 0, flags, ptr::null(), KERNEL_SIGSET_BYTES)
 }
 
@@ -425,10 +429,19 @@ struct WaitSpec {
 /// The result of a wait in liburing's own encoding: the count, or `-errno`.
 /// Kept in that form between the (out of line) wait loop and the C entry
 /// points, where it turns into a [`SysResult`] and straight back for free.
+/// Where the round trip does not fold (a wait with several paths, whose
+/// merged result the optimiser turns into an absolute value), the C entry
+/// point takes the code itself ([`Waited::code`]).
 #[derive(Clone, Copy)]
-struct Waited(i32);
+pub struct Waited(i32);
 
 impl Waited {
+    /// liburing's return value: the count, or `-errno`.
+    #[inline(always)]
+    pub fn code(self) -> i32 {
+        self.0
+    }
+
     #[inline(always)]
     fn result(self) -> SysResult<u32> {
         if self.0 < 0 {
@@ -448,9 +461,10 @@ impl Waited {
 /// null.
 ///
 /// Inlined into each kind of wait, so what a kind never does (a timeout,
-/// extra enter flags) costs it nothing.
+/// extra enter flags) costs it nothing. `observe`: report to the hook at
+/// the end (a constant false drops the counting the report needs).
 #[inline(always)]
-fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec) -> Waited {
+fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec, observe: bool) -> Waited {
     let mut cqe: *mut io_uring_cqe;
     let mut looped = false;
     // liburing's `err`: 0 = nothing yet, > 0 = first enter's count, < 0 = -errno.
@@ -529,7 +543,7 @@ fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec) -> Wai
     }
 
     cqe_out.write(cqe);
-    if hooks::watching_rings() {
+    if observe {
         core::hint::cold_path();
         return Waited(report_wait(ring, submits, err, enters));
     }
@@ -575,6 +589,37 @@ fn wait_sigmask(
     wait_nr: u32,
     sigmask: *const libc::sigset_t,
 ) -> Waited {
+    if hooks::watching_rings() {
+        return wait_sigmask_observed(ring, cqe_out, submit, wait_nr, sigmask);
+    }
+    sigmask_loop(ring, cqe_out, submit, wait_nr, sigmask, false)
+}
+
+/// [`wait_sigmask`] when an observer watches rings: a copy of the loop of
+/// its own, off the fast path, so that path neither counts enters nor
+/// tests for the hook after the loop. (It takes the caller's arguments,
+/// not a built [`WaitSpec`], which would have to live in memory.)
+#[cold]
+#[inline(never)]
+fn wait_sigmask_observed(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    submit: u32,
+    wait_nr: u32,
+    sigmask: *const libc::sigset_t,
+) -> Waited {
+    sigmask_loop(ring, cqe_out, submit, wait_nr, sigmask, true)
+}
+
+#[inline(always)]
+fn sigmask_loop(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    submit: u32,
+    wait_nr: u32,
+    sigmask: *const libc::sigset_t,
+    observe: bool,
+) -> Waited {
     let spec = WaitSpec {
         submit,
         wait_nr,
@@ -583,13 +628,16 @@ fn wait_sigmask(
         argsz: KERNEL_SIGSET_BYTES,
         has_ts: false,
     };
-    get_cqe_loop(ring, cqe_out, spec)
+    get_cqe_loop(ring, cqe_out, spec, observe)
 }
 
 /// Waits through `IORING_ENTER_EXT_ARG` (liburing's `io_uring_wait_cqes_new`
 /// and the EXT_ARG branch of `__io_uring_submit_and_wait_timeout`).
+///
+/// `WATCHED`: the loop tests for the hook once at its end; without it the
+/// caller has made sure nobody watches rings.
 #[inline(always)]
-fn wait_ext_arg(
+fn wait_ext_arg<const WATCHED: bool>(
     ring: LiveRing,
     cqe_out: &mut CqeOut,
     submit: u32,
@@ -613,7 +661,7 @@ fn wait_ext_arg(
         argsz: size_of::<io_uring_getevents_arg>(),
         has_ts: !ts.is_null(),
     };
-    get_cqe_loop(ring, cqe_out, spec)
+    get_cqe_loop(ring, cqe_out, spec, WATCHED && hooks::watching_rings())
 }
 
 /// [`wait_ext_arg`] with nothing to submit (the waits proper).
@@ -626,7 +674,25 @@ fn wait_ext_arg_only(
     min_wait_usec: u32,
     sigmask: *const libc::sigset_t,
 ) -> Waited {
-    wait_ext_arg(ring, cqe_out, 0, wait_nr, ts, min_wait_usec, sigmask)
+    if hooks::watching_rings() {
+        return wait_ext_arg_observed(ring, cqe_out, wait_nr, ts, min_wait_usec, sigmask);
+    }
+    wait_ext_arg::<false>(ring, cqe_out, 0, wait_nr, ts, min_wait_usec, sigmask)
+}
+
+/// [`wait_ext_arg_only`] when an observer watches rings (see
+/// [`wait_sigmask_observed`]).
+#[cold]
+#[inline(never)]
+fn wait_ext_arg_observed(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    wait_nr: u32,
+    ts: *const __kernel_timespec,
+    min_wait_usec: u32,
+    sigmask: *const libc::sigset_t,
+) -> Waited {
+    wait_ext_arg::<true>(ring, cqe_out, 0, wait_nr, ts, min_wait_usec, sigmask)
 }
 
 /// [`wait_ext_arg`] submitting `submit` flushed SQEs first (inlined into
@@ -641,7 +707,23 @@ fn submit_wait_ext_arg(
     min_wait_usec: u32,
     sigmask: *const libc::sigset_t,
 ) -> Waited {
-    wait_ext_arg(ring, cqe_out, submit, wait_nr, ts, min_wait_usec, sigmask)
+    wait_ext_arg::<false>(ring, cqe_out, submit, wait_nr, ts, min_wait_usec, sigmask)
+}
+
+/// [`submit_wait_ext_arg`] when an observer watches rings (see
+/// [`wait_sigmask_observed`]).
+#[cold]
+#[inline(never)]
+fn submit_wait_ext_arg_observed(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    submit: u32,
+    wait_nr: u32,
+    ts: *const __kernel_timespec,
+    min_wait_usec: u32,
+    sigmask: *const libc::sigset_t,
+) -> Waited {
+    wait_ext_arg::<true>(ring, cqe_out, submit, wait_nr, ts, min_wait_usec, sigmask)
 }
 
 /// Queues the fallback timeout SQE (kernels without `IORING_FEAT_EXT_ARG`)
@@ -685,7 +767,8 @@ fn queue_fallback_timeout(
 /// nothing is submitted. Older kernels get a timeout SQE queued behind the
 /// SQEs already prepared, and all of them are submitted by this wait; the
 /// result is then the count that first enter submitted, as in liburing.
-#[inline]
+// For the unit tests; the C entry points take the `_waited` form.
+#[cfg(test)]
 pub fn wait_cqes(
     ring: LiveRing,
     cqe_out: &mut CqeOut,
@@ -693,14 +776,29 @@ pub fn wait_cqes(
     ts: *const __kernel_timespec,
     sigmask: *const libc::sigset_t,
 ) -> SysResult<u32> {
+    wait_cqes_waited(ring, cqe_out, wait_nr, ts, sigmask).result()
+}
+
+/// [`wait_cqes`] in liburing's encoding (see [`Waited`]).
+#[inline(always)]
+pub fn wait_cqes_waited(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    wait_nr: u32,
+    ts: *const __kernel_timespec,
+    sigmask: *const libc::sigset_t,
+) -> Waited {
     let mut to_submit = 0;
     if !ts.is_null() {
         if ring.features() & IORING_FEAT_EXT_ARG != 0 {
-            return wait_ext_arg_only(ring, cqe_out, wait_nr, ts, 0, sigmask).result();
+            return wait_ext_arg_only(ring, cqe_out, wait_nr, ts, 0, sigmask);
         }
-        to_submit = queue_fallback_timeout(ring, wait_nr, ts)?;
+        to_submit = match queue_fallback_timeout(ring, wait_nr, ts) {
+            Ok(n) => n,
+            Err(e) => return Waited(e.neg()),
+        };
     }
-    get_cqe(ring, cqe_out, to_submit, wait_nr, sigmask)
+    wait_sigmask(ring, cqe_out, to_submit, wait_nr, sigmask)
 }
 
 /// `io_uring_wait_cqes_min_timeout`: like [`wait_cqes`] with a batch
@@ -721,13 +819,24 @@ pub fn wait_cqes_min_timeout(
 }
 
 /// `io_uring_wait_cqe_timeout`: [`wait_cqes`] for one CQE, no sigmask.
-#[inline]
+// For the unit tests; the C entry points take the `_waited` form.
+#[cfg(test)]
 pub fn wait_cqe_timeout(
     ring: LiveRing,
     cqe_out: &mut CqeOut,
     ts: *const __kernel_timespec,
 ) -> SysResult<u32> {
-    wait_cqes(ring, cqe_out, 1, ts, ptr::null())
+    wait_cqe_timeout_waited(ring, cqe_out, ts).result()
+}
+
+/// [`wait_cqe_timeout`] in liburing's encoding (see [`Waited`]).
+#[inline(always)]
+pub fn wait_cqe_timeout_waited(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    ts: *const __kernel_timespec,
+) -> Waited {
+    wait_cqes_waited(ring, cqe_out, 1, ts, ptr::null())
 }
 
 /// liburing's `__io_uring_submit_and_wait_timeout`.
@@ -743,6 +852,18 @@ fn submit_and_wait_ts(
     let to_submit = if !ts.is_null() {
         if ring.features() & IORING_FEAT_EXT_ARG != 0 {
             let n = flush_sq(ring);
+            if hooks::watching_rings() {
+                return submit_wait_ext_arg_observed(
+                    ring,
+                    cqe_out,
+                    n,
+                    wait_nr,
+                    ts,
+                    min_wait_usec,
+                    sigmask,
+                )
+                .result();
+            }
             return submit_wait_ext_arg(ring, cqe_out, n, wait_nr, ts, min_wait_usec, sigmask)
                 .result();
         }
@@ -809,7 +930,7 @@ pub fn submit_and_wait_reg(
         argsz: size_of::<io_uring_reg_wait>(),
         has_ts: true,
     };
-    get_cqe_loop(ring, cqe_out, spec).result()
+    get_cqe_loop(ring, cqe_out, spec, hooks::watching_rings()).result()
 }
 
 /// One pass of `io_uring_peek_batch_cqe`: fills `out` from the CQ without
@@ -845,11 +966,15 @@ fn fill_plain(ring: LiveRing, out: &mut [CqeOut], ready: u32) -> u32 {
     let last = head.wrapping_add(count);
     let mut slot = out.as_mut_ptr();
     while head != last {
+        // A volatile store keeps this loop scalar: vectorised, it needs two
+        // callee-saved registers, pushed and popped on every call, which
+        // costs more than the handful of CQEs a batch usually holds.
         // SAFETY: `count <= out.len()` slots are written in order, so
         // `slot` stays inside `out` (a plain pointer walk: no bounds check,
         // hence no panic path).
         unsafe {
-            (*slot).write(cqe_at(ring, head, shift));
+            slot.cast::<*mut io_uring_cqe>()
+                .write_volatile(cqe_at(ring, head, shift));
             slot = slot.add(1);
         }
         head = head.wrapping_add(1);

@@ -61,8 +61,11 @@ use crate::uapi::{
 /// (ring-fd handling, resize, teardown).
 #[derive(Clone, Copy, Debug)]
 pub struct RegTarget {
-    fd: i32,
-    op_flags: u32,
+    /// The ring fd is registered and the kernel takes registered rings for
+    /// registration: `enter_ring_fd` is the index to pass.
+    registered: bool,
+    enter_ring_fd: i32,
+    ring_fd: i32,
     /// A failure goes to the observer hook. Made by the same test as the
     /// C entry point's detour, so on its fast path this is known false and
     /// the hook costs nothing there.
@@ -72,28 +75,23 @@ pub struct RegTarget {
 impl RegTarget {
     #[inline(always)]
     fn of(int_flags: u8, enter_ring_fd: i32, ring_fd: i32, observed: bool) -> RegTarget {
-        // Both fields from one test (the registered index needs the flag).
-        let registered = int_flags & int_flags::REG_REG_RING != 0;
         RegTarget {
-            fd: if registered { enter_ring_fd } else { ring_fd },
-            op_flags: u32::from(registered) * IORING_REGISTER_USE_REGISTERED_RING,
+            registered: int_flags & int_flags::REG_REG_RING != 0,
+            enter_ring_fd,
+            ring_fd,
             observed,
         }
     }
 }
 
-// Not `#[inline]`, and a call rather than a leaf: an item other crates may
-// inline would export the hook's flag, which the library would then reach
-// through the GOT (one more instruction per call); LTO inlines it here all
-// the same.
-impl From<LiveRing<'_>> for RegTarget {
-    fn from(ring: LiveRing<'_>) -> RegTarget {
-        target_of_live(ring)
-    }
-}
-
+// A free function, not `impl From<LiveRing>`: rustc treats trait impl
+// methods as reachable from other crates, and this one, once the reads
+// below are inlined into it, is small enough to be inlinable there; the
+// hook's bound it reads would then be exported, and reached through the
+// GOT (one more instruction per registration call).
+/// The target of a ring a C entry point took (see [`crate::hooks::detour_any`]).
 #[inline(always)]
-fn target_of_live(ring: LiveRing<'_>) -> RegTarget {
+pub(crate) fn live(ring: LiveRing<'_>) -> RegTarget {
     let observed = crate::hooks::detour_any(ring.as_ptr());
     RegTarget::of(
         ring.int_flags(),
@@ -124,11 +122,24 @@ pub unsafe fn register(
     nr_args: u32,
 ) -> SysResult<i32> {
     let to = to.into();
-    // SAFETY: forwarded caller guarantee; the fd is only a number to the kernel.
-    let r = unsafe { syscall::io_uring_register(to.fd as u32, opcode | to.op_flags, arg, nr_args) };
+    // One call per choice of fd rather than a select of fd and flag: each
+    // path then loads only the fd it passes (liburing's cost), and the
+    // plain fd, the common case, falls through.
+    let (r, opcode) = if to.registered {
+        core::hint::cold_path();
+        let opcode = opcode | IORING_REGISTER_USE_REGISTERED_RING;
+        // SAFETY: forwarded caller guarantee; the fd is only a number to the kernel.
+        let r =
+            unsafe { syscall::io_uring_register(to.enter_ring_fd as u32, opcode, arg, nr_args) };
+        (r, opcode)
+    } else {
+        // SAFETY: as above.
+        let r = unsafe { syscall::io_uring_register(to.ring_fd as u32, opcode, arg, nr_args) };
+        (r, opcode)
+    };
     if to.observed {
         if let Err(e) = r {
-            crate::hooks::register_failed(opcode | to.op_flags, arg, nr_args, e.0);
+            crate::hooks::register_failed(opcode, arg, nr_args, e.0);
         }
     }
     r
@@ -229,7 +240,7 @@ unsafe fn rsrc_register2(
     };
     let size = size_of::<io_uring_rsrc_register>() as u32;
     // SAFETY: `reg` is live; the arrays it names are vouched for by the caller.
-    unsafe { register(ring, opcode, ptr::from_mut(&mut reg).cast(), size) }
+    unsafe { register(live(ring), opcode, ptr::from_mut(&mut reg).cast(), size) }
 }
 
 /// Replaces `nr` slots from `off` of a resource table
@@ -254,7 +265,7 @@ unsafe fn rsrc_update2(
     };
     let size = size_of::<io_uring_rsrc_update2>() as u32;
     // SAFETY: `up` is live; the arrays it names are vouched for by the caller.
-    unsafe { register(ring, opcode, ptr::from_mut(&mut up).cast(), size) }
+    unsafe { register(live(ring), opcode, ptr::from_mut(&mut up).cast(), size) }
 }
 
 // ---------------------------------------------------------------------------
@@ -297,7 +308,7 @@ fn with_nofile_retry(nr: u32, mut attempt: impl FnMut() -> SysResult<i32>) -> Sy
 pub unsafe fn register_files(ring: LiveRing, files: *const i32, nr: u32) -> SysResult<i32> {
     // SAFETY: the kernel reads `nr` fds from `files`, as the caller vouches.
     with_nofile_retry(nr, || unsafe {
-        register(ring, IORING_REGISTER_FILES, files.cast(), nr)
+        register(live(ring), IORING_REGISTER_FILES, files.cast(), nr)
     })
 }
 
@@ -331,7 +342,7 @@ pub fn register_files_sparse(ring: LiveRing, nr: u32) -> SysResult<i32> {
     // `IORING_RSRC_REGISTER_SPARSE` and no data or tags it names no memory.
     with_nofile_retry(nr, || unsafe {
         register(
-            ring,
+            live(ring),
             IORING_REGISTER_FILES2,
             ptr::from_mut(&mut reg).cast(),
             size,
@@ -358,7 +369,7 @@ pub unsafe fn register_files_update(
     // SAFETY: `up` is live; the fd array is vouched for by the caller.
     unsafe {
         register(
-            ring,
+            live(ring),
             IORING_REGISTER_FILES_UPDATE,
             ptr::from_mut(&mut up).cast(),
             nr,
@@ -394,12 +405,12 @@ pub unsafe fn register_files_update_tag(
 /// (`IORING_FILE_INDEX_ALLOC`) picks slots: `[off, off + len)`.
 pub fn register_file_alloc_range(ring: LiveRing, off: u32, len: u32) -> SysResult<i32> {
     let mut range = io_uring_file_index_range { off, len, resv: 0 };
-    register_with(ring, FILE_ALLOC_RANGE, &mut range)
+    register_with(live(ring), FILE_ALLOC_RANGE, &mut range)
 }
 
 /// `io_uring_unregister_files`.
 pub fn unregister_files(ring: LiveRing) -> SysResult<i32> {
-    register_bare(ring, IORING_UNREGISTER_FILES, 0)
+    register_bare(live(ring), IORING_UNREGISTER_FILES, 0)
 }
 
 // ---------------------------------------------------------------------------
@@ -417,7 +428,7 @@ pub unsafe fn register_buffers(
     nr: u32,
 ) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
-    unsafe { register(ring, IORING_REGISTER_BUFFERS, iovecs.cast(), nr) }
+    unsafe { register(live(ring), IORING_REGISTER_BUFFERS, iovecs.cast(), nr) }
 }
 
 /// `io_uring_register_buffers_tags`: [`register_buffers`] with a tag per
@@ -454,7 +465,7 @@ pub fn register_buffers_sparse(ring: LiveRing, nr: u32) -> SysResult<i32> {
     // SAFETY: as in `register_files_sparse`.
     unsafe {
         register(
-            ring,
+            live(ring),
             IORING_REGISTER_BUFFERS2,
             ptr::from_mut(&mut reg).cast(),
             size,
@@ -488,7 +499,7 @@ pub unsafe fn register_buffers_update_tag(
 
 /// `io_uring_unregister_buffers`.
 pub fn unregister_buffers(ring: LiveRing) -> SysResult<i32> {
-    register_bare(ring, IORING_UNREGISTER_BUFFERS, 0)
+    register_bare(live(ring), IORING_UNREGISTER_BUFFERS, 0)
 }
 
 /// `__io_uring_clone_buffers_offset`: copies `nr` registered buffers of
@@ -520,7 +531,7 @@ pub fn clone_buffers_offset_raw(
         nr,
         pad: [0; 3],
     };
-    register_with(dst, CLONE_BUFFERS, &mut arg)
+    register_with(live(dst), CLONE_BUFFERS, &mut arg)
 }
 
 /// `io_uring_clone_buffers_offset`: [`clone_buffers_offset_raw`], naming
@@ -561,30 +572,30 @@ pub fn clone_buffers_raw(dst: LiveRing, src: LiveRing, flags: u32) -> SysResult<
 /// The kernel does not wait for in-flight requests to do this.
 pub fn register_eventfd(ring: LiveRing, event_fd: i32) -> SysResult<i32> {
     let mut fd = event_fd;
-    register_with(ring, EVENTFD, &mut fd)
+    register_with(live(ring), EVENTFD, &mut fd)
 }
 
 /// `io_uring_register_eventfd_async`: signalled only for completions that
 /// were posted from the kernel's async workers.
 pub fn register_eventfd_async(ring: LiveRing, event_fd: i32) -> SysResult<i32> {
     let mut fd = event_fd;
-    register_with(ring, EVENTFD_ASYNC, &mut fd)
+    register_with(live(ring), EVENTFD_ASYNC, &mut fd)
 }
 
 /// `io_uring_unregister_eventfd`.
 pub fn unregister_eventfd(ring: LiveRing) -> SysResult<i32> {
-    register_bare(ring, IORING_UNREGISTER_EVENTFD, 0)
+    register_bare(live(ring), IORING_UNREGISTER_EVENTFD, 0)
 }
 
 /// `io_uring_register_personality`: records the caller's credentials and
 /// returns their id, for `sqe->personality`.
 pub fn register_personality(ring: LiveRing) -> SysResult<i32> {
-    register_bare(ring, IORING_REGISTER_PERSONALITY, 0)
+    register_bare(live(ring), IORING_REGISTER_PERSONALITY, 0)
 }
 
 /// `io_uring_unregister_personality`: the id travels as the count argument.
 pub fn unregister_personality(ring: LiveRing, id: i32) -> SysResult<i32> {
-    register_bare(ring, IORING_UNREGISTER_PERSONALITY, id as u32)
+    register_bare(live(ring), IORING_UNREGISTER_PERSONALITY, id as u32)
 }
 
 /// `io_uring_register_probe`: fills `p` (with room for `nr_ops` entries).
@@ -597,7 +608,14 @@ pub unsafe fn register_probe(
     nr_ops: u32,
 ) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
-    unsafe { register(ring, IORING_REGISTER_PROBE, p.cast_const().cast(), nr_ops) }
+    unsafe {
+        register(
+            live(ring),
+            IORING_REGISTER_PROBE,
+            p.cast_const().cast(),
+            nr_ops,
+        )
+    }
 }
 
 /// `io_uring_register_restrictions`: only for rings created disabled.
@@ -610,13 +628,13 @@ pub unsafe fn register_restrictions(
     nr: u32,
 ) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
-    unsafe { register(ring, IORING_REGISTER_RESTRICTIONS, res.cast(), nr) }
+    unsafe { register(live(ring), IORING_REGISTER_RESTRICTIONS, res.cast(), nr) }
 }
 
 /// `io_uring_enable_rings`: starts a ring created with
 /// `IORING_SETUP_R_DISABLED` (the caller becomes its submitter task).
 pub fn enable_rings(ring: LiveRing) -> SysResult<i32> {
-    register_bare(ring, IORING_REGISTER_ENABLE_RINGS, 0)
+    register_bare(live(ring), IORING_REGISTER_ENABLE_RINGS, 0)
 }
 
 // ---------------------------------------------------------------------------
@@ -637,12 +655,19 @@ pub unsafe fn register_iowq_aff(
         return Err(Errno::EINVAL);
     };
     // SAFETY: forwarded caller guarantee.
-    unsafe { register(ring, IORING_REGISTER_IOWQ_AFF, mask.cast(), len as u32) }
+    unsafe {
+        register(
+            live(ring),
+            IORING_REGISTER_IOWQ_AFF,
+            mask.cast(),
+            len as u32,
+        )
+    }
 }
 
 /// `io_uring_unregister_iowq_aff`.
 pub fn unregister_iowq_aff(ring: LiveRing) -> SysResult<i32> {
-    register_bare(ring, IORING_UNREGISTER_IOWQ_AFF, 0)
+    register_bare(live(ring), IORING_UNREGISTER_IOWQ_AFF, 0)
 }
 
 /// `io_uring_register_iowq_max_workers`: sets the bounded/unbounded worker
@@ -655,7 +680,7 @@ pub unsafe fn register_iowq_max_workers(ring: LiveRing, val: *mut u32) -> SysRes
     // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
     unsafe {
         register(
-            ring,
+            live(ring),
             IORING_REGISTER_IOWQ_MAX_WORKERS,
             val.cast_const().cast(),
             2,
@@ -678,7 +703,7 @@ pub unsafe fn register_sync_cancel(
     reg: *const io_uring_sync_cancel_reg,
 ) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
-    unsafe { register(ring, IORING_REGISTER_SYNC_CANCEL, reg.cast(), 1) }
+    unsafe { register(live(ring), IORING_REGISTER_SYNC_CANCEL, reg.cast(), 1) }
 }
 
 /// `io_uring_register_napi`: enables NAPI busy polling; the previous
@@ -688,7 +713,14 @@ pub unsafe fn register_sync_cancel(
 /// `napi` must be null or valid for reading and writing.
 pub unsafe fn register_napi(ring: LiveRing, napi: *mut io_uring_napi) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
-    unsafe { register(ring, IORING_REGISTER_NAPI, napi.cast_const().cast(), 1) }
+    unsafe {
+        register(
+            live(ring),
+            IORING_REGISTER_NAPI,
+            napi.cast_const().cast(),
+            1,
+        )
+    }
 }
 
 /// `io_uring_unregister_napi`: disables it (old settings into `napi`).
@@ -697,7 +729,14 @@ pub unsafe fn register_napi(ring: LiveRing, napi: *mut io_uring_napi) -> SysResu
 /// `napi` must be null or writable (liburing allows null).
 pub unsafe fn unregister_napi(ring: LiveRing, napi: *mut io_uring_napi) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee; the kernel skips a null argument.
-    unsafe { register(ring, IORING_UNREGISTER_NAPI, napi.cast_const().cast(), 1) }
+    unsafe {
+        register(
+            live(ring),
+            IORING_UNREGISTER_NAPI,
+            napi.cast_const().cast(),
+            1,
+        )
+    }
 }
 
 /// `io_uring_register_clock`: the clock wait timeouts are measured against.
@@ -710,7 +749,7 @@ pub unsafe fn register_clock(
     arg: *const io_uring_clock_register,
 ) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
-    unsafe { register(ring, IORING_REGISTER_CLOCK, arg.cast(), 0) }
+    unsafe { register(live(ring), IORING_REGISTER_CLOCK, arg.cast(), 0) }
 }
 
 /// `io_uring_register_sync_msg`: runs an `IORING_OP_MSG_RING` SQE
@@ -735,7 +774,14 @@ pub unsafe fn register_sync_msg(sqe: *const io_uring_sqe) -> SysResult<i32> {
 /// must be valid as the kernel requires for the lifetime of the ring.
 pub unsafe fn register_region(ring: LiveRing, reg: *mut io_uring_mem_region_reg) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
-    unsafe { register(ring, IORING_REGISTER_MEM_REGION, reg.cast_const().cast(), 1) }
+    unsafe {
+        register(
+            live(ring),
+            IORING_REGISTER_MEM_REGION,
+            reg.cast_const().cast(),
+            1,
+        )
+    }
 }
 
 /// `io_uring_register_wait_reg`: kept as liburing 2.15 has it, a stub that
@@ -752,7 +798,14 @@ pub fn register_wait_reg() -> SysResult<i32> {
 /// kernel requires.
 pub unsafe fn register_ifq(ring: LiveRing, reg: *mut io_uring_zcrx_ifq_reg) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
-    unsafe { register(ring, IORING_REGISTER_ZCRX_IFQ, reg.cast_const().cast(), 1) }
+    unsafe {
+        register(
+            live(ring),
+            IORING_REGISTER_ZCRX_IFQ,
+            reg.cast_const().cast(),
+            1,
+        )
+    }
 }
 
 /// `io_uring_register_zcrx_ctrl`. `ctrl` goes to the kernel as given.
@@ -762,7 +815,14 @@ pub unsafe fn register_ifq(ring: LiveRing, reg: *mut io_uring_zcrx_ifq_reg) -> S
 /// read and write.
 pub unsafe fn register_zcrx_ctrl(ring: LiveRing, ctrl: *mut zcrx_ctrl) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
-    unsafe { register(ring, IORING_REGISTER_ZCRX_CTRL, ctrl.cast_const().cast(), 0) }
+    unsafe {
+        register(
+            live(ring),
+            IORING_REGISTER_ZCRX_CTRL,
+            ctrl.cast_const().cast(),
+            0,
+        )
+    }
 }
 
 /// `io_uring_register_bpf_filter`: filters for this ring's requests.
@@ -771,7 +831,14 @@ pub unsafe fn register_zcrx_ctrl(ring: LiveRing, ctrl: *mut zcrx_ctrl) -> SysRes
 /// `bpf` and the program it points to must be readable.
 pub unsafe fn register_bpf_filter(ring: LiveRing, bpf: *mut io_uring_bpf) -> SysResult<i32> {
     // SAFETY: forwarded caller guarantee.
-    unsafe { register(ring, IORING_REGISTER_BPF_FILTER, bpf.cast_const().cast(), 1) }
+    unsafe {
+        register(
+            live(ring),
+            IORING_REGISTER_BPF_FILTER,
+            bpf.cast_const().cast(),
+            1,
+        )
+    }
 }
 
 /// `io_uring_register_bpf_filter_task`: filters for every ring of the task.

@@ -315,7 +315,7 @@ pub unsafe extern "C" fn io_uring_wait_cqes(
 ) -> c_int {
     let ring = live_ring!(ring);
     let out = cqe_out!(cqe_ptr);
-    ret_count(queue::wait_cqes(ring, out, wait_nr, ts, sigmask))
+    queue::wait_cqes_waited(ring, out, wait_nr, ts, sigmask).code()
 }
 
 /// Waits for a batch of completions, but not long for a lone one. It waits
@@ -378,7 +378,7 @@ pub unsafe extern "C" fn io_uring_wait_cqe_timeout(
 ) -> c_int {
     let ring = live_ring!(ring);
     let out = cqe_out!(cqe_ptr);
-    ret_count(queue::wait_cqe_timeout(ring, out, ts))
+    queue::wait_cqe_timeout_waited(ring, out, ts).code()
 }
 
 /// Fills `cqes` with up to `count` ready completions; returns how many.
