@@ -73,6 +73,8 @@ relativelibdir := $(if $(filter-out $(abspath $(libdir)),$(abspath $(libdevdir))
 
 RUST_SRC := $(shell find src uapi/src -name '*.rs') Cargo.toml uapi/Cargo.toml
 GEN_SRC  := $(shell find tools/gen/src -name '*.rs') tools/gen/Cargo.toml
+# The generator is a cargo workspace of its own (tools/gen/Cargo.toml).
+GEN := $(CARGO) run --quiet --manifest-path tools/gen/Cargo.toml --
 HEADERS  := $(shell find include -name '*.h')
 
 .PHONY: all lib ffi headers check-headers install uninstall test unit-test lint capi-tests \
@@ -168,10 +170,10 @@ $(BUILD)/%.pc: src/%.pc.in Makefile $(wildcard config.mk)
 # runs the tool's own checks: each header compiles alone in C and C++, the
 # tables agree with include/, and a wrong table fails that check.
 headers:
-	$(CARGO) run --quiet -p gen -- headers
+	$(GEN) headers
 check-headers:
-	$(CARGO) run --quiet -p gen -- check
-	$(CARGO) test --quiet -p gen
+	$(GEN) check
+	$(CARGO) test --quiet --manifest-path tools/gen/Cargo.toml
 
 # Our generated headers that liburing does not ship are spliced into the
 # installed liburing.h at their #include line, so the installed header set is
@@ -250,7 +252,7 @@ capi-tests: stage
 # against the headers of the upstream liburing it builds (abi_check.py).
 $(BUILD)/abi-assert.c: $(RUST_SRC) $(GEN_SRC)
 	@mkdir -p $(BUILD)
-	$(CARGO) run --quiet -p gen -- abi-assert $(abspath $@)
+	$(GEN) abi-assert $(abspath $@)
 abi-assert: $(BUILD)/abi-assert.c
 
 liburing-tests: stage $(BUILD)/abi-assert.c
@@ -401,7 +403,7 @@ html: man
 # import circle in src/ fails.
 .PHONY: check-imports
 check-imports:
-	$(CARGO) run --quiet -p gen -- imports --deny-circles
+	$(GEN) imports --deny-circles
 
 # ---- diagnostics proofs (issue 17; not wired into `test` here) ----------------
 # liburing's suite as a binary drop-in with LIBURING_TRACE=<file per test> and
