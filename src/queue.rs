@@ -251,7 +251,7 @@ pub fn flush_sq(ring: LiveRing) -> u32 {
     // test also routes them to the trace (no extra instruction when off).
     if ring.flags() & (IORING_SETUP_SQ_REWIND | crate::diag::TRACED_RING) != 0 {
         // Rare: laid out of the common path's way.
-        core::hint::cold_path();
+        cold_path();
         crate::diag::saw_ring(ring);
         if ring.flags() & IORING_SETUP_SQ_REWIND != 0 {
             ring.set_sqe_tail(0);
@@ -478,7 +478,7 @@ fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec) -> Wai
         // diag hook: a traced ring (diag::TRACED_RING in `flags`) logs the
         // CQEs the kernel has posted; nothing is left in the SQ to log again.
         if ring.flags() & crate::diag::TRACED_RING != 0 {
-            core::hint::cold_path();
+            cold_path();
             crate::diag::saw_ring(ring);
         }
         match entered {
@@ -886,6 +886,12 @@ fn peek_batch_after_flush(ring: LiveRing, out: &mut [CqeOut]) -> u32 {
     let _ = get_events(ring);
     peek_batch_once(ring, out).unwrap_or(0)
 }
+
+/// Marks the branch that calls it as unlikely (the `#[cold]` call is what the
+/// optimiser sees; `core::hint::cold_path` needs Rust 1.95, above our MSRV).
+#[cold]
+#[inline]
+fn cold_path() {}
 
 #[cfg(test)]
 mod tests {
