@@ -340,6 +340,7 @@ TEST_STAGES := \
 	check-headers \
 	check-licence \
 	check-symbols \
+	check-relink \
 	harness-selftest \
 	capi-tests \
 	examples \
@@ -418,7 +419,7 @@ html: man
 	sh man/html.sh $(MAN_DIR)
 
 # Distribution checks (issue 18): what a packager or a fresh machine needs.
-.PHONY: deps check-deps check-offline check-msrv
+.PHONY: deps check-deps check-offline check-msrv check-relink
 # Installs (apt-get) whatever tools/deps/prerequisites.txt lists and is missing.
 deps:
 	sh tools/deps/install.sh
@@ -433,3 +434,18 @@ check-offline:
 # .cache/msrv (its own target and build directories).
 check-msrv:
 	sh tools/toolchains/check-msrv.sh
+# The relink with a toolchain whose runtime archive carries unreached code
+# calling outside libc (Debian's rustc: __gcc_personality_v0 -> libgcc_s):
+# such an object added to a copy of the Rust archive must change nothing in
+# what the libraries need or export.
+RELINK_TEST := $(BUILD)/relink-test
+check-relink: $(RUST_A) $(BUILD)/ffi.o
+	rm -rf $(RELINK_TEST)
+	@mkdir -p $(RELINK_TEST)
+	$(CC) -O2 -fPIC -ffunction-sections -c -o $(RELINK_TEST)/dead-unwind.o capi-tests/relink/dead-unwind.c
+	cp $(RUST_A) $(RELINK_TEST)/rust.a
+	ar qS $(RELINK_TEST)/rust.a $(RELINK_TEST)/dead-unwind.o
+	$(MAKE) --no-print-directory RUST_A=$(RELINK_TEST)/rust.a BUILD=$(RELINK_TEST) \
+		$(RELINK_TEST)/liburing.so.$(VERSION) $(RELINK_TEST)/liburing-ffi.so.$(VERSION)
+	sh capi-tests/check-symbols.sh $(RELINK_TEST)/liburing.so.$(VERSION) src/liburing.map liburing.so.2
+	sh capi-tests/check-symbols.sh $(RELINK_TEST)/liburing-ffi.so.$(VERSION) src/liburing-ffi.map liburing-ffi.so.2
