@@ -12,31 +12,50 @@
 # A Cargo.lock pins exact versions: where the offline source holds another
 # libc than the lock (Debian's), `cargo update --offline` re-resolves first
 # (dh-cargo deletes the lock instead, which is the "without" case).
-# Debian's crates come from the machine's own apt sources (bookworm's libc is
-# 0.2.139, the oldest this was proven with); OFFLINE_DEBIAN_CRATES lists the
-# packages when the workspace needs more than libc.
+# Debian's crates come from OFFLINE_DEBIAN_SUITE (default sid, what a package
+# upload builds with) of the archive this machine's apt uses, through a private
+# apt configuration under .cache/offline; OFFLINE_DEBIAN_SUITE=bookworm gives
+# libc 0.2.139, the oldest this was proven with. OFFLINE_DEBIAN_CRATES lists the
+# packages: every workspace member's dependencies must be there, as cargo
+# resolves the whole workspace. OFFLINE_SOURCES picks some of the three.
 set -eu
 cd "$(dirname "$0")/../.."
 root=$PWD
 cache=$root/.cache/offline
 CARGO=${CARGO:-cargo}
 debian_crates=${OFFLINE_DEBIAN_CRATES:-librust-libc-dev}
-mkdir -p "$cache/debs"
+suite=${OFFLINE_DEBIAN_SUITE:-sid}
+debs=$cache/debs-$suite
+mkdir -p "$debs"
 
 command -v unshare >/dev/null || { echo "check-offline: unshare (util-linux) missing"; exit 1; }
 unshare -n true 2>/dev/null || { echo "check-offline: cannot unshare the network (needs root or user namespaces)"; exit 1; }
 
 # (a) Debian's crates: downloaded .debs, unpacked into one directory registry.
+apt_dir=$cache/apt-$suite
+archive=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null ||
+    awk '/^deb / { print $2; exit }' /etc/apt/sources.list)
+mkdir -p "$apt_dir/sources" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' "$archive" "$suite" \
+    /usr/share/keyrings/debian-archive-keyring.gpg > "$apt_dir/sources/debian.sources"
+# (sid's Release file may be older than apt's validity window)
+apt_private() {
+    "$@" -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$apt_dir/sources" \
+        -o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache" \
+        -o Dir::State::status=/dev/null -o APT::Sandbox::User=root -o Acquire::Check-Valid-Until=false
+}
 (
-    cd "$cache/debs"
+    cd "$debs"
     for pkg in $debian_crates; do
         ls "${pkg}"_*.deb >/dev/null 2>&1 && continue
-        apt-get download "$pkg" >/dev/null 2>&1 || { apt-get update -qq && apt-get download "$pkg" >/dev/null; }
+        apt_private apt-get download -qq "$pkg" 2>/dev/null ||
+            { apt_private apt-get update -qq && apt_private apt-get download -qq "$pkg"; }
     done
 )
 rm -rf "$cache/debian-root"
-for deb in "$cache"/debs/*.deb; do dpkg -x "$deb" "$cache/debian-root"; done
+for deb in "$debs"/*.deb; do dpkg -x "$deb" "$cache/debian-root"; done
 debian_registry=$cache/debian-root/usr/share/cargo/registry
+echo "check-offline: Debian $suite crates: $(ls "$debian_registry" | tr '\n' ' ')"
 
 # (b) the vendor tree and (c) the warm cargo home, redone when the lock changes.
 lock_sum=$(sha256sum Cargo.lock | cut -d' ' -f1)
@@ -61,7 +80,7 @@ replace_with() { # $1: cargo home, $2: source kind, $3: path
 }
 
 passed=0 failed=0
-for source in debian vendor warm; do
+for source in ${OFFLINE_SOURCES:-debian vendor warm}; do
     for lock in with without; do
         case=$source-$lock-lock
         tree=$work/$case
