@@ -28,7 +28,11 @@ run=$fresh/run
 rm -rf "$run"
 cp -a "$fresh/base" "$run"
 git clone -q "$root" "$run/src"
+# This machine's network settings: its resolver, and its TLS trust store
+# (cargo reaches the crate registry through whatever this machine trusts).
 cp /etc/resolv.conf "$run/etc/resolv.conf"
+mkdir -p "$run/etc/ssl/certs"
+cp /etc/ssl/certs/ca-certificates.crt "$run/etc/ssl/certs/"
 
 cat > "$run/fresh.sh" <<INNER
 set -eu
@@ -42,10 +46,11 @@ status=0
 make test || status=\$?
 echo "fresh: make test took \$((\$(date +%s) - start)) s, exit \$status"
 echo "fresh: left in /tmp: \$(ls -A /tmp | tr '\n' ' ')"
-exit \$status
+echo \$status > /fresh.status
 INNER
 
 # A private mount namespace: the mounts vanish with it.
 unshare -m --fork sh -c '
     mount -t proc proc "$1/proc" && mount -t sysfs sys "$1/sys" && mount --rbind /dev "$1/dev" &&
     chroot "$1" sh /fresh.sh' sh "$run" 2>&1 | tee "$fresh/make-test.log"
+exit "$(cat "$run/fresh.status" 2>/dev/null || echo 1)"
