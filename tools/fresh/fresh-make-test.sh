@@ -31,8 +31,11 @@ git clone -q "$root" "$run/src"
 # This machine's network settings: its resolver, and its TLS trust store
 # (cargo reaches the crate registry through whatever this machine trusts).
 cp /etc/resolv.conf "$run/etc/resolv.conf"
-mkdir -p "$run/etc/ssl/certs"
+# (the bundle, and the local CAs update-ca-certificates rebuilds it from when
+# a package installs ca-certificates)
+mkdir -p "$run/etc/ssl/certs" "$run/usr/local/share/ca-certificates"
 cp /etc/ssl/certs/ca-certificates.crt "$run/etc/ssl/certs/"
+cp -r /usr/local/share/ca-certificates/. "$run/usr/local/share/ca-certificates/"
 
 cat > "$run/fresh.sh" <<INNER
 set -eu
