@@ -107,6 +107,9 @@ INTERNAL_SYMS := io_uring_mmap io_uring_unmap_rings io_uring_setup_ring_pointers
 	__io_uring_queue_init_params
 map_symbols = awk '/^[ \t]*[A-Za-z_][A-Za-z0-9_]*;/ { gsub(/[ \t;]/, ""); print }' $(1)
 
+# Undefined symbols no relocation names any more (code --gc-sections dropped,
+# as Debian's compiler_builtins' __gcc_personality_v0 and its _Unwind_* calls)
+# are removed: left in, they would make the C compiler link libgcc_s.
 # $(call relink_object,output,version map,extra objects)
 define relink_object
 	@mkdir -p $(BUILD)
@@ -114,8 +117,11 @@ define relink_object
 	objcopy --strip-debug --remove-section=.llvmbc --remove-section=.llvmcmd $(RUST_A) $(1).rust.a
 	ld -r --gc-sections $$(sed 's/^/-u /' $(1).syms) -o $(1).all.o $(3) \
 		--whole-archive $(1).rust.a --no-whole-archive
-	objcopy --keep-global-symbols=$(1).syms $(1).all.o $(1)
-	rm -f $(1).rust.a $(1).all.o
+	nm -u $(1).all.o | awk '{ print $$2 }' | LC_ALL=C sort -u > $(1).undef
+	readelf -rW $(1).all.o | awk 'NF >= 5 && $$1 ~ /^[0-9a-f]+$$/ { print $$5 }' | \
+		LC_ALL=C sort -u | LC_ALL=C comm -23 $(1).undef - > $(1).dead
+	objcopy --keep-global-symbols=$(1).syms --strip-symbols=$(1).dead $(1).all.o $(1)
+	rm -f $(1).rust.a $(1).all.o $(1).undef $(1).dead
 endef
 
 $(BUILD)/liburing.o: $(RUST_A) src/liburing.map Makefile
@@ -245,7 +251,9 @@ lint:
 	$(CARGO) clippy --quiet --workspace --all-targets -- -D warnings
 
 capi-tests: stage
-	CAPI_EXTRA_CFLAGS="$(SANITIZE_FLAGS)" sh capi-tests/run.sh $(abspath $(STAGE))
+	rm -rf $(BUILD)/capi-tests
+	CAPI_BUILD_DIR=$(abspath $(BUILD))/capi-tests CAPI_EXTRA_CFLAGS="$(SANITIZE_FLAGS)" \
+		sh capi-tests/run.sh $(abspath $(STAGE))
 	sh capi-tests/pkgconfig.sh $(abspath $(STAGE))
 
 # The Rust ABI tables as C static assertions; the harness compiles them
@@ -329,19 +337,39 @@ bench-smoke: stage
 # Upstream liburing 2.15 as the liburing-tests harness builds and installs it.
 UPSTREAM_STAGE := .cache/liburing-tests/stage-upstream/usr
 
-# The differential checks need upstream's build, which liburing-tests makes:
-# they run after it, in this order, whatever -j says.
-test: unit-test check-headers check-licence check-symbols harness-selftest capi-tests examples bench-smoke \
-		check-sanitize liburing-tests
-	$(MAKE) --no-print-directory check-differential
-	$(MAKE) --no-print-directory fuzz-short
+# make test: the prerequisites first (tools/deps/prerequisites.txt, seconds),
+# then every stage below in order, each one whatever the earlier ones did
+# (tools/test/run-stages.sh), ending with "N passed, N failed". One stage a
+# line. The stages after liburing-tests use the upstream build and source it
+# fetches, so they come after it.
+TEST_STAGES := \
+	all \
+	unit-test \
+	check-headers \
+	check-licence \
+	check-symbols \
+	check-relink \
+	harness-selftest \
+	capi-tests \
+	examples \
+	bench-smoke \
+	check-sanitize \
+	liburing-tests \
+	check-differential \
+	fuzz-short \
+	check-man
+test:
+	@sh tools/deps/check.sh
+	@sh tools/test/run-stages.sh "$(MAKE)" $(TEST_STAGES)
 
 # Every exported function with NULL, negative, huge and unregistered
 # arguments, built against upstream and against us; differences must be on
 # capi-tests/differential/allow-list.txt.
 check-differential: stage
 	@test -d $(UPSTREAM_STAGE)/lib || { echo "run 'make liburing-tests' first (builds upstream)"; exit 1; }
-	sh capi-tests/differential/run.sh $(abspath $(STAGE)) $(abspath $(UPSTREAM_STAGE)/..)
+	rm -rf $(BUILD)/bad-args-diff
+	DIFF_OUT=$(abspath $(BUILD))/bad-args-diff \
+		sh capi-tests/differential/run.sh $(abspath $(STAGE)) $(abspath $(UPSTREAM_STAGE)/..)
 
 # Lockstep differential fuzzing of liburing-ffi.so.2, ours against upstream's
 # (and upstream against itself, to tell timing noise from divergences).
@@ -379,7 +407,6 @@ distclean: clean
 # fetches upstream's source when LIBURING_SRC is not given.)
 .PHONY: man html check-man
 all: man
-test: check-man
 MAN_DIR := $(BUILD)/man
 PYTHON  ?= python3
 man:
@@ -447,3 +474,35 @@ check-debian-sid: stage
 	python3 packaging/check_debian.py --only sid $(CHECK_DEBIAN_ARGS)
 debian-symbols:
 	python3 packaging/symbols.py
+
+# Distribution checks (issue 18): what a packager or a fresh machine needs.
+.PHONY: deps check-deps check-offline check-msrv check-relink
+# Installs (apt-get) whatever tools/deps/prerequisites.txt lists and is missing.
+deps:
+	sh tools/deps/install.sh
+check-deps:
+	sh tools/deps/check.sh
+# `make` under `unshare -n` from Debian's crates, a vendor tree and a warm
+# cargo home, each with and without Cargo.lock (fetches once into .cache/offline).
+check-offline:
+	sh tools/offline/check-offline.sh
+# The declared rust-version: Debian 12's rustc-web/cargo-web 1.85 (installed
+# if missing) builds the library and runs the unit tests and capi-tests, in
+# .cache/msrv (its own target and build directories).
+check-msrv:
+	sh tools/toolchains/check-msrv.sh
+# The relink with a toolchain whose runtime archive carries unreached code
+# calling outside libc (Debian's rustc: __gcc_personality_v0 -> libgcc_s):
+# such an object added to a copy of the Rust archive must change nothing in
+# what the libraries need or export.
+RELINK_TEST := $(BUILD)/relink-test
+check-relink: $(RUST_A) $(BUILD)/ffi.o
+	rm -rf $(RELINK_TEST)
+	@mkdir -p $(RELINK_TEST)
+	$(CC) -O2 -fPIC -ffunction-sections -c -o $(RELINK_TEST)/dead-unwind.o capi-tests/relink/dead-unwind.c
+	cp $(RUST_A) $(RELINK_TEST)/rust.a
+	ar qS $(RELINK_TEST)/rust.a $(RELINK_TEST)/dead-unwind.o
+	$(MAKE) --no-print-directory RUST_A=$(RELINK_TEST)/rust.a BUILD=$(RELINK_TEST) \
+		$(RELINK_TEST)/liburing.so.$(VERSION) $(RELINK_TEST)/liburing-ffi.so.$(VERSION)
+	sh capi-tests/check-symbols.sh $(RELINK_TEST)/liburing.so.$(VERSION) src/liburing.map liburing.so.2
+	sh capi-tests/check-symbols.sh $(RELINK_TEST)/liburing-ffi.so.$(VERSION) src/liburing-ffi.map liburing-ffi.so.2

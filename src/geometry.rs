@@ -389,7 +389,7 @@ pub fn mmap_rings(
     // rather than read out of bounds.
     let page = syscall::page_size();
     let inside = |off: u32, len: usize| {
-        off.is_multiple_of(4) && off as usize + size_of::<u32>() <= page_round(len, page)
+        off % 4 == 0 && off as usize + size_of::<u32>() <= page_round(len, page)
     };
     let (so, co) = (&p.sq_off, &p.cq_off);
     if !(inside(so.ring_mask, sq.ring_sz)

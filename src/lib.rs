@@ -15,6 +15,7 @@ pub(crate) mod buf_ring;
 pub(crate) mod capi;
 pub(crate) mod diag;
 pub(crate) mod geometry;
+pub(crate) mod hint;
 pub(crate) mod hooks;
 pub(crate) mod probe;
 pub(crate) mod queue;

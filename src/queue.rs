@@ -19,6 +19,7 @@ use core::ptr::{self, addr_of_mut, null_mut, NonNull};
 use core::sync::atomic::{fence, Ordering};
 
 use crate::geometry::{cqe_shift, sqe_shift};
+use crate::hint::cold_path;
 use crate::hooks;
 use crate::ring::LiveRing;
 use crate::structs::int_flags;
@@ -253,7 +254,7 @@ pub fn flush_sq(ring: LiveRing) -> u32 {
     let tail = ring.sqe_tail();
     if ring.flags() & IORING_SETUP_SQ_REWIND != 0 {
         // Rare: laid out of the common path's way.
-        core::hint::cold_path();
+        cold_path();
         ring.set_sqe_tail(0);
         return tail;
     }
@@ -544,7 +545,7 @@ fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec, observ
 
     cqe_out.write(cqe);
     if observe {
-        core::hint::cold_path();
+        cold_path();
         return Waited(report_wait(ring, submits, err, enters));
     }
     Waited(err)

@@ -126,7 +126,7 @@ pub unsafe fn register(
     // path then loads only the fd it passes (liburing's cost), and the
     // plain fd, the common case, falls through.
     let (r, opcode) = if to.registered {
-        core::hint::cold_path();
+        crate::hint::cold_path();
         let opcode = opcode | IORING_REGISTER_USE_REGISTERED_RING;
         // SAFETY: forwarded caller guarantee; the fd is only a number to the kernel.
         let r =

@@ -121,9 +121,9 @@ impl Line {
     /// Appends a byte count in a readable unit (exact bytes for small ones).
     pub fn size(&mut self, bytes: u64) -> &mut Self {
         const KIB: u64 = 1024;
-        if bytes >= KIB * KIB && bytes.is_multiple_of(KIB * KIB) {
+        if bytes >= KIB * KIB && bytes % (KIB * KIB) == 0 {
             self.u(bytes / (KIB * KIB)).s(" MiB")
-        } else if bytes >= KIB && bytes.is_multiple_of(KIB) {
+        } else if bytes >= KIB && bytes % KIB == 0 {
             self.u(bytes / KIB).s(" KiB")
         } else {
             self.u(bytes).s(" bytes")
