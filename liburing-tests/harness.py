@@ -42,9 +42,13 @@ HARNESS_FORMAT = 1
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 
-TEST_MODES = ("reference", "source", "binary")
+TEST_MODES = ("reference", "source", "binary", "traced")
 ALL_MODES = TEST_MODES + ("examples",)
-DROPIN_MODES = ("source", "binary")
+DROPIN_MODES = ("source", "binary", "traced")
+# "traced": the binary drop-in run again with our diagnostics switched on
+# (a trace file per test, LIBURING_DEBUG=1): tracing must change no outcome.
+BINARY_MODES = ("binary", "traced")
+TRACED_ENV = ("LIBURING_TRACE={tracedir}/{test}.trace", "LIBURING_DEBUG=1")
 
 # Outcome kinds.
 PASS, SKIP, FAIL, TIMEOUT, NOBUILD, NA = "pass", "skip", "fail", "timeout", "nobuild", "n/a"
@@ -722,6 +726,9 @@ class Runner:
     def __init__(self, args, cache):
         self.args = args
         self.cache = cache
+        # The traced mode's trace files (one per test), removed after the run
+        # unless KEEP_TRACES is set: the whole suite writes several hundred MB.
+        self.tracedir = os.path.join(cache, "traces")
         self.kmsg = Kmsg(not args.no_dmesg and os.geteuid() == 0)
 
     def run_mode(self, mode, tree, names, env, ref_results, nobuild_reason, ref_tree=None):
@@ -734,12 +741,16 @@ class Runner:
         os.makedirs(os.path.join(testdir, "output"), exist_ok=True)
         ref_results = ref_results or {}
 
+        extra = [] if mode == "reference" else list(self.args.ours_env)
+        if mode == "traced":
+            extra += [e.replace("{tracedir}", self.tracedir) for e in TRACED_ENV]
+
         def env_of(name):
             # --ours-env: extra variables for our runs only ({test}: the test name).
-            if mode == "reference" or not self.args.ours_env:
+            if not extra:
                 return env
             own = dict(env)
-            for item in self.args.ours_env:
+            for item in extra:
                 key, _, value = item.partition("=")
                 own[key] = value.replace("{test}", name)
             return own
@@ -1071,7 +1082,7 @@ def summary_line(mode, results, regressions=None, flaky=0):
     c = counts(results)
     s = "%s: %d pass, %d skip, %d fail, %d timeout, %d nobuild" % (
         mode, c[PASS], c[SKIP], c[FAIL], c[TIMEOUT], c[NOBUILD])
-    if mode == "binary" or c[NA]:
+    if mode in BINARY_MODES or c[NA]:
         s += ", %d n/a" % c[NA]
     s += " of %d" % len(results)
     if regressions is not None:
@@ -1270,7 +1281,7 @@ def main(argv):
             text = builds.rebuild_one(tree, name, logp)
             if os.path.exists(os.path.join(tree, "test", name + ".t")):
                 return None  # built alone after all: run it
-            if mode == "binary":
+            if mode in BINARY_MODES:
                 undef = set(re.findall(r"undefined reference to `([^']+)'", text))
                 if undef and internal and undef <= internal:
                     return NA, "needs " + ",".join(sorted(undef))
@@ -1285,8 +1296,8 @@ def main(argv):
     want_examples = "examples" in modes and (not args.only or ex_targets)
     if "source" in modes or want_examples:
         trees["source"] = builds.source(args.stage, want_examples, targets, ex_targets)
-    if "binary" in modes and names:
-        trees["binary"] = builds.binary(targets)
+    if any(m in modes for m in BINARY_MODES) and names:
+        trees["binary"] = trees["traced"] = builds.binary(targets)
         internal = internal_symbols(builds.ref)
 
     binary_proof = None
@@ -1296,18 +1307,29 @@ def main(argv):
         tree = trees[mode]
         os.makedirs(os.path.join(cache, "logs", mode), exist_ok=True)
         env = build_env()
-        if mode == "binary" and names:
+        if mode in BINARY_MODES and names:
             lib = os.path.join(args.stage, "usr", "lib")
             env["LD_LIBRARY_PATH"] = lib + (":" + env["LD_LIBRARY_PATH"]
                                             if env.get("LD_LIBRARY_PATH") else "")
-            ok, evidence = prove_binary(tree, names, env, lib)
-            binary_proof = {"ok": ok, "evidence": evidence}
-            for line in evidence:
-                say("binary: " + line)
-            if not ok:
-                warn("binary mode does NOT load our liburing.so.2 as intended")
+            if binary_proof is None:
+                ok, evidence = prove_binary(tree, names, env, lib)
+                binary_proof = {"ok": ok, "evidence": evidence}
+                for line in evidence:
+                    say("binary: " + line)
+                if not ok:
+                    warn("binary mode does NOT load our liburing.so.2 as intended")
+        if mode == "traced":
+            shutil.rmtree(runner.tracedir, ignore_errors=True)
+            os.makedirs(runner.tracedir)
         results[mode] = runner.run_mode(mode, tree, names, env, results.get("reference"),
                                         nobuild_reason(mode, tree), builds.ref)
+        if mode == "traced":
+            traces = os.listdir(runner.tracedir)
+            size = sum(os.path.getsize(os.path.join(runner.tracedir, f)) for f in traces)
+            say("traced: %d trace files, %.0f MB (LIBURING_TRACE and LIBURING_DEBUG=1 set)"
+                % (len(traces), size / 1e6))
+            if not os.environ.get("KEEP_TRACES"):
+                shutil.rmtree(runner.tracedir, ignore_errors=True)
 
     ex_results = {}
     if want_examples:
@@ -1431,7 +1453,7 @@ def main(argv):
     # fail on upstream liburing here too are not ours to pass, and are
     # listed as such next to the skips rather than hidden.
     tot_pass = tot_fail = tot_skip = tot_shared = 0
-    for key in ("source", "binary", "examples"):
+    for key in ("source", "binary", "traced", "examples"):
         res = ex_results.get("ours") if key == "examples" else results.get(key)
         if not res:
             continue
