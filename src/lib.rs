@@ -10,6 +10,7 @@
 //! liburing's own public structs live in [`structs`].
 #![cfg_attr(not(test), no_std)]
 
+mod atomic_u64;
 pub mod buf_ring;
 #[cfg(test)]
 mod c_headers;
@@ -38,22 +39,10 @@ fn on_panic(_info: &core::panic::PanicInfo<'_>) -> ! {
 
 // Parts of `core` are precompiled with unwinding tables that name
 // `rust_eh_personality`. With `panic = "abort"` it is never called, but a C
-// program linking liburing.a must still resolve it. A weak, empty definition
-// does that without clashing with a Rust runtime linked into the same program.
-#[cfg(all(
-    not(test),
-    any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        target_arch = "riscv64"
-    )
-))]
-core::arch::global_asm!(
-    ".pushsection .text.rust_eh_personality,\"ax\",@progbits",
-    ".weak rust_eh_personality",
-    ".type rust_eh_personality,@function",
-    "rust_eh_personality:",
-    "ret",
-    ".size rust_eh_personality, . - rust_eh_personality",
-    ".popsection",
-);
+// program linking liburing.a must still resolve it. An ordinary empty
+// function does that on every architecture; the Makefile's relink makes it
+// local like every symbol outside liburing's API, so it cannot clash with a
+// Rust runtime linked into the same program.
+#[cfg(not(test))]
+#[no_mangle]
+pub extern "C" fn rust_eh_personality() {}

@@ -22,7 +22,8 @@
 //! peek and get-events entry points), `register.rs` (`register`),
 //! `syscall.rs` (`io_uring_enter2`), `queue.rs` (`flush_sq`).
 
-use core::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use crate::atomic_u64::AtomicU64;
+use core::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use crate::ring::LiveRing;
 use crate::structs::io_uring;

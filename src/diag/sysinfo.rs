@@ -182,7 +182,16 @@ pub fn rlimit(resource: libc::__rlimit_resource_t) -> Option<(u64, u64)> {
     if unsafe { libc::getrlimit(resource, &mut lim) } != 0 {
         return None;
     }
-    Some((lim.rlim_cur, lim.rlim_max))
+    // rlim_t is 32 bits on 32-bit targets, where infinity is its own maximum.
+    #[allow(clippy::unnecessary_cast)]
+    let wide = |v: libc::rlim_t| {
+        if v == libc::RLIM_INFINITY {
+            u64::MAX
+        } else {
+            v as u64
+        }
+    };
+    Some((wide(lim.rlim_cur), wide(lim.rlim_max)))
 }
 
 /// The running kernel's release as (major, minor), from uname(2).

@@ -18,8 +18,9 @@
 //! State lives in a small table of traced rings behind one spin lock; its
 //! cost only matters when tracing is on.
 
+use crate::atomic_u64::AtomicU64;
 use core::ptr::{self, null_mut};
-use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
 
 use super::line::Line;
 use super::names::{self, CQE_FLAG, OPCODE, SETUP_FLAG, SQE_FLAG};
