@@ -50,3 +50,25 @@ const _: () = {
     #[no_mangle]
     extern "C" fn rust_eh_personality() {}
 };
+
+// The same for 32-bit Arm, whose EHABI unwind tables name libgcc_s's
+// personality routines: without these the shared library would need
+// libgcc_s.so.1. Nothing unwinds through this library (no callbacks, no
+// cancellation points), so if one is ever asked it answers _URC_FAILURE.
+#[cfg(all(not(test), target_arch = "arm"))]
+const _: () = {
+    /// `_URC_FAILURE`: this frame cannot be unwound.
+    const URC_FAILURE: u32 = 9;
+    #[no_mangle]
+    extern "C" fn __aeabi_unwind_cpp_pr0(_state: u32, _ucbp: *mut u8, _ctx: *mut u8) -> u32 {
+        URC_FAILURE
+    }
+    #[no_mangle]
+    extern "C" fn __aeabi_unwind_cpp_pr1(_state: u32, _ucbp: *mut u8, _ctx: *mut u8) -> u32 {
+        URC_FAILURE
+    }
+    #[no_mangle]
+    extern "C" fn __aeabi_unwind_cpp_pr2(_state: u32, _ucbp: *mut u8, _ctx: *mut u8) -> u32 {
+        URC_FAILURE
+    }
+};

@@ -202,6 +202,7 @@ pub fn kernel_version() -> Option<(u32, u32)> {
     if unsafe { libc::uname(&mut uts) } != 0 {
         return None;
     }
+    #[allow(clippy::unnecessary_cast)] // c_char is unsigned on some targets
     let release = uts.release.map(|c| c as u8);
     let mut parts = release.split(|&c| c == b'.' || c == b'-' || c == 0);
     let major = parts.next().and_then(parse_int)?;

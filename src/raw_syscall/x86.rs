@@ -93,7 +93,7 @@ pub unsafe fn mmap(
     let Ok(units) = usize::try_from(offset / UNIT) else {
         return -(libc::EOVERFLOW as isize);
     };
-    if offset % UNIT != 0 {
+    if offset & (UNIT - 1) != 0 {
         return -(libc::EINVAL as isize);
     }
     // SAFETY: forwarded; the caller vouches for the mapping request.
