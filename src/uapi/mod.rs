@@ -5,9 +5,10 @@
 //! per concern. These modules are the single source of those headers: the
 //! generator in `crate::c_headers` writes them from the tables below.
 //!
-//! Structures are `#[repr(C)]` and pinned to the x86-64 layout by the
+//! Structures are `#[repr(C)]` and pinned to their C layout by the
 //! [`c_layout!`] tables (size, alignment, and offset and size of every
-//! field, checked at compile time). C anonymous unions are flattened: the
+//! field, checked at compile time for the target being built: see
+//! [`target_align`]). C anonymous unions are flattened: the
 //! first member of each union is a plain Rust field at the union's offset,
 //! and the other members are reached through small accessor methods (see
 //! [`io_uring_sqe`]). This keeps writing an SQE from Rust a matter of plain
