@@ -57,7 +57,32 @@ VERSION := 2.15
 BUILD  := build
 CARGO_TARGET_DIR ?= target
 export CARGO_TARGET_DIR
-RUST_A := $(CARGO_TARGET_DIR)/release/liburing.a
+# Cross builds (tools/arch/): RUST_TARGET is the Rust target triple (with
+# CARGO_BUILD_FLAGS such as -Zbuild-std=core for targets rustup did not
+# install), CROSS_COMPILE the binutils prefix (arm-linux-gnueabihf-), or
+# LD, OBJCOPY, AR, NM each by name; CC names the cross C compiler.
+RUST_TARGET       ?=
+CARGO_BUILD_FLAGS ?=
+CROSS_COMPILE     ?=
+ifeq ($(origin LD),default)
+LD := $(CROSS_COMPILE)ld
+endif
+ifeq ($(origin AR),default)
+AR := $(CROSS_COMPILE)ar
+endif
+OBJCOPY ?= $(CROSS_COMPILE)objcopy
+NM      ?= $(CROSS_COMPILE)nm
+READELF ?= $(CROSS_COMPILE)readelf
+export NM
+# i386's PIC thunks sit in section groups that `ld -r` would keep twice
+# (then "defined in discarded section" when linking liburing-ffi.so);
+# allocating group members as plain sections avoids it everywhere.
+RELINK_LDFLAGS ?= --force-group-allocation
+# MIPS calls through the GOT (CALL16) only to global symbols, so there the
+# relinked object keeps its symbols global (RELINK_LOCALIZE=no): the shared
+# libraries still export only the version script's names.
+RELINK_LOCALIZE ?= yes
+RUST_A := $(CARGO_TARGET_DIR)/$(if $(RUST_TARGET),$(RUST_TARGET)/)release/liburing.a
 STAGE  := $(BUILD)/stage
 URING_INFO := $(BUILD)/uring-info
 
@@ -94,7 +119,8 @@ $(URING_INFO): $(RUST_SRC) $(shell find tools/uring-info -name '*.rs') tools/uri
 	cp $(CARGO_TARGET_DIR)/release/uring-info $@
 
 $(RUST_A): $(RUST_SRC)
-	$(CARGO) build --release $(CARGO_OUTPUT)
+	$(CARGO) build --release $(CARGO_OUTPUT) $(if $(RUST_TARGET),-p uring-rs --lib --target $(RUST_TARGET)) \
+		$(CARGO_BUILD_FLAGS)
 
 # The archive holds one relocatable object: the Rust staticlib partially
 # linked with only what liburing's functions reach (--gc-sections), then every
@@ -114,13 +140,14 @@ map_symbols = awk '/^[ \t]*[A-Za-z_][A-Za-z0-9_]*;/ { gsub(/[ \t;]/, ""); print 
 define relink_object
 	@mkdir -p $(BUILD)
 	{ $(call map_symbols,$(2)); printf '%s\n' $(INTERNAL_SYMS); } | sort -u > $(1).syms
-	objcopy --strip-debug --remove-section=.llvmbc --remove-section=.llvmcmd $(RUST_A) $(1).rust.a
-	ld -r --gc-sections $$(sed 's/^/-u /' $(1).syms) -o $(1).all.o $(3) \
+	$(OBJCOPY) --strip-debug --remove-section=.llvmbc --remove-section=.llvmcmd $(RUST_A) $(1).rust.a
+	$(LD) -r $(RELINK_LDFLAGS) --gc-sections $$(sed 's/^/-u /' $(1).syms) -o $(1).all.o $(3) \
 		--whole-archive $(1).rust.a --no-whole-archive
-	nm -u $(1).all.o | awk '{ print $$2 }' | LC_ALL=C sort -u > $(1).undef
-	readelf -rW $(1).all.o | awk 'NF >= 5 && $$1 ~ /^[0-9a-f]+$$/ { print $$5 }' | \
+	$(NM) -u $(1).all.o | awk '{ print $$2 }' | LC_ALL=C sort -u > $(1).undef
+	$(READELF) -rW $(1).all.o | awk 'NF >= 5 && $$1 ~ /^[0-9a-f]+$$/ { print $$5 }' | \
 		LC_ALL=C sort -u | LC_ALL=C comm -23 $(1).undef - > $(1).dead
-	objcopy --keep-global-symbols=$(1).syms --strip-symbols=$(1).dead $(1).all.o $(1)
+	$(OBJCOPY) $(if $(filter yes,$(RELINK_LOCALIZE)),--keep-global-symbols=$(1).syms) \
+		--strip-symbols=$(1).dead $(1).all.o $(1)
 	rm -f $(1).rust.a $(1).all.o $(1).undef $(1).dead
 endef
 
@@ -129,7 +156,7 @@ $(BUILD)/liburing.o: $(RUST_A) src/liburing.map Makefile
 
 $(LIB_A): $(BUILD)/liburing.o
 	rm -f $@
-	ar rcs $@ $<
+	$(AR) rcs $@ $<
 
 # rustc's cdylib would replace our version script with its own, so the
 # staticlib is relinked by the C compiler: versioned symbols, nothing else.
@@ -150,7 +177,7 @@ $(BUILD)/liburing-ffi.o: $(RUST_A) $(BUILD)/ffi.o src/liburing-ffi.map Makefile
 
 $(FFI_A): $(BUILD)/liburing-ffi.o
 	rm -f $@
-	ar rcs $@ $<
+	$(AR) rcs $@ $<
 
 $(FFI_SO): $(BUILD)/liburing-ffi.o src/liburing-ffi.map Makefile
 	$(CC) $(CFLAGS) $(SANITIZE_FLAGS) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing-ffi.o \
@@ -292,9 +319,9 @@ check-sanitize: stage
 # Also: no panic path survives in the library (a panic would abort the C
 # program, and core's formatting machinery it drags in doubles the size).
 check-symbols: all
-	@if nm $(BUILD)/liburing.o | grep -q 'panicking'; then \
+	@if $(NM) $(BUILD)/liburing.o | grep -q 'panicking'; then \
 		echo "FAIL: liburing.o contains a Rust panic path:"; \
-		nm $(BUILD)/liburing.o | grep 'panicking'; exit 1; fi
+		$(NM) $(BUILD)/liburing.o | grep 'panicking'; exit 1; fi
 	sh capi-tests/check-symbols.sh $(LIB_SO) src/liburing.map liburing.so.2
 	if [ -f $(FFI_SO) ]; then sh capi-tests/check-symbols.sh $(FFI_SO) src/liburing-ffi.map liburing-ffi.so.2; fi
 
@@ -506,3 +533,12 @@ check-relink: $(RUST_A) $(BUILD)/ffi.o
 		$(RELINK_TEST)/liburing.so.$(VERSION) $(RELINK_TEST)/liburing-ffi.so.$(VERSION)
 	sh capi-tests/check-symbols.sh $(RELINK_TEST)/liburing.so.$(VERSION) src/liburing.map liburing.so.2
 	sh capi-tests/check-symbols.sh $(RELINK_TEST)/liburing-ffi.so.$(VERSION) src/liburing-ffi.map liburing-ffi.so.2
+
+# Other architectures (tools/arch/): i386 run natively (library, capi-tests,
+# liburing's suite -m32 against upstream -m32), and compile, link and symbol
+# checks for armhf, armel, riscv64, ppc64el, s390x, mips64el (loong64:
+# compile only). Installs cross compilers with apt-get; downloads and builds
+# are cached under .cache/arch. Ends with one "N passed, N failed" line.
+.PHONY: check-arch
+check-arch:
+	sh tools/arch/check-arch.sh

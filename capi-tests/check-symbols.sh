@@ -18,7 +18,7 @@ awk '
 
 # What the object exports: defined dynamic symbols, minus the version nodes.
 exported() {
-    nm -D --defined-only --with-symbol-versions "$1" |
+    "${NM:-nm}" -D --defined-only --with-symbol-versions "$1" |
         awk '$2 != "A" { print $3 }' | sort
 }
 exported "$so" > "$tmp/have"

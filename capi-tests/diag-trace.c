@@ -310,7 +310,10 @@ static void preload_example(const char *stage, const char *src)
 	long reads = 0, writes = 0, size = 3 * 32768 + 1000;
 
 	snprintf(root, sizeof(root), "%s/..", src);
-	snprintf(up, sizeof(up), "%s/.cache/liburing-tests/stage-upstream/usr", root);
+	if (getenv("CAPI_UPSTREAM_USR")) /* another architecture's build */
+		snprintf(up, sizeof(up), "%s", getenv("CAPI_UPSTREAM_USR"));
+	else
+		snprintf(up, sizeof(up), "%s/.cache/liburing-tests/stage-upstream/usr", root);
 	if (lsrc && *lsrc)
 		snprintf(ex, sizeof(ex), "%s/examples", lsrc);
 	else

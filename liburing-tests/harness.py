@@ -481,8 +481,8 @@ class Builds:
             shutil.copy2(so, os.path.join(tree, "src", os.path.basename(so)))
             os.symlink(os.path.basename(so), os.path.join(tree, "src", "liburing.so"))
             if targets != []:
-                run_logged(["make", self.jobs(), "-k", "V=1", "-C", "test"] + (targets or []),
-                           log, cwd=tree, check=False)
+                run_logged(["make", self.jobs(), "-k", "V=1", "-C", "test"] +
+                           self.extra_make(tree) + (targets or []), log, cwd=tree, check=False)
         say("binary build: done in %.0f s" % (time.time() - t0))
         return tree
 
@@ -504,6 +504,11 @@ class Builds:
     def extra_make(self, tree):
         if os.path.basename(tree) == "source":
             return ["CPPFLAGS=-I" + os.path.join(self.args.stage, "usr", "include")]
+        if os.path.basename(tree) == "binary" and self.args.stage:
+            # A test that execve()s another with an empty environment
+            # (sqpoll-exec) loses LD_LIBRARY_PATH: the run path still names
+            # our library, rather than whatever liburing.so.2 the system has.
+            return ["LDFLAGS=-Wl,-rpath," + os.path.join(self.args.stage, "usr", "lib")]
         return []
 
 

@@ -11,6 +11,7 @@
 //! liburing's own public structs live in [`structs`].
 #![cfg_attr(not(test), no_std)]
 
+mod atomic_u64;
 pub(crate) mod buf_ring;
 pub(crate) mod capi;
 pub(crate) mod diag;
@@ -41,22 +42,36 @@ fn on_panic(_info: &core::panic::PanicInfo<'_>) -> ! {
 
 // Parts of `core` are precompiled with unwinding tables that name
 // `rust_eh_personality`. With `panic = "abort"` it is never called, but a C
-// program linking liburing.a must still resolve it. A weak, empty definition
-// does that without clashing with a Rust runtime linked into the same program.
-#[cfg(all(
-    not(test),
-    any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        target_arch = "riscv64"
-    )
-))]
-core::arch::global_asm!(
-    ".pushsection .text.rust_eh_personality,\"ax\",@progbits",
-    ".weak rust_eh_personality",
-    ".type rust_eh_personality,@function",
-    "rust_eh_personality:",
-    "ret",
-    ".size rust_eh_personality, . - rust_eh_personality",
-    ".popsection",
-);
+// program linking liburing.a must still resolve it. An ordinary empty
+// function does that on every architecture; the Makefile's relink makes it
+// local like every symbol outside liburing's API, so it cannot clash with a
+// Rust runtime linked into the same program.
+// (Inside an anonymous const so the header generator, which lists every
+// exported function, does not take it for part of liburing's API.)
+#[cfg(not(test))]
+const _: () = {
+    #[no_mangle]
+    extern "C" fn rust_eh_personality() {}
+};
+
+// The same for 32-bit Arm, whose EHABI unwind tables name libgcc_s's
+// personality routines: without these the shared library would need
+// libgcc_s.so.1. Nothing unwinds through this library (no callbacks, no
+// cancellation points), so if one is ever asked it answers _URC_FAILURE.
+#[cfg(all(not(test), target_arch = "arm"))]
+const _: () = {
+    /// `_URC_FAILURE`: this frame cannot be unwound.
+    const URC_FAILURE: u32 = 9;
+    #[no_mangle]
+    extern "C" fn __aeabi_unwind_cpp_pr0(_state: u32, _ucbp: *mut u8, _ctx: *mut u8) -> u32 {
+        URC_FAILURE
+    }
+    #[no_mangle]
+    extern "C" fn __aeabi_unwind_cpp_pr1(_state: u32, _ucbp: *mut u8, _ctx: *mut u8) -> u32 {
+        URC_FAILURE
+    }
+    #[no_mangle]
+    extern "C" fn __aeabi_unwind_cpp_pr2(_state: u32, _ucbp: *mut u8, _ctx: *mut u8) -> u32 {
+        URC_FAILURE
+    }
+};

@@ -51,111 +51,22 @@ fn check(ret: isize) -> SysResult<isize> {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-mod raw {
-    use core::arch::asm;
-
-    /// Issues a six-argument syscall and returns the kernel's raw result.
-    ///
-    /// # Safety
-    /// The caller guarantees the arguments are valid for syscall `nr`.
-    #[inline(always)]
-    pub unsafe fn syscall6(
-        nr: i64,
-        a1: usize,
-        a2: usize,
-        a3: usize,
-        a4: usize,
-        a5: usize,
-        a6: usize,
-    ) -> isize {
-        let ret: isize;
-        // SAFETY: the x86-64 syscall ABI: number in rax, arguments in rdi, rsi,
-        // rdx, r10, r8, r9; the kernel clobbers rcx and r11. The caller
-        // vouches for the arguments; `memory` is implied by not using nomem.
-        unsafe {
-            asm!(
-                "syscall",
-                inlateout("rax") nr as isize => ret,
-                in("rdi") a1,
-                in("rsi") a2,
-                in("rdx") a3,
-                in("r10") a4,
-                in("r8") a5,
-                in("r9") a6,
-                lateout("rcx") _,
-                lateout("r11") _,
-                options(nostack),
-            );
-        }
-        ret
-    }
-
-    /// [`syscall6`] for calls with four arguments, which need not zero r8
-    /// and r9 (`io_uring_register`, whose cost is compared per call).
-    ///
-    /// # Safety
-    /// The caller guarantees the arguments are valid for syscall `nr`.
-    #[inline(always)]
-    pub unsafe fn syscall4(nr: i64, a1: usize, a2: usize, a3: usize, a4: usize) -> isize {
-        let ret: isize;
-        // SAFETY: as for `syscall6`, with the two unused argument registers
-        // left as they are (the kernel ignores them for these calls).
-        unsafe {
-            asm!(
-                "syscall",
-                inlateout("rax") nr as isize => ret,
-                in("rdi") a1,
-                in("rsi") a2,
-                in("rdx") a3,
-                in("r10") a4,
-                lateout("rcx") _,
-                lateout("r11") _,
-                options(nostack),
-            );
-        }
-        ret
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-mod raw {
-    /// Portable fallback through libc, converted back to the kernel's
-    /// `-errno` convention so callers see one behaviour on every arch.
-    ///
-    /// # Safety
-    /// The caller guarantees the arguments are valid for syscall `nr`.
-    #[inline(always)]
-    pub unsafe fn syscall6(
-        nr: i64,
-        a1: usize,
-        a2: usize,
-        a3: usize,
-        a4: usize,
-        a5: usize,
-        a6: usize,
-    ) -> isize {
-        // SAFETY: forwarded verbatim; the caller vouches for the arguments.
-        let ret = unsafe { libc::syscall(nr as libc::c_long, a1, a2, a3, a4, a5, a6) };
-        if ret == -1 {
-            // SAFETY: errno is thread-local and was just set by the failed call.
-            -(unsafe { *libc::__errno_location() } as isize)
-        } else {
-            ret as isize
-        }
-    }
-
-    /// Four-argument form of [`syscall6`].
-    ///
-    /// # Safety
-    /// The caller guarantees the arguments are valid for syscall `nr`.
-    #[inline(always)]
-    pub unsafe fn syscall4(nr: i64, a1: usize, a2: usize, a3: usize, a4: usize) -> isize {
-        // SAFETY: forwarded; the caller vouches for the arguments.
-        unsafe { syscall6(nr, a1, a2, a3, a4, 0, 0) }
-    }
-}
-
+// How the kernel is entered, one file per architecture: directly where
+// liburing does it too, through libc elsewhere.
+#[cfg_attr(target_arch = "x86_64", path = "raw_syscall/x86_64.rs")]
+#[cfg_attr(target_arch = "x86", path = "raw_syscall/x86.rs")]
+#[cfg_attr(target_arch = "aarch64", path = "raw_syscall/aarch64.rs")]
+#[cfg_attr(target_arch = "riscv64", path = "raw_syscall/riscv64.rs")]
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        target_arch = "x86",
+        target_arch = "aarch64",
+        target_arch = "riscv64"
+    )),
+    path = "raw_syscall/libc.rs"
+)]
+mod raw;
 /// `io_uring_setup(2)`: returns the new ring's fd.
 ///
 /// # Safety
@@ -242,14 +153,13 @@ pub unsafe fn mmap(
 ) -> SysResult<*mut c_void> {
     // SAFETY: the caller vouches for the mapping request.
     let r = unsafe {
-        raw::syscall6(
-            libc::SYS_mmap,
+        raw::mmap(
             addr as usize,
             len,
             prot as usize,
             flags as usize,
             fd as usize,
-            offset as usize,
+            offset,
         )
     };
     check(r).map(|v| v as *mut c_void)

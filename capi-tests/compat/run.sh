@@ -4,7 +4,8 @@
 #
 #   sh capi-tests/compat/run.sh <stage-dir>
 #
-# Fetches Debian bookworm's liburing-dev and liburing2 2.3 packages with
+# Fetches Debian bookworm's liburing-dev and liburing2 2.3 packages (for the
+# architecture CC builds for; a foreign one through a private apt state) with
 # `apt-get download` into <repo>/.cache/compat (kept between runs; override
 # with CAPI_COMPAT_CACHE), unpacks them with dpkg -x, builds compat/prog.c
 # against THOSE 2.3 headers linked to their liburing.so.2, and runs it:
@@ -22,10 +23,39 @@ fi
 stage=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-cache=${CAPI_COMPAT_CACHE:-$root/.cache/compat}
 out=${CAPI_OUT:-}
 [ -n "$out" ] || out=$(mktemp -d /tmp/capi-compat.XXXXXX)
 CC=${CC:-cc}
+# The Debian architecture the compiler builds for (i686-linux-gnu-gcc or
+# gcc -m32: i386); the packages are fetched for it.
+native=$(dpkg --print-architecture 2>/dev/null || echo unknown)
+case $($CC -dumpmachine 2>/dev/null) in
+i?86-*) arch=i386 ;;
+x86_64-*) case " ${CC} ${CFLAGS:-} " in *" -m32 "*) arch=i386 ;; *) arch=amd64 ;; esac ;;
+aarch64-*) arch=arm64 ;;
+arm*-*gnueabihf) arch=armhf ;;
+arm*-*gnueabi) arch=armel ;;
+riscv64-*) arch=riscv64 ;;
+powerpc64le-*) arch=ppc64el ;;
+s390x-*) arch=s390x ;;
+*) arch=$native ;;
+esac
+if [ "$arch" = "$native" ]; then
+	cache=${CAPI_COMPAT_CACHE:-$root/.cache/compat}
+	apt_opts=""
+else
+	# A private apt state for the foreign architecture, so the system's
+	# own apt configuration is left as it is.
+	cache=${CAPI_COMPAT_CACHE:-$root/.cache/compat-$arch}
+	mkdir -p "$cache/apt/lists/partial" "$cache/apt/archives/partial"
+	awk -v a="$arch" '/^URIs:/ && !u { u = $2 } /^Suites:/ && !s { s = $2 } /^Signed-By:/ && !k { k = $2 }
+		END { printf "deb [arch=%s signed-by=%s] %s %s main\n", a, k, u, s }' \
+		/etc/apt/sources.list.d/debian.sources > "$cache/apt/sources.list"
+	apt_opts="-o Dir::Etc::SourceList=$cache/apt/sources.list -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists=$cache/apt/lists -o Dir::Cache::Archives=$cache/apt/archives
+		-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Architecture=$arch
+		-o APT::Architectures::=$arch"
+fi
 
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
@@ -39,18 +69,21 @@ if [ ! -f "$cache/root/usr/include/liburing.h" ] || [ -z "$(find_libdir)" ]; the
 	command -v apt-get >/dev/null 2>&1 || skip "no apt-get to fetch liburing 2.3"
 	command -v dpkg >/dev/null 2>&1 || skip "no dpkg to unpack liburing 2.3"
 	pick_version() {
-		apt-cache madison liburing2 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2) } $2 ~ /^2\.3/ { print $2; exit }'
+		# shellcheck disable=SC2086
+		apt-cache $apt_opts madison liburing2 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2) } $2 ~ /^2\.3/ { print $2; exit }'
 	}
 	ver=$(pick_version)
-	if [ -z "$ver" ] && [ "$(id -u)" = 0 ]; then
-		apt-get update -qq >/dev/null 2>&1
+	if [ -z "$ver" ] && { [ "$(id -u)" = 0 ] || [ -n "$apt_opts" ]; }; then
+		# shellcheck disable=SC2086
+		apt-get $apt_opts update -qq >/dev/null 2>&1
 		ver=$(pick_version)
 	fi
 	[ -n "$ver" ] || skip "apt knows no liburing2 2.3 package"
 	echo "fetching liburing-dev and liburing2 $ver into $cache"
 	rm -rf "$cache/debs" "$cache/root"
 	mkdir -p "$cache/debs"
-	(cd "$cache/debs" && apt-get download -q "liburing-dev=$ver" "liburing2=$ver") ||
+	# shellcheck disable=SC2086
+	(cd "$cache/debs" && apt-get $apt_opts download -q "liburing-dev:$arch=$ver" "liburing2:$arch=$ver") ||
 		skip "apt-get download of liburing $ver failed"
 	for deb in "$cache"/debs/*.deb; do
 		dpkg -x "$deb" "$cache/root" || fail "dpkg -x $deb"

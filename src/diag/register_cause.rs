@@ -4,8 +4,9 @@
 //! `RLIMIT_NOFILE`, an opcode newer than the kernel, a table registered
 //! twice. Other failures stay silent: their errno is the whole story.
 
+use crate::atomic_u64::AtomicU64;
 use core::ffi::c_void;
-use core::sync::atomic::{AtomicU64, Ordering};
+use core::sync::atomic::Ordering;
 
 use super::line::Line;
 use super::names::{self, REGISTER_OP};

@@ -180,7 +180,16 @@ pub fn rlimit(resource: libc::__rlimit_resource_t) -> Option<(u64, u64)> {
     if unsafe { libc::getrlimit(resource, &mut lim) } != 0 {
         return None;
     }
-    Some((lim.rlim_cur, lim.rlim_max))
+    // rlim_t is 32 bits on 32-bit targets, where infinity is its own maximum.
+    #[allow(clippy::unnecessary_cast)]
+    let wide = |v: libc::rlim_t| {
+        if v == libc::RLIM_INFINITY {
+            u64::MAX
+        } else {
+            v as u64
+        }
+    };
+    Some((wide(lim.rlim_cur), wide(lim.rlim_max)))
 }
 
 /// The running kernel's release as (major, minor), from uname(2).
@@ -191,6 +200,7 @@ pub fn kernel_version() -> Option<(u32, u32)> {
     if unsafe { libc::uname(&mut uts) } != 0 {
         return None;
     }
+    #[allow(clippy::unnecessary_cast)] // c_char is unsigned on some targets
     let release = uts.release.map(|c| c as u8);
     let mut parts = release.split(|&c| c == b'.' || c == b'-' || c == 0);
     let major = parts.next().and_then(parse_int)?;

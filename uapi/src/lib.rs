@@ -8,9 +8,10 @@
 //! tables below. The crate depends on nothing, so the library, the
 //! generator and `uring-info` all read the same declarations.
 //!
-//! Structures are `#[repr(C)]` and pinned to the x86-64 layout by the
+//! Structures are `#[repr(C)]` and pinned to their C layout by the
 //! [`c_layout!`] tables (size, alignment, and offset and size of every
-//! field, checked at compile time). C anonymous unions are flattened: the
+//! field, checked at compile time for the target being built: see
+//! [`target_align`]). C anonymous unions are flattened: the
 //! first member of each union is a plain Rust field at the union's offset,
 //! and the other members are reached through small accessor methods (see
 //! [`io_uring_sqe`]). This keeps writing an SQE from Rust a matter of plain
@@ -114,11 +115,11 @@ pub(crate) use c_consts;
 macro_rules! c_layout {
     (
         $vis:vis static $table:ident;
-        $( $sname:ident ($size:literal, $align:literal) { $($body:tt)* } )*
+        $( $sname:ident ($size:expr, $align:expr) { $($body:tt)* } )*
     ) => {
         $(
             const _: () = assert!(::core::mem::size_of::<$sname>() == $size);
-            const _: () = assert!(::core::mem::align_of::<$sname>() == $align);
+            const _: () = assert!(::core::mem::align_of::<$sname>() == $crate::uapi::target_align($align));
         )*
 
         /// The layout of every structure of this module, as C sees it.
@@ -126,7 +127,7 @@ macro_rules! c_layout {
             $( $crate::uapi::CLayout {
                 name: stringify!($sname),
                 size: $size,
-                align: $align,
+                align: $crate::uapi::target_align($align),
                 items: $crate::uapi::c_layout!(@items $sname [] $($body)*),
             }, )*
         ];
@@ -137,7 +138,7 @@ macro_rules! c_layout {
         $crate::uapi::c_layout!(@items $s [$($out)* $crate::uapi::CItem::Close,] $($rest)*)
     };
     (@items $s:ident [$($out:tt)*]
-        $(#[doc = $d:literal])* pub $f:ident : $c:literal @ $o:literal , $z:literal ; $($rest:tt)*) => {
+        $(#[doc = $d:literal])* pub $f:ident : $c:literal @ $o:expr , $z:expr ; $($rest:tt)*) => {
         $crate::uapi::c_layout!(@items $s [$($out)* $crate::uapi::CItem::Member($crate::uapi::CMember {
             name: stringify!($f), cty: $c, offset: $o, size: $z, doc: &[$($d),*],
             rust: Some((::core::mem::offset_of!($s, $f), $crate::uapi::field_size(|v: &$s| &v.$f))),
@@ -164,13 +165,28 @@ macro_rules! c_layout {
             union: false, packed: false, name: Some(stringify!($n)), doc: &[$($d),*] }),] $($inner)* @end $($rest)*)
     };
     (@items $s:ident [$($out:tt)*]
-        $(#[doc = $d:literal])* $f:ident : $c:literal @ $o:literal , $z:literal ; $($rest:tt)*) => {
+        $(#[doc = $d:literal])* $f:ident : $c:literal @ $o:expr , $z:expr ; $($rest:tt)*) => {
         $crate::uapi::c_layout!(@items $s [$($out)* $crate::uapi::CItem::Member($crate::uapi::CMember {
             name: stringify!($f), cty: $c, offset: $o, size: $z, doc: &[$($d),*], rust: None,
         }),] $($rest)*)
     };
 }
 pub(crate) use c_layout;
+
+/// The alignment C gives, on the target being built, a structure whose
+/// table states `lp64` (its alignment on x86-64): members of up to 8 bytes
+/// align naturally there, and where the target aligns `__u64` less (i386:
+/// 4) so does every structure that is aligned by one. Pointers and `size_t`
+/// never align beyond `__u64`, so tables of pointer-holding structs that
+/// state the pointer size (see `crate::structs`) hold everywhere too.
+pub(crate) const fn target_align(lp64: usize) -> usize {
+    let u64_align = core::mem::align_of::<u64>();
+    if lp64 > u64_align {
+        u64_align
+    } else {
+        lp64
+    }
+}
 
 /// The size of the field a projection closure points at (used by
 /// [`c_layout!`]; the closure is never called).

@@ -132,66 +132,72 @@ impl io_uring {
     }
 }
 
-// Layout of liburing 2.15 on x86-64 (LP64), with the C types of the header
-// that the generator tool writes (liburing/ring_types.h).
+// Layout of liburing 2.15, with the C types of the header that
+// the generator tool (tools/gen) writes (liburing/ring_types.h). Offsets are written
+// in pointer-sized units `P` (pointers and `size_t` alike), so the same
+// table states the layout of every target: x86-64's numbers at `P = 8`.
+const P: usize = core::mem::size_of::<usize>();
+/// `struct io_uring_sq` and `struct io_uring_cq`, embedded in `io_uring`.
+const SQ_SIZE: usize = 10 * P + 24;
+const CQ_SIZE: usize = 9 * P + 16;
 crate::uapi::c_layout! {
     pub static LAYOUTS;
-    io_uring_sq (104, 8) {
-        pub khead: "unsigned *" @ 0, 8;
-        pub ktail: "unsigned *" @ 8, 8;
-        pub kring_mask: "unsigned *" @ 16, 8;
-        pub kring_entries: "unsigned *" @ 24, 8;
-        pub kflags: "unsigned *" @ 32, 8;
-        pub kdropped: "unsigned *" @ 40, 8;
-        pub array: "unsigned *" @ 48, 8;
-        pub sqes: "struct io_uring_sqe *" @ 56, 8;
-        pub sqe_head: "unsigned" @ 64, 4;
-        pub sqe_tail: "unsigned" @ 68, 4;
-        pub ring_sz: "size_t" @ 72, 8;
-        pub ring_ptr: "void *" @ 80, 8;
-        pub ring_mask: "unsigned" @ 88, 4;
-        pub ring_entries: "unsigned" @ 92, 4;
-        pub sqes_sz: "unsigned" @ 96, 4;
-        pub pad: "unsigned" @ 100, 4;
+    io_uring_sq (SQ_SIZE, P) {
+        pub khead: "unsigned *" @ 0, P;
+        pub ktail: "unsigned *" @ P, P;
+        pub kring_mask: "unsigned *" @ 2 * P, P;
+        pub kring_entries: "unsigned *" @ 3 * P, P;
+        pub kflags: "unsigned *" @ 4 * P, P;
+        pub kdropped: "unsigned *" @ 5 * P, P;
+        pub array: "unsigned *" @ 6 * P, P;
+        pub sqes: "struct io_uring_sqe *" @ 7 * P, P;
+        pub sqe_head: "unsigned" @ 8 * P, 4;
+        pub sqe_tail: "unsigned" @ 8 * P + 4, 4;
+        pub ring_sz: "size_t" @ 8 * P + 8, P;
+        pub ring_ptr: "void *" @ 9 * P + 8, P;
+        pub ring_mask: "unsigned" @ 10 * P + 8, 4;
+        pub ring_entries: "unsigned" @ 10 * P + 12, 4;
+        pub sqes_sz: "unsigned" @ 10 * P + 16, 4;
+        pub pad: "unsigned" @ 10 * P + 20, 4;
     }
-    io_uring_cq (88, 8) {
-        pub khead: "unsigned *" @ 0, 8;
-        pub ktail: "unsigned *" @ 8, 8;
-        pub kring_mask: "unsigned *" @ 16, 8;
-        pub kring_entries: "unsigned *" @ 24, 8;
-        pub kflags: "unsigned *" @ 32, 8;
-        pub koverflow: "unsigned *" @ 40, 8;
-        pub cqes: "struct io_uring_cqe *" @ 48, 8;
-        pub ring_sz: "size_t" @ 56, 8;
-        pub ring_ptr: "void *" @ 64, 8;
-        pub ring_mask: "unsigned" @ 72, 4;
-        pub ring_entries: "unsigned" @ 76, 4;
-        pub pad: "unsigned[2]" @ 80, 8;
+    io_uring_cq (CQ_SIZE, P) {
+        pub khead: "unsigned *" @ 0, P;
+        pub ktail: "unsigned *" @ P, P;
+        pub kring_mask: "unsigned *" @ 2 * P, P;
+        pub kring_entries: "unsigned *" @ 3 * P, P;
+        pub kflags: "unsigned *" @ 4 * P, P;
+        pub koverflow: "unsigned *" @ 5 * P, P;
+        pub cqes: "struct io_uring_cqe *" @ 6 * P, P;
+        pub ring_sz: "size_t" @ 7 * P, P;
+        pub ring_ptr: "void *" @ 8 * P, P;
+        pub ring_mask: "unsigned" @ 9 * P, 4;
+        pub ring_entries: "unsigned" @ 9 * P + 4, 4;
+        pub pad: "unsigned[2]" @ 9 * P + 8, 8;
     }
-    io_uring (216, 8) {
-        pub sq: "struct io_uring_sq" @ 0, 104;
-        pub cq: "struct io_uring_cq" @ 104, 88;
-        pub flags: "unsigned" @ 192, 4;
-        pub ring_fd: "int" @ 196, 4;
-        pub features: "unsigned" @ 200, 4;
-        pub enter_ring_fd: "int" @ 204, 4;
-        pub int_flags: "__u8" @ 208, 1;
-        pub pad: "__u8[3]" @ 209, 3;
-        pub pad2: "unsigned" @ 212, 4;
+    io_uring (SQ_SIZE + CQ_SIZE + 24, P) {
+        pub sq: "struct io_uring_sq" @ 0, SQ_SIZE;
+        pub cq: "struct io_uring_cq" @ SQ_SIZE, CQ_SIZE;
+        pub flags: "unsigned" @ SQ_SIZE + CQ_SIZE, 4;
+        pub ring_fd: "int" @ SQ_SIZE + CQ_SIZE + 4, 4;
+        pub features: "unsigned" @ SQ_SIZE + CQ_SIZE + 8, 4;
+        pub enter_ring_fd: "int" @ SQ_SIZE + CQ_SIZE + 12, 4;
+        pub int_flags: "__u8" @ SQ_SIZE + CQ_SIZE + 16, 1;
+        pub pad: "__u8[3]" @ SQ_SIZE + CQ_SIZE + 17, 3;
+        pub pad2: "unsigned" @ SQ_SIZE + CQ_SIZE + 20, 4;
     }
-    io_uring_zcrx_rq (40, 8) {
-        pub khead: "__u32 *" @ 0, 8;
-        pub ktail: "__u32 *" @ 8, 8;
-        pub rq_tail: "__u32" @ 16, 4;
-        pub ring_entries: "unsigned" @ 20, 4;
-        pub rqes: "struct io_uring_zcrx_rqe *" @ 24, 8;
-        pub ring_ptr: "void *" @ 32, 8;
+    io_uring_zcrx_rq (4 * P + 8, P) {
+        pub khead: "__u32 *" @ 0, P;
+        pub ktail: "__u32 *" @ P, P;
+        pub rq_tail: "__u32" @ 2 * P, 4;
+        pub ring_entries: "unsigned" @ 2 * P + 4, 4;
+        pub rqes: "struct io_uring_zcrx_rqe *" @ 2 * P + 8, P;
+        pub ring_ptr: "void *" @ 3 * P + 8, P;
     }
-    io_uring_cqe_iter (24, 8) {
-        pub cqes: "struct io_uring_cqe *" @ 0, 8;
-        pub mask: "unsigned" @ 8, 4;
-        pub shift: "unsigned" @ 12, 4;
-        pub head: "unsigned" @ 16, 4;
-        pub tail: "unsigned" @ 20, 4;
+    io_uring_cqe_iter (P + 16, P) {
+        pub cqes: "struct io_uring_cqe *" @ 0, P;
+        pub mask: "unsigned" @ P, 4;
+        pub shift: "unsigned" @ P + 4, 4;
+        pub head: "unsigned" @ P + 8, 4;
+        pub tail: "unsigned" @ P + 12, 4;
     }
 }

@@ -67,7 +67,7 @@ fn setup(entries: u32, p: &mut io_uring_params) -> Result<i32, i32> {
 }
 
 /// `io_uring_register(2)`; the result or the errno.
-fn register(fd: i32, op: u32, arg: *mut libc::c_void, nr: u32) -> Result<i64, i32> {
+fn register(fd: i32, op: u32, arg: *mut libc::c_void, nr: u32) -> Result<libc::c_long, i32> {
     // SAFETY: every caller passes an `arg` valid for `op` and `nr`.
     let r = unsafe { libc::syscall(libc::SYS_io_uring_register, fd, op, arg, nr) };
     if r < 0 {

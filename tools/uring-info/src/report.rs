@@ -7,7 +7,7 @@ use crate::names;
 use crate::probe::{feature_names, Facts};
 
 fn limit(v: u64) -> String {
-    if v == libc::RLIM_INFINITY {
+    if v == u64::MAX {
         "unlimited".into()
     } else {
         v.to_string()
@@ -133,7 +133,7 @@ fn jlimit(v: Option<(u64, u64)>) -> String {
         || "null".into(),
         |(soft, hard)| {
             let one = |x: u64| {
-                if x == libc::RLIM_INFINITY {
+                if x == u64::MAX {
                     q("unlimited")
                 } else {
                     x.to_string()
