@@ -95,7 +95,14 @@ step "capi-tests with musl-gcc"
 # Debian does not ship: that test skips. The compat check
 # runs Debian's glibc builds of liburing 2.3 programs, which says nothing
 # about musl: left out.
-CXX=no-musl-c++ CC=$musl_cc CAPI_NO_COMPAT=1 CAPI_BUILD_DIR=$out/capi-tests sh capi-tests/run.sh "$stage" >"$out/capi-tests.log" 2>&1 || true
+# uring-info, a std Rust program, is not built for musl: Rust's musl std
+# links libunwind.a and crt objects that come with rustup's target
+# component, not with rust-src. Its test is left out.
+names="stage_layout $(ls capi-tests/*.c | sed 's|.*/||; s|\.c$||' | grep -vx uring-info | tr '\n' ' ')"
+echo "not run: uring-info (no musl build of the uring-info tool)"
+# shellcheck disable=SC2086
+CXX=no-musl-c++ CC=$musl_cc CAPI_NO_COMPAT=1 CAPI_BUILD_DIR=$out/capi-tests \
+	sh capi-tests/run.sh "$stage" $names >"$out/capi-tests.log" 2>&1 || true
 cat "$out/capi-tests.log"
 counts=$(tail -n 1 "$out/capi-tests.log")
 case $counts in
