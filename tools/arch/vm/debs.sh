@@ -9,13 +9,15 @@
 #   debs.sh CACHE --resolve SUITE ARCH PKG   prints the package PKG depends on
 #                                            (a kernel metapackage's image)
 #   debs.sh CACHE --versions SUITE ARCH PKG  prints the versions the suite has
+#   debs.sh CACHE --missing SUITE ARCH PKG...  prints what installing them
+#                                              would add to this machine
 set -eu
 mkdir -p "$1"
 # apt resolves relative Dir:: paths against its own directories.
 cache=$(cd "$1" && pwd)
 shift
 mode=get
-case $1 in --resolve | --versions)
+case $1 in --resolve | --versions | --missing)
 	mode=${1#--}
 	shift
 	;;
@@ -52,6 +54,14 @@ resolve)
 versions)
 	# shellcheck disable=SC2086
 	apt-cache $opts madison "$1" | awk '{ print $3 }'
+	exit 0
+	;;
+missing)
+	# What installing the packages would add to this machine, judged by its
+	# real dpkg status (nothing is installed).
+	# shellcheck disable=SC2086
+	apt-get $opts -o Dir::State::Status=/var/lib/dpkg/status -s install --no-install-recommends "$@" |
+		awk '/^Inst / { print $2 }'
 	exit 0
 	;;
 esac

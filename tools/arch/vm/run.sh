@@ -9,10 +9,14 @@
 # the cross gcc and glibc, qemu and its libraries, rust-src for -Zbuild-std)
 # are fetched once into .cache/arch-vm and unpacked there (debs.sh). Builds
 # and logs go to build/arch-vm. Each boot runs every capi-test as
-# capi-tests/run.sh would (0 pass, 77 skip, else fail) inside the guest; the
-# last line is `N passed, N failed` over both boots.
+# capi-tests/run.sh would (0 pass, 77 skip, else fail) inside the guest, then
+# a list of liburing's own tests built against our headers and liburing.a
+# (upstream's source from .cache/liburing-tests, which the liburing-tests
+# harness fetches); the last line is `N passed, N failed` over both boots.
 # Environment: VM_TIMEOUT (seconds per boot, default 900), VM_TEST_TIMEOUT
-# (seconds per test, default 240: under TCG init_exit_growth takes 80 s).
+# (seconds per capi-test, default 240: under TCG init_exit_growth takes 80 s
+# and more), VM_LIBURING_TIMEOUT (per liburing test, default 60),
+# VM_LIBURING_TESTS (which of liburing's tests; empty: none).
 set -eu
 
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -23,6 +27,7 @@ target=aarch64-unknown-linux-gnu
 pages=${*:-4k 16k}
 vm_timeout=${VM_TIMEOUT:-900}
 test_timeout=${VM_TEST_TIMEOUT:-240}
+liburing_timeout=${VM_LIBURING_TIMEOUT:-60}
 start_all=$(date +%s)
 
 step() { printf '== %s (%ss)\n' "$1" $(($(date +%s) - start_all)); }
@@ -54,10 +59,15 @@ quietly sh "$here/debs.sh" "$cache" sid arm64 busybox-static $kernel_pkgs
 quietly sh "$here/debs.sh" "$cache" bookworm amd64 gcc-12-aarch64-linux-gnu cpp-12-aarch64-linux-gnu \
 	binutils-aarch64-linux-gnu libc6-arm64-cross libc6-dev-arm64-cross libgcc-12-dev-arm64-cross \
 	libgcc-s1-arm64-cross linux-libc-dev-arm64-cross
-# qemu-system-arm and only those of its libraries the machine lacks.
-qemu_pkgs=$(apt-get -s install --no-install-recommends qemu-system-arm 2>/dev/null | awk '/^Inst / { print $2 }')
-# shellcheck disable=SC2086
-quietly sh "$here/debs.sh" "$cache" bookworm amd64 $qemu_pkgs
+# qemu-system-aarch64: the machine's own, or qemu-system-arm and those of
+# its libraries the machine lacks, unpacked in the cache.
+qemu=$(command -v qemu-system-aarch64 || true)
+if [ -z "$qemu" ]; then
+	qemu_pkgs=$(sh "$here/debs.sh" "$cache" --missing bookworm amd64 qemu-system-arm)
+	# shellcheck disable=SC2086
+	quietly sh "$here/debs.sh" "$cache" bookworm amd64 $qemu_pkgs
+	qemu=$cache/root-amd64/usr/bin/qemu-system-aarch64
+fi
 rust_lib=$(sh "$here/rust-core.sh" "$cache" 2>"$out/step.log") || { cat "$out/step.log"; exit 1; }
 
 host=$cache/root-amd64
@@ -67,7 +77,6 @@ export LD_LIBRARY_PATH
 # The cross glibc's linker scripts name /usr/aarch64-linux-gnu/...: the
 # unpacked tree is the sysroot.
 cross_cc="$host/usr/bin/aarch64-linux-gnu-gcc-12 --sysroot=$host"
-qemu=$host/usr/bin/qemu-system-aarch64
 
 step "building the library for $target (core from $rust_lib)"
 RUSTC_BOOTSTRAP=1 __CARGO_TESTS_ONLY_SRC_ROOT=$(cd "$rust_lib" && pwd) \
@@ -93,31 +102,84 @@ PATH=$tools:$PATH quietly make --no-print-directory CC="$cross_cc" $make_vars in
 	DESTDIR="$stage" prefix=/usr
 file -L "$stage/usr/lib/liburing.so.2" | grep -q 'ARM aarch64' || { echo "not an aarch64 library"; exit 1; }
 
+step "building uring-info for $target (std from the same source)"
+# cargo links through a wrapper: the cross gcc with its sysroot.
+link_cc=$tools/aarch64-cc
+printf '#!/bin/sh\nexec %s "$@"\n' "$cross_cc" >"$link_cc"
+chmod 755 "$link_cc"
+RUSTC_BOOTSTRAP=1 __CARGO_TESTS_ONLY_SRC_ROOT=$(cd "$rust_lib" && pwd) \
+	CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=$link_cc \
+	quietly cargo build --release --quiet -p uring-info --target $target -Zbuild-std=std,panic_abort
+mkdir -p "$stage/usr/bin"
+cp "target/$target/release/uring-info" "$stage/usr/bin/"
+
 step "building the capi-tests for aarch64"
 tests=$out/tests
 rm -rf "$tests"
 mkdir -p "$tests"
 cflags="-O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -I$stage/usr/include -I$repo/capi-tests"
-built=""
-nobuild=""
-for src in capi-tests/*.c; do
-	name=$(basename "$src" .c)
-	# shellcheck disable=SC2086
-	if $cross_cc $cflags -o "$tests/$name" "$src" -L"$stage/usr/lib" -luring -lpthread -ldl \
-		>"$tests/$name.build.log" 2>&1; then
-		built="$built $name"
+# Two compilers at a time; a name goes to built/ or nobuild/ by outcome.
+mkdir -p "$tests/built" "$tests/nobuild"
+export cross_cc cflags tests stage
+ls capi-tests/*.c | xargs -P 2 -n 1 sh -c '
+	name=$(basename "$1" .c)
+	if $cross_cc $cflags -o "$tests/$name" "$1" -L"$stage/usr/lib" \
+		-luring -lpthread -ldl >"$tests/$name.build.log" 2>&1; then
+		: >"$tests/built/$name"
 	else
-		nobuild="$nobuild $name"
-		sed 's/^/    /' "$tests/$name.build.log" | head -n 20
-	fi
+		: >"$tests/nobuild/$name"
+	fi' sh
+built=$(ls "$tests/built" | tr '\n' ' ')
+nobuild=$(ls "$tests/nobuild" | tr '\n' ' ')
+for name in $nobuild; do
+	sed 's/^/    /' "$tests/$name.build.log" | head -n 20
 done
+# These compile programs while they run; the guest has no compiler.
+guest_skip="static_link diag-trace"
+
+# A share of liburing's own suite in its source drop-in mode (the
+# liburing-tests harness's term): upstream's test programs built against our
+# headers and our liburing.a. Chosen to cover the common opcodes,
+# registration and ring setups while fitting the time budget under TCG
+# (left out: nop, poll, cq-overflow, 10 to 45 s each there; timeout and
+# wait-timeout, which time their waits and fail when emulation is slow).
+liburing_tests=${VM_LIBURING_TESTS-nop-all-sizes read-write fsync poll-cancel link cq-full cq-size
+ cq-peek-batch sq-full sq-space_left submit-and-wait eventfd register-restrictions probe buf-ring
+ ringbuf-read send_recv socket-rw bind-listen accept connect shutdown splice statx openat2 rename
+ unlink mkdir symlink truncate xattr madvise fadvise msg-ring file-register file-update
+ fixed-buf-iter recv-multishot defer-taskrun resize-rings init-mem no-mmap-inval reg-wait ring-leak
+ self futex personality pipe-bug}
+upstream_src=$(ls -d "$repo"/.cache/liburing-tests/src/liburing*/ 2>/dev/null | head -n 1)
+lt_built=""
+if [ -n "$liburing_tests" ] && [ -z "$upstream_src" ]; then
+	echo "liburing's source is not in .cache/liburing-tests (make liburing-tests fetches it): its tests left out"
+elif [ -n "$liburing_tests" ]; then
+	step "building $(echo $liburing_tests | wc -w) of liburing's tests for aarch64 (source drop-in)"
+	lt=$out/liburing
+	rm -rf "$lt"
+	cp -a "$upstream_src" "$lt"
+	(cd "$lt" && ./configure --cc="$cross_cc" >configure.log 2>&1) || { tail -n 20 "$lt/configure.log"; exit 1; }
+	# Only our headers and our archive may be seen.
+	mv "$lt/src/include" "$lt/src/include.upstream-hidden"
+	cp "$stage/usr/lib/liburing.a" "$lt/src/"
+	# shellcheck disable=SC2046
+	make -k -j2 -C "$lt/test" CPPFLAGS="-I$stage/usr/include" \
+		$(for t in $liburing_tests; do printf '%s.t ' "$t"; done) >"$lt/build.log" 2>&1 || true
+	for t in $liburing_tests; do
+		if [ -x "$lt/test/$t.t" ]; then
+			lt_built="$lt_built $t"
+		else
+			nobuild="$nobuild liburing:$t"
+		fi
+	done
+fi
 
 step "making the initramfs"
 root=$out/initramfs
 rm -rf "$root"
 mkdir -p "$root/bin" "$root/lib" "$root/proc" "$root/sys" "$root/tmp" "$root/dev" "$root/repo/src"
 cp "$guest/usr/bin/busybox" "$root/bin/"
-for applet in sh mount mkdir cat grep tail timeout date awk uname poweroff sync echo; do
+for applet in sh mount mkdir cat grep tail timeout date awk uname poweroff sync echo ip; do
 	ln -s busybox "$root/bin/$applet"
 done
 sysroot_lib=$host/usr/aarch64-linux-gnu/lib
@@ -131,10 +193,15 @@ cp -a capi-tests "$root/repo/"
 cp src/*.map "$root/repo/src/"
 mkdir -p "$root/repo/bin"
 for name in $built; do cp "$tests/$name" "$root/repo/bin/"; done
+mkdir -p "$root/repo/liburing"
+for name in $lt_built; do cp "$lt/test/$name.t" "$root/repo/liburing/"; done
 {
 	echo "#!/bin/sh"
 	echo "test_timeout=$test_timeout"
+	echo "liburing_timeout=$liburing_timeout"
 	echo "tests=\"$built\""
+	echo "guest_skip=\"$guest_skip\""
+	echo "liburing_tests=\"$lt_built\""
 	cat "$here/guest-init.sh"
 } >"$root/init"
 chmod 755 "$root/init"
