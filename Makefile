@@ -542,3 +542,15 @@ check-relink: $(RUST_A) $(BUILD)/ffi.o
 .PHONY: check-arch
 check-arch:
 	sh tools/arch/check-arch.sh
+
+# Other machines and toolchains, each script ending in `N passed, N failed`
+# (tools/arch/*/run.sh say what they fetch into .cache/arch-vm and run):
+# aarch64 under qemu-system-aarch64 at 4K and 16K pages, x86_64 with musl,
+# and every C file with clang and liburing CI's clang warnings.
+.PHONY: check-arch-vm check-arch-musl check-arch-clang
+check-arch-vm:
+	sh tools/arch/vm/run.sh
+check-arch-musl:
+	sh tools/arch/musl/run.sh
+check-arch-clang:
+	sh tools/arch/clang/run.sh

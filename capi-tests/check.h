@@ -79,7 +79,12 @@ static inline void check_note(const char *fmt, ...)
 static inline const char *check_errstr(long long v, char *buf, size_t len)
 {
 	if (v < 0 && v > -4096) {
+#ifdef __GLIBC__
 		const char *name = strerrorname_np((int) -v);
+#else
+		/* musl has no errno-name lookup: the message alone. */
+		const char *name = NULL;
+#endif
 
 		snprintf(buf, len, "%lld (%s: %s)", v, name ? name : "?",
 			 strerror((int) -v));

@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 
 /* Paths are built with snprintf into fixed buffers; a cut path fails later. */
+#if defined(__GNUC__) && !defined(__clang__) /* a gcc-only warning */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
 
 #define NOPS 5
 

@@ -9,7 +9,9 @@
 #include <grp.h>
 
 /* Paths are built with snprintf into fixed buffers; a cut path fails later. */
+#if defined(__GNUC__) && !defined(__clang__) /* a gcc-only warning */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
 
 #define NOBODY 65534
 

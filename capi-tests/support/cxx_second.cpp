@@ -3,6 +3,9 @@
 // header's inline functions must not clash at link time.
 #include <liburing.h>
 
+// Declared as cxx_main.cpp declares it (-Wmissing-prototypes).
+int second_unit_roundtrip(struct io_uring *ring, unsigned n);
+
 int second_unit_roundtrip(struct io_uring *ring, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {

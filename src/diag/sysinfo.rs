@@ -170,8 +170,15 @@ pub fn online_cpus(buf: &mut [u8]) -> &[u8] {
     trim(buf.get(..n).unwrap_or(&[]))
 }
 
+/// The type of getrlimit's resource argument: glibc's own enum type, a
+/// plain `int` in other C libraries (musl); `libc::RLIMIT_*` match it.
+#[cfg(target_env = "gnu")]
+type RlimitResource = libc::__rlimit_resource_t;
+#[cfg(not(target_env = "gnu"))]
+type RlimitResource = libc::c_int;
+
 /// Soft and hard limit of `resource` (`RLIM_INFINITY` is `u64::MAX`).
-pub fn rlimit(resource: libc::__rlimit_resource_t) -> Option<(u64, u64)> {
+pub fn rlimit(resource: RlimitResource) -> Option<(u64, u64)> {
     let mut lim = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,

@@ -3,7 +3,7 @@
 # `make check-arch`: the library on other architectures. Runs one script per
 # target family (tools/arch/<family>.sh), each recording its results through
 # lib.sh, then prints them all and one closing "N passed, N failed" line.
-#   CHECK_ARCH_FAMILIES  families to run (default: i386 cross)
+#   CHECK_ARCH_FAMILIES  families to run (default: i386 cross musl clang vm)
 #   CHECK_ARCH_CROSS     architectures of the cross family (see cross.sh)
 #   CHECK_ARCH_SUITE     i386 liburing suite: full (default) or none
 set -u
@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 : >"$ARCH_RESULTS"
 t0=$(now)
-for family in ${CHECK_ARCH_FAMILIES:-i386 cross}; do
+for family in ${CHECK_ARCH_FAMILIES:-i386 cross musl clang vm}; do
 	echo "==== check-arch: $family"
 	if [ ! -f "$here/$family.sh" ]; then
 		result FAIL "$family" 0 "no tools/arch/$family.sh"
