@@ -298,7 +298,7 @@ liburing-tests: stage $(BUILD)/abi-assert.c
 check-licence:
 	@if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
 		echo "check-licence: not a git checkout, skipped"; exit 0; fi; \
-	missing=$$(git ls-files -- ':!*.md' ':!Cargo.lock' ':!LICENSE' ':!docs/' | \
+	missing=$$(git ls-files -- ':!*.md' ':!Cargo.lock' ':!*/Cargo.lock' ':!LICENSE' ':!docs/' | \
 		while read -r f; do head -n 5 "$$f" | grep -q 'SPDX-License-Identifier: MIT' || echo "  $$f"; done); \
 	if [ -n "$$missing" ]; then echo "check-licence: no 'SPDX-License-Identifier: MIT' line in:"; \
 		echo "$$missing"; exit 1; fi; \
