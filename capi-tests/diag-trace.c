@@ -268,6 +268,11 @@ static void check_counts(const char *self, const char *out)
 	CHECK(strstr(t, "ring 3 (fd "));
 	CHECK_EQ(count(t, "summary: ops per opcode"), 2);
 
+	/* Asked for, the idle ring gets its summary too. */
+	snprintf(how, sizeof(how), "%s counts", self);
+	t = traced("LIBURING_TRACE_IDLE=1", how);
+	CHECK_EQ(count(t, "summary: ops per opcode"), 3);
+
 	/* LIBURING_TRACE=1 is stderr, not a file named 1. */
 	snprintf(cwd, sizeof(cwd), "%s/trace-one", out);
 	mkdir(cwd, 0755);

@@ -17,7 +17,8 @@
 //! choosing, or print its internals.
 //!
 //! `LIBURING_TRACE=1` means stderr too; any other value but `0` and empty
-//! is a path, opened for appending.
+//! is a path, opened for appending. A ring that did nothing gets no
+//! summary unless `LIBURING_TRACE_IDLE` is set (to anything but `0`).
 //!
 //! # How it attaches
 //! Diagnostics are an observer behind [`crate::hooks`]: the core calls
@@ -48,6 +49,13 @@ static DEBUG: AtomicBool = AtomicBool::new(false);
 static TRACE_FD: AtomicI32 = AtomicI32::new(-1);
 /// Tracing is on (`TRACE_FD` is valid).
 static TRACING: AtomicBool = AtomicBool::new(false);
+/// `LIBURING_TRACE_IDLE` is set: rings that did nothing get a summary too.
+static IDLE_SUMMARIES: AtomicBool = AtomicBool::new(false);
+
+/// Summaries of rings that did nothing were asked for.
+pub(crate) fn idle_summaries() -> bool {
+    IDLE_SUMMARIES.load(Ordering::Relaxed)
+}
 
 // Read the environment once, when the library is loaded (or, for
 // liburing.a, when the program starts), before any ring exists.
@@ -82,6 +90,12 @@ extern "C" fn read_env() {
     // SAFETY: a non-null getenv result is a NUL-terminated string.
     if !debug.is_null() && !matches!(unsafe { *debug } as u8, 0 | b'0') {
         DEBUG.store(true, Ordering::Relaxed);
+    }
+    // SAFETY: as above.
+    let idle = unsafe { libc::getenv(c"LIBURING_TRACE_IDLE".as_ptr()) };
+    // SAFETY: a non-null getenv result is a NUL-terminated string.
+    if !idle.is_null() && !matches!(unsafe { *idle } as u8, 0 | b'0') {
+        IDLE_SUMMARIES.store(true, Ordering::Relaxed);
     }
     // SAFETY: as above.
     let dest = unsafe { libc::getenv(c"LIBURING_TRACE".as_ptr()) };

@@ -719,9 +719,10 @@ fn active(t: &RingTrace) -> bool {
 }
 
 /// The ring's summary: appended to a stream target, rewritten in its block
-/// of a file target. Nothing for a ring that did nothing.
+/// of a file target. Nothing for a ring that did nothing, unless asked
+/// (`LIBURING_TRACE_IDLE`).
 fn finish(t: &mut RingTrace) {
-    if !active(t) {
+    if !active(t) && !super::idle_summaries() {
         return;
     }
     if SUMMARY_FD.load(Ordering::Relaxed) >= 0 {
