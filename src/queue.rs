@@ -1432,10 +1432,8 @@ mod tests {
         assert_eq!(ret, Err(Errno::ETIME));
         let waited = start.elapsed();
         assert!(cqe.is_null());
-        assert!(
-            waited >= Duration::from_millis(45) && waited < Duration::from_secs(2),
-            "waited {waited:?}"
-        );
+        // A lower bound only: a loaded machine may wake the waiter late.
+        assert!(waited >= Duration::from_millis(45), "waited {waited:?}");
 
         // Same through wait_cqes with an (empty) signal mask: the kernel
         // checks the mask size we pass.
@@ -1514,9 +1512,11 @@ mod tests {
         let res =
             submit_and_wait_min_timeout(r.live(), cqe_out(&mut cqe), 4, &long, 30_000, ptr::null());
         let waited = start.elapsed();
+        // A CQE with fewer than the 4 asked for: the batch timeout ended the
+        // wait (the 3 s one would have ended it with -ETIME), whatever the
+        // machine's load made the wall time.
         assert_eq!(res, Ok(1));
         assert!(!cqe.is_null());
-        assert!(waited < Duration::from_millis(1500), "waited {waited:?}");
         println!("min-timeout wait for 1 of 4 CQEs took {waited:?} (batch timeout 30ms)");
         cq_advance(r.live(), 1);
 
