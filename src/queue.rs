@@ -1512,9 +1512,8 @@ mod tests {
         let res =
             submit_and_wait_min_timeout(r.live(), cqe_out(&mut cqe), 4, &long, 30_000, ptr::null());
         let waited = start.elapsed();
-        // A CQE with fewer than the 4 asked for: the batch timeout ended the
-        // wait (the 3 s one would have ended it with -ETIME), whatever the
-        // machine's load made the wall time.
+        // The result and the CQE are asserted, not the wall time: a loaded
+        // machine may delay any wake-up (the time is printed below).
         assert_eq!(res, Ok(1));
         assert!(!cqe.is_null());
         println!("min-timeout wait for 1 of 4 CQEs took {waited:?} (batch timeout 30ms)");
