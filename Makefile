@@ -272,7 +272,7 @@ stage: all
 	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(STAGE)) prefix=/usr
 
 unit-test:
-	$(CARGO) test --quiet --lib -p uring-rs -p uring-uapi
+	@sh tools/test/unit-tests.sh "$(CARGO)" uring-rs uring-uapi
 
 lint:
 	$(CARGO) clippy --quiet --workspace --all-targets -- -D warnings
