@@ -6,7 +6,9 @@ Where each page's text comes from (one place per fact):
   section 3, library functions   Rust doc comments in src/capi/*.rs
                                  (description, then `# Arguments`,
                                  `# Return value`, `# Errors`, `# Notes`,
-                                 `# See also`; `# Safety` becomes a note)
+                                 `# See also`; `# Safety` becomes a note),
+                                 as tools/gen copies them into
+                                 man/capi-docs.txt
   section 3, io_uring_prep_*     the helper table src/prep/table.rs, through
                                  the comments and stores it generates into
                                  include/liburing/prep.h

@@ -3,7 +3,9 @@
 
 - C declarations (prototypes, inline helpers, function-like macros) and the
   comment just above each, from our headers in include/;
-- the structured Rust doc comments of the C boundary, src/capi/*.rs;
+- the structured Rust doc comments of the C boundary (src/capi/*.rs), from
+  man/capi-docs.txt, where tools/gen (`make headers`) writes them after
+  reading the Rust source with a Rust parser: nothing here reads Rust;
 - the exported symbol list, src/liburing-ffi.map and src/liburing.map.
 
 Nothing here knows about roff: see generate.py.
@@ -243,28 +245,25 @@ class RustDoc:
         self.name, self.description, self.sections, self.path = name, description, sections, path
 
 
+# The boundary's doc comments, written by tools/gen (`make headers`) from
+# src/capi/*.rs read with a Rust parser.
+CAPI_DOCS = "man/capi-docs.txt"
+
+
 def capi_docs():
-    docs = {}
-    capi = os.path.join(ROOT, "src/capi")
-    for f in sorted(os.listdir(capi)):
-        if not f.endswith(".rs"):
+    """name -> RustDoc of every exported function of the C boundary."""
+    docs, name, path, doc = {}, None, None, []
+    for line in read(CAPI_DOCS).split("\n"):
+        if line.startswith("|"):
+            doc.append(line[1:])
             continue
-        rel = "src/capi/" + f
-        lines = read(rel).split("\n")
-        doc = []
-        for line in lines:
-            s = line.strip()
-            if s.startswith("///"):
-                doc.append(s[4:] if s.startswith("/// ") else s[3:])
-                continue
-            if s.startswith("#[") or not s:
-                if not s:
-                    doc = []
-                continue
-            m = re.match(r'pub\s+(?:unsafe\s+)?extern\s+"C"\s+fn\s+([A-Za-z_]\w*)', s)
-            if m:
-                docs[m.group(1)] = _split_doc(m.group(1), doc, rel)
+        if line.startswith("fn "):
+            if name is not None:
+                docs[name] = _split_doc(name, doc, path)
+            name, path = line[3:].split(" ", 1)
             doc = []
+    if name is not None:
+        docs[name] = _split_doc(name, doc, path)
     return docs
 
 

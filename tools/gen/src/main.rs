@@ -9,6 +9,7 @@
 //! `make check-imports` call it.
 
 mod c_headers;
+mod capi_docs;
 mod functions_h;
 mod imports;
 mod prep;
@@ -37,6 +38,7 @@ fn generated_files() -> Vec<(&'static str, String)> {
     files.push((functions_h::OUT, functions_h::generate()));
     files.push((prep::generate::OUT, prep::generate::generate()));
     files.push((releases_tsv::OUT, releases_tsv::generate()));
+    files.push((capi_docs::OUT, capi_docs::generate()));
     files
 }
 
