@@ -95,6 +95,7 @@ RUST_FORTIFY_EXPLAINED = {
     "memset": "emitted by rustc for zeroing typed values, length = the type's size",
     "read": "LIBURING_DEBUG/uring-info reading /proc and /sys into a slice, length = slice's",
     "getgroups": "LIBURING_DEBUG's io_uring_group check, length = the array's",
+    "pread": "LIBURING_TRACE reading back its summary block into an array, length = the array's",
 }
 
 
