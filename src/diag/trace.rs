@@ -84,7 +84,7 @@ struct RingTrace {
     errs: [ErrCount; ERR_SLOTS],
     errs_uncounted: u64,
     /// File offset + 1 of this ring's summary block (0: none yet).
-    summary_at: i64,
+    summary_at: libc::off_t,
     udata: [UdataSlot; UDATA_SLOTS],
 }
 
@@ -843,7 +843,7 @@ fn keep_summary_current(t: &mut RingTrace) {
 
 /// Appends `block` to the target and returns its offset, if it can tell
 /// for sure (another writer may have appended in between).
-fn reserve(block: &[u8; SUMMARY_BYTES]) -> Option<i64> {
+fn reserve(block: &[u8; SUMMARY_BYTES]) -> Option<libc::off_t> {
     let fd = trace_fd();
     // SAFETY: `block` is a live buffer of its length.
     let n = unsafe { libc::write(fd, block.as_ptr().cast(), block.len()) };
@@ -852,7 +852,9 @@ fn reserve(block: &[u8; SUMMARY_BYTES]) -> Option<i64> {
     }
     // SAFETY: lseek on our own descriptor.
     let end = unsafe { libc::lseek(fd, 0, libc::SEEK_CUR) };
-    let off = end - SUMMARY_BYTES as i64;
+    // (`off_t` is 32 bits on 32-bit glibc targets: past 2 GiB lseek fails,
+    // and the summary is appended at the end instead.)
+    let off = end - SUMMARY_BYTES as libc::off_t;
     if off < 0 {
         return None;
     }
