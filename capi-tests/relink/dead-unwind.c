@@ -5,6 +5,7 @@
 // relinked library must still need nothing but libc.
 struct _Unwind_Context;
 extern unsigned long _Unwind_GetIP(struct _Unwind_Context *ctx);
+unsigned long relink_test_unreached(struct _Unwind_Context *ctx);
 
 unsigned long relink_test_unreached(struct _Unwind_Context *ctx)
 {
