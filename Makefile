@@ -474,7 +474,7 @@ liburing-tests-traced: stage
 capi-tests-traced: stage
 	rm -rf $(BUILD)/capi-traces && mkdir -p $(BUILD)/capi-traces
 	LIBURING_TRACE=$(abspath $(BUILD))/capi-traces/all.trace LIBURING_DEBUG=1 \
-		sh capi-tests/run.sh $(abspath $(STAGE)) submit_wait_threads fork_dontfork \
+		CAPI_BUILD_DIR=$(abspath $(BUILD))/capi-traces/build sh capi-tests/run.sh $(abspath $(STAGE)) submit_wait_threads fork_dontfork \
 		register-resize defer_taskrun cq_overflow sqpoll register-ring-fd
 	@grep -c 'summary: ' $(BUILD)/capi-traces/all.trace | sed 's/^/summary lines in the trace: /'
 
