@@ -67,6 +67,27 @@ fn check(ret: isize) -> SysResult<isize> {
     path = "raw_syscall/libc.rs"
 )]
 mod raw;
+// The mapping call: one plain form where the kernel is entered directly
+// on a 64-bit architecture, else the architecture file's own (mmap2, libc).
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "riscv64"
+))]
+#[path = "raw_syscall/plain_mmap.rs"]
+mod plain_mmap;
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "riscv64"
+))]
+use plain_mmap::mmap as raw_mmap;
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "riscv64"
+)))]
+use raw::mmap as raw_mmap;
 /// `io_uring_setup(2)`: returns the new ring's fd.
 ///
 /// # Safety
@@ -153,7 +174,7 @@ pub unsafe fn mmap(
 ) -> SysResult<*mut c_void> {
     // SAFETY: the caller vouches for the mapping request.
     let r = unsafe {
-        raw::mmap(
+        raw_mmap(
             addr as usize,
             len,
             prot as usize,

@@ -58,20 +58,3 @@ pub unsafe fn syscall4(nr: c_long, a1: usize, a2: usize, a3: usize, a4: usize) -
     }
     ret
 }
-
-/// `mmap(2)`: arm64's `SYS_mmap` takes the byte offset directly.
-///
-/// # Safety
-/// As for mmap.
-#[inline(always)]
-pub unsafe fn mmap(
-    addr: usize,
-    len: usize,
-    prot: usize,
-    flags: usize,
-    fd: usize,
-    offset: u64,
-) -> isize {
-    // SAFETY: forwarded; the caller vouches for the mapping request.
-    unsafe { syscall6(libc::SYS_mmap, addr, len, prot, flags, fd, offset as usize) }
-}
