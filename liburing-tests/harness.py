@@ -1156,10 +1156,7 @@ def parse_args(argv):
                     "<stage>/usr/lib (absolute path)")
     ap.add_argument("--stage-upstream", action="store_true",
                     help="validate the harness: use upstream's own build/install as 'ours'")
-    # The traced mode runs on request (make liburing-tests-traced): in a
-    # fresh-clone run wq-aff skipped traced where it passes untraced (see
-    # the closing note of issue 17), so it is not part of the default run.
-    ap.add_argument("--modes", default=",".join(m for m in ALL_MODES if m != "traced"),
+    ap.add_argument("--modes", default=",".join(ALL_MODES),
                     help="comma list of %s (default: all)" % ",".join(ALL_MODES))
     ap.add_argument("--only", help="comma list of test (and example) names to run")
     ap.add_argument("--ours-env", action="append", default=[], metavar="NAME=VALUE",

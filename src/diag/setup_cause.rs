@@ -341,14 +341,8 @@ fn unknown_flags(l: &mut Line, flags: u32) -> bool {
 
 /// Whether the kernel accepts `bit` together with what it depends on.
 fn flag_known(bit: u32) -> bool {
-    let companions = match bit {
-        IORING_SETUP_SQ_AFF => IORING_SETUP_SQPOLL,
-        IORING_SETUP_DEFER_TASKRUN => IORING_SETUP_SINGLE_ISSUER,
-        IORING_SETUP_TASKRUN_FLAG => IORING_SETUP_COOP_TASKRUN,
-        IORING_SETUP_HYBRID_IOPOLL => IORING_SETUP_IOPOLL,
-        IORING_SETUP_REGISTERED_FD_ONLY => IORING_SETUP_NO_MMAP,
-        IORING_SETUP_SQ_REWIND => IORING_SETUP_NO_SQARRAY,
-        _ => 0,
+    let Some(flags) = probe_flags(bit) else {
+        return true;
     };
     let mut wq_fd = -1;
     if bit == IORING_SETUP_ATTACH_WQ {
@@ -358,12 +352,38 @@ fn flag_known(bit: u32) -> bool {
         }
     }
     let cq = if bit == IORING_SETUP_CQSIZE { 8 } else { 0 };
-    let r = try_setup(bit | companions, cq, wq_fd);
+    let r = try_setup(flags, cq, wq_fd);
     if wq_fd >= 0 {
         let _ = syscall::close(wq_fd);
     }
     r != Err(Errno::EINVAL)
 }
+
+/// The flags of the test ring that shows whether the kernel knows `bit`
+/// (`bit` plus what it depends on), or `None` when no test ring is needed.
+///
+/// The flags io_uring was born with (Linux 5.1) are known to every kernel
+/// that can set up a ring at all, and those include `IORING_SETUP_SQPOLL`:
+/// a test ring with it would start a kernel thread, visible to the program
+/// (`/proc`, the pids handed out next; liburing's `wq-aff` test counts on
+/// them), and a diagnosis must not change what the program sees.
+fn probe_flags(bit: u32) -> Option<u32> {
+    if since::lookup(since::SETUP_FLAGS, bit) == Some(IO_URING_BORN) {
+        return None;
+    }
+    let companions = match bit {
+        IORING_SETUP_DEFER_TASKRUN => IORING_SETUP_SINGLE_ISSUER,
+        IORING_SETUP_TASKRUN_FLAG => IORING_SETUP_COOP_TASKRUN,
+        IORING_SETUP_HYBRID_IOPOLL => IORING_SETUP_IOPOLL,
+        IORING_SETUP_REGISTERED_FD_ONLY => IORING_SETUP_NO_MMAP,
+        IORING_SETUP_SQ_REWIND => IORING_SETUP_NO_SQARRAY,
+        _ => 0,
+    };
+    Some(bit | companions)
+}
+
+/// The release that added io_uring_setup(2).
+const IO_URING_BORN: (u32, u32) = (5, 1);
 
 /// Sets up one test ring of 4 entries and returns its fd (the caller
 /// closes it).
@@ -425,6 +445,17 @@ mod tests {
             }
         }
         assert!(!flag_known(1 << 30));
+    }
+
+    #[test]
+    fn no_test_ring_starts_a_kernel_thread() {
+        for bit in (0..32).map(|b| 1u32 << b) {
+            if let Some(flags) = probe_flags(bit) {
+                assert_eq!(flags & IORING_SETUP_SQPOLL, 0, "probe for bit {bit:#x}");
+            }
+        }
+        assert_eq!(probe_flags(IORING_SETUP_SQ_AFF), None);
+        assert_eq!(probe_flags(IORING_SETUP_SQPOLL), None);
     }
 
     #[test]
