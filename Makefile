@@ -381,6 +381,7 @@ TEST_STAGES := \
 	capi-tests \
 	capi-tests-traced \
 	check-tsan \
+	check-miri \
 	examples \
 	bench-smoke \
 	check-sanitize \
@@ -482,7 +483,10 @@ capi-tests-traced: stage
 # tests, tracing on: no report may appear (tools/diag/tsan.sh).
 check-tsan:
 	sh tools/diag/tsan.sh $(abspath $(BUILD))/tsan
-.PHONY: liburing-tests-traced capi-tests-traced check-tsan
+# Miri over the unit tests that need no kernel (tools/diag/miri.sh).
+check-miri:
+	sh tools/diag/miri.sh $(abspath $(BUILD))/miri
+.PHONY: liburing-tests-traced capi-tests-traced check-tsan check-miri
 
 # Debian packaging (packaging/, i18deb): each half of check-debian alone, and
 # the symbols file of packaging/debian/ rewritten from the version scripts.

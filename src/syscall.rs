@@ -52,7 +52,8 @@ fn check(ret: isize) -> SysResult<isize> {
 }
 
 // How the kernel is entered, one file per architecture: directly where
-// liburing does it too, through libc elsewhere.
+// liburing does it too, through libc elsewhere; under Miri, not at all.
+#[cfg(not(miri))]
 #[cfg_attr(target_arch = "x86_64", path = "raw_syscall/x86_64.rs")]
 #[cfg_attr(target_arch = "x86", path = "raw_syscall/x86.rs")]
 #[cfg_attr(target_arch = "aarch64", path = "raw_syscall/aarch64.rs")]
@@ -67,26 +68,38 @@ fn check(ret: isize) -> SysResult<isize> {
     path = "raw_syscall/libc.rs"
 )]
 mod raw;
+#[cfg(miri)]
+#[path = "raw_syscall/no_kernel.rs"]
+mod raw;
 // The mapping call: one plain form where the kernel is entered directly
 // on a 64-bit architecture, else the architecture file's own (mmap2, libc).
-#[cfg(any(
-    target_arch = "x86_64",
-    target_arch = "aarch64",
-    target_arch = "riscv64"
+#[cfg(all(
+    not(miri),
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv64"
+    )
 ))]
 #[path = "raw_syscall/plain_mmap.rs"]
 mod plain_mmap;
-#[cfg(any(
-    target_arch = "x86_64",
-    target_arch = "aarch64",
-    target_arch = "riscv64"
+#[cfg(all(
+    not(miri),
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv64"
+    )
 ))]
 use plain_mmap::mmap as raw_mmap;
-#[cfg(not(any(
-    target_arch = "x86_64",
-    target_arch = "aarch64",
-    target_arch = "riscv64"
-)))]
+#[cfg(any(
+    miri,
+    not(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv64"
+    ))
+))]
 use raw::mmap as raw_mmap;
 /// `io_uring_setup(2)`: returns the new ring's fd.
 ///

@@ -58,12 +58,15 @@ pub(crate) fn idle_summaries() -> bool {
 }
 
 // Read the environment once, when the library is loaded (or, for
-// liburing.a, when the program starts), before any ring exists.
+// liburing.a, when the program starts), before any ring exists. Not under
+// Miri, which runs the kernel-free unit tests and has no getauxval.
+#[cfg(not(miri))]
 #[used]
 #[link_section = ".init_array"]
 static READ_ENV_AT_LOAD: extern "C" fn() = read_env;
 
 // Print the summaries of rings the program never tore down.
+#[cfg(not(miri))]
 #[used]
 #[link_section = ".fini_array"]
 static SUMMARIES_AT_EXIT: extern "C" fn() = at_exit;
@@ -79,6 +82,7 @@ static OBSERVER: hooks::Observer = hooks::Observer {
     register_failed,
 };
 
+#[cfg_attr(miri, allow(dead_code))]
 extern "C" fn read_env() {
     // SAFETY: getauxval has no preconditions; 0 when the entry is absent.
     if unsafe { libc::getauxval(libc::AT_SECURE) } != 0 {
@@ -145,6 +149,7 @@ extern "C" fn read_env() {
     unsafe { hooks::install(&OBSERVER, true) };
 }
 
+#[cfg_attr(miri, allow(dead_code))]
 extern "C" fn at_exit() {
     if tracing() {
         trace::finish_all();
