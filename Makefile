@@ -96,7 +96,7 @@ SO_LDFLAGS  := -shared -s -Wl,--gc-sections -Wl,-z,now -Wl,-z,noexecstack -Wl,--
 # names libdir absolutely otherwise (so it resolves inside the final system).
 relativelibdir := $(if $(filter-out $(abspath $(libdir)),$(abspath $(libdevdir))),$(libdir)/)
 
-RUST_SRC := $(shell find src uapi/src -name '*.rs') Cargo.toml uapi/Cargo.toml
+RUST_SRC := $(shell find src uapi/src sysinfo/src -name '*.rs') Cargo.toml uapi/Cargo.toml sysinfo/Cargo.toml
 GEN_SRC  := $(shell find tools/gen/src -name '*.rs') tools/gen/Cargo.toml
 # The generator is a cargo workspace of its own (tools/gen/Cargo.toml).
 GEN := $(CARGO) run --quiet --manifest-path tools/gen/Cargo.toml --
@@ -272,7 +272,7 @@ stage: all
 	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(STAGE)) prefix=/usr
 
 unit-test:
-	@sh tools/test/unit-tests.sh "$(CARGO)" uring-rs uring-uapi
+	@sh tools/test/unit-tests.sh "$(CARGO)" uring-rs uring-uapi uring-sysinfo
 
 lint:
 	$(CARGO) clippy --quiet --workspace --all-targets -- -D warnings

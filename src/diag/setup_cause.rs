@@ -45,7 +45,7 @@ pub fn explain(call: &str, entries: u32, flags: u32, p: Option<&io_uring_params>
 
 /// Appends an errno name (or number).
 pub(super) fn errno(l: &mut Line, e: Errno) {
-    match names::errno_name(e.0) {
+    match sysinfo::errno_name(e.0) {
         Some(n) => l.s(n),
         None => l.u(e.0 as u64),
     };
