@@ -1067,6 +1067,7 @@ mod tests {
     //! setup code; SQEs are filled by hand (the prep helpers are C inlines).
     use super::*;
     use crate::structs::io_uring;
+    use crate::test_ring::{errno, require_uring, ring, ring_or_skip, skip, TestRing as Ring};
     use crate::uapi::{
         io_uring_mem_region_reg, io_uring_params, io_uring_region_desc, io_uring_rsrc_update,
         IORING_FEAT_NODROP, IORING_FEAT_NO_IOWAIT, IORING_MEM_REGION_REG_WAIT_ARG,
@@ -1076,13 +1077,8 @@ mod tests {
         IORING_SETUP_R_DISABLED, IORING_SETUP_SINGLE_ISSUER, IORING_SETUP_SQE128,
         IORING_SETUP_TASKRUN_FLAG,
     };
-    use crate::{geometry, setup};
     use std::collections::HashSet;
-    use std::ops::{Deref, DerefMut};
     use std::time::{Duration, Instant};
-
-    /// A ring that is torn down on drop.
-    struct Ring(io_uring);
 
     /// `&mut *mut io_uring_cqe` as the out-parameter the waits take.
     fn cqe_out(p: &mut *mut io_uring_cqe) -> &mut CqeOut {
@@ -1094,61 +1090,6 @@ mod tests {
     fn cqe_slots_of(a: &mut [*mut io_uring_cqe]) -> &mut [CqeOut] {
         // SAFETY: as for `cqe_out`, element by element.
         unsafe { core::slice::from_raw_parts_mut(a.as_mut_ptr().cast::<CqeOut>(), a.len()) }
-    }
-
-    impl Ring {
-        fn live(&mut self) -> LiveRing<'_> {
-            // SAFETY: the ring was set up by `setup` and lives as long as `self`.
-            unsafe { LiveRing::from_ptr(&mut self.0) }.unwrap()
-        }
-
-        fn with_params(entries: u32, p: &mut io_uring_params) -> SysResult<Ring> {
-            let mut r = geometry::empty_ring();
-            setup::queue_init_params(entries, &mut r, p)?;
-            Ok(Ring(r))
-        }
-
-        fn new(entries: u32, flags: u32) -> SysResult<Ring> {
-            let mut p = io_uring_params {
-                flags,
-                ..Default::default()
-            };
-            Ring::with_params(entries, &mut p)
-        }
-    }
-
-    impl Drop for Ring {
-        fn drop(&mut self) {
-            // SAFETY: the ring was set up by `setup` and is not used again.
-            unsafe { setup::queue_exit(&mut self.0) }
-        }
-    }
-
-    impl Deref for Ring {
-        type Target = io_uring;
-        fn deref(&self) -> &io_uring {
-            &self.0
-        }
-    }
-
-    impl DerefMut for Ring {
-        fn deref_mut(&mut self) -> &mut io_uring {
-            &mut self.0
-        }
-    }
-
-    /// Sets a ring up, or returns from the test with a SKIP line when the
-    /// kernel rejects the flags.
-    macro_rules! ring_or_skip {
-        ($entries:expr, $flags:expr) => {
-            match Ring::new($entries, $flags) {
-                Ok(r) => r,
-                Err(e) => {
-                    println!("SKIP: kernel refuses setup flags {:#x}: {:?}", $flags, e);
-                    return;
-                }
-            }
-        };
     }
 
     /// Grabs an SQE and fills the fields every prep helper sets.
@@ -1227,7 +1168,7 @@ mod tests {
     #[test]
     fn submitter_and_reaper_threads_share_a_ring() {
         const TOTAL: u64 = 20_000;
-        let mut r = Ring::new(64, 0).unwrap();
+        let mut r = ring!(64);
         let shared = SharedRing(&mut r.0);
         let reaper = std::thread::spawn(move || {
             let shared = shared;
@@ -1271,7 +1212,7 @@ mod tests {
 
     #[test]
     fn nop_round_trip() {
-        let mut r = Ring::new(8, 0).unwrap();
+        let mut r = ring!(8);
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
             assert_eq!(sq_space_left(r.live()), 8);
@@ -1297,11 +1238,8 @@ mod tests {
     fn ring_with_sq_array() {
         // Set up without trying IORING_SETUP_NO_SQARRAY first, so the ring
         // has the (identity) SQ index array.
-        let mut raw = geometry::empty_ring();
-        let mut p = io_uring_params::default();
-        // SAFETY: no application memory is involved.
-        unsafe { setup::queue_init_once(4, &mut raw, &mut p, null_mut(), 0) }.unwrap();
-        let mut r = Ring(raw);
+        require_uring!();
+        let mut r = Ring::exactly(4, 0).unwrap();
         assert!(!r.sq.array.is_null());
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
@@ -1323,7 +1261,7 @@ mod tests {
 
     #[test]
     fn get_cqe_submits_and_reports_count() {
-        let mut r = Ring::new(8, 0).unwrap();
+        let mut r = ring!(8);
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
             nop(r.live(), 1);
@@ -1342,7 +1280,7 @@ mod tests {
 
     #[test]
     fn sq_full_then_refilled() {
-        let mut r = Ring::new(4, 0).unwrap();
+        let mut r = ring!(4);
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
             for i in 0..4 {
@@ -1363,7 +1301,7 @@ mod tests {
 
     #[test]
     fn peek_on_empty_cq_is_eagain() {
-        let mut r = Ring::new(4, 0).unwrap();
+        let mut r = ring!(4);
         let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
         let ret = get_cqe(r.live(), cqe_out(&mut cqe), 0, 0, ptr::null());
         assert_eq!(ret, Err(Errno::EAGAIN));
@@ -1372,7 +1310,7 @@ mod tests {
 
     #[test]
     fn batch_submit_wait_and_peek() {
-        let mut r = Ring::new(16, 0).unwrap();
+        let mut r = ring!(16);
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
             for i in 0..8 {
@@ -1394,7 +1332,7 @@ mod tests {
 
     #[test]
     fn submit_and_wait_timeout_returns_submitted() {
-        let mut r = Ring::new(8, 0).unwrap();
+        let mut r = ring!(8);
         let ts = ts_ms(1000);
         // SAFETY: (whole test) `r` is a live ring; `ts` outlives the calls.
         unsafe {
@@ -1420,10 +1358,9 @@ mod tests {
 
     #[test]
     fn wait_timeout_gives_etime() {
-        let mut r = Ring::new(4, 0).unwrap();
+        let mut r = ring!(4);
         if r.features & IORING_FEAT_EXT_ARG == 0 {
-            println!("SKIP: kernel lacks IORING_FEAT_EXT_ARG");
-            return;
+            skip!("kernel lacks IORING_FEAT_EXT_ARG");
         }
         let ts = ts_ms(50);
         let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
@@ -1451,7 +1388,7 @@ mod tests {
 
     #[test]
     fn timeout_fallback_without_ext_arg() {
-        let mut r = Ring::new(4, 0).unwrap();
+        let mut r = ring!(4);
         // Pretend to be an old kernel: the wait queues its own timeout SQE.
         r.features &= !IORING_FEAT_EXT_ARG;
         let ts = ts_ms(30);
@@ -1492,10 +1429,9 @@ mod tests {
 
     #[test]
     fn min_timeout_waits() {
-        let mut r = Ring::new(8, 0).unwrap();
+        let mut r = ring!(8);
         if r.features & IORING_FEAT_MIN_TIMEOUT == 0 {
-            println!("SKIP: kernel lacks IORING_FEAT_MIN_TIMEOUT");
-            return;
+            skip!("kernel lacks IORING_FEAT_MIN_TIMEOUT");
         }
         let ts = ts_ms(60);
         let mut cqe = null_mut();
@@ -1688,10 +1624,9 @@ mod tests {
 
     #[test]
     fn cq_overflow_loses_nothing() {
-        let mut r = Ring::new(4, 0).unwrap();
+        let mut r = ring!(4);
         if r.features & IORING_FEAT_NODROP == 0 {
-            println!("SKIP: kernel lacks IORING_FEAT_NODROP");
-            return;
+            skip!("kernel lacks IORING_FEAT_NODROP");
         }
         let cq_entries = r.cq.ring_entries;
         let total = cq_entries + 4;
@@ -1733,12 +1668,10 @@ mod tests {
             sq_thread_idle: 10,
             ..Default::default()
         };
+        require_uring!();
         let mut r = match Ring::with_params(8, &mut p) {
             Ok(r) => r,
-            Err(e) => {
-                println!("SKIP: SQPOLL setup failed: {e:?}");
-                return;
-            }
+            Err(e) => skip!("SQPOLL setup failed: {}", errno(e)),
         };
         nop(r.live(), 1);
         // The awake poller may consume the SQE before the count is
@@ -1768,7 +1701,7 @@ mod tests {
 
     #[test]
     fn registered_ring_fd() {
-        let mut r = Ring::new(4, 0).unwrap();
+        let mut r = ring!(4);
         let mut upd = io_uring_rsrc_update {
             offset: u32::MAX,
             resv: 0,
@@ -1784,8 +1717,7 @@ mod tests {
             )
         };
         if ret != Ok(1) {
-            println!("SKIP: ring fd registration: {ret:?}");
-            return;
+            skip!("ring fd registration: {ret:?}");
         }
         r.enter_ring_fd = upd.offset as i32;
         r.int_flags |= int_flags::REG_RING;
@@ -1797,10 +1729,9 @@ mod tests {
 
     #[test]
     fn no_iowait_flag_reaches_kernel() {
-        let mut r = Ring::new(4, 0).unwrap();
+        let mut r = ring!(4);
         if r.features & IORING_FEAT_NO_IOWAIT == 0 || r.features & IORING_FEAT_EXT_ARG == 0 {
-            println!("SKIP: kernel lacks IORING_FEAT_NO_IOWAIT");
-            return;
+            skip!("kernel lacks IORING_FEAT_NO_IOWAIT");
         }
         r.int_flags |= int_flags::NO_IOWAIT;
         // An unknown enter flag would be EINVAL; this one is a plain wait.
@@ -1974,10 +1905,9 @@ mod tests {
             )
         };
         if ret.is_err() {
-            println!("SKIP: wait region registration: {ret:?}");
             // SAFETY: our mapping, unused.
             let _ = unsafe { syscall::munmap(mem, page) };
-            return;
+            skip!("wait region registration: {ret:?}");
         }
         // SAFETY: no argument.
         let ret = unsafe {
