@@ -1067,7 +1067,9 @@ mod tests {
     //! setup code; SQEs are filled by hand (the prep helpers are C inlines).
     use super::*;
     use crate::structs::io_uring;
-    use crate::test_ring::{errno, require_uring, ring, ring_or_skip, skip, TestRing as Ring};
+    use crate::test_ring::{
+        errno, require_uring, ring, ring_or_skip, skip, wait_until, TestRing as Ring,
+    };
     use crate::uapi::{
         io_uring_mem_region_reg, io_uring_params, io_uring_region_desc, io_uring_rsrc_update,
         IORING_FEAT_NODROP, IORING_FEAT_NO_IOWAIT, IORING_MEM_REGION_REG_WAIT_ARG,
@@ -1125,6 +1127,10 @@ mod tests {
             tv_nsec: (ms % 1000) * 1_000_000,
         }
     }
+
+    /// How long a test waits for a completion that is due: long enough for
+    /// any loaded machine, and the wait ends as soon as it is there.
+    const PATIENCE_MS: i64 = 10_000;
 
     /// Waits up to `ms` for one CQE; returns (user_data, res, flags) and
     /// releases it.
@@ -1333,7 +1339,7 @@ mod tests {
     #[test]
     fn submit_and_wait_timeout_returns_submitted() {
         let mut r = ring!(8);
-        let ts = ts_ms(1000);
+        let ts = ts_ms(PATIENCE_MS);
         // SAFETY: (whole test) `r` is a live ring; `ts` outlives the calls.
         unsafe {
             nop(r.live(), 1);
@@ -1412,7 +1418,8 @@ mod tests {
             assert_eq!(res, Ok(2), "NOP and timeout submitted together");
             assert_eq!((*cqe).user_data, 9);
             cq_advance(r.live(), 1);
-            std::thread::sleep(Duration::from_millis(150));
+            // The internal timeout ends (100 ms) and posts its own CQE.
+            wait_until("the internal timeout's CQE", || cq_ready(r.live()) == 1);
             let res = get_cqe(r.live(), cqe_out(&mut cqe), 0, 0, ptr::null());
             assert!(
                 res == Err(Errno::EAGAIN) || res == Err(Errno::ETIME),
@@ -1491,9 +1498,12 @@ mod tests {
             1,
         );
         assert_eq!(submit(r.live()), Ok(1));
+        // The write wakes the armed read, which queues it as task work
+        // before write(2) returns (the wake-up runs in the writer's call),
+        // so there is nothing to wait for: the completion is pending now,
+        // and without an enter from us it stays there. (A ring without
+        // DEFER_TASKRUN would have run it on the way back from write(2).)
         write_byte(wr);
-        std::thread::sleep(Duration::from_millis(20));
-        // The completion waits as task work for an enter from us.
         assert_eq!(cq_ready(r.live()), 0);
         let mut out = [null_mut(); 4];
         assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 0);
@@ -1535,7 +1545,7 @@ mod tests {
 
             assert_eq!(get_events(r.live()), Ok(0));
             assert_eq!(cq_ready(r.live()), 1);
-            let (ud, res, _) = reap(r.live(), 1000).unwrap();
+            let (ud, res, _) = reap(r.live(), PATIENCE_MS).unwrap();
             assert_eq!((ud, res), (1, 1));
 
             // submit_and_get_events runs it too, with nothing to submit.
@@ -1549,12 +1559,11 @@ mod tests {
                 2,
             );
             assert_eq!(submit(r.live()), Ok(1));
-            write_byte(wr);
-            std::thread::sleep(Duration::from_millis(20));
+            write_byte(wr); // pending as task work on return, as above
             assert_eq!(cq_ready(r.live()), 0);
             assert_eq!(submit_and_get_events(r.live()), Ok(0));
             assert_eq!(cq_ready(r.live()), 1);
-            assert_eq!(reap(r.live(), 1000).unwrap().0, 2);
+            assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 2);
 
             // And so does a wait.
             prep(
@@ -1600,9 +1609,11 @@ mod tests {
                 );
                 assert_eq!(submit(r.live()), Ok(1));
                 write_byte(wr);
-                std::thread::sleep(Duration::from_millis(20));
+                // The kernel flags the queued task work in the SQ ring.
+                wait_until("IORING_SQ_TASKRUN", || {
+                    load_sq_flags(r.live()) & IORING_SQ_TASKRUN != 0
+                });
                 assert_eq!(cq_ready(r.live()), 0);
-                assert!(load_sq_flags(r.live()) & IORING_SQ_TASKRUN != 0);
                 if ud == 1 {
                     let mut out = [null_mut(); 4];
                     assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 1);
@@ -1678,20 +1689,15 @@ mod tests {
         // taken, so 0 is as right as 1 here.
         let n = submit(r.live()).unwrap();
         assert!(n <= 1);
-        assert_eq!(reap(r.live(), 1000).unwrap().0, 1);
+        assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 1);
         // Let the poller go idle and ask for a wakeup.
-        let start = Instant::now();
-        while load_sq_flags(r.live()) & IORING_SQ_NEED_WAKEUP == 0 {
-            assert!(
-                start.elapsed() < Duration::from_secs(5),
-                "SQ thread never went idle"
-            );
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        wait_until("the SQ thread to go idle", || {
+            load_sq_flags(r.live()) & IORING_SQ_NEED_WAKEUP != 0
+        });
         nop(r.live(), 2);
         assert_eq!(submit(r.live()), Ok(1));
         assert_eq!(
-            reap(r.live(), 1000).unwrap().0,
+            reap(r.live(), PATIENCE_MS).unwrap().0,
             2,
             "the sleeping poller was woken"
         );
@@ -1723,7 +1729,7 @@ mod tests {
         r.int_flags |= int_flags::REG_RING;
         nop(r.live(), 11);
         assert_eq!(submit(r.live()), Ok(1));
-        assert_eq!(reap(r.live(), 1000).unwrap().0, 11);
+        assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 11);
         assert_eq!(get_events(r.live()), Ok(0));
     }
 
@@ -1783,8 +1789,8 @@ mod tests {
                 (*s).user_data = ud;
             }
             assert_eq!(submit_and_wait(r.live(), 2), Ok(2));
-            assert_eq!(reap(r.live(), 1000).unwrap().0, 1);
-            assert_eq!(reap(r.live(), 1000).unwrap().0, 2);
+            assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 1);
+            assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 2);
         }
     }
 
@@ -1818,7 +1824,7 @@ mod tests {
             while (head & r.cq.ring_mask) != slots - 1 {
                 nop(r.live(), 50);
                 assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
-                assert_eq!(reap(r.live(), 1000).unwrap().0, 50);
+                assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 50);
                 head = load_cq_head(r.live());
             }
             nop32(r.live(), 60);
@@ -1838,11 +1844,11 @@ mod tests {
             while (load_cq_head(r.live()) & r.cq.ring_mask) != slots - 1 {
                 nop(r.live(), 70);
                 assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
-                assert_eq!(reap(r.live(), 1000).unwrap().0, 70);
+                assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 70);
             }
             nop32(r.live(), 80);
             assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
-            let (ud, _, flags) = reap(r.live(), 1000).unwrap();
+            let (ud, _, flags) = reap(r.live(), PATIENCE_MS).unwrap();
             assert_eq!(ud, 80);
             assert!(flags & IORING_CQE_F_32 != 0);
             assert_eq!(cq_ready(r.live()), 0);
@@ -1926,7 +1932,7 @@ mod tests {
         unsafe {
             (*waits).ts = ts_ms(40);
             (*waits).flags = IORING_REG_WAIT_TS;
-            (*waits.add(1)).ts = ts_ms(1000);
+            (*waits.add(1)).ts = ts_ms(PATIENCE_MS);
             (*waits.add(1)).flags = IORING_REG_WAIT_TS;
         }
         let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
@@ -1961,7 +1967,7 @@ mod tests {
             assert_eq!(*r.sq.ktail, r.sq.sqe_tail);
             r.features |= IORING_FEAT_EXT_ARG;
             assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
-            assert_eq!(reap(r.live(), 1000).unwrap().0, 7);
+            assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 7);
         }
         drop(r);
         // SAFETY: the ring (and its use of the region) is gone.

@@ -12,6 +12,7 @@
 //! reads the same way and a test prints at most one.
 
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use crate::geometry::empty_ring;
 use crate::ring::LiveRing;
@@ -110,6 +111,21 @@ macro_rules! ring_or_skip {
     }};
 }
 pub(crate) use ring_or_skip;
+
+/// Waits until `done` holds, polling every millisecond, and fails the test
+/// only after 10 s: a slow or loaded machine makes a test slower, never
+/// wrong. For conditions that come about on their own (a timer, another
+/// thread); a test never sleeps a fixed time in their place.
+pub(crate) fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !done() {
+        assert!(
+            Instant::now() < deadline,
+            "still waiting after 10 s for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
 
 /// A ring from the library's own setup code, torn down on drop.
 pub(crate) struct TestRing(pub(crate) io_uring);
