@@ -164,17 +164,13 @@ pub unsafe fn free_buf_ring(
 mod tests {
     use super::*;
     use crate::syscall::Errno;
+    use crate::test_ring::ring;
     use crate::uapi::IOU_PBUF_RING_INC;
-    use crate::{geometry, setup};
 
     #[test]
     fn setup_head_and_free_on_a_real_ring() {
-        let mut owned = geometry::empty_ring();
-        if setup::queue_init(4, &mut owned, 0).is_err() {
-            return;
-        }
-        // SAFETY: set up just above, torn down at the end.
-        let ring = unsafe { LiveRing::from_ptr(&mut owned) }.unwrap();
+        let mut owned = ring!(4);
+        let ring = owned.live();
         for flags in [
             0,
             u32::from(IOU_PBUF_RING_MMAP),
@@ -194,7 +190,5 @@ mod tests {
             assert_eq!(unregister_buf_ring(ring, 7), Err(Errno::ENOENT));
         }
         assert_eq!(setup_buf_ring(ring, 3, 7, 0), Err(Errno::EINVAL));
-        // SAFETY: set up above, not used again.
-        unsafe { setup::queue_exit(&mut owned) };
     }
 }

@@ -24,6 +24,8 @@ pub(crate) mod register;
 pub(crate) mod ring;
 pub(crate) mod setup;
 pub(crate) mod syscall;
+#[cfg(test)]
+mod test_ring;
 
 // The kernel ABI, liburing's public structs and the API version are declared
 // once, in the dependency-free `uring-uapi` crate.

@@ -67,6 +67,7 @@ pub unsafe fn free_probe(probe: *mut io_uring_probe) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_ring::{require_uring, ring};
     use crate::uapi::{IORING_OP_NOP, IO_URING_OP_SUPPORTED};
 
     /// The header's `io_uring_opcode_supported`, for the tests.
@@ -83,6 +84,7 @@ mod tests {
 
     #[test]
     fn probe_reports_nop_and_is_freeable() {
+        require_uring!();
         let probe = get_probe().expect("probe");
         assert!(!probe.is_null());
         // SAFETY: a probe just filled by the kernel.
@@ -102,10 +104,8 @@ mod tests {
 
     #[test]
     fn probe_ring_matches_probe() {
-        let mut ring = empty_ring();
-        queue_init(4, &mut ring, 0).unwrap();
-        // SAFETY: set up just above.
-        let a = get_probe_ring(unsafe { LiveRing::from_ptr(&mut ring) }.unwrap()).unwrap();
+        let mut ring = ring!(4);
+        let a = get_probe_ring(ring.live()).unwrap();
         let b = get_probe().unwrap();
         // SAFETY: both are filled probes of PROBE_BYTES bytes.
         unsafe {
@@ -114,7 +114,6 @@ mod tests {
             assert_eq!(a_bytes, b_bytes);
             free_probe(a);
             free_probe(b);
-            queue_exit(&mut ring);
         }
     }
 }

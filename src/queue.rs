@@ -1067,6 +1067,9 @@ mod tests {
     //! setup code; SQEs are filled by hand (the prep helpers are C inlines).
     use super::*;
     use crate::structs::io_uring;
+    use crate::test_ring::{
+        errno, require_uring, ring, ring_or_skip, skip, wait_until, TestRing as Ring,
+    };
     use crate::uapi::{
         io_uring_mem_region_reg, io_uring_params, io_uring_region_desc, io_uring_rsrc_update,
         IORING_FEAT_NODROP, IORING_FEAT_NO_IOWAIT, IORING_MEM_REGION_REG_WAIT_ARG,
@@ -1076,13 +1079,8 @@ mod tests {
         IORING_SETUP_R_DISABLED, IORING_SETUP_SINGLE_ISSUER, IORING_SETUP_SQE128,
         IORING_SETUP_TASKRUN_FLAG,
     };
-    use crate::{geometry, setup};
     use std::collections::HashSet;
-    use std::ops::{Deref, DerefMut};
     use std::time::{Duration, Instant};
-
-    /// A ring that is torn down on drop.
-    struct Ring(io_uring);
 
     /// `&mut *mut io_uring_cqe` as the out-parameter the waits take.
     fn cqe_out(p: &mut *mut io_uring_cqe) -> &mut CqeOut {
@@ -1094,61 +1092,6 @@ mod tests {
     fn cqe_slots_of(a: &mut [*mut io_uring_cqe]) -> &mut [CqeOut] {
         // SAFETY: as for `cqe_out`, element by element.
         unsafe { core::slice::from_raw_parts_mut(a.as_mut_ptr().cast::<CqeOut>(), a.len()) }
-    }
-
-    impl Ring {
-        fn live(&mut self) -> LiveRing<'_> {
-            // SAFETY: the ring was set up by `setup` and lives as long as `self`.
-            unsafe { LiveRing::from_ptr(&mut self.0) }.unwrap()
-        }
-
-        fn with_params(entries: u32, p: &mut io_uring_params) -> SysResult<Ring> {
-            let mut r = geometry::empty_ring();
-            setup::queue_init_params(entries, &mut r, p)?;
-            Ok(Ring(r))
-        }
-
-        fn new(entries: u32, flags: u32) -> SysResult<Ring> {
-            let mut p = io_uring_params {
-                flags,
-                ..Default::default()
-            };
-            Ring::with_params(entries, &mut p)
-        }
-    }
-
-    impl Drop for Ring {
-        fn drop(&mut self) {
-            // SAFETY: the ring was set up by `setup` and is not used again.
-            unsafe { setup::queue_exit(&mut self.0) }
-        }
-    }
-
-    impl Deref for Ring {
-        type Target = io_uring;
-        fn deref(&self) -> &io_uring {
-            &self.0
-        }
-    }
-
-    impl DerefMut for Ring {
-        fn deref_mut(&mut self) -> &mut io_uring {
-            &mut self.0
-        }
-    }
-
-    /// Sets a ring up, or returns from the test with a SKIP line when the
-    /// kernel rejects the flags.
-    macro_rules! ring_or_skip {
-        ($entries:expr, $flags:expr) => {
-            match Ring::new($entries, $flags) {
-                Ok(r) => r,
-                Err(e) => {
-                    println!("SKIP: kernel refuses setup flags {:#x}: {:?}", $flags, e);
-                    return;
-                }
-            }
-        };
     }
 
     /// Grabs an SQE and fills the fields every prep helper sets.
@@ -1184,6 +1127,10 @@ mod tests {
             tv_nsec: (ms % 1000) * 1_000_000,
         }
     }
+
+    /// How long a test waits for a completion that is due: long enough for
+    /// any loaded machine, and the wait ends as soon as it is there.
+    const PATIENCE_MS: i64 = 10_000;
 
     /// Waits up to `ms` for one CQE; returns (user_data, res, flags) and
     /// releases it.
@@ -1227,7 +1174,7 @@ mod tests {
     #[test]
     fn submitter_and_reaper_threads_share_a_ring() {
         const TOTAL: u64 = 20_000;
-        let mut r = Ring::new(64, 0).unwrap();
+        let mut r = ring!(64);
         let shared = SharedRing(&mut r.0);
         let reaper = std::thread::spawn(move || {
             let shared = shared;
@@ -1271,7 +1218,7 @@ mod tests {
 
     #[test]
     fn nop_round_trip() {
-        let mut r = Ring::new(8, 0).unwrap();
+        let mut r = ring!(8);
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
             assert_eq!(sq_space_left(r.live()), 8);
@@ -1297,11 +1244,8 @@ mod tests {
     fn ring_with_sq_array() {
         // Set up without trying IORING_SETUP_NO_SQARRAY first, so the ring
         // has the (identity) SQ index array.
-        let mut raw = geometry::empty_ring();
-        let mut p = io_uring_params::default();
-        // SAFETY: no application memory is involved.
-        unsafe { setup::queue_init_once(4, &mut raw, &mut p, null_mut(), 0) }.unwrap();
-        let mut r = Ring(raw);
+        require_uring!();
+        let mut r = Ring::exactly(4, 0).unwrap();
         assert!(!r.sq.array.is_null());
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
@@ -1323,7 +1267,7 @@ mod tests {
 
     #[test]
     fn get_cqe_submits_and_reports_count() {
-        let mut r = Ring::new(8, 0).unwrap();
+        let mut r = ring!(8);
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
             nop(r.live(), 1);
@@ -1342,7 +1286,7 @@ mod tests {
 
     #[test]
     fn sq_full_then_refilled() {
-        let mut r = Ring::new(4, 0).unwrap();
+        let mut r = ring!(4);
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
             for i in 0..4 {
@@ -1363,7 +1307,7 @@ mod tests {
 
     #[test]
     fn peek_on_empty_cq_is_eagain() {
-        let mut r = Ring::new(4, 0).unwrap();
+        let mut r = ring!(4);
         let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
         let ret = get_cqe(r.live(), cqe_out(&mut cqe), 0, 0, ptr::null());
         assert_eq!(ret, Err(Errno::EAGAIN));
@@ -1372,7 +1316,7 @@ mod tests {
 
     #[test]
     fn batch_submit_wait_and_peek() {
-        let mut r = Ring::new(16, 0).unwrap();
+        let mut r = ring!(16);
         // SAFETY: (whole test) `r` is a live ring.
         unsafe {
             for i in 0..8 {
@@ -1394,8 +1338,8 @@ mod tests {
 
     #[test]
     fn submit_and_wait_timeout_returns_submitted() {
-        let mut r = Ring::new(8, 0).unwrap();
-        let ts = ts_ms(1000);
+        let mut r = ring!(8);
+        let ts = ts_ms(PATIENCE_MS);
         // SAFETY: (whole test) `r` is a live ring; `ts` outlives the calls.
         unsafe {
             nop(r.live(), 1);
@@ -1420,10 +1364,9 @@ mod tests {
 
     #[test]
     fn wait_timeout_gives_etime() {
-        let mut r = Ring::new(4, 0).unwrap();
+        let mut r = ring!(4);
         if r.features & IORING_FEAT_EXT_ARG == 0 {
-            println!("SKIP: kernel lacks IORING_FEAT_EXT_ARG");
-            return;
+            skip!("kernel lacks IORING_FEAT_EXT_ARG");
         }
         let ts = ts_ms(50);
         let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
@@ -1451,7 +1394,7 @@ mod tests {
 
     #[test]
     fn timeout_fallback_without_ext_arg() {
-        let mut r = Ring::new(4, 0).unwrap();
+        let mut r = ring!(4);
         // Pretend to be an old kernel: the wait queues its own timeout SQE.
         r.features &= !IORING_FEAT_EXT_ARG;
         let ts = ts_ms(30);
@@ -1475,7 +1418,8 @@ mod tests {
             assert_eq!(res, Ok(2), "NOP and timeout submitted together");
             assert_eq!((*cqe).user_data, 9);
             cq_advance(r.live(), 1);
-            std::thread::sleep(Duration::from_millis(150));
+            // The internal timeout ends (100 ms) and posts its own CQE.
+            wait_until("the internal timeout's CQE", || cq_ready(r.live()) == 1);
             let res = get_cqe(r.live(), cqe_out(&mut cqe), 0, 0, ptr::null());
             assert!(
                 res == Err(Errno::EAGAIN) || res == Err(Errno::ETIME),
@@ -1492,10 +1436,9 @@ mod tests {
 
     #[test]
     fn min_timeout_waits() {
-        let mut r = Ring::new(8, 0).unwrap();
+        let mut r = ring!(8);
         if r.features & IORING_FEAT_MIN_TIMEOUT == 0 {
-            println!("SKIP: kernel lacks IORING_FEAT_MIN_TIMEOUT");
-            return;
+            skip!("kernel lacks IORING_FEAT_MIN_TIMEOUT");
         }
         let ts = ts_ms(60);
         let mut cqe = null_mut();
@@ -1555,9 +1498,12 @@ mod tests {
             1,
         );
         assert_eq!(submit(r.live()), Ok(1));
+        // The write wakes the armed read, which queues it as task work
+        // before write(2) returns (the wake-up runs in the writer's call),
+        // so there is nothing to wait for: the completion is pending now,
+        // and without an enter from us it stays there. (A ring without
+        // DEFER_TASKRUN would have run it on the way back from write(2).)
         write_byte(wr);
-        std::thread::sleep(Duration::from_millis(20));
-        // The completion waits as task work for an enter from us.
         assert_eq!(cq_ready(r.live()), 0);
         let mut out = [null_mut(); 4];
         assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 0);
@@ -1599,7 +1545,7 @@ mod tests {
 
             assert_eq!(get_events(r.live()), Ok(0));
             assert_eq!(cq_ready(r.live()), 1);
-            let (ud, res, _) = reap(r.live(), 1000).unwrap();
+            let (ud, res, _) = reap(r.live(), PATIENCE_MS).unwrap();
             assert_eq!((ud, res), (1, 1));
 
             // submit_and_get_events runs it too, with nothing to submit.
@@ -1613,12 +1559,11 @@ mod tests {
                 2,
             );
             assert_eq!(submit(r.live()), Ok(1));
-            write_byte(wr);
-            std::thread::sleep(Duration::from_millis(20));
+            write_byte(wr); // pending as task work on return, as above
             assert_eq!(cq_ready(r.live()), 0);
             assert_eq!(submit_and_get_events(r.live()), Ok(0));
             assert_eq!(cq_ready(r.live()), 1);
-            assert_eq!(reap(r.live(), 1000).unwrap().0, 2);
+            assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 2);
 
             // And so does a wait.
             prep(
@@ -1664,9 +1609,11 @@ mod tests {
                 );
                 assert_eq!(submit(r.live()), Ok(1));
                 write_byte(wr);
-                std::thread::sleep(Duration::from_millis(20));
+                // The kernel flags the queued task work in the SQ ring.
+                wait_until("IORING_SQ_TASKRUN", || {
+                    load_sq_flags(r.live()) & IORING_SQ_TASKRUN != 0
+                });
                 assert_eq!(cq_ready(r.live()), 0);
-                assert!(load_sq_flags(r.live()) & IORING_SQ_TASKRUN != 0);
                 if ud == 1 {
                     let mut out = [null_mut(); 4];
                     assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 1);
@@ -1688,10 +1635,9 @@ mod tests {
 
     #[test]
     fn cq_overflow_loses_nothing() {
-        let mut r = Ring::new(4, 0).unwrap();
+        let mut r = ring!(4);
         if r.features & IORING_FEAT_NODROP == 0 {
-            println!("SKIP: kernel lacks IORING_FEAT_NODROP");
-            return;
+            skip!("kernel lacks IORING_FEAT_NODROP");
         }
         let cq_entries = r.cq.ring_entries;
         let total = cq_entries + 4;
@@ -1733,32 +1679,25 @@ mod tests {
             sq_thread_idle: 10,
             ..Default::default()
         };
+        require_uring!();
         let mut r = match Ring::with_params(8, &mut p) {
             Ok(r) => r,
-            Err(e) => {
-                println!("SKIP: SQPOLL setup failed: {e:?}");
-                return;
-            }
+            Err(e) => skip!("SQPOLL setup failed: {}", errno(e)),
         };
         nop(r.live(), 1);
         // The awake poller may consume the SQE before the count is
         // taken, so 0 is as right as 1 here.
         let n = submit(r.live()).unwrap();
         assert!(n <= 1);
-        assert_eq!(reap(r.live(), 1000).unwrap().0, 1);
+        assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 1);
         // Let the poller go idle and ask for a wakeup.
-        let start = Instant::now();
-        while load_sq_flags(r.live()) & IORING_SQ_NEED_WAKEUP == 0 {
-            assert!(
-                start.elapsed() < Duration::from_secs(5),
-                "SQ thread never went idle"
-            );
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        wait_until("the SQ thread to go idle", || {
+            load_sq_flags(r.live()) & IORING_SQ_NEED_WAKEUP != 0
+        });
         nop(r.live(), 2);
         assert_eq!(submit(r.live()), Ok(1));
         assert_eq!(
-            reap(r.live(), 1000).unwrap().0,
+            reap(r.live(), PATIENCE_MS).unwrap().0,
             2,
             "the sleeping poller was woken"
         );
@@ -1768,7 +1707,7 @@ mod tests {
 
     #[test]
     fn registered_ring_fd() {
-        let mut r = Ring::new(4, 0).unwrap();
+        let mut r = ring!(4);
         let mut upd = io_uring_rsrc_update {
             offset: u32::MAX,
             resv: 0,
@@ -1784,23 +1723,21 @@ mod tests {
             )
         };
         if ret != Ok(1) {
-            println!("SKIP: ring fd registration: {ret:?}");
-            return;
+            skip!("ring fd registration: {ret:?}");
         }
         r.enter_ring_fd = upd.offset as i32;
         r.int_flags |= int_flags::REG_RING;
         nop(r.live(), 11);
         assert_eq!(submit(r.live()), Ok(1));
-        assert_eq!(reap(r.live(), 1000).unwrap().0, 11);
+        assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 11);
         assert_eq!(get_events(r.live()), Ok(0));
     }
 
     #[test]
     fn no_iowait_flag_reaches_kernel() {
-        let mut r = Ring::new(4, 0).unwrap();
+        let mut r = ring!(4);
         if r.features & IORING_FEAT_NO_IOWAIT == 0 || r.features & IORING_FEAT_EXT_ARG == 0 {
-            println!("SKIP: kernel lacks IORING_FEAT_NO_IOWAIT");
-            return;
+            skip!("kernel lacks IORING_FEAT_NO_IOWAIT");
         }
         r.int_flags |= int_flags::NO_IOWAIT;
         // An unknown enter flag would be EINVAL; this one is a plain wait.
@@ -1852,8 +1789,8 @@ mod tests {
                 (*s).user_data = ud;
             }
             assert_eq!(submit_and_wait(r.live(), 2), Ok(2));
-            assert_eq!(reap(r.live(), 1000).unwrap().0, 1);
-            assert_eq!(reap(r.live(), 1000).unwrap().0, 2);
+            assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 1);
+            assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 2);
         }
     }
 
@@ -1887,7 +1824,7 @@ mod tests {
             while (head & r.cq.ring_mask) != slots - 1 {
                 nop(r.live(), 50);
                 assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
-                assert_eq!(reap(r.live(), 1000).unwrap().0, 50);
+                assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 50);
                 head = load_cq_head(r.live());
             }
             nop32(r.live(), 60);
@@ -1907,11 +1844,11 @@ mod tests {
             while (load_cq_head(r.live()) & r.cq.ring_mask) != slots - 1 {
                 nop(r.live(), 70);
                 assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
-                assert_eq!(reap(r.live(), 1000).unwrap().0, 70);
+                assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 70);
             }
             nop32(r.live(), 80);
             assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
-            let (ud, _, flags) = reap(r.live(), 1000).unwrap();
+            let (ud, _, flags) = reap(r.live(), PATIENCE_MS).unwrap();
             assert_eq!(ud, 80);
             assert!(flags & IORING_CQE_F_32 != 0);
             assert_eq!(cq_ready(r.live()), 0);
@@ -1974,10 +1911,9 @@ mod tests {
             )
         };
         if ret.is_err() {
-            println!("SKIP: wait region registration: {ret:?}");
             // SAFETY: our mapping, unused.
             let _ = unsafe { syscall::munmap(mem, page) };
-            return;
+            skip!("wait region registration: {ret:?}");
         }
         // SAFETY: no argument.
         let ret = unsafe {
@@ -1996,7 +1932,7 @@ mod tests {
         unsafe {
             (*waits).ts = ts_ms(40);
             (*waits).flags = IORING_REG_WAIT_TS;
-            (*waits.add(1)).ts = ts_ms(1000);
+            (*waits.add(1)).ts = ts_ms(PATIENCE_MS);
             (*waits.add(1)).flags = IORING_REG_WAIT_TS;
         }
         let mut cqe = ptr::dangling_mut::<io_uring_cqe>();
@@ -2031,7 +1967,7 @@ mod tests {
             assert_eq!(*r.sq.ktail, r.sq.sqe_tail);
             r.features |= IORING_FEAT_EXT_ARG;
             assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
-            assert_eq!(reap(r.live(), 1000).unwrap().0, 7);
+            assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 7);
         }
         drop(r);
         // SAFETY: the ring (and its use of the region) is gone.

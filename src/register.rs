@@ -877,8 +877,7 @@ pub unsafe fn register_query(query: *mut io_uring_query_hdr) -> SysResult<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry;
-    use crate::setup;
+    use crate::test_ring::ring;
 
     #[test]
     fn wait_reg_is_a_stub() {
@@ -887,7 +886,7 @@ mod tests {
 
     #[test]
     fn huge_iowq_mask_is_refused_before_the_kernel() {
-        let Some(mut r) = Ring::new(4, 0) else { return };
+        let mut r = ring!(4);
         // SAFETY: the size check fails before the mask is looked at.
         let ret = unsafe { register_iowq_aff(r.live(), 1usize << 31, core::ptr::null()) };
         assert_eq!(ret, Err(Errno::EINVAL));
@@ -895,7 +894,7 @@ mod tests {
 
     #[test]
     fn pointer_arguments_reach_the_kernel_untouched() {
-        let Some(mut r) = Ring::new(4, 0) else { return };
+        let mut r = ring!(4);
         // SAFETY: (all) a null argument, which the kernel refuses without
         // touching memory; liburing passes it on just the same. Whatever
         // the kernel answers (EINVAL or EFAULT, by opcode and version) is
@@ -921,32 +920,9 @@ mod tests {
         assert_eq!(ret, Ok(0));
     }
 
-    /// A real ring from the setup module, torn down on drop.
-    struct Ring(io_uring);
-
-    impl Ring {
-        fn new(entries: u32, flags: u32) -> Option<Ring> {
-            let mut ring = geometry::empty_ring();
-            setup::queue_init(entries, &mut ring, flags).ok()?;
-            Some(Ring(ring))
-        }
-
-        fn live(&mut self) -> LiveRing<'_> {
-            // SAFETY: set up by `setup`, alive as long as `self`.
-            unsafe { LiveRing::from_ptr(&mut self.0) }.unwrap()
-        }
-    }
-
-    impl Drop for Ring {
-        fn drop(&mut self) {
-            // SAFETY: the ring was set up by queue_init and is not used again.
-            unsafe { setup::queue_exit(&mut self.0) };
-        }
-    }
-
     #[test]
     fn eventfd_and_files_on_a_real_ring() {
-        let Some(mut r) = Ring::new(4, 0) else { return };
+        let mut r = ring!(4);
         // SAFETY: eventfd(2) has no memory preconditions.
         let efd = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC) };
         assert!(efd >= 0);

@@ -498,7 +498,7 @@ pub unsafe extern "C" fn io_uring_get_sqe(ring: *mut io_uring) -> *mut io_uring_
 mod tests {
     use super::*;
     use crate::ring::LiveRing;
-    use crate::{geometry, setup};
+    use crate::test_ring::ring;
     use core::ptr::null_mut;
 
     #[test]
@@ -524,46 +524,45 @@ mod tests {
 
     #[test]
     fn c_round_trip() {
-        let mut ring = geometry::empty_ring();
-        setup::queue_init(4, &mut ring, 0).unwrap();
-        // SAFETY: (whole test) `ring` is live until queue_exit.
+        let mut owned = ring!(4);
+        let ring: *mut io_uring = &mut owned.0;
+        // SAFETY: (whole test) `ring` is live until `owned` is dropped.
         unsafe {
             // A null out pointer where liburing would write the CQE.
             assert_eq!(
-                io_uring_wait_cqes(&mut ring, null_mut(), 1, null_mut(), null_mut()),
+                io_uring_wait_cqes(ring, null_mut(), 1, null_mut(), null_mut()),
                 -libc::EINVAL
             );
-            let sqe = io_uring_get_sqe(&mut ring);
+            let sqe = io_uring_get_sqe(ring);
             assert!(!sqe.is_null());
             (*sqe).opcode = crate::uapi::IORING_OP_NOP;
             (*sqe).fd = -1;
             (*sqe).user_data = 77;
-            assert_eq!(io_uring_submit(&mut ring), 1);
+            assert_eq!(io_uring_submit(ring), 1);
             let mut cqes = [null_mut(); 2];
             let mut n = 0;
             for _ in 0..1000 {
-                n = io_uring_peek_batch_cqe(&mut ring, cqes.as_mut_ptr(), 2);
+                n = io_uring_peek_batch_cqe(ring, cqes.as_mut_ptr(), 2);
                 if n != 0 {
                     break;
                 }
                 let mut cqe = null_mut();
-                assert_eq!(__io_uring_get_cqe(&mut ring, &mut cqe, 0, 1, null_mut()), 0);
+                assert_eq!(__io_uring_get_cqe(ring, &mut cqe, 0, 1, null_mut()), 0);
             }
             assert_eq!(n, 1);
             assert_eq!((*cqes[0]).user_data, 77);
             // With a null array and a non-zero count nothing is written.
-            assert_eq!(io_uring_peek_batch_cqe(&mut ring, null_mut(), 2), 0);
-            queue::cq_advance(LiveRing::from_ptr(&mut ring).unwrap(), 1);
+            assert_eq!(io_uring_peek_batch_cqe(ring, null_mut(), 2), 0);
+            queue::cq_advance(LiveRing::from_ptr(ring).unwrap(), 1);
             let mut cqe = null_mut();
             let mut ts = __kernel_timespec {
                 tv_sec: 0,
                 tv_nsec: 5_000_000,
             };
             assert_eq!(
-                io_uring_wait_cqe_timeout(&mut ring, &mut cqe, &mut ts),
+                io_uring_wait_cqe_timeout(ring, &mut cqe, &mut ts),
                 -libc::ETIME
             );
-            setup::queue_exit(&mut ring);
         }
     }
 }

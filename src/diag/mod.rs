@@ -33,14 +33,16 @@ use core::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use crate::hooks;
 use crate::syscall::Errno;
 use crate::uapi::io_uring_params;
+// Names from the uapi tables, and facts about the system (with errno names)
+// from the sysinfo crate: `uring-info` reads both too, so the two agree.
+use crate::uapi::names;
+use uring_sysinfo as sysinfo;
 
 pub mod line;
-pub mod names;
 mod op_flags;
 mod register_cause;
 mod setup_cause;
 pub mod since;
-pub mod sysinfo;
 mod trace;
 
 /// `LIBURING_DEBUG` is set (to anything but empty or `0`).

@@ -28,7 +28,7 @@ use core::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, Ordering};
 
 use super::line::Line;
 use super::names::{self, CQE_FLAG, OPCODE, SETUP_FLAG, SQE_FLAG};
-use super::trace_fd;
+use super::{sysinfo, trace_fd};
 use crate::hooks::{self, CompleteSide, SubmitSide};
 use crate::structs::io_uring;
 use crate::uapi::*;
@@ -210,7 +210,7 @@ fn opcode(l: &mut Line, op: u8) {
 }
 
 fn errno(l: &mut Line, e: i32) {
-    match names::errno_name(e) {
+    match sysinfo::errno_name(e) {
         Some(n) => l.s(n),
         None => l.s("errno ").u(e as u64),
     };

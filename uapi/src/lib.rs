@@ -33,7 +33,7 @@
 pub use crate as uapi;
 
 /// Declares constants in groups and a table of them: the header generator
-/// and the C checks read it in test builds, and `diag::names`
+/// and the C checks read it in test builds, and [`names`]
 /// (LIBURING_DEBUG / LIBURING_TRACE, `uring-info`) turns values back into
 /// names from it, so no second list of names exists. An unused table costs
 /// nothing: it is a `const`, emitted only where read.
@@ -309,6 +309,7 @@ mod setup;
 mod sqe;
 mod zcrx;
 
+pub mod names;
 pub mod releases;
 pub mod ring_types;
 pub mod version;

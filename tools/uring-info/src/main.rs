@@ -2,21 +2,9 @@
 //! `uring-info`: what io_uring this machine offers to the calling process,
 //! and why not when it offers nothing. `--json` prints the same as JSON.
 //!
-//! Names and releases come from the library's own uapi crate, and names
-//! through its diagnostics' lookups (compiled in by path), so they agree
-//! with what `LIBURING_TRACE` and `LIBURING_DEBUG` print.
-
-// The diagnostics files name the tables as `crate::uapi`, as in the library.
-use uring_uapi as uapi;
-use uring_uapi::version;
-
-#[allow(dead_code)]
-#[path = "../../../src/diag/names.rs"]
-mod names;
-
-#[allow(dead_code)]
-#[path = "../../../src/diag/sysinfo.rs"]
-mod sysinfo;
+//! Names and releases come from the library's uapi crate and system facts
+//! from its sysinfo crate, the ones its diagnostics use, so they agree with
+//! what `LIBURING_TRACE` and `LIBURING_DEBUG` print.
 
 mod probe;
 mod report;

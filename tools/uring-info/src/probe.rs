@@ -4,10 +4,10 @@
 
 use std::mem::size_of;
 
-use crate::names::{self, FEATURE, OPCODE, REGISTER_OP, SETUP_FLAG};
-use crate::uapi::releases;
-use crate::uapi::*;
-use crate::{sysinfo, version};
+use uring_sysinfo::{self as sysinfo, errno_name};
+use uring_uapi::names::{self, FEATURE, OPCODE, REGISTER_OP, SETUP_FLAG};
+use uring_uapi::*;
+use uring_uapi::{releases, version};
 
 /// Whether one setup flag is accepted.
 pub struct FlagResult {
@@ -311,7 +311,7 @@ fn why_not(f: &Facts, e: i32) -> String {
         return format!(
             "a seccomp filter ({} filter(s)) answers io_uring_setup with {}",
             f.seccomp_filters.unwrap_or(0),
-            names::errno_name(e).unwrap_or("an error")
+            errno_name(e).unwrap_or("an error")
         );
     }
     if e == libc::ENOSYS {
@@ -320,7 +320,7 @@ fn why_not(f: &Facts, e: i32) -> String {
     }
     format!(
         "io_uring_setup fails with {} for another reason",
-        names::errno_name(e).unwrap_or("an error")
+        errno_name(e).unwrap_or("an error")
     )
 }
 

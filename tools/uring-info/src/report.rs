@@ -3,8 +3,8 @@
 
 use std::fmt::Write;
 
-use crate::names;
 use crate::probe::{feature_names, Facts};
+use uring_sysinfo::errno_name;
 
 fn limit(v: u64) -> String {
     if v == u64::MAX {
@@ -19,7 +19,7 @@ fn opt<T: ToString>(v: Option<T>) -> String {
 }
 
 fn errno(e: i32) -> String {
-    names::errno_name(e).map_or_else(|| format!("errno {e}"), |n| format!("-{n}"))
+    errno_name(e).map_or_else(|| format!("errno {e}"), |n| format!("-{n}"))
 }
 
 /// The report for people.

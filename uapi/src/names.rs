@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
-//! Names for numbers: opcodes, flags and errno values.
-//!
-//! Every io_uring name comes from the constant tables that `c_consts!`
-//! builds in `src/uapi` (the same tables that are checked against the C
-//! headers), so a constant added there is named here with no second list.
-//! Errno names come from the `libc` crate's constants, spelled once below.
-//! This module needs only `core`, `libc` and `crate::uapi`, so the
-//! `uring-info` tool compiles it too.
+//! Names for io_uring numbers: opcodes, flags, features and register
+//! opcodes, looked up in [`CONST_TABLES`] (the tables the C headers are
+//! written from and checked against), so a constant added to a table is
+//! named here with no second list. `LIBURING_TRACE`, `LIBURING_DEBUG` and
+//! `uring-info` all name values through this module. (errno names depend on
+//! the target's C library, so they live with the system facts in
+//! `uring-sysinfo`.)
 
-use crate::uapi::{CConst, CGroupKind, CONST_TABLES};
+use crate::{CConst, CGroupKind, CONST_TABLES};
 
 /// Every constant of the uapi tables in table order, with whether C
 /// defines it as a macro (`true`) or an enumerator.
@@ -95,9 +94,7 @@ pub fn short_name(family: Family, value: u64) -> Option<&'static str> {
 /// Every member of `family` in table order: (short name, value). A value
 /// is listed once, under its first name (later enumerators that share the
 /// prefix and a value, such as `IORING_REGISTER_SRC_REGISTERED`, belong to
-/// other fields). (The library itself lists members only in tests;
-/// `uring-info`, which compiles this file in, lists them for its report.)
-#[cfg_attr(not(test), allow(dead_code))]
+/// other fields).
 pub fn members(family: Family) -> impl Iterator<Item = (&'static str, u64)> {
     all_consts().enumerate().filter_map(move |(i, e)| {
         let name = member(family, e)?;
@@ -126,33 +123,10 @@ pub fn for_each_flag(family: Family, bits: u64, mut out: impl FnMut(Option<&'sta
     }
 }
 
-macro_rules! errno_names {
-    ($($name:ident)*) => {
-        /// errno values and their names, as the `libc` crate defines them.
-        const ERRNOS: &[(i32, &str)] = &[$((libc::$name, stringify!($name)),)*];
-    };
-}
-errno_names! {
-    EPERM ENOENT ESRCH EINTR EIO ENXIO E2BIG ENOEXEC EBADF ECHILD EAGAIN ENOMEM
-    EACCES EFAULT EBUSY EEXIST EXDEV ENODEV ENOTDIR EISDIR EINVAL ENFILE EMFILE
-    ENOTTY ETXTBSY EFBIG ENOSPC ESPIPE EROFS EMLINK EPIPE ERANGE EDEADLK
-    ENAMETOOLONG ENOLCK ENOSYS ENOTEMPTY ELOOP ENOMSG EIDRM ENODATA ETIME EBADMSG
-    EOVERFLOW EBADFD EILSEQ ENOTSOCK EDESTADDRREQ EMSGSIZE EPROTOTYPE ENOPROTOOPT
-    EPROTONOSUPPORT EOPNOTSUPP EAFNOSUPPORT EADDRINUSE EADDRNOTAVAIL ENETDOWN
-    ENETUNREACH ECONNABORTED ECONNRESET ENOBUFS EISCONN ENOTCONN ESHUTDOWN
-    ETIMEDOUT ECONNREFUSED EHOSTUNREACH EALREADY EINPROGRESS ESTALE EDQUOT
-    ECANCELED EOWNERDEAD ENOTRECOVERABLE
-}
-
-/// The name of a positive errno value (`EINVAL`), if known.
-pub fn errno_name(errno: i32) -> Option<&'static str> {
-    ERRNOS.iter().find(|(v, _)| *v == errno).map(|(_, n)| *n)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::uapi::*;
+    use crate::*;
 
     #[test]
     fn names_come_from_the_uapi_table() {
@@ -166,7 +140,6 @@ mod tests {
         // Enumerators that share a prefix and a value with an opcode lose.
         assert_eq!(full_name(REGISTER_OP, 0), Some("IORING_REGISTER_BUFFERS"));
         assert_eq!(full_name(REGISTER_OP, 1), Some("IORING_UNREGISTER_BUFFERS"));
-        assert_eq!(errno_name(libc::EINVAL), Some("EINVAL"));
         let mut seen = [0u64; 2];
         for_each_flag(SQE_FLAG, 0x85, |n, v| match n {
             Some(_) => seen[0] |= v,

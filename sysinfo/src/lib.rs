@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: MIT
 //! Facts about the running system that explain io_uring failures: the
 //! `kernel.io_uring_*` sysctls, seccomp and capabilities of this process,
-//! group membership, online CPUs, resource limits and the kernel version.
+//! group membership, online CPUs, resource limits and the kernel version;
+//! and the names of errno values.
 //!
-//! Read with plain libc calls into stack buffers (no allocation), so the
-//! `no_std` library and the `uring-info` tool share this file.
+//! Read with plain libc calls into stack buffers (no allocation, `no_std`),
+//! so the library's diagnostics (`LIBURING_DEBUG`) and the `uring-info`
+//! tool both depend on this crate and tell the same story.
+#![cfg_attr(not(test), no_std)]
 
 use core::ffi::CStr;
+
+mod errno;
+pub use errno::errno_name;
 
 /// Reads up to `buf.len()` bytes of a small file (procfs, sysfs).
 pub fn read_file(path: &CStr, buf: &mut [u8]) -> Option<usize> {
@@ -239,5 +245,12 @@ mod tests {
         assert_eq!(cpu_online(0), Some(true));
         assert_eq!(cpu_online(100_000), Some(false));
         assert!(rlimit(libc::RLIMIT_NOFILE).is_some());
+    }
+
+    #[test]
+    fn errno_names() {
+        assert_eq!(errno_name(libc::EINVAL), Some("EINVAL"));
+        assert_eq!(errno_name(libc::ECANCELED), Some("ECANCELED"));
+        assert_eq!(errno_name(0), None);
     }
 }

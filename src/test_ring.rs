@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+//! What the unit tests share to get a ring, or to say why they cannot.
+//!
+//! A test that needs io_uring starts with [`require_uring!`] (or gets its
+//! ring from [`ring!`] / [`ring_or_skip!`], which do so first). Where the
+//! kernel or a seccomp filter refuses `io_uring_setup` (ENOSYS, EPERM or
+//! EACCES: a container's default profile, `kernel.io_uring_disabled`), the
+//! test prints one line `SKIP: <test>: <reason>` and returns, which
+//! `tools/test/unit-tests.sh` counts as skipped rather than passed. Every
+//! other setup failure still fails the test. Any other reason to skip (a
+//! feature this kernel lacks) goes through [`skip!`] too, so every skip
+//! reads the same way and a test prints at most one.
+
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use crate::geometry::empty_ring;
+use crate::ring::LiveRing;
+use crate::setup;
+use crate::structs::io_uring;
+use crate::syscall::{self, Errno, SysResult};
+use crate::uapi::io_uring_params;
+
+/// `Errno(1)` as `EPERM`, for skip and failure messages.
+pub(crate) fn errno(e: Errno) -> String {
+    uring_sysinfo::errno_name(e.0).map_or_else(|| format!("errno {}", e.0), str::to_owned)
+}
+
+/// Why this process may not use io_uring at all, or `None` if it may:
+/// one plain `io_uring_setup` per test binary, its answer kept.
+pub(crate) fn uring_refused() -> Option<&'static str> {
+    static REFUSED: OnceLock<Option<String>> = OnceLock::new();
+    REFUSED
+        .get_or_init(|| {
+            let mut p = io_uring_params::default();
+            // SAFETY: `p` is a valid, writable params struct.
+            match unsafe { syscall::io_uring_setup(1, core::ptr::from_mut(&mut p).cast()) } {
+                Ok(fd) => {
+                    let _ = syscall::close(fd);
+                    None
+                }
+                Err(e @ Errno(libc::ENOSYS)) => Some(format!(
+                    "io_uring_setup fails with {}: a kernel without io_uring, or a seccomp filter",
+                    errno(e)
+                )),
+                Err(e @ Errno(libc::EPERM | libc::EACCES)) => Some(format!(
+                    "io_uring_setup fails with {}: kernel.io_uring_disabled, or a seccomp filter",
+                    errno(e)
+                )),
+                // Anything else is the tests' business: they set up rings
+                // and fail on it.
+                Err(_) => None,
+            }
+        })
+        .as_deref()
+}
+
+/// The test's path as libtest names it (`queue::tests::nop_round_trip`),
+/// from the type name of an item declared inside it.
+pub(crate) fn test_name(item_in_test: &'static str) -> &'static str {
+    let path = item_in_test.strip_suffix("::here").unwrap_or(item_in_test);
+    let path = path.split_once("::").map_or(path, |(_crate, rest)| rest);
+    path.split("::{{closure}}").next().unwrap_or(path)
+}
+
+/// Prints `SKIP: <test>: <reason>` (format arguments) and returns from the
+/// test.
+macro_rules! skip {
+    ($($why:tt)+) => {{
+        fn here() {}
+        let name = $crate::test_ring::test_name(::core::any::type_name_of_val(&here));
+        ::std::println!("SKIP: {}: {}", name, ::core::format_args!($($why)+));
+        return;
+    }};
+}
+pub(crate) use skip;
+
+/// Skips the test where this process may not use io_uring at all.
+macro_rules! require_uring {
+    () => {
+        if let Some(why) = $crate::test_ring::uring_refused() {
+            $crate::test_ring::skip!("{why}");
+        }
+    };
+}
+pub(crate) use require_uring;
+
+/// A plain ring of `entries`: skips where io_uring is refused, fails on
+/// any other setup error.
+macro_rules! ring {
+    ($entries:expr) => {{
+        $crate::test_ring::require_uring!();
+        $crate::test_ring::TestRing::new($entries, 0).unwrap()
+    }};
+}
+pub(crate) use ring;
+
+/// A ring with setup `flags` this kernel may not know: skips where io_uring
+/// is refused or the kernel refuses the flags.
+macro_rules! ring_or_skip {
+    ($entries:expr, $flags:expr) => {{
+        $crate::test_ring::require_uring!();
+        match $crate::test_ring::TestRing::new($entries, $flags) {
+            Ok(r) => r,
+            Err(e) => $crate::test_ring::skip!(
+                "kernel refuses setup flags {:#x}: {}",
+                $flags,
+                $crate::test_ring::errno(e)
+            ),
+        }
+    }};
+}
+pub(crate) use ring_or_skip;
+
+/// Waits until `done` holds, polling every millisecond, and fails the test
+/// only after 10 s: a slow or loaded machine makes a test slower, never
+/// wrong. For conditions that come about on their own (a timer, another
+/// thread); a test never sleeps a fixed time in their place.
+pub(crate) fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !done() {
+        assert!(
+            Instant::now() < deadline,
+            "still waiting after 10 s for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// A ring from the library's own setup code, torn down on drop.
+pub(crate) struct TestRing(pub(crate) io_uring);
+
+impl TestRing {
+    pub(crate) fn with_params(entries: u32, p: &mut io_uring_params) -> SysResult<TestRing> {
+        let mut r = empty_ring();
+        setup::queue_init_params(entries, &mut r, p)?;
+        Ok(TestRing(r))
+    }
+
+    pub(crate) fn new(entries: u32, flags: u32) -> SysResult<TestRing> {
+        let mut p = io_uring_params {
+            flags,
+            ..Default::default()
+        };
+        TestRing::with_params(entries, &mut p)
+    }
+
+    /// A ring with exactly `flags` (no NO_SQARRAY added), so it keeps its
+    /// SQ index array unless `flags` says otherwise.
+    pub(crate) fn exactly(entries: u32, flags: u32) -> SysResult<TestRing> {
+        let mut r = empty_ring();
+        let mut p = io_uring_params {
+            flags,
+            ..Default::default()
+        };
+        // SAFETY: no application memory (null buffer).
+        unsafe { setup::queue_init_once(entries, &mut r, &mut p, core::ptr::null_mut(), 0) }?;
+        Ok(TestRing(r))
+    }
+
+    pub(crate) fn live(&mut self) -> LiveRing<'_> {
+        // SAFETY: the ring was set up by `setup` and lives as long as `self`.
+        unsafe { LiveRing::from_ptr(&mut self.0) }.unwrap()
+    }
+}
+
+impl Drop for TestRing {
+    fn drop(&mut self) {
+        // SAFETY: the ring was set up by `setup` and is not used again.
+        unsafe { setup::queue_exit(&mut self.0) }
+    }
+}
+
+impl core::ops::Deref for TestRing {
+    type Target = io_uring;
+    fn deref(&self) -> &io_uring {
+        &self.0
+    }
+}
+
+impl core::ops::DerefMut for TestRing {
+    fn deref_mut(&mut self) -> &mut io_uring {
+        &mut self.0
+    }
+}
