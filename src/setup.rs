@@ -911,6 +911,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "maps memory through the kernel")]
     fn init_mem_too_small_is_enomem() {
         let buf = Buf::new(PAGE);
         let mut ring = empty_ring();

@@ -298,6 +298,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "enters the kernel")]
     fn close_of_bad_fd_is_ebadf() {
         assert_eq!(close(-1), Err(Errno::EBADF));
     }

@@ -239,6 +239,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "reads the running system")]
     fn this_machine() {
         assert!(kernel_version().is_some_and(|v| v >= (5, 1)));
         assert!(seccomp_mode().is_some());
