@@ -2,16 +2,28 @@
 //! Completion queue entries: the CQE, its flags, and what a multishot
 //! recvmsg writes at the start of each buffer.
 
-/// A completion queue entry (16 bytes; 32 on `IORING_SETUP_CQE32` rings,
-/// where `big_cqe` holds two more words).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_cqe {
-    pub user_data: u64,
-    pub res: i32,
-    /// `IORING_CQE_F_*`, buffer id in the top 16 bits.
-    pub flags: u32,
-    pub big_cqe: [u64; 0],
+c_structs! {
+    pub(crate) static LAYOUTS;
+
+    /// A completion queue entry (16 bytes; 32 on `IORING_SETUP_CQE32` rings,
+    /// where `big_cqe` holds two more words).
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_cqe {
+        pub user_data: u64 => "__u64",
+        pub res: i32 => "__s32",
+        /// `IORING_CQE_F_*`, buffer id in the top 16 bits.
+        pub flags: u32 => "__u32",
+        pub big_cqe: [u64; 0] => "__u64[]",
+    }
+
+    /// Header a multishot recvmsg writes at the start of each buffer.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_recvmsg_out {
+        pub namelen: u32 => "__u32",
+        pub controllen: u32 => "__u32",
+        pub payloadlen: u32 => "__u32",
+        pub flags: u32 => "__u32",
+    }
 }
 
 impl io_uring_cqe {
@@ -23,16 +35,6 @@ impl io_uring_cqe {
             .wrapping_add(core::mem::offset_of!(Self, big_cqe))
             .cast::<u64>()
     }
-}
-
-/// Header a multishot recvmsg writes at the start of each buffer.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_recvmsg_out {
-    pub namelen: u32,
-    pub controllen: u32,
-    pub payloadlen: u32,
-    pub flags: u32,
 }
 
 c_consts! {
@@ -64,21 +66,5 @@ c_consts! {
     macros(unsigned): u32 {
         /// The kernel copied the data after all.
         IORING_NOTIF_USAGE_ZC_COPIED = 1 << 31;
-    }
-}
-
-c_layout! {
-    pub(crate) static LAYOUTS;
-    io_uring_cqe (16, 8) {
-        pub user_data: "__u64" @ 0, 8;
-        pub res: "__s32" @ 8, 4;
-        pub flags: "__u32" @ 12, 4;
-        pub big_cqe: "__u64[]" @ 16, 0;
-    }
-    io_uring_recvmsg_out (16, 4) {
-        pub namelen: "__u32" @ 0, 4;
-        pub controllen: "__u32" @ 4, 4;
-        pub payloadlen: "__u32" @ 8, 4;
-        pub flags: "__u32" @ 12, 4;
     }
 }

@@ -4,29 +4,31 @@
 
 use super::__kernel_timespec;
 
-/// Argument of `io_uring_enter(2)` with `IORING_ENTER_EXT_ARG`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_getevents_arg {
-    pub sigmask: u64,
-    pub sigmask_sz: u32,
-    pub min_wait_usec: u32,
-    /// Pointer to a [`__kernel_timespec`].
-    pub ts: u64,
-}
+c_structs! {
+    pub(crate) static LAYOUTS;
 
-/// A registered wait argument (`IORING_ENTER_EXT_ARG_REG`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_reg_wait {
-    pub ts: __kernel_timespec,
-    pub min_wait_usec: u32,
-    /// `IORING_REG_WAIT_*`.
-    pub flags: u32,
-    pub sigmask: u64,
-    pub sigmask_sz: u32,
-    pub pad: [u32; 3],
-    pub pad2: [u64; 2],
+    /// Argument of `io_uring_enter(2)` with `IORING_ENTER_EXT_ARG`.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_getevents_arg {
+        pub sigmask: u64 => "__u64",
+        pub sigmask_sz: u32 => "__u32",
+        pub min_wait_usec: u32 => "__u32",
+        /// Pointer to a [`__kernel_timespec`].
+        pub ts: u64 => "__u64",
+    }
+
+    /// A registered wait argument (`IORING_ENTER_EXT_ARG_REG`).
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_reg_wait {
+        pub ts: __kernel_timespec => "struct __kernel_timespec",
+        pub min_wait_usec: u32 => "__u32",
+        /// `IORING_REG_WAIT_*`.
+        pub flags: u32 => "__u32",
+        pub sigmask: u64 => "__u64",
+        pub sigmask_sz: u32 => "__u32",
+        pub pad: [u32; 3] => "__u32[3]",
+        pub pad2: [u64; 2] => "__u64[2]",
+    }
 }
 
 c_consts! {
@@ -56,24 +58,5 @@ c_consts! {
     enum: u32 {
         /// `ts` holds a timeout.
         IORING_REG_WAIT_TS = 1 << 0;
-    }
-}
-
-c_layout! {
-    pub(crate) static LAYOUTS;
-    io_uring_getevents_arg (24, 8) {
-        pub sigmask: "__u64" @ 0, 8;
-        pub sigmask_sz: "__u32" @ 8, 4;
-        pub min_wait_usec: "__u32" @ 12, 4;
-        pub ts: "__u64" @ 16, 8;
-    }
-    io_uring_reg_wait (64, 8) {
-        pub ts: "struct __kernel_timespec" @ 0, 16;
-        pub min_wait_usec: "__u32" @ 16, 4;
-        pub flags: "__u32" @ 20, 4;
-        pub sigmask: "__u64" @ 24, 8;
-        pub sigmask_sz: "__u32" @ 32, 4;
-        pub pad: "__u32[3]" @ 36, 12;
-        pub pad2: "__u64[2]" @ 48, 16;
     }
 }

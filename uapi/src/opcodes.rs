@@ -9,12 +9,15 @@
 
 use crate::{CConst, CGroup, CGroupKind};
 
-/// Unsigned timespec used by io_uring timestamps.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_timespec {
-    pub tv_sec: u64,
-    pub tv_nsec: u64,
+c_structs! {
+    pub(crate) static LAYOUTS;
+
+    /// Unsigned timespec used by io_uring timestamps.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_timespec {
+        pub tv_sec: u64 => "__u64",
+        pub tv_nsec: u64 => "__u64",
+    }
 }
 
 /// What the library knows about one opcode: one row of [`OPCODES`].
@@ -337,6 +340,7 @@ opcode_table! {
         IORING_OP_URING_CMD128     = 64, since(6, 19), [file, buffer_select],
             "`IORING_OP_URING_CMD` in a 128-byte entry of an `IORING_SETUP_SQE_MIXED` ring.";
     }
+
     /// One past the highest opcode this ABI knows.
     last IORING_OP_LAST;
 }
@@ -352,7 +356,6 @@ pub const fn opcode(code: u8) -> Option<&'static Opcode> {
 
 c_consts! {
     static FLAG_CONSTS;
-
 
     /// `sqe->uring_cmd_flags` of `IORING_OP_URING_CMD`.
     macros(unsigned): u32 {
@@ -519,14 +522,6 @@ const fn with_first<const N: usize>(first: CGroup, rest: &[CGroup]) -> [CGroup; 
         i += 1;
     }
     out
-}
-
-c_layout! {
-    pub(crate) static LAYOUTS;
-    io_timespec (16, 8) {
-        pub tv_sec: "__u64" @ 0, 8;
-        pub tv_nsec: "__u64" @ 8, 8;
-    }
 }
 
 #[cfg(test)]

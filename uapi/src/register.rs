@@ -6,69 +6,162 @@
 
 use super::__kernel_timespec;
 
-/// Old argument of `IORING_REGISTER_FILES_UPDATE` (see `io_uring_rsrc_update`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_files_update {
-    pub offset: u32,
-    pub resv: u32,
-    /// Pointer to an array of `__s32` fds.
-    pub fds: u64,
-}
+c_structs! {
+    pub(crate) static LAYOUTS;
 
-/// Argument of `IORING_REGISTER_FILES2` / `IORING_REGISTER_BUFFERS2`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_rsrc_register {
-    pub nr: u32,
-    /// `IORING_RSRC_REGISTER_*`.
-    pub flags: u32,
-    pub resv2: u64,
-    pub data: u64,
-    pub tags: u64,
-}
+    /// Old argument of `IORING_REGISTER_FILES_UPDATE` (see `io_uring_rsrc_update`).
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_files_update {
+        pub offset: u32 => "__u32",
+        pub resv: u32 => "__u32",
+        /// Pointer to an array of `__s32` fds.
+        pub fds: u64 => "__aligned_u64",
+    }
 
-/// Argument of `IORING_REGISTER_FILES_UPDATE`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_rsrc_update {
-    pub offset: u32,
-    pub resv: u32,
-    pub data: u64,
-}
+    /// Argument of `IORING_REGISTER_FILES2` / `IORING_REGISTER_BUFFERS2`.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_rsrc_register {
+        pub nr: u32 => "__u32",
+        /// `IORING_RSRC_REGISTER_*`.
+        pub flags: u32 => "__u32",
+        pub resv2: u64 => "__u64",
+        pub data: u64 => "__aligned_u64",
+        pub tags: u64 => "__aligned_u64",
+    }
 
-/// Argument of `IORING_REGISTER_FILES_UPDATE2` / `IORING_REGISTER_BUFFERS_UPDATE`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_rsrc_update2 {
-    pub offset: u32,
-    pub resv: u32,
-    pub data: u64,
-    pub tags: u64,
-    pub nr: u32,
-    pub resv2: u32,
-}
+    /// Argument of `IORING_REGISTER_FILES_UPDATE`.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_rsrc_update {
+        pub offset: u32 => "__u32",
+        pub resv: u32 => "__u32",
+        pub data: u64 => "__aligned_u64",
+    }
 
-/// One opcode in an [`io_uring_probe`].
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_probe_op {
-    pub op: u8,
-    pub resv: u8,
-    /// `IO_URING_OP_*`.
-    pub flags: u16,
-    pub resv2: u32,
-}
+    /// Argument of `IORING_REGISTER_FILES_UPDATE2` / `IORING_REGISTER_BUFFERS_UPDATE`.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_rsrc_update2 {
+        pub offset: u32 => "__u32",
+        pub resv: u32 => "__u32",
+        pub data: u64 => "__aligned_u64",
+        pub tags: u64 => "__aligned_u64",
+        pub nr: u32 => "__u32",
+        pub resv2: u32 => "__u32",
+    }
 
-/// Header of the `IORING_REGISTER_PROBE` answer; `ops_len` entries follow.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_probe {
-    pub last_op: u8,
-    pub ops_len: u8,
-    pub resv: u16,
-    pub resv2: [u32; 3],
-    pub ops: [io_uring_probe_op; 0],
+    /// One opcode in an [`io_uring_probe`].
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_probe_op {
+        pub op: u8 => "__u8",
+        pub resv: u8 => "__u8",
+        /// `IO_URING_OP_*`.
+        pub flags: u16 => "__u16",
+        pub resv2: u32 => "__u32",
+    }
+
+    /// Header of the `IORING_REGISTER_PROBE` answer; `ops_len` entries follow.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_probe {
+        pub last_op: u8 => "__u8",
+        pub ops_len: u8 => "__u8",
+        pub resv: u16 => "__u16",
+        pub resv2: [u32; 3] => "__u32[3]",
+        pub ops: [io_uring_probe_op; 0] => "struct io_uring_probe_op[]",
+    }
+
+    /// One entry of `IORING_REGISTER_RESTRICTIONS`.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_restriction {
+        /// `IORING_RESTRICTION_*`.
+        pub opcode: u16 => "__u16",
+        /// The one byte the restriction is about.
+        union {
+            pub register_op: u8 => "__u8",
+            sqe_op: u8 => "__u8",
+            sqe_flags: u8 => "__u8",
+        }
+        pub resv: u8 => "__u8",
+        pub resv2: [u32; 3] => "__u32[3]",
+    }
+
+    /// Header of a set of restrictions applied to a task; entries follow.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_task_restriction {
+        pub flags: u16 => "__u16",
+        pub nr_res: u16 => "__u16",
+        pub resv: [u32; 3] => "__u32[3]",
+        pub restrictions: [io_uring_restriction; 0] => "struct io_uring_restriction[0]",
+    }
+
+    /// Argument of `IORING_REGISTER_CLOCK`.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_clock_register {
+        pub clockid: u32 => "__u32",
+        pub __resv: [u32; 3] => "__u32[3]",
+    }
+
+    /// Argument of `IORING_REGISTER_CLONE_BUFFERS`.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_clone_buffers {
+        pub src_fd: u32 => "__u32",
+        /// `IORING_REGISTER_SRC_REGISTERED`, `IORING_REGISTER_DST_REPLACE`.
+        pub flags: u32 => "__u32",
+        pub src_off: u32 => "__u32",
+        pub dst_off: u32 => "__u32",
+        pub nr: u32 => "__u32",
+        pub pad: [u32; 3] => "__u32[3]",
+    }
+
+    /// Argument of `IORING_REGISTER_NAPI` / `IORING_UNREGISTER_NAPI`.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_napi {
+        pub busy_poll_to: u32 => "__u32",
+        pub prefer_busy_poll: u8 => "__u8",
+        pub pad: [u8; 3] => "__u8[3]",
+        pub resv: u64 => "__u64",
+    }
+
+    /// Argument of `IORING_REGISTER_SYNC_CANCEL`.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_sync_cancel_reg {
+        pub addr: u64 => "__u64",
+        pub fd: i32 => "__s32",
+        /// `IORING_ASYNC_CANCEL_*`.
+        pub flags: u32 => "__u32",
+        pub timeout: __kernel_timespec => "struct __kernel_timespec",
+        pub opcode: u8 => "__u8",
+        pub pad: [u8; 7] => "__u8[7]",
+        pub pad2: [u64; 3] => "__u64[3]",
+    }
+
+    /// Argument of `IORING_REGISTER_FILE_ALLOC_RANGE`: slots `[off, off + len)`.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_file_index_range {
+        pub off: u32 => "__u32",
+        pub len: u32 => "__u32",
+        pub resv: u64 => "__u64",
+    }
+
+    /// A memory region (rings, wait arguments, zcrx refill queue).
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_region_desc {
+        pub user_addr: u64 => "__u64",
+        pub size: u64 => "__u64",
+        /// `IORING_MEM_REGION_TYPE_*`.
+        pub flags: u32 => "__u32",
+        pub id: u32 => "__u32",
+        pub mmap_offset: u64 => "__u64",
+        pub __resv: [u64; 4] => "__u64[4]",
+    }
+
+    /// Argument of `IORING_REGISTER_MEM_REGION`.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_mem_region_reg {
+        /// Pointer to an [`io_uring_region_desc`].
+        pub region_uptr: u64 => "__u64",
+        /// `IORING_MEM_REGION_REG_*`.
+        pub flags: u64 => "__u64",
+        pub __resv: [u64; 2] => "__u64[2]",
+    }
 }
 
 impl io_uring_probe {
@@ -83,119 +176,18 @@ impl io_uring_probe {
     }
 }
 
-/// One entry of `IORING_REGISTER_RESTRICTIONS`.
-///
-/// C's union of `register_op`, `sqe_op` and `sqe_flags` (all `__u8`) is the
-/// field `register_op`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_restriction {
-    /// `IORING_RESTRICTION_*`.
-    pub opcode: u16,
-    pub register_op: u8,
-    pub resv: u8,
-    pub resv2: [u32; 3],
-}
-
 impl io_uring_restriction {
     /// `sqe_op` (same byte as `register_op`).
     #[inline]
     pub fn set_sqe_op(&mut self, v: u8) {
         self.register_op = v;
     }
+
     /// `sqe_flags` (same byte as `register_op`).
     #[inline]
     pub fn set_sqe_flags(&mut self, v: u8) {
         self.register_op = v;
     }
-}
-
-/// Header of a set of restrictions applied to a task; entries follow.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_task_restriction {
-    pub flags: u16,
-    pub nr_res: u16,
-    pub resv: [u32; 3],
-    pub restrictions: [io_uring_restriction; 0],
-}
-
-/// Argument of `IORING_REGISTER_CLOCK`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_clock_register {
-    pub clockid: u32,
-    pub __resv: [u32; 3],
-}
-
-/// Argument of `IORING_REGISTER_CLONE_BUFFERS`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_clone_buffers {
-    pub src_fd: u32,
-    /// `IORING_REGISTER_SRC_REGISTERED`, `IORING_REGISTER_DST_REPLACE`.
-    pub flags: u32,
-    pub src_off: u32,
-    pub dst_off: u32,
-    pub nr: u32,
-    pub pad: [u32; 3],
-}
-
-/// Argument of `IORING_REGISTER_NAPI` / `IORING_UNREGISTER_NAPI`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_napi {
-    pub busy_poll_to: u32,
-    pub prefer_busy_poll: u8,
-    pub pad: [u8; 3],
-    pub resv: u64,
-}
-
-/// Argument of `IORING_REGISTER_SYNC_CANCEL`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_sync_cancel_reg {
-    pub addr: u64,
-    pub fd: i32,
-    /// `IORING_ASYNC_CANCEL_*`.
-    pub flags: u32,
-    pub timeout: __kernel_timespec,
-    pub opcode: u8,
-    pub pad: [u8; 7],
-    pub pad2: [u64; 3],
-}
-
-/// Argument of `IORING_REGISTER_FILE_ALLOC_RANGE`: slots `[off, off + len)`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_file_index_range {
-    pub off: u32,
-    pub len: u32,
-    pub resv: u64,
-}
-
-/// A memory region (rings, wait arguments, zcrx refill queue).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_region_desc {
-    pub user_addr: u64,
-    pub size: u64,
-    /// `IORING_MEM_REGION_TYPE_*`.
-    pub flags: u32,
-    pub id: u32,
-    pub mmap_offset: u64,
-    pub __resv: [u64; 4],
-}
-
-/// Argument of `IORING_REGISTER_MEM_REGION`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_mem_region_reg {
-    /// Pointer to an [`io_uring_region_desc`].
-    pub region_uptr: u64,
-    /// `IORING_MEM_REGION_REG_*`.
-    pub flags: u64,
-    pub __resv: [u64; 2],
 }
 
 c_consts! {
@@ -304,109 +296,5 @@ c_consts! {
     enum: u64 {
         /// The region holds registered wait arguments (`io_uring_reg_wait`).
         IORING_MEM_REGION_REG_WAIT_ARG = 1;
-    }
-}
-
-c_layout! {
-    pub(crate) static LAYOUTS;
-    io_uring_files_update (16, 8) {
-        pub offset: "__u32" @ 0, 4;
-        pub resv: "__u32" @ 4, 4;
-        pub fds: "__aligned_u64" @ 8, 8;
-    }
-    io_uring_rsrc_register (32, 8) {
-        pub nr: "__u32" @ 0, 4;
-        pub flags: "__u32" @ 4, 4;
-        pub resv2: "__u64" @ 8, 8;
-        pub data: "__aligned_u64" @ 16, 8;
-        pub tags: "__aligned_u64" @ 24, 8;
-    }
-    io_uring_rsrc_update (16, 8) {
-        pub offset: "__u32" @ 0, 4;
-        pub resv: "__u32" @ 4, 4;
-        pub data: "__aligned_u64" @ 8, 8;
-    }
-    io_uring_rsrc_update2 (32, 8) {
-        pub offset: "__u32" @ 0, 4;
-        pub resv: "__u32" @ 4, 4;
-        pub data: "__aligned_u64" @ 8, 8;
-        pub tags: "__aligned_u64" @ 16, 8;
-        pub nr: "__u32" @ 24, 4;
-        pub resv2: "__u32" @ 28, 4;
-    }
-    io_uring_probe_op (8, 4) {
-        pub op: "__u8" @ 0, 1;
-        pub resv: "__u8" @ 1, 1;
-        pub flags: "__u16" @ 2, 2;
-        pub resv2: "__u32" @ 4, 4;
-    }
-    io_uring_probe (16, 4) {
-        pub last_op: "__u8" @ 0, 1;
-        pub ops_len: "__u8" @ 1, 1;
-        pub resv: "__u16" @ 2, 2;
-        pub resv2: "__u32[3]" @ 4, 12;
-        pub ops: "struct io_uring_probe_op[]" @ 16, 0;
-    }
-    io_uring_restriction (16, 4) {
-        pub opcode: "__u16" @ 0, 2;
-        /// The one byte the restriction is about.
-        union {
-            pub register_op: "__u8" @ 2, 1;
-            sqe_op: "__u8" @ 2, 1;
-            sqe_flags: "__u8" @ 2, 1;
-        }
-        pub resv: "__u8" @ 3, 1;
-        pub resv2: "__u32[3]" @ 4, 12;
-    }
-    io_uring_task_restriction (16, 4) {
-        pub flags: "__u16" @ 0, 2;
-        pub nr_res: "__u16" @ 2, 2;
-        pub resv: "__u32[3]" @ 4, 12;
-        pub restrictions: "struct io_uring_restriction[0]" @ 16, 0;
-    }
-    io_uring_clock_register (16, 4) {
-        pub clockid: "__u32" @ 0, 4;
-        pub __resv: "__u32[3]" @ 4, 12;
-    }
-    io_uring_clone_buffers (32, 4) {
-        pub src_fd: "__u32" @ 0, 4;
-        pub flags: "__u32" @ 4, 4;
-        pub src_off: "__u32" @ 8, 4;
-        pub dst_off: "__u32" @ 12, 4;
-        pub nr: "__u32" @ 16, 4;
-        pub pad: "__u32[3]" @ 20, 12;
-    }
-    io_uring_napi (16, 8) {
-        pub busy_poll_to: "__u32" @ 0, 4;
-        pub prefer_busy_poll: "__u8" @ 4, 1;
-        pub pad: "__u8[3]" @ 5, 3;
-        pub resv: "__u64" @ 8, 8;
-    }
-    io_uring_sync_cancel_reg (64, 8) {
-        pub addr: "__u64" @ 0, 8;
-        pub fd: "__s32" @ 8, 4;
-        pub flags: "__u32" @ 12, 4;
-        pub timeout: "struct __kernel_timespec" @ 16, 16;
-        pub opcode: "__u8" @ 32, 1;
-        pub pad: "__u8[7]" @ 33, 7;
-        pub pad2: "__u64[3]" @ 40, 24;
-    }
-    io_uring_file_index_range (16, 8) {
-        pub off: "__u32" @ 0, 4;
-        pub len: "__u32" @ 4, 4;
-        pub resv: "__u64" @ 8, 8;
-    }
-    io_uring_region_desc (64, 8) {
-        pub user_addr: "__u64" @ 0, 8;
-        pub size: "__u64" @ 8, 8;
-        pub flags: "__u32" @ 16, 4;
-        pub id: "__u32" @ 20, 4;
-        pub mmap_offset: "__u64" @ 24, 8;
-        pub __resv: "__u64[4]" @ 32, 32;
-    }
-    io_uring_mem_region_reg (32, 8) {
-        pub region_uptr: "__u64" @ 0, 8;
-        pub flags: "__u64" @ 8, 8;
-        pub __resv: "__u64[2]" @ 16, 16;
     }
 }

@@ -11,98 +11,95 @@ use core::ffi::c_void;
 
 use crate::uapi::{io_uring_cqe, io_uring_sqe, io_uring_zcrx_rqe};
 
-/// The submission queue as the application sees it.
-#[repr(C)]
-#[allow(non_camel_case_types)]
-#[derive(Debug)]
-pub struct io_uring_sq {
-    pub khead: *mut u32,
-    pub ktail: *mut u32,
-    /// Deprecated: points at the kernel's copy of `ring_mask`.
-    pub kring_mask: *mut u32,
-    /// Deprecated: points at the kernel's copy of `ring_entries`.
-    pub kring_entries: *mut u32,
-    pub kflags: *mut u32,
-    pub kdropped: *mut u32,
-    /// NULL when the ring was set up with `IORING_SETUP_NO_SQARRAY`.
-    pub array: *mut u32,
-    pub sqes: *mut io_uring_sqe,
-    /// First SQE not yet handed to the kernel (application-private).
-    pub sqe_head: u32,
-    /// Next SQE `io_uring_get_sqe` hands out (application-private).
-    pub sqe_tail: u32,
-    pub ring_sz: usize,
-    pub ring_ptr: *mut c_void,
-    pub ring_mask: u32,
-    pub ring_entries: u32,
-    pub sqes_sz: u32,
-    pub pad: u32,
-}
+// The C types are those of `liburing/ring_types.h`, which the generator
+// (tools/gen) writes from these lines. Pointers and `size_t` make the layout
+// depend on the target; the computed layout follows it.
+c_structs! {
+    pub static LAYOUTS;
 
-/// The completion queue as the application sees it.
-#[repr(C)]
-#[allow(non_camel_case_types)]
-#[derive(Debug)]
-pub struct io_uring_cq {
-    pub khead: *mut u32,
-    pub ktail: *mut u32,
-    /// Deprecated: points at the kernel's copy of `ring_mask`.
-    pub kring_mask: *mut u32,
-    /// Deprecated: points at the kernel's copy of `ring_entries`.
-    pub kring_entries: *mut u32,
-    pub kflags: *mut u32,
-    pub koverflow: *mut u32,
-    pub cqes: *mut io_uring_cqe,
-    pub ring_sz: usize,
-    pub ring_ptr: *mut c_void,
-    pub ring_mask: u32,
-    pub ring_entries: u32,
-    pub pad: [u32; 2],
-}
+    /// The submission queue as the application sees it.
+    #[derive(Debug)]
+    pub struct io_uring_sq {
+        pub khead: *mut u32 => "unsigned *",
+        pub ktail: *mut u32 => "unsigned *",
+        /// Deprecated: points at the kernel's copy of `ring_mask`.
+        pub kring_mask: *mut u32 => "unsigned *",
+        /// Deprecated: points at the kernel's copy of `ring_entries`.
+        pub kring_entries: *mut u32 => "unsigned *",
+        pub kflags: *mut u32 => "unsigned *",
+        pub kdropped: *mut u32 => "unsigned *",
+        /// NULL when the ring was set up with `IORING_SETUP_NO_SQARRAY`.
+        pub array: *mut u32 => "unsigned *",
+        pub sqes: *mut io_uring_sqe => "struct io_uring_sqe *",
+        /// First SQE not yet handed to the kernel (application-private).
+        pub sqe_head: u32 => "unsigned",
+        /// Next SQE `io_uring_get_sqe` hands out (application-private).
+        pub sqe_tail: u32 => "unsigned",
+        pub ring_sz: usize => "size_t",
+        pub ring_ptr: *mut c_void => "void *",
+        pub ring_mask: u32 => "unsigned",
+        pub ring_entries: u32 => "unsigned",
+        pub sqes_sz: u32 => "unsigned",
+        pub pad: u32 => "unsigned",
+    }
 
-/// `struct io_uring`: one ring as the application holds it.
-#[repr(C)]
-#[allow(non_camel_case_types)]
-#[derive(Debug)]
-pub struct io_uring {
-    pub sq: io_uring_sq,
-    pub cq: io_uring_cq,
-    /// The `IORING_SETUP_*` flags the ring was created with.
-    pub flags: u32,
-    pub ring_fd: i32,
-    /// The kernel's `IORING_FEAT_*` bits.
-    pub features: u32,
-    /// The fd passed to `io_uring_enter`: `ring_fd`, or the registered index.
-    pub enter_ring_fd: i32,
-    /// Library-private state, see [`int_flags`].
-    pub int_flags: u8,
-    pub pad: [u8; 3],
-    pub pad2: u32,
-}
+    /// The completion queue as the application sees it.
+    #[derive(Debug)]
+    pub struct io_uring_cq {
+        pub khead: *mut u32 => "unsigned *",
+        pub ktail: *mut u32 => "unsigned *",
+        /// Deprecated: points at the kernel's copy of `ring_mask`.
+        pub kring_mask: *mut u32 => "unsigned *",
+        /// Deprecated: points at the kernel's copy of `ring_entries`.
+        pub kring_entries: *mut u32 => "unsigned *",
+        pub kflags: *mut u32 => "unsigned *",
+        pub koverflow: *mut u32 => "unsigned *",
+        pub cqes: *mut io_uring_cqe => "struct io_uring_cqe *",
+        pub ring_sz: usize => "size_t",
+        pub ring_ptr: *mut c_void => "void *",
+        pub ring_mask: u32 => "unsigned",
+        pub ring_entries: u32 => "unsigned",
+        pub pad: [u32; 2] => "unsigned[2]",
+    }
 
-/// `struct io_uring_zcrx_rq`: the refill queue of a zero-copy receive ifq.
-#[repr(C)]
-#[allow(non_camel_case_types)]
-#[derive(Debug)]
-pub struct io_uring_zcrx_rq {
-    pub khead: *mut u32,
-    pub ktail: *mut u32,
-    pub rq_tail: u32,
-    pub ring_entries: u32,
-    pub rqes: *mut io_uring_zcrx_rqe,
-    pub ring_ptr: *mut c_void,
-}
+    /// `struct io_uring`: one ring as the application holds it.
+    #[derive(Debug)]
+    pub struct io_uring {
+        pub sq: io_uring_sq => "struct io_uring_sq",
+        pub cq: io_uring_cq => "struct io_uring_cq",
+        /// The `IORING_SETUP_*` flags the ring was created with.
+        pub flags: u32 => "unsigned",
+        pub ring_fd: i32 => "int",
+        /// The kernel's `IORING_FEAT_*` bits.
+        pub features: u32 => "unsigned",
+        /// The fd passed to `io_uring_enter`: `ring_fd`, or the registered index.
+        pub enter_ring_fd: i32 => "int",
+        /// Library-private state, see [`int_flags`].
+        pub int_flags: u8 => "__u8",
+        pub pad: [u8; 3] => "__u8[3]",
+        pub pad2: u32 => "unsigned",
+    }
 
-/// `struct io_uring_cqe_iter`, filled by the header's inline iterator.
-#[repr(C)]
-#[allow(non_camel_case_types)]
-#[derive(Debug)]
-pub struct io_uring_cqe_iter {
-    pub cqes: *mut io_uring_cqe,
-    pub mask: u32,
-    pub shift: u32,
-    pub head: u32,
-    pub tail: u32,
+    /// `struct io_uring_zcrx_rq`: the refill queue of a zero-copy receive ifq.
+    #[derive(Debug)]
+    pub struct io_uring_zcrx_rq {
+        pub khead: *mut u32 => "__u32 *",
+        pub ktail: *mut u32 => "__u32 *",
+        pub rq_tail: u32 => "__u32",
+        pub ring_entries: u32 => "unsigned",
+        pub rqes: *mut io_uring_zcrx_rqe => "struct io_uring_zcrx_rqe *",
+        pub ring_ptr: *mut c_void => "void *",
+    }
+
+    /// `struct io_uring_cqe_iter`, filled by the header's inline iterator.
+    #[derive(Debug)]
+    pub struct io_uring_cqe_iter {
+        pub cqes: *mut io_uring_cqe => "struct io_uring_cqe *",
+        pub mask: u32 => "unsigned",
+        pub shift: u32 => "unsigned",
+        pub head: u32 => "unsigned",
+        pub tail: u32 => "unsigned",
+    }
 }
 
 /// Bits of `io_uring::int_flags`. Values are liburing 2.15's: inline code
@@ -129,75 +126,5 @@ impl io_uring {
     #[inline]
     pub fn enter_flags(&self) -> u32 {
         u32::from(self.int_flags & int_flags::ENTER_MASK)
-    }
-}
-
-// Layout of liburing 2.15, with the C types of the header that
-// the generator tool (tools/gen) writes (liburing/ring_types.h). Offsets are written
-// in pointer-sized units `P` (pointers and `size_t` alike), so the same
-// table states the layout of every target: x86-64's numbers at `P = 8`.
-const P: usize = core::mem::size_of::<usize>();
-/// `struct io_uring_sq` and `struct io_uring_cq`, embedded in `io_uring`.
-const SQ_SIZE: usize = 10 * P + 24;
-const CQ_SIZE: usize = 9 * P + 16;
-crate::uapi::c_layout! {
-    pub static LAYOUTS;
-    io_uring_sq (SQ_SIZE, P) {
-        pub khead: "unsigned *" @ 0, P;
-        pub ktail: "unsigned *" @ P, P;
-        pub kring_mask: "unsigned *" @ 2 * P, P;
-        pub kring_entries: "unsigned *" @ 3 * P, P;
-        pub kflags: "unsigned *" @ 4 * P, P;
-        pub kdropped: "unsigned *" @ 5 * P, P;
-        pub array: "unsigned *" @ 6 * P, P;
-        pub sqes: "struct io_uring_sqe *" @ 7 * P, P;
-        pub sqe_head: "unsigned" @ 8 * P, 4;
-        pub sqe_tail: "unsigned" @ 8 * P + 4, 4;
-        pub ring_sz: "size_t" @ 8 * P + 8, P;
-        pub ring_ptr: "void *" @ 9 * P + 8, P;
-        pub ring_mask: "unsigned" @ 10 * P + 8, 4;
-        pub ring_entries: "unsigned" @ 10 * P + 12, 4;
-        pub sqes_sz: "unsigned" @ 10 * P + 16, 4;
-        pub pad: "unsigned" @ 10 * P + 20, 4;
-    }
-    io_uring_cq (CQ_SIZE, P) {
-        pub khead: "unsigned *" @ 0, P;
-        pub ktail: "unsigned *" @ P, P;
-        pub kring_mask: "unsigned *" @ 2 * P, P;
-        pub kring_entries: "unsigned *" @ 3 * P, P;
-        pub kflags: "unsigned *" @ 4 * P, P;
-        pub koverflow: "unsigned *" @ 5 * P, P;
-        pub cqes: "struct io_uring_cqe *" @ 6 * P, P;
-        pub ring_sz: "size_t" @ 7 * P, P;
-        pub ring_ptr: "void *" @ 8 * P, P;
-        pub ring_mask: "unsigned" @ 9 * P, 4;
-        pub ring_entries: "unsigned" @ 9 * P + 4, 4;
-        pub pad: "unsigned[2]" @ 9 * P + 8, 8;
-    }
-    io_uring (SQ_SIZE + CQ_SIZE + 24, P) {
-        pub sq: "struct io_uring_sq" @ 0, SQ_SIZE;
-        pub cq: "struct io_uring_cq" @ SQ_SIZE, CQ_SIZE;
-        pub flags: "unsigned" @ SQ_SIZE + CQ_SIZE, 4;
-        pub ring_fd: "int" @ SQ_SIZE + CQ_SIZE + 4, 4;
-        pub features: "unsigned" @ SQ_SIZE + CQ_SIZE + 8, 4;
-        pub enter_ring_fd: "int" @ SQ_SIZE + CQ_SIZE + 12, 4;
-        pub int_flags: "__u8" @ SQ_SIZE + CQ_SIZE + 16, 1;
-        pub pad: "__u8[3]" @ SQ_SIZE + CQ_SIZE + 17, 3;
-        pub pad2: "unsigned" @ SQ_SIZE + CQ_SIZE + 20, 4;
-    }
-    io_uring_zcrx_rq (4 * P + 8, P) {
-        pub khead: "__u32 *" @ 0, P;
-        pub ktail: "__u32 *" @ P, P;
-        pub rq_tail: "__u32" @ 2 * P, 4;
-        pub ring_entries: "unsigned" @ 2 * P + 4, 4;
-        pub rqes: "struct io_uring_zcrx_rqe *" @ 2 * P + 8, P;
-        pub ring_ptr: "void *" @ 3 * P + 8, P;
-    }
-    io_uring_cqe_iter (P + 16, P) {
-        pub cqes: "struct io_uring_cqe *" @ 0, P;
-        pub mask: "unsigned" @ P, 4;
-        pub shift: "unsigned" @ P + 4, 4;
-        pub head: "unsigned" @ P + 8, 4;
-        pub tail: "unsigned" @ P + 12, 4;
     }
 }

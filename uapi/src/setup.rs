@@ -3,54 +3,55 @@
 //! kernel fills in, the setup and feature flags, and the `mmap(2)` offsets
 //! of the rings.
 
-/// Offsets of the SQ ring fields in its mapping (from `io_uring_setup`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_sqring_offsets {
-    pub head: u32,
-    pub tail: u32,
-    pub ring_mask: u32,
-    pub ring_entries: u32,
-    pub flags: u32,
-    pub dropped: u32,
-    pub array: u32,
-    pub resv1: u32,
-    /// With `IORING_SETUP_NO_MMAP`: the application's ring memory.
-    pub user_addr: u64,
-}
+c_structs! {
+    pub(crate) static LAYOUTS;
 
-/// Offsets of the CQ ring fields in its mapping (from `io_uring_setup`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_cqring_offsets {
-    pub head: u32,
-    pub tail: u32,
-    pub ring_mask: u32,
-    pub ring_entries: u32,
-    pub overflow: u32,
-    pub cqes: u32,
-    pub flags: u32,
-    pub resv1: u32,
-    /// With `IORING_SETUP_NO_MMAP`: the application's ring memory.
-    pub user_addr: u64,
-}
+    /// Offsets of the SQ ring fields in its mapping (from `io_uring_setup`).
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_sqring_offsets {
+        pub head: u32 => "__u32",
+        pub tail: u32 => "__u32",
+        pub ring_mask: u32 => "__u32",
+        pub ring_entries: u32 => "__u32",
+        pub flags: u32 => "__u32",
+        pub dropped: u32 => "__u32",
+        pub array: u32 => "__u32",
+        pub resv1: u32 => "__u32",
+        /// With `IORING_SETUP_NO_MMAP`: the application's ring memory.
+        pub user_addr: u64 => "__u64",
+    }
 
-/// Argument of `io_uring_setup(2)`, filled in by the kernel on success.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_params {
-    pub sq_entries: u32,
-    pub cq_entries: u32,
-    /// `IORING_SETUP_*`.
-    pub flags: u32,
-    pub sq_thread_cpu: u32,
-    pub sq_thread_idle: u32,
-    /// `IORING_FEAT_*` (output).
-    pub features: u32,
-    pub wq_fd: u32,
-    pub resv: [u32; 3],
-    pub sq_off: io_sqring_offsets,
-    pub cq_off: io_cqring_offsets,
+    /// Offsets of the CQ ring fields in its mapping (from `io_uring_setup`).
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_cqring_offsets {
+        pub head: u32 => "__u32",
+        pub tail: u32 => "__u32",
+        pub ring_mask: u32 => "__u32",
+        pub ring_entries: u32 => "__u32",
+        pub overflow: u32 => "__u32",
+        pub cqes: u32 => "__u32",
+        pub flags: u32 => "__u32",
+        pub resv1: u32 => "__u32",
+        /// With `IORING_SETUP_NO_MMAP`: the application's ring memory.
+        pub user_addr: u64 => "__u64",
+    }
+
+    /// Argument of `io_uring_setup(2)`, filled in by the kernel on success.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_params {
+        pub sq_entries: u32 => "__u32",
+        pub cq_entries: u32 => "__u32",
+        /// `IORING_SETUP_*`.
+        pub flags: u32 => "__u32",
+        pub sq_thread_cpu: u32 => "__u32",
+        pub sq_thread_idle: u32 => "__u32",
+        /// `IORING_FEAT_*` (output).
+        pub features: u32 => "__u32",
+        pub wq_fd: u32 => "__u32",
+        pub resv: [u32; 3] => "__u32[3]",
+        pub sq_off: io_sqring_offsets => "struct io_sqring_offsets",
+        pub cq_off: io_cqring_offsets => "struct io_cqring_offsets",
+    }
 }
 
 c_consts! {
@@ -171,43 +172,5 @@ c_consts! {
     macros(unsigned): u32 {
         /// Do not signal the registered eventfd.
         IORING_CQ_EVENTFD_DISABLED = 1 << 0;
-    }
-}
-
-c_layout! {
-    pub(crate) static LAYOUTS;
-    io_sqring_offsets (40, 8) {
-        pub head: "__u32" @ 0, 4;
-        pub tail: "__u32" @ 4, 4;
-        pub ring_mask: "__u32" @ 8, 4;
-        pub ring_entries: "__u32" @ 12, 4;
-        pub flags: "__u32" @ 16, 4;
-        pub dropped: "__u32" @ 20, 4;
-        pub array: "__u32" @ 24, 4;
-        pub resv1: "__u32" @ 28, 4;
-        pub user_addr: "__u64" @ 32, 8;
-    }
-    io_cqring_offsets (40, 8) {
-        pub head: "__u32" @ 0, 4;
-        pub tail: "__u32" @ 4, 4;
-        pub ring_mask: "__u32" @ 8, 4;
-        pub ring_entries: "__u32" @ 12, 4;
-        pub overflow: "__u32" @ 16, 4;
-        pub cqes: "__u32" @ 20, 4;
-        pub flags: "__u32" @ 24, 4;
-        pub resv1: "__u32" @ 28, 4;
-        pub user_addr: "__u64" @ 32, 8;
-    }
-    io_uring_params (120, 8) {
-        pub sq_entries: "__u32" @ 0, 4;
-        pub cq_entries: "__u32" @ 4, 4;
-        pub flags: "__u32" @ 8, 4;
-        pub sq_thread_cpu: "__u32" @ 12, 4;
-        pub sq_thread_idle: "__u32" @ 16, 4;
-        pub features: "__u32" @ 20, 4;
-        pub wq_fd: "__u32" @ 24, 4;
-        pub resv: "__u32[3]" @ 28, 12;
-        pub sq_off: "struct io_sqring_offsets" @ 40, 40;
-        pub cq_off: "struct io_cqring_offsets" @ 80, 40;
     }
 }

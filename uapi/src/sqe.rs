@@ -2,85 +2,173 @@
 //! Submission queue entries: the SQE itself, its flags, and the
 //! attributes a read or write can point at.
 
-/// A submission queue entry (64 bytes; 128 on `IORING_SETUP_SQE128` rings,
-/// where the extra 64 bytes continue the `cmd` area).
-///
-/// Each C anonymous union is one Rust field, named after its usual member;
-/// the other members are aliases of the same bytes:
-///
-/// | Rust field     | C aliases (bytes)                                        |
-/// |----------------|----------------------------------------------------------|
-/// | `off`          | `addr2`; `cmd_op` + `__pad1`                             |
-/// | `addr`         | `splice_off_in`; `level` + `optname`                     |
-/// | `rw_flags`     | every per-opcode flag word (`fsync_flags`, `msg_flags`, `timeout_flags`, `accept_flags`, `cancel_flags`, `open_flags`, `statx_flags`, `fadvise_advice`, `splice_flags`, `rename_flags`, `unlink_flags`, `hardlink_flags`, `xattr_flags`, `msg_ring_flags`, `uring_cmd_flags`, `waitid_flags`, `futex_flags`, `install_fd_flags`, `nop_flags`, `pipe_flags`, `poll32_events`, `sync_range_flags`); `poll_events` |
-/// | `buf_index`    | `buf_group`                                              |
-/// | `splice_fd_in` | `file_index`, `zcrx_ifq_idx`, `optlen`; `addr_len` + `__pad3` |
-/// | `addr3`        | `attr_ptr`, `optval`; `cmd` starts here                  |
-/// | `__pad2[0]`    | `attr_type_mask`                                         |
-///
-/// The accessor methods below read and write the aliases that do not cover
-/// a whole field, in the machine's byte order.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_sqe {
-    /// `IORING_OP_*`.
-    pub opcode: u8,
-    /// `IOSQE_*`.
-    pub flags: u8,
-    pub ioprio: u16,
-    pub fd: i32,
-    pub off: u64,
-    pub addr: u64,
-    pub len: u32,
-    /// Flags of a read or write (`RWF_*`); the other opcodes keep their own
-    /// flag word in the same four bytes.
-    pub rw_flags: u32,
-    pub user_data: u64,
-    pub buf_index: u16,
-    pub personality: u16,
-    pub splice_fd_in: i32,
-    /// Start of the command area of `IORING_OP_URING_CMD` (16 bytes here,
-    /// 80 on SQE128 rings); overlays `addr3` and `__pad2`.
-    pub cmd: [u8; 0],
-    pub addr3: u64,
-    pub __pad2: [u64; 1],
+use crate::CStruct;
+
+c_structs! {
+    pub(crate) static LAYOUTS;
+
+    /// A submission queue entry (64 bytes; 128 on `IORING_SETUP_SQE128` rings,
+    /// where the extra 64 bytes continue the `cmd` area).
+    ///
+    /// Each C anonymous union is one Rust field, the `pub` line of the
+    /// union below; the other lines of the union are C-only names of the
+    /// same bytes, which Rust reads and writes through the accessor methods
+    /// (in the machine's byte order).
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_sqe {
+        /// `IORING_OP_*`.
+        pub opcode: u8 => "__u8",
+        /// `IOSQE_*`.
+        pub flags: u8 => "__u8",
+        pub ioprio: u16 => "__u16",
+        pub fd: i32 => "__s32",
+        union {
+            pub off: u64 => "__u64",
+            /// Second address of the opcodes that take two.
+            addr2: u64 => "__u64",
+            struct {
+                /// Sub-command of `IORING_OP_URING_CMD`.
+                cmd_op: u32 => "__u32",
+                __pad1: u32 => "__u32",
+            }
+        }
+        union {
+            pub addr: u64 => "__u64",
+            /// Offset in the input file of a splice.
+            splice_off_in: u64 => "__u64",
+            struct {
+                /// Socket-option level of a sockopt command.
+                level: u32 => "__u32",
+                optname: u32 => "__u32",
+            }
+        }
+        pub len: u32 => "__u32",
+        /// One flag word, named after the opcode that reads it.
+        union {
+            /// Flags of a read or write (`RWF_*`); the other opcodes keep their own
+            /// flag word in the same four bytes.
+            pub rw_flags: u32 => "__kernel_rwf_t",
+            accept_flags: u32 => "__u32",
+            cancel_flags: u32 => "__u32",
+            fadvise_advice: u32 => "__u32",
+            fsync_flags: u32 => "__u32",
+            futex_flags: u32 => "__u32",
+            hardlink_flags: u32 => "__u32",
+            install_fd_flags: u32 => "__u32",
+            msg_flags: u32 => "__u32",
+            msg_ring_flags: u32 => "__u32",
+            nop_flags: u32 => "__u32",
+            open_flags: u32 => "__u32",
+            pipe_flags: u32 => "__u32",
+            /// The 16-bit poll mask of old kernels.
+            poll_events: u16 => "__u16",
+            poll32_events: u32 => "__u32",
+            rename_flags: u32 => "__u32",
+            splice_flags: u32 => "__u32",
+            statx_flags: u32 => "__u32",
+            sync_range_flags: u32 => "__u32",
+            timeout_flags: u32 => "__u32",
+            unlink_flags: u32 => "__u32",
+            uring_cmd_flags: u32 => "__u32",
+            waitid_flags: u32 => "__u32",
+            xattr_flags: u32 => "__u32",
+        }
+        pub user_data: u64 => "__u64",
+        /// Packed so that no ABI pads this two-byte union.
+        union packed {
+            pub buf_index: u16 => "__u16",
+            /// Provided-buffer group, with `IOSQE_BUFFER_SELECT`.
+            buf_group: u16 => "__u16",
+        }
+        pub personality: u16 => "__u16",
+        union {
+            pub splice_fd_in: i32 => "__s32",
+            /// Direct-descriptor slot plus one, or `IORING_FILE_INDEX_ALLOC`.
+            file_index: u32 => "__u32",
+            optlen: u32 => "__u32",
+            zcrx_ifq_idx: u32 => "__u32",
+            struct {
+                addr_len: u16 => "__u16",
+                __pad3: [u16; 1] => "__u16[1]",
+            }
+        }
+        union {
+            struct {
+                pub addr3: u64 => "__u64",
+                pub __pad2: [u64; 1] => "__u64[1]",
+            }
+            /// Start of the command area of `IORING_OP_URING_CMD` (16 bytes here,
+            /// 80 on SQE128 rings); overlays `addr3` and `__pad2`.
+            cmd: [u8; 0] => "__u8[0]",
+            optval: u64 => "__u64",
+            struct {
+                /// Address of the attribute, e.g. a `struct io_uring_attr_pi`.
+                attr_ptr: u64 => "__u64",
+                /// `IORING_RW_ATTR_FLAG_*` bits saying which attributes are present.
+                attr_type_mask: u64 => "__u64",
+            }
+        }
+    }
+
+    /// Protection-information attribute (`IORING_RW_ATTR_FLAG_PI`).
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_attr_pi {
+        pub flags: u16 => "__u16",
+        pub app_tag: u16 => "__u16",
+        pub len: u32 => "__u32",
+        pub addr: u64 => "__u64",
+        pub seed: u64 => "__u64",
+        pub rsvd: u64 => "__u64",
+    }
 }
 
-/// Reads the 32-bit half of `word` that sits at byte `4 * idx` in memory.
+/// Where C member `$alias` starts inside the Rust field `$field` of the
+/// SQE, in bytes, as the declaration above places it (a compile-time
+/// constant; an alias outside the field fails the build).
+macro_rules! at {
+    ($alias:ident in $field:ident) => {
+        const {
+            match <io_uring_sqe as CStruct>::LAYOUT.offset_of(stringify!($alias)) {
+                Some(at) => at - core::mem::offset_of!(io_uring_sqe, $field),
+                None => panic!("not a member of struct io_uring_sqe"),
+            }
+        }
+    };
+}
+
+/// Reads the 32-bit part of `word` that sits at byte `at` in memory.
 #[inline]
-const fn u32_in_u64(word: u64, idx: usize) -> u32 {
+const fn u32_in_u64(word: u64, at: usize) -> u32 {
     let b = word.to_ne_bytes();
-    let i = idx * 4;
-    u32::from_ne_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]])
+    u32::from_ne_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }
 
-/// Replaces the 32-bit half of `word` at byte `4 * idx` in memory.
+/// Replaces the 32-bit part of `word` at byte `at` in memory.
 #[inline]
-const fn with_u32_in_u64(word: u64, idx: usize, value: u32) -> u64 {
+const fn with_u32_in_u64(word: u64, at: usize, value: u32) -> u64 {
     let mut b = word.to_ne_bytes();
     let v = value.to_ne_bytes();
-    let i = idx * 4;
-    b[i] = v[0];
-    b[i + 1] = v[1];
-    b[i + 2] = v[2];
-    b[i + 3] = v[3];
+    b[at] = v[0];
+    b[at + 1] = v[1];
+    b[at + 2] = v[2];
+    b[at + 3] = v[3];
     u64::from_ne_bytes(b)
 }
 
-/// Reads the 16-bit half of `word` that sits at byte `2 * idx` in memory.
+/// Reads the 16-bit part of `word` that sits at byte `at` in memory.
 #[inline]
-const fn u16_in_u32(word: u32, idx: usize) -> u16 {
+const fn u16_in_u32(word: u32, at: usize) -> u16 {
     let b = word.to_ne_bytes();
-    u16::from_ne_bytes([b[idx * 2], b[idx * 2 + 1]])
+    u16::from_ne_bytes([b[at], b[at + 1]])
 }
 
-/// Replaces the 16-bit half of `word` at byte `2 * idx` in memory.
+/// Replaces the 16-bit part of `word` at byte `at` in memory.
 #[inline]
-const fn with_u16_in_u32(word: u32, idx: usize, value: u16) -> u32 {
+const fn with_u16_in_u32(word: u32, at: usize, value: u16) -> u32 {
     let mut b = word.to_ne_bytes();
     let v = value.to_ne_bytes();
-    b[idx * 2] = v[0];
-    b[idx * 2 + 1] = v[1];
+    b[at] = v[0];
+    b[at + 1] = v[1];
     u32::from_ne_bytes(b)
 }
 
@@ -99,7 +187,6 @@ impl io_uring_sqe {
         buf_index: 0,
         personality: 0,
         splice_fd_in: 0,
-        cmd: [],
         addr3: 0,
         __pad2: [0],
     };
@@ -113,20 +200,23 @@ impl io_uring_sqe {
     pub fn set_addr2(&mut self, v: u64) {
         self.off = v;
     }
+
     /// `sqe->cmd_op`: the first 4 bytes of `off`.
     #[inline]
     pub fn cmd_op(&self) -> u32 {
-        u32_in_u64(self.off, 0)
+        u32_in_u64(self.off, at!(cmd_op in off))
     }
     #[inline]
     pub fn set_cmd_op(&mut self, v: u32) {
-        self.off = with_u32_in_u64(self.off, 0, v);
+        self.off = with_u32_in_u64(self.off, at!(cmd_op in off), v);
     }
+
     /// `sqe->__pad1`: the last 4 bytes of `off`.
     #[inline]
     pub fn set_pad1(&mut self, v: u32) {
-        self.off = with_u32_in_u64(self.off, 1, v);
+        self.off = with_u32_in_u64(self.off, at!(__pad1 in off), v);
     }
+
     /// `sqe->splice_off_in` (same bytes as `addr`).
     #[inline]
     pub fn splice_off_in(&self) -> u64 {
@@ -136,33 +226,37 @@ impl io_uring_sqe {
     pub fn set_splice_off_in(&mut self, v: u64) {
         self.addr = v;
     }
+
     /// `sqe->level`: the first 4 bytes of `addr`.
     #[inline]
     pub fn level(&self) -> u32 {
-        u32_in_u64(self.addr, 0)
+        u32_in_u64(self.addr, at!(level in addr))
     }
     #[inline]
     pub fn set_level(&mut self, v: u32) {
-        self.addr = with_u32_in_u64(self.addr, 0, v);
+        self.addr = with_u32_in_u64(self.addr, at!(level in addr), v);
     }
+
     /// `sqe->optname`: the last 4 bytes of `addr`.
     #[inline]
     pub fn optname(&self) -> u32 {
-        u32_in_u64(self.addr, 1)
+        u32_in_u64(self.addr, at!(optname in addr))
     }
     #[inline]
     pub fn set_optname(&mut self, v: u32) {
-        self.addr = with_u32_in_u64(self.addr, 1, v);
+        self.addr = with_u32_in_u64(self.addr, at!(optname in addr), v);
     }
+
     /// `sqe->poll_events`: the first 2 bytes of the flag word.
     #[inline]
     pub fn poll_events(&self) -> u16 {
-        u16_in_u32(self.rw_flags, 0)
+        u16_in_u32(self.rw_flags, at!(poll_events in rw_flags))
     }
     #[inline]
     pub fn set_poll_events(&mut self, v: u16) {
-        self.rw_flags = with_u16_in_u32(self.rw_flags, 0, v);
+        self.rw_flags = with_u16_in_u32(self.rw_flags, at!(poll_events in rw_flags), v);
     }
+
     /// The per-opcode flag word under any of its C names (`msg_flags`,
     /// `timeout_flags`, `poll32_events`, ...).
     #[inline]
@@ -173,6 +267,7 @@ impl io_uring_sqe {
     pub fn set_op_flags(&mut self, v: u32) {
         self.rw_flags = v;
     }
+
     /// `sqe->buf_group` (same bytes as `buf_index`).
     #[inline]
     pub fn buf_group(&self) -> u16 {
@@ -182,6 +277,7 @@ impl io_uring_sqe {
     pub fn set_buf_group(&mut self, v: u16) {
         self.buf_index = v;
     }
+
     /// `sqe->file_index` (same bytes as `splice_fd_in`).
     #[inline]
     pub fn file_index(&self) -> u32 {
@@ -191,30 +287,37 @@ impl io_uring_sqe {
     pub fn set_file_index(&mut self, v: u32) {
         self.splice_fd_in = v as i32;
     }
+
     /// `sqe->zcrx_ifq_idx` (same bytes as `splice_fd_in`).
     #[inline]
     pub fn set_zcrx_ifq_idx(&mut self, v: u32) {
         self.splice_fd_in = v as i32;
     }
+
     /// `sqe->optlen` (same bytes as `splice_fd_in`).
     #[inline]
     pub fn set_optlen(&mut self, v: u32) {
         self.splice_fd_in = v as i32;
     }
+
     /// `sqe->addr_len`: the first 2 bytes of `splice_fd_in`.
     #[inline]
     pub fn addr_len(&self) -> u16 {
-        u16_in_u32(self.splice_fd_in as u32, 0)
+        u16_in_u32(self.splice_fd_in as u32, at!(addr_len in splice_fd_in))
     }
     #[inline]
     pub fn set_addr_len(&mut self, v: u16) {
-        self.splice_fd_in = with_u16_in_u32(self.splice_fd_in as u32, 0, v) as i32;
+        self.splice_fd_in =
+            with_u16_in_u32(self.splice_fd_in as u32, at!(addr_len in splice_fd_in), v) as i32;
     }
+
     /// `sqe->__pad3[0]`: the last 2 bytes of `splice_fd_in`.
     #[inline]
     pub fn set_pad3(&mut self, v: u16) {
-        self.splice_fd_in = with_u16_in_u32(self.splice_fd_in as u32, 1, v) as i32;
+        self.splice_fd_in =
+            with_u16_in_u32(self.splice_fd_in as u32, at!(__pad3 in splice_fd_in), v) as i32;
     }
+
     /// `sqe->attr_ptr` (same bytes as `addr3`).
     #[inline]
     pub fn attr_ptr(&self) -> u64 {
@@ -224,6 +327,7 @@ impl io_uring_sqe {
     pub fn set_attr_ptr(&mut self, v: u64) {
         self.addr3 = v;
     }
+
     /// `sqe->attr_type_mask` (same bytes as `__pad2[0]`).
     #[inline]
     pub fn attr_type_mask(&self) -> u64 {
@@ -233,6 +337,7 @@ impl io_uring_sqe {
     pub fn set_attr_type_mask(&mut self, v: u64) {
         self.__pad2[0] = v;
     }
+
     /// `sqe->optval` (same bytes as `addr3`).
     #[inline]
     pub fn optval(&self) -> u64 {
@@ -242,27 +347,15 @@ impl io_uring_sqe {
     pub fn set_optval(&mut self, v: u64) {
         self.addr3 = v;
     }
+
     /// `sqe->cmd`: start of the command area (16 bytes in a 64-byte SQE,
     /// 80 in a 128-byte one). Computed from the raw pointer so that the
     /// result keeps `sqe`'s provenance (a ring pointer reaches the whole
     /// 128-byte entry; `&mut` to one `io_uring_sqe` would only reach 64).
     #[inline]
     pub fn cmd_ptr(sqe: *mut Self) -> *mut u8 {
-        sqe.cast::<u8>()
-            .wrapping_add(core::mem::offset_of!(Self, cmd))
+        sqe.cast::<u8>().wrapping_add(at!(cmd in opcode))
     }
-}
-
-/// Protection-information attribute (`IORING_RW_ATTR_FLAG_PI`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct io_uring_attr_pi {
-    pub flags: u16,
-    pub app_tag: u16,
-    pub len: u32,
-    pub addr: u64,
-    pub seed: u64,
-    pub rsvd: u64,
 }
 
 c_consts! {
@@ -310,105 +403,6 @@ c_consts! {
     }
 }
 
-c_layout! {
-    pub(crate) static LAYOUTS;
-    io_uring_sqe (64, 8) {
-        pub opcode: "__u8" @ 0, 1;
-        pub flags: "__u8" @ 1, 1;
-        pub ioprio: "__u16" @ 2, 2;
-        pub fd: "__s32" @ 4, 4;
-        union {
-            pub off: "__u64" @ 8, 8;
-            /// Second address of the opcodes that take two.
-            addr2: "__u64" @ 8, 8;
-            struct {
-                /// Sub-command of `IORING_OP_URING_CMD`.
-                cmd_op: "__u32" @ 8, 4;
-                __pad1: "__u32" @ 12, 4;
-            }
-        }
-        union {
-            pub addr: "__u64" @ 16, 8;
-            /// Offset in the input file of a splice.
-            splice_off_in: "__u64" @ 16, 8;
-            struct {
-                /// Socket-option level of a sockopt command.
-                level: "__u32" @ 16, 4;
-                optname: "__u32" @ 20, 4;
-            }
-        }
-        pub len: "__u32" @ 24, 4;
-        /// One flag word, named after the opcode that reads it.
-        union {
-            pub rw_flags: "__kernel_rwf_t" @ 28, 4;
-            accept_flags: "__u32" @ 28, 4;
-            cancel_flags: "__u32" @ 28, 4;
-            fadvise_advice: "__u32" @ 28, 4;
-            fsync_flags: "__u32" @ 28, 4;
-            futex_flags: "__u32" @ 28, 4;
-            hardlink_flags: "__u32" @ 28, 4;
-            install_fd_flags: "__u32" @ 28, 4;
-            msg_flags: "__u32" @ 28, 4;
-            msg_ring_flags: "__u32" @ 28, 4;
-            nop_flags: "__u32" @ 28, 4;
-            open_flags: "__u32" @ 28, 4;
-            pipe_flags: "__u32" @ 28, 4;
-            /// The 16-bit poll mask of old kernels.
-            poll_events: "__u16" @ 28, 2;
-            poll32_events: "__u32" @ 28, 4;
-            rename_flags: "__u32" @ 28, 4;
-            splice_flags: "__u32" @ 28, 4;
-            statx_flags: "__u32" @ 28, 4;
-            sync_range_flags: "__u32" @ 28, 4;
-            timeout_flags: "__u32" @ 28, 4;
-            unlink_flags: "__u32" @ 28, 4;
-            uring_cmd_flags: "__u32" @ 28, 4;
-            waitid_flags: "__u32" @ 28, 4;
-            xattr_flags: "__u32" @ 28, 4;
-        }
-        pub user_data: "__u64" @ 32, 8;
-        /// Packed so that no ABI pads this two-byte union.
-        union packed {
-            pub buf_index: "__u16" @ 40, 2;
-            /// Provided-buffer group, with `IOSQE_BUFFER_SELECT`.
-            buf_group: "__u16" @ 40, 2;
-        }
-        pub personality: "__u16" @ 42, 2;
-        union {
-            pub splice_fd_in: "__s32" @ 44, 4;
-            /// Direct-descriptor slot plus one, or `IORING_FILE_INDEX_ALLOC`.
-            file_index: "__u32" @ 44, 4;
-            optlen: "__u32" @ 44, 4;
-            zcrx_ifq_idx: "__u32" @ 44, 4;
-            struct {
-                addr_len: "__u16" @ 44, 2;
-                __pad3: "__u16[1]" @ 46, 2;
-            }
-        }
-        union {
-            struct {
-                pub addr3: "__u64" @ 48, 8;
-                pub __pad2: "__u64[1]" @ 56, 8;
-            }
-            pub cmd: "__u8[0]" @ 48, 0;
-            optval: "__u64" @ 48, 8;
-            struct {
-                /// Address of the attribute, e.g. a `struct io_uring_attr_pi`.
-                attr_ptr: "__u64" @ 48, 8;
-                /// `IORING_RW_ATTR_FLAG_*` bits saying which attributes are present.
-                attr_type_mask: "__u64" @ 56, 8;
-            }
-        }
-    }
-    io_uring_attr_pi (32, 8) {
-        pub flags: "__u16" @ 0, 2;
-        pub app_tag: "__u16" @ 2, 2;
-        pub len: "__u32" @ 4, 4;
-        pub addr: "__u64" @ 8, 8;
-        pub seed: "__u64" @ 16, 8;
-        pub rsvd: "__u64" @ 24, 8;
-    }
-}
 #[cfg(test)]
 mod tests {
     use crate::uapi::*;

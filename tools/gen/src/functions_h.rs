@@ -33,10 +33,16 @@ fn config() -> cbindgen::Config {
         ..Default::default()
     };
     c.function.postfix = Some("LIBURING_NOEXCEPT".into());
-    // The structs the prototypes name live in the uapi crate: cbindgen must
-    // see them to spell them `struct NAME`.
-    c.parse.parse_deps = true;
-    c.parse.include = Some(vec!["uring-uapi".into()]);
+    // The structs the prototypes name are declared in the uapi crate by a
+    // macro, which cbindgen does not expand: the uapi tables name them.
+    for l in crate::c_headers::all_modules()
+        .iter()
+        .flat_map(|m| m.layouts)
+    {
+        c.export
+            .rename
+            .insert(l.name.into(), format!("struct {}", l.name));
+    }
     c.export.item_types = vec![cbindgen::ItemType::Functions];
     c.export.exclude = NOT_IN_PUBLIC_HEADER.iter().map(|s| s.to_string()).collect();
     c

@@ -17,7 +17,8 @@ use std::path::Path;
 #[cfg(test)]
 use std::process::Command;
 
-use uring_uapi::{self as uapi, CGroup, CGroupKind, CItem, CLayout, CModule, RING_TYPES};
+use super::{walk, Node};
+use uring_uapi::{self as uapi, CGroup, CGroupKind, CLayout, CModule, RING_TYPES};
 
 /// How much one assertion file checks.
 #[derive(Default, Debug, Clone, Copy)]
@@ -88,7 +89,7 @@ pub(crate) fn const_asserts(out: &mut String, g: &CGroup, n: &mut Counts) {
 }
 
 /// Assertions for one structure.
-pub(crate) fn layout_asserts(out: &mut String, l: &CLayout, n: &mut Counts) {
+pub(crate) fn layout_asserts(out: &mut String, l: &'static CLayout, n: &mut Counts) {
     n.structs += 1;
     let t = format!("struct {}", l.name);
     let _ = writeln!(
@@ -98,21 +99,20 @@ pub(crate) fn layout_asserts(out: &mut String, l: &CLayout, n: &mut Counts) {
         l.size, l.align
     );
     let mut path: Vec<Option<&str>> = Vec::new();
-    for item in l.items {
-        match item {
-            CItem::Open(a) => path.push(a.name),
-            CItem::Close => {
+    for node in walk(l) {
+        match node {
+            Node::Open { name, .. } => path.push(name),
+            Node::Close => {
                 path.pop();
             }
-            CItem::Member(m) => {
+            Node::Member(m, offset) => {
                 n.members += 1;
                 let mut p: Vec<&str> = path.iter().flatten().copied().collect();
                 p.push(m.name);
                 let p = p.join(".");
                 let _ = writeln!(
                     out,
-                    "ABI_ASSERT(offsetof({t}, {p}) == {}, \"offsetof({t}, {p})\");",
-                    m.offset
+                    "ABI_ASSERT(offsetof({t}, {p}) == {offset}, \"offsetof({t}, {p})\");"
                 );
                 if m.size != 0 {
                     let _ = writeln!(
@@ -261,7 +261,7 @@ fn our_headers_agree_with_rust() {
 fn wrong_tables_fail_the_check() {
     // A wrong value, C type, macro-ness, enum, offset, member type, or an
     // unknown name: each must fail to compile against our headers.
-    use uring_uapi::{CAggregate, CConst, CMember, CType};
+    use uring_uapi::{CConst, CInline, CItem, CMember, CType};
     const fn c(name: &'static str, value: i128) -> CConst {
         CConst {
             name,
@@ -322,34 +322,34 @@ fn wrong_tables_fail_the_check() {
             g.consts[0].name
         );
     }
+    const fn layout(name: &'static str, size: usize, items: &'static [CItem]) -> CLayout {
+        CLayout {
+            name,
+            doc: &[],
+            union: false,
+            size,
+            align: 8,
+            items,
+        }
+    }
+    const NESTED: CLayout = CLayout {
+        union: true,
+        ..layout("nested", 8, &[member("off", "__u64", 0)])
+    };
     const LAYOUTS: &[CLayout] = &[
-        CLayout {
-            name: "io_uring_cqe",
-            size: 16,
-            align: 8,
-            items: &[member("user_data", "__u64", 8)],
-        },
-        CLayout {
-            name: "io_uring_cqe",
-            size: 16,
-            align: 8,
-            items: &[member("user_data", "__s64", 0)],
-        },
-        CLayout {
-            name: "io_uring_sqe",
-            size: 64,
-            align: 8,
-            items: &[
-                CItem::Open(CAggregate {
-                    union: true,
-                    packed: false,
-                    name: Some("nested"),
-                    doc: &[],
-                }),
-                member("off", "__u64", 8),
-                CItem::Close,
-            ],
-        },
+        layout("io_uring_cqe", 16, &[member("user_data", "__u64", 8)]),
+        layout("io_uring_cqe", 16, &[member("user_data", "__s64", 0)]),
+        layout(
+            "io_uring_sqe",
+            64,
+            &[CItem::Inline(CInline {
+                name: Some("nested"),
+                offset: 8,
+                doc: &[],
+                layout: &NESTED,
+                rust: 8,
+            })],
+        ),
     ];
     for (i, l) in LAYOUTS.iter().enumerate() {
         let mut body = String::new();

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
-//! Turns the `c_consts!` and `c_layout!` tables into C declarations:
+//! Turns the `c_consts!` and `c_structs!` tables into C declarations:
 //! comments, `#define`s, enums and structs, in the house style of the
 //! generated headers (comments above what they describe, one space
 //! between a member's type and its name, tabs for nesting).
 
 use std::fmt::Write as _;
 
-use super::rust_docs::{self, ModuleDocs};
-use uring_uapi::{CConst, CGroup, CGroupKind, CItem, CLayout, CModule, CType};
+use super::rust_docs;
+use super::{walk, Node};
+use uring_uapi::{CConst, CGroup, CGroupKind, CLayout, CModule, CType};
 
 /// Widest line a generated comment may reach.
 const WIDTH: usize = 80;
@@ -193,43 +194,40 @@ pub(crate) fn declaration(cty: &str, name: &str) -> String {
 }
 
 /// Writes `struct <name> { ... };` with the comments of the struct and of
-/// each member (the table's own, else the Rust field's).
-pub(crate) fn write_struct(out: &mut String, l: &CLayout, docs: &ModuleDocs) {
-    let struct_doc = docs.structs.get(l.name).map(|d| rust_docs::summary(d));
-    comment(out, 0, struct_doc.as_deref().unwrap_or(""));
+/// each member.
+pub(crate) fn write_struct(out: &mut String, l: &'static CLayout) {
+    comment(out, 0, &rust_docs::summary(l.doc));
     let _ = writeln!(out, "struct {} {{", l.name);
     let mut depth = 1;
     let mut closers: Vec<String> = Vec::new();
-    for item in l.items {
+    for node in walk(l) {
         let tabs = "\t".repeat(depth);
-        match item {
-            CItem::Member(m) => {
-                let mut text = rust_docs::summary(m.doc);
-                if text.is_empty() && m.rust.is_some() {
-                    let key = (l.name.to_string(), m.name.to_string());
-                    if let Some(d) = docs.fields.get(&key) {
-                        text = rust_docs::summary(d);
-                    }
-                }
-                comment(out, depth, &text);
+        match node {
+            Node::Member(m, _) => {
+                comment(out, depth, &rust_docs::summary(m.doc));
                 let _ = writeln!(out, "{tabs}{};", declaration(m.cty, m.name));
             }
-            CItem::Open(a) => {
-                comment(out, depth, &rust_docs::summary(a.doc));
-                let kw = if a.union { "union" } else { "struct" };
+            Node::Open {
+                union,
+                packed,
+                name,
+                doc,
+            } => {
+                comment(out, depth, &rust_docs::summary(doc));
+                let kw = if union { "union" } else { "struct" };
                 let _ = writeln!(out, "{tabs}{kw} {{");
                 let mut close = String::from("}");
-                if a.packed {
+                if packed {
                     close.push_str(" __attribute__((packed))");
                 }
-                if let Some(n) = a.name {
+                if let Some(n) = name {
                     let _ = write!(close, " {n}");
                 }
                 close.push(';');
                 closers.push(close);
                 depth += 1;
             }
-            CItem::Close => {
+            Node::Close => {
                 depth -= 1;
                 let close = closers.pop().expect("unbalanced layout table");
                 let _ = writeln!(out, "{}{close}", "\t".repeat(depth));
@@ -243,15 +241,14 @@ pub(crate) fn write_struct(out: &mut String, l: &CLayout, docs: &ModuleDocs) {
 /// Writes every struct and then every constant group of one module, under
 /// a banner made of the module's own documentation if `banner`.
 pub(crate) fn write_module(out: &mut String, m: &CModule, banner: bool) {
-    let docs = rust_docs::read_file(m.file);
     if banner {
-        let about = rust_docs::summary(&docs.module);
+        let about = rust_docs::summary(&rust_docs::read_file(m.file).module);
         out.push('\n');
         wrapped_comment(out, 0, &format!("{about} [{}]", m.file), true);
     }
     for l in m.layouts {
         out.push('\n');
-        write_struct(out, l, &docs);
+        write_struct(out, l);
     }
     for g in m.consts {
         out.push('\n');

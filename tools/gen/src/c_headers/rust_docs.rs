@@ -1,22 +1,16 @@
 // SPDX-License-Identifier: MIT
-//! Reads the documentation of a module, its structs and their fields from
-//! the module's Rust source with a Rust parser (`syn`), so that the Rust doc
-//! comments are also the C header's comments, whatever the source's layout.
+//! Reads the documentation of a module (its `//!` text) from the module's
+//! Rust source with a Rust parser (`syn`), and turns doc comments into the
+//! C header's comments. (Structs and their members carry their doc lines in
+//! the `c_structs!` tables.)
 
-use std::collections::HashMap;
-
-use syn::{Attribute, Expr, Fields, Item, Lit, Meta, Visibility};
+use syn::{Attribute, Expr, Lit, Meta};
 
 /// Documentation found in one module source.
 #[derive(Default)]
 pub(crate) struct ModuleDocs {
     /// The `//!` text at the top of the file.
     pub module: Vec<String>,
-    /// `struct name` → its doc lines.
-    pub structs: HashMap<String, Vec<String>>,
-    /// (`struct name`, `field name`) → the field's doc lines; public
-    /// fields only (the C members).
-    pub fields: HashMap<(String, String), Vec<String>>,
 }
 
 /// The doc lines of `attrs`, one per `///` (or `//!`) line, trimmed.
@@ -37,38 +31,12 @@ fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
         .collect()
 }
 
-/// Records a struct or union's documentation and that of its public fields.
-fn record(docs: &mut ModuleDocs, name: String, attrs: &[Attribute], fields: &Fields) {
-    for f in fields {
-        if let (Visibility::Public(_), Some(ident)) = (&f.vis, &f.ident) {
-            let field = syn::ext::IdentExt::unraw(ident).to_string();
-            docs.fields
-                .insert((name.clone(), field), doc_lines(&f.attrs));
-        }
-    }
-    docs.structs.insert(name, doc_lines(attrs));
-}
-
-/// Collects the documentation of the top-level items of `source`.
+/// Collects the module documentation of `source`.
 pub(crate) fn read(source: &str) -> Result<ModuleDocs, syn::Error> {
     let file = syn::parse_file(source)?;
-    let mut docs = ModuleDocs {
+    Ok(ModuleDocs {
         module: doc_lines(&file.attrs),
-        ..Default::default()
-    };
-    for item in &file.items {
-        match item {
-            Item::Struct(s) => record(&mut docs, s.ident.to_string(), &s.attrs, &s.fields),
-            Item::Union(u) => record(
-                &mut docs,
-                u.ident.to_string(),
-                &u.attrs,
-                &Fields::Named(u.fields.clone()),
-            ),
-            _ => {}
-        }
-    }
-    Ok(docs)
+    })
 }
 
 /// The documentation of the Rust source file `file` (relative to the
@@ -130,11 +98,13 @@ fn plain(text: &str) -> String {
 
 #[test]
 fn docs_are_found_and_made_plain() {
-    let src = "// SPDX-License-Identifier: MIT\n//! Top.\n//! More.\n\n/// A [`thing`](super::x).\n///\n/// Rust only.\n\
-               #[repr(C)]\npub struct s {\n    /// The `a`.\n    pub a: u32,\n    pub r#type: u8,\n}\n";
+    let src =
+        "// SPDX-License-Identifier: MIT\n//! Top.\n//! More.\n\n/// A struct.\npub struct s;\n";
     let d = read(src).expect("valid Rust");
     assert_eq!(d.module, ["Top.", "More."]);
-    assert_eq!(summary(&d.structs["s"]), "A thing.");
-    assert_eq!(summary(&d.fields[&("s".into(), "a".into())]), "The a.");
-    assert!(d.fields[&("s".into(), "type".into())].is_empty());
+    assert_eq!(
+        summary(&["A [`thing`](super::x).", "", "Rust only."]),
+        "A thing."
+    );
+    assert_eq!(summary(&["The `a`."]), "The a.");
 }
