@@ -441,22 +441,30 @@ clean:
 distclean: clean
 	rm -f config.mk
 
-# The reference manual (man/generate.py says where each page's text comes
-# from): $(MAN_DIR)/man2, man3, man7, built by `make`, installed by `make
-# install`, checked by `make test`. Cheap, so always rebuilt from scratch.
-# (After the `test` rule, so check-man runs after liburing-tests, which
-# fetches upstream's source when LIBURING_SRC is not given.)
+# The reference manual: $(MAN_DIR)/man2, man3, man7, built by `make`,
+# installed by `make install`, checked by `make test`. tools/gen writes the
+# pages (tools/gen/src/man/mod.rs says where each page's text comes from)
+# into man/generated with the headers (`make headers`; `make check-headers`
+# fails when they are stale), so that `make` needs no crate beyond the
+# library's (offline and Debian builds); this copies them. Cheap, so always
+# done from scratch. (After the `test` rule, so check-man runs after
+# liburing-tests, which fetches upstream's source when LIBURING_SRC is not
+# given.)
 .PHONY: man html check-man
 all: man
 MAN_DIR := $(BUILD)/man
 PYTHON  ?= python3
 man:
 	rm -rf $(MAN_DIR)/man2 $(MAN_DIR)/man3 $(MAN_DIR)/man7
-	$(PYTHON) man/generate.py $(MAN_DIR)
+	mkdir -p $(MAN_DIR)
+	cp -RP man/generated/man2 man/generated/man3 man/generated/man7 \
+		man/generated/names.txt man/generated/synopsis-check.c $(MAN_DIR)/
 
-# Every name resolves, SYNOPSIS = installed header, lint-clean, the examples
-# compile and run, no sentence taken from liburing's pages (upstream's source:
-# LIBURING_SRC, else the one the liburing-tests harness fetched into its cache).
+# Every name resolves, each SYNOPSIS declaration compiles against the
+# installed header (synopsis-check.c, written by tools/gen), lint-clean, the
+# examples compile and run, no sentence taken from liburing's pages
+# (upstream's source: LIBURING_SRC, else the one the liburing-tests harness
+# fetched into its cache).
 # (`stage` builds `all`, so the pages too; naming `man` here as well would let
 # make -j regenerate them while the stage's install copies them.)
 check-man: stage

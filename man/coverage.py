@@ -7,8 +7,6 @@ section, printed next to upstream liburing's figures on the same measure."""
 import os
 import re
 
-import releases
-
 sys_provenance = None   # set by check.py (liburing-tests/provenance.py)
 
 HEADERS = ("liburing/io_uring.h", "liburing/io_uring/query.h",
@@ -61,6 +59,25 @@ def page_text(path):
         return f.read()
 
 
+TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernel-releases.tsv")
+
+
+def release_names(path=TABLE):
+    """The names of man/kernel-releases.tsv (written by tools/gen), in
+    file order; a malformed row is an error, not a silent gap."""
+    names = []
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            cols = line.split("\t")
+            if len(cols) != 3 or not re.fullmatch(r"\d+\.\d+|-", cols[1]):
+                raise ValueError("%s:%d: want NAME<TAB>RELEASE<TAB>TEXT" % (path, number))
+            names.append(cols[0])
+    return names
+
+
 def mentioned(name, text):
     return re.search(r"(?<![\w])%s(?![\w])" % re.escape(name), text) is not None
 
@@ -81,7 +98,7 @@ def check(man_dir, stage_usr, upstream_man, pages, failures):
     theirs = "\n".join(upstream.values())
 
     # Every name, documented somewhere and with a release in the table.
-    table = {r.name: r for r in releases.load()}
+    table = release_names()
     total = [n for ns in names.values() for n in ns]
     missing = [n for n in total if not mentioned(n, everything)]
     unlisted = [n for n in total if n not in table]

@@ -60,3 +60,35 @@ pub(crate) fn generate() -> String {
     bindings.write(&mut out);
     String::from_utf8(out).unwrap_or_else(|_| crate::fail("cbindgen wrote non-UTF-8"))
 }
+
+/// The prototype of every exported function of the C boundary (those
+/// functions.h leaves out too) as cbindgen spells it, on one line, without
+/// `LIBURING_NOEXCEPT` and the `;`: name -> `int io_uring_submit(struct
+/// io_uring *ring)`. The SYNOPSIS of the reference pages.
+pub(crate) fn prototypes() -> std::collections::BTreeMap<String, String> {
+    let mut c = config();
+    c.header = None;
+    c.include_guard = None;
+    c.function.postfix = None;
+    c.line_length = usize::MAX / 2;
+    c.export.exclude.clear();
+    let mut bindings = cbindgen::Builder::new()
+        .with_crate(crate::repo())
+        .with_config(c)
+        .generate()
+        .unwrap_or_else(|e| crate::fail(&format!("cbindgen could not parse the library: {e}")));
+    let functions = std::mem::take(&mut bindings.functions);
+    let mut out = std::collections::BTreeMap::new();
+    for f in functions {
+        let name = f.path.name().to_string();
+        bindings.functions = vec![f];
+        let mut text = Vec::new();
+        bindings.write(&mut text);
+        let text =
+            String::from_utf8(text).unwrap_or_else(|_| crate::fail("cbindgen wrote non-UTF-8"));
+        let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let decl = one_line.strip_suffix(';').unwrap_or(&one_line).to_string();
+        out.insert(name, decl);
+    }
+    out
+}

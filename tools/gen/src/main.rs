@@ -2,7 +2,7 @@
 //! The generator of every generated file in the repository: `gen headers`
 //! writes them, `gen check` fails (listing them) when a checked-in copy is
 //! stale, `gen abi-assert FILE` writes the uapi tables as C static
-//! assertions, `gen imports` prints the library's module import graph. It
+//! assertions, `gen man OUT_DIR` writes the reference manual, `gen imports` prints the library's module import graph. It
 //! reads the uapi crate's tables in memory, and Rust doc comments,
 //! prototypes and imports with a Rust parser; nothing is read as text
 //! patterns. `make headers`, `make check-headers`, `make abi-assert` and
@@ -12,6 +12,7 @@ mod c_headers;
 mod capi_docs;
 mod functions_h;
 mod imports;
+mod man;
 mod prep;
 mod releases_tsv;
 
@@ -33,40 +34,100 @@ pub(crate) fn fail(why: &str) -> ! {
 }
 
 /// Every generated file: (path relative to the repository, content).
-fn generated_files() -> Vec<(&'static str, String)> {
-    let mut files = c_headers::generated_files();
-    files.push((functions_h::OUT, functions_h::generate()));
-    files.push((prep::generate::OUT, prep::generate::generate()));
-    files.push((releases_tsv::OUT, releases_tsv::generate()));
-    files.push((capi_docs::OUT, capi_docs::generate()));
+fn generated_files() -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = c_headers::generated_files()
+        .into_iter()
+        .map(|(p, t)| (p.to_string(), t))
+        .collect();
+    files.push((functions_h::OUT.into(), functions_h::generate()));
+    files.push((prep::generate::OUT.into(), prep::generate::generate()));
+    files.push((releases_tsv::OUT.into(), releases_tsv::generate()));
     files
 }
 
+/// Every generated file, the manual's too, and the manual's aliases
+/// (symbolic links: path, target).
+fn everything() -> (man::Files, man::Files) {
+    let mut files = generated_files();
+    let (pages, links) = man::generated_files();
+    files.extend(pages);
+    (files, links)
+}
+
+/// Generated paths under the manual's directory that nothing writes any
+/// more (a page of a removed function).
+fn strays(files: &[(String, String)], links: &[(String, String)]) -> Vec<String> {
+    man::present()
+        .into_iter()
+        .filter(|p| !files.iter().chain(links).any(|(q, _)| q == p))
+        .collect()
+}
+
+fn link_is(path: &str, target: &str) -> bool {
+    std::fs::read_link(repo().join(path)).is_ok_and(|t| t == Path::new(target))
+}
+
 fn write_all() -> ExitCode {
-    for (path, text) in generated_files() {
+    let (files, links) = everything();
+    for path in strays(&files, &links) {
+        let full = repo().join(&path);
+        if let Err(e) = std::fs::remove_file(&full) {
+            fail(&format!("{}: {e}", full.display()));
+        }
+        println!("gen: removed {path}");
+    }
+    for (path, text) in &files {
         let full = repo().join(path);
         if std::fs::read_to_string(&full).ok().as_deref() == Some(text.as_str()) {
             continue;
+        }
+        if let Some(dir) = full.parent() {
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                fail(&format!("{}: {e}", dir.display()));
+            }
         }
         if let Err(e) = std::fs::write(&full, text) {
             fail(&format!("{}: {e}", full.display()));
         }
         println!("gen: wrote {path}");
     }
+    for (path, target) in &links {
+        if link_is(path, target) {
+            continue;
+        }
+        let full = repo().join(path);
+        let _ = std::fs::remove_file(&full);
+        if let Err(e) = std::os::unix::fs::symlink(target, &full) {
+            fail(&format!("{}: {e}", full.display()));
+        }
+        println!("gen: linked {path} -> {target}");
+    }
     ExitCode::SUCCESS
 }
 
 fn check_all() -> ExitCode {
-    let files = generated_files();
-    let stale: Vec<&str> = files
+    let (files, links) = everything();
+    let mut stale: Vec<&str> = files
         .iter()
         .filter(|(path, text)| {
             std::fs::read_to_string(repo().join(path)).ok().as_deref() != Some(text.as_str())
         })
-        .map(|(path, _)| *path)
+        .map(|(path, _)| path.as_str())
         .collect();
+    stale.extend(
+        links
+            .iter()
+            .filter(|(path, target)| !link_is(path, target))
+            .map(|(path, _)| path.as_str()),
+    );
+    let strays = strays(&files, &links);
+    stale.extend(strays.iter().map(String::as_str));
     if stale.is_empty() {
-        println!("gen: {} generated files are fresh", files.len());
+        println!(
+            "gen: {} generated files and {} links are fresh",
+            files.len(),
+            links.len()
+        );
         return ExitCode::SUCCESS;
     }
     eprintln!("gen: stale generated files {stale:?}: run `make headers` and commit the result");
@@ -111,11 +172,16 @@ fn main() -> ExitCode {
         ["headers"] => write_all(),
         ["check"] => check_all(),
         ["abi-assert", out] => abi_assert(Path::new(out)),
+        ["man", out] => {
+            man::run(Path::new(out));
+            ExitCode::SUCCESS
+        }
         ["imports"] => show_imports(false),
         ["imports", "--deny-circles"] => show_imports(true),
         _ => {
             eprintln!(
-                "usage: gen headers | gen check | gen abi-assert FILE | gen imports [--deny-circles]"
+                "usage: gen headers | gen check | gen abi-assert FILE | gen man OUT_DIR | gen imports \
+                 [--deny-circles]"
             );
             ExitCode::from(2)
         }

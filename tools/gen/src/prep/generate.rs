@@ -307,17 +307,6 @@ fn c_param(p: &Param) -> String {
     }
 }
 
-fn all_params(h: &Helper) -> Vec<Param> {
-    let sqe = super::p("struct io_uring_sqe *", "sqe");
-    if h.sqe_not_first {
-        h.params.to_vec()
-    } else {
-        std::iter::once(sqe)
-            .chain(h.params.iter().copied())
-            .collect()
-    }
-}
-
 /// `text` as comment lines of at most 78 columns.
 fn comment(out: &mut String, text: &str) {
     let mut line = String::from(" *");
@@ -354,6 +343,42 @@ fn prototype(out: &mut String, head: &str, params: &[String]) {
     out.push_str("\n\tLIBURING_NOEXCEPT\n");
 }
 
+/// The stores of `h` as its C body makes them, in order: (field, `=` or
+/// `|=`, the C right-hand side). The reference pages list them.
+pub(crate) fn c_stores(h: &Helper) -> Vec<(&'static str, &'static str, String)> {
+    let params = all_params(h);
+    in_sqe_order(simplify(steps(h)))
+        .into_iter()
+        .map(|s| {
+            if s.or {
+                let ty = s.field.c_type;
+                (s.field.name, "|=", format!("({ty}) {}", paren(&s.value)))
+            } else {
+                (s.field.name, "=", rhs(&s, &params))
+            }
+        })
+        .collect()
+}
+
+/// The C prototype of `h` on one line, without linkage words and `;`:
+/// `void io_uring_prep_nop(struct io_uring_sqe *sqe)`.
+pub(crate) fn c_prototype(h: &Helper) -> String {
+    let params: Vec<String> = all_params(h).iter().map(c_param).collect();
+    format!("void {}({})", h.name, params.join(", "))
+}
+
+/// The parameters of `h` as C has them (the SQE pointer included).
+pub(crate) fn all_params(h: &Helper) -> Vec<Param> {
+    let sqe = super::p("struct io_uring_sqe *", "sqe");
+    if h.sqe_not_first {
+        h.params.to_vec()
+    } else {
+        std::iter::once(sqe)
+            .chain(h.params.iter().copied())
+            .collect()
+    }
+}
+
 fn emit(out: &mut String, h: &Helper) {
     let params = all_params(h);
     out.push_str("\n/*\n");
@@ -372,14 +397,8 @@ fn emit(out: &mut String, h: &Helper) {
     let rendered: Vec<String> = params.iter().map(c_param).collect();
     prototype(out, &format!("IOURINGINLINE void {}", h.name), &rendered);
     out.push_str("{\n");
-    for s in in_sqe_order(simplify(steps(h))) {
-        let name = s.field.name;
-        if s.or {
-            let ty = s.field.c_type;
-            writeln!(out, "\tsqe->{name} |= ({ty}) {};", paren(&s.value)).unwrap();
-        } else {
-            writeln!(out, "\tsqe->{name} = {};", rhs(&s, &params)).unwrap();
-        }
+    for (name, op, value) in c_stores(h) {
+        writeln!(out, "\tsqe->{name} {op} {value};").unwrap();
     }
     out.push_str("}\n");
     if let Some(m) = h.only_if {

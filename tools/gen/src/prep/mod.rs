@@ -9,11 +9,11 @@
 //! `include/liburing/prep.h` (`make headers`; `make check-headers` fails when
 //! it is stale), where each helper is a flat list of field stores, so the
 //! inline code is what a hand-written helper would compile to. The same table
-//! is meant to feed the helpers' reference pages.
+//! feeds the helpers' reference pages (`crate::man`).
 
 pub(crate) mod generate;
 mod sqe_fields;
-mod table;
+pub(crate) mod table;
 
 /// One C parameter of a helper.
 #[derive(Clone, Copy, Debug)]
