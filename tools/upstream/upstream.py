@@ -165,12 +165,17 @@ def build(cache, src, src_desc, jobs=2, rebuild=False):
     ref, stage = reference_tree(cache), stage_dir(cache)
     key = {"src": src, "desc": src_desc, "cc": os.environ.get("CC"),
            "cflags": os.environ.get("CFLAGS"), "format": BUILD_FORMAT}
+
+    def same_source(k):
+        # The same package whether it was fetched by this process or cached.
+        return dict(k, desc=k.get("desc", "").replace(" (cached)", ""))
+
     stamp = os.path.join(ref, ".harness-stamp")
     with locked(cache):
         if not rebuild and os.path.isfile(stamp):
             try:
                 with open(stamp) as f:
-                    if json.load(f) == key and os.path.isdir(stage):
+                    if same_source(json.load(f)) == same_source(key) and os.path.isdir(stage):
                         say("reference build: up to date (%s)" % ref)
                         return ref
             except (OSError, ValueError):
