@@ -337,7 +337,7 @@ check-symbols: all
 
 # The io_uring workloads of bench/ against upstream liburing 2.15, with an
 # A/A run, report and plots in build/bench/ (timing: not part of `make test`).
-# Upstream's build comes from the liburing-tests harness (built if missing).
+# Upstream's build comes from tools/upstream/upstream.py (built if missing).
 bench: stage
 	sh bench/bench.sh $(abspath $(STAGE))/usr
 
@@ -345,9 +345,9 @@ bench: stage
 # peek and register functions, ours against upstream (callgrind); fails when
 # one of ours costs more. Needs valgrind and upstream's build.
 bench-calls: stage
-	@test -d $(UPSTREAM_STAGE)/lib || { echo "run 'make liburing-tests' first (builds upstream)"; exit 1; }
+	up=$$($(UPSTREAM) stage)/usr && \
 	sh bench/calls.sh $(abspath $(STAGE))/usr/lib $(abspath $(STAGE))/usr/include \
-		$(abspath $(UPSTREAM_STAGE))/lib $(abspath $(UPSTREAM_STAGE))/include
+		$$up/lib $$up/include
 
 # Our example programs (examples/*.c, shipped by packagers as documentation),
 # built against the installed layout with the user's flags, then run.
@@ -363,7 +363,8 @@ runtests: test
 # clean copy of this tree, and our packaging/debian/ built in a clean sid
 # buildd root, then both checked: see packaging/check_debian.py. Not in
 # `make test`: it installs build tools with apt-get; .ci/run runs it.
-# (The stage is only needed if the harness has not built upstream's nop.t.)
+# (The stage is only needed if the harness has not built upstream's nop.t
+# against upstream's liburing.so.2 yet.)
 check-debian: stage
 	python3 packaging/check_debian.py $(CHECK_DEBIAN_ARGS)
 
@@ -371,14 +372,16 @@ check-debian: stage
 bench-smoke: stage
 	python3 bench/run.py --smoke --ours $(abspath $(STAGE))/usr --out $(BUILD)/bench-smoke
 
-# Upstream liburing 2.15 as the liburing-tests harness builds and installs it.
-UPSTREAM_STAGE := .cache/liburing-tests/stage-upstream/usr
+# Upstream liburing 2.15: `$(UPSTREAM) source|build|stage` prints the path of
+# its unpacked Debian source, its build tree or its install (DESTDIR), fetching
+# and building it into .cache/liburing-tests first when needed.
+UPSTREAM := python3 tools/upstream/upstream.py
 
 # make test: the prerequisites first (tools/deps/prerequisites.txt, seconds),
 # then every stage below in order, each one whatever the earlier ones did
 # (tools/test/run-stages.sh), ending with "N passed, N failed". One stage a
-# line. The stages after liburing-tests use the upstream build and source it
-# fetches, so they come after it.
+# line. The stages that use upstream's build (tools/upstream/upstream.py)
+# come after liburing-tests, which makes it first.
 TEST_STAGES := \
 	all \
 	unit-test \
@@ -407,10 +410,9 @@ test:
 # arguments, built against upstream and against us; differences must be on
 # capi-tests/differential/allow-list.txt.
 check-differential: stage
-	@test -d $(UPSTREAM_STAGE)/lib || { echo "run 'make liburing-tests' first (builds upstream)"; exit 1; }
-	rm -rf $(BUILD)/bad-args-diff
+	up=$$($(UPSTREAM) stage) && rm -rf $(BUILD)/bad-args-diff && \
 	DIFF_OUT=$(abspath $(BUILD))/bad-args-diff \
-		sh capi-tests/differential/run.sh $(abspath $(STAGE)) $(abspath $(UPSTREAM_STAGE)/..)
+		sh capi-tests/differential/run.sh $(abspath $(STAGE)) $$up
 
 # Lockstep differential fuzzing of liburing-ffi.so.2, ours against upstream's
 # (and upstream against itself, to tell timing noise from divergences).
@@ -424,10 +426,10 @@ $(FUZZ_DRIVER): capi-tests/fuzz/driver.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Iinclude -o $@ $< -ldl
 fuzz: stage $(FUZZ_DRIVER)
-	@test -d $(UPSTREAM_STAGE)/lib || { echo "run 'make liburing-tests' first (builds upstream)"; exit 1; }
+	up=$$($(UPSTREAM) stage)/usr && \
 	python3 capi-tests/fuzz/fuzz.py --driver $(FUZZ_DRIVER) \
 		--ours $(abspath $(STAGE))/usr/lib/liburing-ffi.so.2 \
-		--upstream $(abspath $(UPSTREAM_STAGE))/lib/liburing-ffi.so.2 \
+		--upstream $$up/lib/liburing-ffi.so.2 \
 		--seed $(FUZZ_SEED) --seconds $(FUZZ_SECONDS) --out $(BUILD)/fuzz-out $(FUZZ_ARGS)
 # The fixed-seed run of `make test`.
 fuzz-short:
@@ -448,8 +450,7 @@ distclean: clean
 # fails when they are stale), so that `make` needs no crate beyond the
 # library's (offline and Debian builds); this copies them. Cheap, so always
 # done from scratch. (After the `test` rule, so check-man runs after
-# liburing-tests, which fetches upstream's source when LIBURING_SRC is not
-# given.)
+# liburing-tests.)
 .PHONY: man html check-man
 all: man
 MAN_DIR := $(BUILD)/man
@@ -463,13 +464,13 @@ man:
 # Every name resolves, each SYNOPSIS declaration compiles against the
 # installed header (synopsis-check.c, written by tools/gen), lint-clean, the
 # examples compile and run, no sentence taken from liburing's pages
-# (upstream's source: LIBURING_SRC, else the one the liburing-tests harness
-# fetched into its cache).
+# (upstream's source: LIBURING_SRC, else the Debian source package, from
+# $(UPSTREAM)).
 # (`stage` builds `all`, so the pages too; naming `man` here as well would let
 # make -j regenerate them while the stage's install copies them.)
 check-man: stage
-	src="$${LIBURING_SRC:-$$(ls -d .cache/liburing-tests/src/liburing*/ 2>/dev/null | head -n 1)}"; \
-	$(PYTHON) man/check.py $(MAN_DIR) $(abspath $(STAGE))/usr "$${src%/}/man"
+	src=$$($(UPSTREAM) source) && \
+	$(PYTHON) man/check.py $(MAN_DIR) $(abspath $(STAGE))/usr "$$src/man"
 
 # Browsable HTML: $(MAN_DIR)/html/index.html links every page.
 html: man

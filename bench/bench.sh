@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: MIT
 # `make bench`: sh bench/bench.sh <our staged usr dir>
 #
-# 1. upstream liburing 2.15: the liburing-tests harness's install of its own
-#    reference build (.cache/liburing-tests/stage-upstream/usr); when it is
-#    missing, the harness builds it (reference mode, one test run: nop);
+# 1. upstream liburing 2.15: its install, from tools/upstream/upstream.py
+#    (which fetches and builds it when missing);
 # 2. matplotlib into a venv under .cache/bench-venv (once);
 # 3. bench/run.py (timed rounds, io_uring_enter and callgrind passes), then
 #    bench/report.py and bench/plot.py into build/bench/.
@@ -12,24 +11,20 @@
 # BENCH_PAIRS=N (rounds, default 7), BENCH_ONLY=nop,pingpong (workloads),
 # BENCH_OUT (default <repo>/build/bench), BENCH_NULL_BLK=/dev/nullb0 (adds
 # personality rows on that null_blk device where the kernel has one),
-# LIBURING_SRC (passed to the harness), CC.
+# LIBURING_SRC (passed to the provider), CC.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 ours=${1:?usage: bench.sh <our staged usr dir>}
 out=${BENCH_OUT:-$root/build/bench}
-upstream=$root/.cache/liburing-tests/stage-upstream/usr
 venv=$root/.cache/bench-venv
 
 mkdir -p "$(dirname "$out")"
-if [ ! -f "$upstream/include/liburing.h" ] || [ ! -e "$upstream/lib/liburing.so.2" ]; then
-	echo "bench: building upstream liburing 2.15 with the liburing-tests harness"
-	sh "$root/liburing-tests/run.sh" --modes reference --only nop >"$out.harness.log" 2>&1 || {
-		tail -20 "$out.harness.log"
-		echo "bench: the harness could not build upstream (log: $out.harness.log)" >&2
-		exit 1
-	}
-fi
+upstream=$(python3 "$root/tools/upstream/upstream.py" stage 2>"$out.upstream.log")/usr || {
+	tail -20 "$out.upstream.log"
+	echo "bench: could not fetch or build upstream liburing (log: $out.upstream.log)" >&2
+	exit 1
+}
 
 if ! "$venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
 	echo "bench: installing matplotlib into $venv"

@@ -31,8 +31,13 @@ import shutil
 import sys
 import time
 
-import harness
-from harness import say, die, rec, fmt_outcome, worse
+from common import (REPO, PASS, NOBUILD, say, die, rec, fmt_outcome, fmt_pairs, worse,
+                    is_regression, build_env, run_logged)  # first: tools/upstream on the path
+import upstream
+from builds import Builds
+from report import cell, table, env_sensitive_lines
+from runner import Kmsg, run_one, judge_suspects
+from upstream import fresh_tree
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SUBSET = os.path.join(HERE, "sanitize-subset.txt")
@@ -132,15 +137,15 @@ class SanitizedRun:
         base = os.path.join(self.logdir, name + (".%s" % tag if tag else ""))
         for old in glob.glob(base + ".san.*"):
             os.unlink(old)
-        env = harness.build_env()
+        env = build_env()
         for key, val in SAN_ENV.items():
             env[key] = "%s:log_path=%s.san" % (val, base)
         if not os.path.exists(os.path.join(self.testdir, name + ".t")):
-            return rec(harness.NOBUILD)
-        kind, detail, secs = harness.run_one(["./%s.t" % name], self.testdir, env,
-                                             self.args.timeout, self.args.kill_after,
-                                             base + ".log", self.kmsg,
-                                             "%s.t [sanitize %s %s]" % (name, self.side, tag))
+            return rec(NOBUILD)
+        kind, detail, secs = run_one(["./%s.t" % name], self.testdir, env,
+                                     self.args.timeout, self.args.kill_after,
+                                     base + ".log", self.kmsg,
+                                     "%s.t [sanitize %s %s]" % (name, self.side, tag))
         text = ""
         for path in [base + ".log"] + sorted(glob.glob(base + ".san.*")):
             with open(path, errors="replace") as f:
@@ -157,7 +162,7 @@ class SanitizedRun:
 def build_tree(builds, src, tree, log, cpp_include, liburing_a, targets, jobs):
     """A fresh configured copy of the source with `liburing_a` as its library
     and the tests built with the sanitizer flags."""
-    harness.fresh_tree(src, tree, log)
+    fresh_tree(src, tree, log)
     if cpp_include:
         # Our headers alone: upstream's must not be found (as in source mode).
         os.rename(os.path.join(tree, "src", "include"),
@@ -166,7 +171,7 @@ def build_tree(builds, src, tree, log, cpp_include, liburing_a, targets, jobs):
     cmd = ["make", "-j%d" % jobs, "-k", "V=1", "-C", "test", "CFLAGS=" + SAN_CFLAGS]
     if cpp_include:
         cmd.append("CPPFLAGS=-I" + cpp_include)
-    harness.run_logged(cmd + [n + ".t" for n in targets], log, cwd=tree, check=False)
+    run_logged(cmd + [n + ".t" for n in targets], log, cwd=tree, check=False)
 
 
 def read_subset(path):
@@ -186,7 +191,7 @@ def parse_args(argv):
     ap.add_argument("--stage", required=True, help="staged install of OUR library (absolute)")
     ap.add_argument("--all", action="store_true", help="every test, not the subset")
     ap.add_argument("--subset", default=SUBSET, help="file listing the tests (default %s)"
-                    % os.path.relpath(SUBSET, harness.REPO))
+                    % os.path.relpath(SUBSET, REPO))
     ap.add_argument("--only", help="comma list of test names (overrides the subset)")
     ap.add_argument("--timeout", type=int, default=90,
                     help="seconds per test (default 90: sanitized tests run slower)")
@@ -195,7 +200,7 @@ def parse_args(argv):
     ap.add_argument("--pair-needed", type=int, default=2)
     ap.add_argument("--retry-budget", type=int, default=600)
     ap.add_argument("-j", "--jobs", type=int, default=2)
-    ap.add_argument("--cache", default=os.path.join(harness.REPO, ".cache", "liburing-tests"))
+    ap.add_argument("--cache", default=os.path.join(REPO, ".cache", "liburing-tests"))
     ap.add_argument("--no-dmesg", action="store_true")
     args = ap.parse_args(argv)
     args.stage = os.path.abspath(args.stage)
@@ -218,9 +223,9 @@ def main(argv):
         say("another liburing-tests run holds %s; waiting" % lockf.name)
         fcntl.flock(lockf, fcntl.LOCK_EX)
     with open(os.path.join(logs, "fetch.log"), "a") as log:
-        src, src_desc = harness.obtain_source(cache, log)
+        src, src_desc = upstream.source(cache, log)
     say("liburing source: %s" % src_desc)
-    builds = harness.Builds(args, src, cache)
+    builds = Builds(args, src, cache)
     builds.reference(src_desc)  # upstream's liburing.a
     all_tests = builds.tests()
     if args.only:
@@ -254,7 +259,7 @@ def main(argv):
                            os.path.join(builds.ref, "src", "liburing.a"), names, args.jobs)
     t_build = (time.time() - t0, children_cpu() - cpu0)
 
-    kmsg = harness.Kmsg(not args.no_dmesg and os.geteuid() == 0)
+    kmsg = Kmsg(not args.no_dmesg and os.geteuid() == 0)
     sides = {side: SanitizedRun(side, tree, os.path.join(logs, "sanitize-" + side), args, kmsg)
              for side, tree in trees.items()}
     results = {"ours": {}, "reference": {}}
@@ -279,11 +284,11 @@ def main(argv):
         return sides["reference"].run(name, tag), sides["ours"].run(name, tag), 0.0
 
     # (A test with reports on ours is judged by them instead: blamed or explained.)
-    suspects = [n for n in names if results["ours"][n]["kind"] != harness.NOBUILD and
+    suspects = [n for n in names if results["ours"][n]["kind"] != NOBUILD and
                 worse(results["ours"][n], results["reference"][n]) and
                 not results["ours"][n].get("reports")]
-    harness.judge_suspects(args, "sanitize", suspects, results["ours"], run_pair,
-                           lambda n: os.path.join(logs, "sanitize-ours", n + ".pair<N>.log"))
+    judge_suspects(args, "sanitize", suspects, results["ours"], run_pair,
+                   lambda n: os.path.join(logs, "sanitize-ours", n + ".pair<N>.log"))
     t_run = (time.time() - t0, children_cpu() - cpu0)
 
     return report(args, names, results, t_build, t_run, time.time() - t_start)
@@ -310,18 +315,18 @@ def report(args, names, results, t_build, t_run, t_total):
               if ours[n].get("reports") and n not in blamed}
     ref_only = {n: ref[n]["reports"] for n in names
                 if ref[n].get("reports") and not ours[n].get("reports")}
-    regressions = [n for n in names if ours[n]["kind"] != harness.NOBUILD and
-                   not ours[n].get("reports") and harness.is_regression(ours[n], ref[n])]
-    nobuild = [n for n in names if ours[n]["kind"] == harness.NOBUILD]
+    regressions = [n for n in names if ours[n]["kind"] != NOBUILD and
+                   not ours[n].get("reports") and is_regression(ours[n], ref[n])]
+    nobuild = [n for n in names if ours[n]["kind"] == NOBUILD]
 
     say("")
     say("=" * 78)
-    rows = [[n, harness.cell(ref[n]) + (" +reports" if ref[n].get("reports") else ""),
-             harness.cell(ours[n]) + (" +reports" if ours[n].get("reports") else "")]
-            for n in names if ours[n]["kind"] != harness.PASS or ref[n]["kind"] != harness.PASS
+    rows = [[n, cell(ref[n]) + (" +reports" if ref[n].get("reports") else ""),
+             cell(ours[n]) + (" +reports" if ours[n].get("reports") else "")]
+            for n in names if ours[n]["kind"] != PASS or ref[n]["kind"] != PASS
             or ours[n].get("reports") or ref[n].get("reports")]
     if rows:
-        for line in harness.table(rows, ["test (not clean on both)", "reference", "ours"]):
+        for line in table(rows, ["test (not clean on both)", "reference", "ours"]):
             say(line)
     for title, group in (("reports on OURS only (failures)", blamed),
                          ("reports that are the test's or upstream's own (upstream's build "
@@ -340,8 +345,8 @@ def report(args, names, results, t_build, t_run, t_total):
         say("worse on ours than on the reference under sanitizers:")
         for n in regressions:
             say("  %s: reference %s, ours %s  %s" % (n, fmt_outcome(ref[n]), fmt_outcome(ours[n]),
-                                                      harness.fmt_pairs(ours[n])))
-    env = harness.env_sensitive_lines("sanitize", ours, "  ")
+                                                     fmt_pairs(ours[n])))
+    env = env_sensitive_lines("sanitize", ours, "  ")
     if env:
         say("")
         say("environment-sensitive (failed on the reference too, back to back):")
@@ -353,7 +358,7 @@ def report(args, names, results, t_build, t_run, t_total):
 
     n_reports = sum(len(ours[n].get("reports") or []) for n in names)
     failed = sorted(set(blamed) | set(regressions) | set(nobuild))
-    passed = sum(1 for n in names if ours[n]["kind"] == harness.PASS and n not in failed)
+    passed = sum(1 for n in names if ours[n]["kind"] == PASS and n not in failed)
     say("")
     say("sanitize: %d tests (%s), ours: %d pass, %d with sanitizer reports (%d reports; %d "
         "only on ours), %d worse than reference, %d nobuild; reference: %d with reports"

@@ -4,8 +4,8 @@
 
 1. Debian's recipe (rows without prefix). A distribution switches libraries by
    building its existing recipe from the new source. This takes the debian/
-   directory of Debian's liburing 2.15-1 source package (the one the
-   liburing-tests harness fetches, or LIBURING_SRC), lays it over a clean copy
+   directory of Debian's liburing 2.15-1 source package (from
+   tools/upstream/upstream.py, or LIBURING_SRC), lays it over a clean copy
    of this tree (its git-tracked files as they are now), and runs the recipe
    unchanged here, with this machine's Rust: `dpkg-buildpackage -b -uc -us`.
 
@@ -43,7 +43,6 @@ are installed here with apt-get when missing. Everything goes to
 """
 
 import argparse
-import fnmatch
 import glob
 import os
 import re
@@ -53,8 +52,13 @@ import sys
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(REPO, "liburing-tests"))
-import harness  # noqa: E402  (the source package, private apt, example plan)
+for d in ("liburing-tests", "tools/upstream", "tools/fetch"):
+    sys.path.insert(0, os.path.join(REPO, d))
+import aptfetch  # noqa: E402  (tools/fetch: the one downloader)
+import examples  # noqa: E402  (liburing-tests: the example's inputs and checker)
+import upstream  # noqa: E402  (tools/upstream: the source package, upstream's build)
+import proc  # noqa: E402  (tools/upstream: messages and subprocesses)
+from proc import capture, die, rmtree, run_logged  # noqa: E402
 import sid_chroot  # noqa: E402  (packaging/sid_chroot.py: the clean sid root)
 
 DEBIAN_VERSION = "2.15-1"
@@ -127,32 +131,32 @@ class Report:
 
 def run(cmd, log, cwd=None, env=None):
     """Run a command with its output appended to log; returns the exit status."""
-    return harness.run_logged(cmd, log, cwd=cwd, env=env, check=False)
+    return run_logged(cmd, log, cwd=cwd, env=env, check=False)
 
 
 def output(cmd, cwd=None, env=None):
-    return harness.capture(cmd, cwd=cwd, env=env)
+    return capture(cmd, cwd=cwd, env=env)
 
 
 # --------------------------------------------------------------------------- inputs
 
 def debian_dir(harness_cache, log):
     """Debian's debian/ directory of liburing 2.15-1 (harness cache or LIBURING_SRC)."""
-    src, desc = harness.obtain_source(harness_cache, log)
+    src, desc = upstream.source(harness_cache, log)
     d = os.path.join(src, "debian")
     if not os.path.isfile(os.path.join(d, "rules")):
-        harness.die("%s has no debian/rules (is it Debian's source package?)" % src)
+        die("%s has no debian/rules (is it Debian's source package?)" % src)
     say("check-debian: debian/ from %s" % desc)
     return d
 
 
 def clean_copy(dest, log):
     """The tree as git tracks it (working-tree contents), without build products."""
-    harness.rmtree(dest)
+    rmtree(dest)
     os.makedirs(dest)
     rc, files = output(["git", "-C", REPO, "ls-files", "-z"])
     if rc != 0:
-        harness.die("not a git checkout: %s" % files.strip())
+        die("not a git checkout: %s" % files.strip())
     for rel in files.split("\0"):
         if not rel or not os.path.lexists(os.path.join(REPO, rel)):
             continue  # deleted in the working tree
@@ -177,16 +181,16 @@ def install_tools(tree, log):
     if not want:
         return []
     if os.geteuid() != 0:
-        harness.die("missing %s and not root: install them first" % " ".join(want))
+        die("missing %s and not root: install them first" % " ".join(want))
     say("check-debian: installing %s" % " ".join(want))
-    env = dict(harness.build_env(), DEBIAN_FRONTEND="noninteractive")
+    env = dict(proc.build_env(), DEBIAN_FRONTEND="noninteractive")
     # Other jobs may hold dpkg's lock for a while: wait for it rather than fail.
     cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends",
            "-o", "DPkg::Lock::Timeout=600"] + want
     if run(cmd, log, env=env) != 0:
         run(["apt-get", "update", "-q"], log, env=env)
         if run(cmd, log, env=env) != 0:
-            harness.die("apt-get install %s failed (see %s)" % (" ".join(want), log.name))
+            die("apt-get install %s failed (see %s)" % (" ".join(want), log.name))
     return want
 
 
@@ -288,14 +292,16 @@ def debian_debs(work, log):
     have = present()
     if all(have.values()):
         return {p: v[0] for p, v in have.items()}
-    apt = harness.Apt(work, types="deb")
-    apt.configure()
-    cmd = ["apt-get", "-q"] + apt.opts() + ["download"] + \
-        ["%s=%s" % (p, DEBIAN_VERSION) for p in PACKAGES]
-    if run(cmd, log, cwd=dest) != 0:
-        apt.update(log)
-        if run(cmd, log, cwd=dest) != 0:
-            return None
+    fetcher = aptfetch.PrivateApt(os.path.join(work, "apt"), upstream.SRC_SUITES, log=log)
+    pkgs = ["%s=%s" % (p, DEBIAN_VERSION) for p in PACKAGES]
+    try:
+        if fetcher.download(dest, pkgs, check=False) != 0:
+            fetcher.update()
+            if fetcher.download(dest, pkgs, check=False) != 0:
+                return None
+    except aptfetch.AptError as e:
+        say("check-debian: %s" % e)
+        return None
     have = present()
     return {p: v[0] for p, v in have.items()} if all(have.values()) else None
 
@@ -404,7 +410,7 @@ def check_hardening(tree, theirs, work, report):
     arch = output(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"])[1].strip()
     ours_so = os.path.join(tree, "debian", "liburing2", "usr", "lib", arch, "liburing.so.2.15")
     root = os.path.join(work, "debian-root")
-    harness.rmtree(root)
+    rmtree(root)
     subprocess.check_call(["dpkg", "-x", theirs["liburing2"], root])
     their_so = os.path.join(root, "usr", "lib", arch, "liburing.so.2.15")
     ours, text = hardening(ours_so)
@@ -447,10 +453,10 @@ def upstream_programs(harness_cache, src, work, log):
 
     nop.t comes from the harness's binary-mode tree (upstream's test built against
     upstream's liburing.so.2). The example is upstream's io_uring-cp built the
-    same way: upstream's headers and liburing.so.2 from the harness's install of
-    upstream. Returns (nop, example) paths or None."""
+    same way: upstream's headers and liburing.so.2 from its install
+    (tools/upstream/upstream.py). Returns (nop, example) paths or None."""
     nop = os.path.join(harness_cache, "build", "binary", "test", "nop.t")
-    up = os.path.join(harness_cache, "stage-upstream", "usr")
+    up = os.path.join(upstream.provide(harness_cache, "stage"), "usr")
     if not os.path.exists(nop) or not os.path.isdir(os.path.join(up, "lib")):
         say("check-debian: the harness has not built upstream's tests yet; "
             "running liburing-tests --modes binary --only nop")
@@ -477,7 +483,7 @@ def check_unpacked(ours, work, harness_cache, src, log, report, scratch="root"):
     t0 = time.time()
     arch = output(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"])[1].strip()
     root = os.path.join(work, scratch)
-    harness.rmtree(root)
+    rmtree(root)
     subprocess.check_call(["dpkg", "-x", ours["liburing2"], root])
     libdir = os.path.join(root, "usr", "lib", arch)
     progs = upstream_programs(harness_cache, src, work, log)
@@ -486,7 +492,7 @@ def check_unpacked(ours, work, harness_cache, src, log, report, scratch="root"):
                    "could not get upstream's nop.t / io_uring-cp (see %s)" % log.name)
         return
     nop, example = progs
-    env = dict(harness.build_env(), LD_LIBRARY_PATH=libdir)
+    env = dict(proc.build_env(), LD_LIBRARY_PATH=libdir)
     results, ok = [], True
     for prog in (nop, example):
         got = loads_from(prog, libdir, env)
@@ -495,8 +501,8 @@ def check_unpacked(ours, work, harness_cache, src, log, report, scratch="root"):
             ok = False
     # The example's inputs and its checker are the harness's.
     data = os.path.join(work, "example-data")
-    harness.make_example_inputs(data)
-    args, checker = harness.example_plan(data)["io_uring-cp"]
+    examples.make_example_inputs(data)
+    args, checker = examples.example_plan(data)["io_uring-cp"]
     for label, cmd, check in (("nop.t", [nop], None),
                               ("io_uring-cp", [example] + args, checker)):
         p = subprocess.run(cmd, cwd=os.path.dirname(cmd[0]), env=env, timeout=120,
@@ -542,7 +548,7 @@ def debian_recipe(work, args, debian_src, log, report):
     src = os.path.dirname(debian_src)
     # dpkg-buildpackage writes the .debs next to the tree: a directory of its own.
     out = os.path.join(work, "build")
-    harness.rmtree(out)
+    rmtree(out)
     tree = os.path.join(out, "liburing-%s" % DEBIAN_VERSION.split("-")[0])
     t0 = time.time()
     clean_copy(tree, log)

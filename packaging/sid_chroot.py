@@ -9,7 +9,7 @@ unprivileged user inside a network namespace of its own: only what Debian
 packaged, and no network. Downloaded .debs are kept in a cache of their own,
 so a warm run downloads nothing.
 
-The mirror is the one this machine's apt uses (harness.derive_archive), read at
+The mirror is the one this machine's apt uses (tools/fetch/aptfetch.py), read at
 run time; sid's Release file can be older than apt's validity window there, so
 the root's apt does not check Valid-Until.
 """
@@ -20,7 +20,8 @@ import subprocess
 import time
 import urllib.parse
 
-import harness
+import aptfetch  # tools/fetch (check_debian.py puts it on the path)
+from proc import capture, die, rmtree, run_logged  # tools/upstream
 
 SUITE = "sid"
 BUILD_USER = "builder"
@@ -57,9 +58,9 @@ class SidChroot:
     # ------------------------------------------------------------ base
 
     def mirror(self):
-        found = harness.derive_archive()
+        found = aptfetch.derive_archive()
         if not found:
-            harness.die("cannot derive a Debian mirror from this machine's apt sources")
+            die("cannot derive a Debian mirror from this machine's apt sources")
         uris, signed_by, _ = found
         return uris[0], signed_by
 
@@ -69,14 +70,14 @@ class SidChroot:
         if os.path.exists(stamp):
             return 0.0, "cached"
         t0 = time.time()
-        harness.rmtree(self.base)
+        rmtree(self.base)
         uri, signed_by = self.mirror()
         cmd = ["debootstrap", "--variant=buildd"]
         if signed_by:
             cmd.append("--keyring=" + signed_by)
         cmd += [SUITE, self.base, uri]
-        if harness.run_logged(cmd, self.log, check=False) != 0:
-            harness.die("debootstrap failed (see %s)" % self.log.name)
+        if run_logged(cmd, self.log, check=False) != 0:
+            die("debootstrap failed (see %s)" % self.log.name)
         self.configure_base()
         self.chroot(["useradd", "--create-home", "--home-dir", "/home/" + BUILD_USER,
                      BUILD_USER], root=self.base)
@@ -113,10 +114,10 @@ class SidChroot:
         inner += ["sh", "-c", 'cd "$0" && exec "$@"', cwd] + argv
         script = " && ".join(mounts) + " && exec " + " ".join(sh_quote(a) for a in inner)
         unshare = ["unshare", "--mount", "--fork"] + ([] if net else ["--net"])
-        rc = harness.run_logged(unshare + ["sh", "-c", script], self.log, check=False)
+        rc = run_logged(unshare + ["sh", "-c", script], self.log, check=False)
         if check and rc != 0:
-            harness.die("in the sid root: %s failed (exit %d, see %s)"
-                        % (" ".join(argv), rc, self.log.name))
+            die("in the sid root: %s failed (exit %d, see %s)"
+                % (" ".join(argv), rc, self.log.name))
         return rc
 
     def capture(self, argv, cwd="/"):
@@ -125,14 +126,14 @@ class SidChroot:
                  "sh", "-c", 'cd "$0" && exec "$@"', cwd] + argv
         script = "mount -t proc proc %s/proc && exec %s" % (
             sh_quote(self.root), " ".join(sh_quote(a) for a in inner))
-        return harness.capture(["unshare", "--mount", "--net", "--fork", "sh", "-c", script])
+        return capture(["unshare", "--mount", "--net", "--fork", "sh", "-c", script])
 
     # ------------------------------------------------------------ one build
 
     def fresh_root(self):
         self.close()
         for d in (self.upper, self.overlay_work):
-            harness.rmtree(d)
+            rmtree(d)
         for d in (self.upper, self.overlay_work, self.root):
             os.makedirs(d, exist_ok=True)
         subprocess.check_call(["mount", "-t", "overlay", "overlay", "-o",
@@ -166,7 +167,7 @@ class SidChroot:
 
     def refresh_base_lists(self):
         lists = os.path.join("var", "lib", "apt", "lists")
-        harness.rmtree(os.path.join(self.base, lists))
+        rmtree(os.path.join(self.base, lists))
         shutil.copytree(os.path.join(self.root, lists), os.path.join(self.base, lists),
                         symlinks=True)
 

@@ -23,10 +23,10 @@ set -- BUILD="$build" CARGO_TARGET_DIR="$ARCH_CACHE/target" RUST_TARGET=i686-unk
 step i386-build make --no-print-directory stage "$@" || exit 1
 step i386-symbols make --no-print-directory check-symbols "$@"
 
-# Upstream's source: the one `make liburing-tests` fetched, else the harness
-# fetches it into its own cache. The reference mode (upstream on upstream)
-# runs when the cache holds no results for this kernel, and is reused after.
-src=${LIBURING_SRC:-$(ls -d "$ARCH_ROOT"/.cache/liburing-tests/src/liburing*/ 2>/dev/null | head -n 1)}
+# Upstream's source from tools/upstream/upstream.py (fetched once). The
+# reference mode (upstream on upstream) runs when the cache holds no results
+# for this kernel, and is reused after.
+src=${LIBURING_SRC:-$(python3 "$ARCH_ROOT"/tools/upstream/upstream.py source)}
 suite_cache=$ARCH_CACHE/i386/liburing-tests
 if [ "${CHECK_ARCH_SUITE:-full}" != none ]; then
 	step i386-liburing-suite env ${src:+LIBURING_SRC="${src%/}"} \

@@ -11,21 +11,15 @@ want=$(rustc --version | awk '{print $2}')
 lib=$(ls -d "$cache"/root/usr/src/rustc-"$want"*/library 2>/dev/null | head -n 1 || true)
 if [ -n "$lib" ] && [ -d "$lib/core" ]; then echo "$lib"; exit 0; fi
 
-mkdir -p "$cache/apt/lists/partial" "$cache/apt/archives/partial" "$cache/root"
-# The mirror the machine already uses, with the suite that carries the
-# toolchain's release.
-uri=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources)
-printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s trixie-backports main\n' \
-	"$uri" > "$cache/apt/sources.list"
-opts="-o Dir::Etc::SourceList=$cache/apt/sources.list -o Dir::Etc::SourceParts=/dev/null
- -o Dir::State::Lists=$cache/apt/lists -o Dir::Cache::Archives=$cache/apt/archives
- -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Architecture=amd64"
-# shellcheck disable=SC2086
-apt-get $opts update >&2
-# shellcheck disable=SC2086
-ver=$(apt-cache $opts madison rust-src | awk -v w="$want" '$3 ~ "^"w"\\+" { print $3; exit }')
+mkdir -p "$cache/root"
+# The one downloader, on the mirror the machine already uses, with the suite
+# that carries the toolchain's release.
+fetch() {
+	python3 "$(dirname "$0")/../fetch/aptfetch.py" "$cache/apt" --suite trixie-backports \
+		--arch amd64 --max-age 3600 "$@"
+}
+ver=$(fetch versions rust-src | awk -v w="$want" 'index($0, w "+") == 1 { print; exit }')
 [ -n "$ver" ] || { echo "rust-src $want not found in trixie-backports" >&2; exit 1; }
-# shellcheck disable=SC2086
-(cd "$cache/apt/archives" && apt-get $opts download "rust-src=$ver" >&2)
+fetch download "$cache/apt/archives" "rust-src=$ver" >&2
 dpkg-deb -x "$cache"/apt/archives/rust-src_*.deb "$cache/root"
 ls -d "$cache"/root/usr/src/rustc-"$want"*/library

@@ -11,8 +11,7 @@
 # and logs go to build/arch-vm. Each boot runs every capi-test as
 # capi-tests/run.sh would (0 pass, 77 skip, else fail) inside the guest, then
 # a list of liburing's own tests built against our headers and liburing.a
-# (upstream's source from .cache/liburing-tests, which the liburing-tests
-# harness fetches); the last line is `N passed, N failed` over both boots.
+# (upstream's source from tools/upstream/upstream.py, fetched once); the last line is `N passed, N failed` over both boots.
 # Environment: VM_TIMEOUT (seconds per boot, default 900), VM_TEST_TIMEOUT
 # (seconds per capi-test, default 240: under TCG init_exit_growth takes 80 s
 # and more), VM_LIBURING_TIMEOUT (per liburing test, default 60),
@@ -151,10 +150,10 @@ liburing_tests=${VM_LIBURING_TESTS-nop-all-sizes read-write fsync poll-cancel li
  unlink mkdir symlink truncate xattr madvise fadvise msg-ring file-register file-update
  fixed-buf-iter recv-multishot defer-taskrun resize-rings init-mem no-mmap-inval reg-wait ring-leak
  self personality pipe-bug}
-upstream_src=$(ls -d "$repo"/.cache/liburing-tests/src/liburing*/ 2>/dev/null | head -n 1)
+upstream_src=$([ -z "$liburing_tests" ] || python3 "$repo"/tools/upstream/upstream.py source 2>"$out/upstream-src.log" || true)
 lt_built=""
 if [ -n "$liburing_tests" ] && [ -z "$upstream_src" ]; then
-	echo "liburing's source is not in .cache/liburing-tests (make liburing-tests fetches it): its tests left out"
+	echo "liburing's source could not be fetched (see $out/upstream-src.log): its tests left out"
 elif [ -n "$liburing_tests" ]; then
 	step "building $(echo $liburing_tests | wc -w) of liburing's tests for aarch64 (source drop-in)"
 	lt=$out/liburing
