@@ -238,9 +238,23 @@ unsafe fn rsrc_register2(
         tags,
         ..Default::default()
     };
+    // SAFETY: forwarded caller guarantee.
+    unsafe { rsrc_register2_with(ring, opcode, &mut reg) }
+}
+
+/// Issues a resource table registration described by `reg`.
+///
+/// # Safety
+/// As [`rsrc_register2`], for the arrays `reg` names.
+#[inline(always)]
+unsafe fn rsrc_register2_with(
+    ring: LiveRing,
+    opcode: u32,
+    reg: &mut io_uring_rsrc_register,
+) -> SysResult<i32> {
     let size = size_of::<io_uring_rsrc_register>() as u32;
     // SAFETY: `reg` is live; the arrays it names are vouched for by the caller.
-    unsafe { register(live(ring), opcode, ptr::from_mut(&mut reg).cast(), size) }
+    unsafe { register(live(ring), opcode, ptr::from_mut(reg).cast(), size) }
 }
 
 /// Replaces `nr` slots from `off` of a resource table
@@ -290,15 +304,28 @@ fn raise_nofile_limit(nr: u32) -> SysResult<()> {
 
 /// Runs a file-table registration; on `EMFILE`, raises the fd limit once
 /// for `nr` files and tries again.
-fn with_nofile_retry(nr: u32, mut attempt: impl FnMut() -> SysResult<i32>) -> SysResult<i32> {
-    match attempt() {
-        Err(e) if e == Errno(libc::EMFILE) => {
-            // liburing ignores a failure to read the limit and retries anyway.
-            let _ = raise_nofile_limit(nr);
-            attempt()
-        }
-        other => other,
+#[inline(always)]
+fn with_nofile_retry(nr: u32, attempt: impl FnMut() -> SysResult<i32>) -> SysResult<i32> {
+    let mut attempt = attempt;
+    // Tested and passed on as the kernel's `int` and made a result once at
+    // the end: the first attempt then costs liburing's one compare, where
+    // a result tested for `EMFILE` and merged with the retry's would be
+    // unpacked and repacked on the way out.
+    let mut raw = syscall::to_int(attempt());
+    if raw == -libc::EMFILE {
+        raw = syscall::to_int(retry_with_more_files(nr, attempt));
     }
+    syscall::from_int(raw)
+}
+
+/// The `EMFILE` half of [`with_nofile_retry`], out of line so that the
+/// first attempt stays as small as liburing's.
+#[cold]
+#[inline(never)]
+fn retry_with_more_files(nr: u32, mut attempt: impl FnMut() -> SysResult<i32>) -> SysResult<i32> {
+    // liburing ignores a failure to read the limit and retries anyway.
+    let _ = raise_nofile_limit(nr);
+    attempt()
 }
 
 /// `io_uring_register_files`: a file table holding the `nr` fds of `files`.
@@ -307,7 +334,7 @@ fn with_nofile_retry(nr: u32, mut attempt: impl FnMut() -> SysResult<i32>) -> Sy
 /// `files` must be readable for `nr` `int`s.
 pub unsafe fn register_files(ring: LiveRing, files: *const i32, nr: u32) -> SysResult<i32> {
     // SAFETY: the kernel reads `nr` fds from `files`, as the caller vouches.
-    with_nofile_retry(nr, || unsafe {
+    with_nofile_retry(nr, move || unsafe {
         register(live(ring), IORING_REGISTER_FILES, files.cast(), nr)
     })
 }
@@ -318,35 +345,47 @@ pub unsafe fn register_files(ring: LiveRing, files: *const i32, nr: u32) -> SysR
 ///
 /// # Safety
 /// `files`, and `tags` unless null, must be readable for `nr` entries.
+#[inline]
 pub unsafe fn register_files_tags(
     ring: LiveRing,
     files: *const i32,
     tags: *const u64,
     nr: u32,
 ) -> SysResult<i32> {
+    let mut reg = io_uring_rsrc_register {
+        nr,
+        data: uaddr(files),
+        tags: uaddr(tags),
+        ..Default::default()
+    };
+    // Both attempts pass the one `reg`, so the retry needs only its address
+    // and the ring kept across the first call.
+    let reg = &mut reg;
     // SAFETY: the arrays are vouched for by the caller.
-    with_nofile_retry(nr, || unsafe {
-        rsrc_register2(ring, IORING_REGISTER_FILES2, uaddr(files), uaddr(tags), nr)
+    with_nofile_retry(nr, move || unsafe {
+        rsrc_register2_with(ring, IORING_REGISTER_FILES2, &mut *reg)
     })
 }
 
 /// `io_uring_register_files_sparse`: an empty file table of `nr` slots.
 pub fn register_files_sparse(ring: LiveRing, nr: u32) -> SysResult<i32> {
-    let mut reg = io_uring_rsrc_register {
-        nr,
-        flags: IORING_RSRC_REGISTER_SPARSE,
-        ..Default::default()
-    };
-    let size = size_of::<io_uring_rsrc_register>() as u32;
-    // SAFETY: one `io_uring_rsrc_register` read during the call; with
-    // `IORING_RSRC_REGISTER_SPARSE` and no data or tags it names no memory.
-    with_nofile_retry(nr, || unsafe {
-        register(
-            live(ring),
-            IORING_REGISTER_FILES2,
-            ptr::from_mut(&mut reg).cast(),
-            size,
-        )
+    with_nofile_retry(nr, move || {
+        let mut reg = io_uring_rsrc_register {
+            nr,
+            flags: IORING_RSRC_REGISTER_SPARSE,
+            ..Default::default()
+        };
+        let size = size_of::<io_uring_rsrc_register>() as u32;
+        // SAFETY: one `io_uring_rsrc_register` read during the call; with
+        // `IORING_RSRC_REGISTER_SPARSE` and no data or tags it names no memory.
+        unsafe {
+            register(
+                live(ring),
+                IORING_REGISTER_FILES2,
+                ptr::from_mut(&mut reg).cast(),
+                size,
+            )
+        }
     })
 }
 
@@ -652,6 +691,7 @@ pub unsafe fn register_iowq_aff(
     mask: *const libc::cpu_set_t,
 ) -> SysResult<i32> {
     let Ok(len) = i32::try_from(cpusz) else {
+        crate::hint::cold_path();
         return Err(Errno::EINVAL);
     };
     // SAFETY: forwarded caller guarantee.

@@ -150,6 +150,26 @@ pub unsafe fn io_uring_enter2(
     check(r).map(|v| v as i32)
 }
 
+/// A result as the kernel's `int`: the value, or the negated errno.
+#[inline(always)]
+pub fn to_int(r: SysResult<i32>) -> i32 {
+    match r {
+        Ok(v) => v,
+        Err(e) => e.neg(),
+    }
+}
+
+/// The inverse of [`to_int`] for a kernel `int` result (`-4095..=-1` is
+/// an error, as [`check`] reads the raw return).
+#[inline(always)]
+pub fn from_int(r: i32) -> SysResult<i32> {
+    if (-4095..0).contains(&r) {
+        Err(Errno(-r))
+    } else {
+        Ok(r)
+    }
+}
+
 /// `io_uring_register(2)`.
 ///
 /// # Safety
