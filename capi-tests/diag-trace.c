@@ -5,8 +5,9 @@
  * prints a per-ring summary at io_uring_queue_exit (or at exit for rings
  * never torn down).  Checked with this program linked four ways: against
  * liburing.so.2 (as run.sh builds it), liburing.a, liburing-ffi.so.2, and,
- * when upstream liburing and its examples are at hand (the liburing-tests
- * cache, LIBURING_SRC), upstream's unmodified io_uring-cp under LD_PRELOAD.
+ * when upstream liburing and its examples are at hand (CAPI_UPSTREAM_USR and
+ * CAPI_UPSTREAM_EXAMPLES, which run.sh asks tools/upstream/upstream.py for),
+ * upstream's unmodified io_uring-cp under LD_PRELOAD.
  */
 #include "check.h"
 
@@ -307,27 +308,26 @@ static void check_counts(const char *self, const char *out)
 	CHECK(strstr(t, "summary: ops per opcode: NOP=3"));
 }
 
-/* upstream's io_uring-cp, built against upstream, run with us preloaded */
-static void preload_example(const char *stage, const char *src)
+/*
+ * upstream's io_uring-cp, built against upstream, run with us preloaded.
+ * Upstream's install (its usr/) and its examples' source come from the
+ * environment (run.sh); either missing skips this case.
+ */
+static void preload_example(const char *stage)
 {
-	char root[4096], up[4096], ex[4096], bin[4096], data[4096], copy[4096];
-	const char *lsrc = getenv("LIBURING_SRC");
+	char up[4096], ex[4096], bin[4096], data[4096], copy[4096];
+	const char *up_env = getenv("CAPI_UPSTREAM_USR");
+	const char *ex_env = getenv("CAPI_UPSTREAM_EXAMPLES");
 	struct stat st;
 	char *t, *p;
 	long reads = 0, writes = 0, size = 3 * 32768 + 1000;
 
-	snprintf(root, sizeof(root), "%s/..", src);
-	if (getenv("CAPI_UPSTREAM_USR")) /* another architecture's build */
-		snprintf(up, sizeof(up), "%s", getenv("CAPI_UPSTREAM_USR"));
-	else
-		snprintf(up, sizeof(up), "%s/.cache/liburing-tests/stage-upstream/usr", root);
-	if (lsrc && *lsrc)
-		snprintf(ex, sizeof(ex), "%s/examples", lsrc);
-	else
-		snprintf(ex, sizeof(ex), "%s/.cache/liburing-tests/build/source/examples", root);
+	snprintf(up, sizeof(up), "%s", up_env ? up_env : "");
+	snprintf(ex, sizeof(ex), "%s", ex_env ? ex_env : "");
 	snprintf(bin, sizeof(bin), "%s/io_uring-cp.c", ex);
-	if (stat(up, &st) || stat(bin, &st)) {
-		printf("note: LD_PRELOAD case skipped: no upstream liburing build (%s) or examples (%s)"
+	if (!*up || !*ex || stat(up, &st) || stat(bin, &st)) {
+		printf("note: LD_PRELOAD case skipped: no upstream liburing build"
+		       " (CAPI_UPSTREAM_USR=%s) or examples (CAPI_UPSTREAM_EXAMPLES=%s)"
 		       " (run make liburing-tests first)\n", up, ex);
 		return;
 	}
@@ -407,6 +407,6 @@ int main(int argc, char **argv)
 	CHECK(access(trace, F_OK) != 0);
 
 	snprintf(how, sizeof(how), "LD_PRELOAD=%s/usr/lib/liburing.so.2", stage);
-	preload_example(how, src);
+	preload_example(how);
 	return 0;
 }

@@ -14,7 +14,10 @@
 # Environment: CC (default cc), CAPI_TIMEOUT (seconds, default 30),
 # CAPI_BUILD_DIR (where binaries and logs go; default a fresh /tmp dir),
 # CAPI_NO_COMPAT=1 to leave out the compatibility check, CAPI_EXTRA_CFLAGS
-# (added to every compile and link; `make` passes ./configure's sanitizers).
+# (added to every compile and link; `make` passes ./configure's sanitizers),
+# CAPI_UPSTREAM_USR and CAPI_UPSTREAM_EXAMPLES (upstream liburing's installed
+# usr/ and its examples' source, for diag-trace; by default asked of
+# tools/upstream/upstream.py, see below).
 
 set -u
 
@@ -55,6 +58,24 @@ selected() {
 	case $only in *" $1 "*) return 0 ;; esac
 	return 1
 }
+
+# Upstream liburing for diag-trace (upstream's io_uring-cp run on us): its
+# install and its source's examples/, from the one provider, and only when an
+# earlier step (make liburing-tests) has made them: `--cached` never fetches
+# or builds (a build here would run with this caller's CC), and the test skips
+# that case without them. A caller's CAPI_UPSTREAM_USR wins (tools/arch/i386.sh:
+# upstream built for i386).
+if selected diag-trace && command -v python3 >/dev/null 2>&1; then
+	upstream() { python3 "$here/../tools/upstream/upstream.py" --cached "$1" 2>/dev/null; }
+	if [ -z "${CAPI_UPSTREAM_USR:-}" ] && up=$(upstream stage); then
+		CAPI_UPSTREAM_USR=$up/usr
+		export CAPI_UPSTREAM_USR
+	fi
+	if [ -z "${CAPI_UPSTREAM_EXAMPLES:-}" ] && up=$(upstream source); then
+		CAPI_UPSTREAM_EXAMPLES=$up/examples
+		export CAPI_UPSTREAM_EXAMPLES
+	fi
+fi
 
 passed=0
 failed=0

@@ -163,7 +163,7 @@ _LOCAL_INLINE __u64 uring_ptr_to_u64(const void *ptr) LIBURING_NOEXCEPT
 /* Announces io_uring_sqe_set_data64() and io_uring_cqe_get_data64(). */
 #define LIBURING_HAVE_DATA64
 
-/* Nonzero when the kernel that filled in @p supports opcode @op. */
+/* See io_uring_opcode_supported(3). */
 IOURINGINLINE int io_uring_opcode_supported(const struct io_uring_probe *p,
 					    int op) LIBURING_NOEXCEPT
 {
@@ -203,7 +203,7 @@ IOURINGINLINE unsigned io_uring_cqe_shift(const struct io_uring *ring)
 	return io_uring_cqe_shift_from_flags(ring->flags);
 }
 
-/* How many CQ slots @cqe fills: a 32-byte CQE on a mixed ring takes two. */
+/* See io_uring_cqe_nr(3). */
 IOURINGINLINE unsigned io_uring_cqe_nr(const struct io_uring_cqe *cqe)
 	LIBURING_NOEXCEPT
 {
@@ -226,7 +226,11 @@ _LOCAL_INLINE unsigned __io_uring_cq_tail(const struct io_uring *ring)
 	return io_uring_smp_load_acquire(ring->cq.ktail);
 }
 
-/* A cursor over the CQEs the ring holds right now. */
+/*
+ * See io_uring_cqe_iter_init(3).  The tail is loaded once, with acquire, so
+ * every CQE the iterator visits is complete; the head is read plainly, as
+ * only this side moves it.
+ */
 IOURINGINLINE struct io_uring_cqe_iter
 io_uring_cqe_iter_init(const struct io_uring *ring) LIBURING_NOEXCEPT
 {
@@ -240,7 +244,10 @@ io_uring_cqe_iter_init(const struct io_uring *ring) LIBURING_NOEXCEPT
 	return at;
 }
 
-/* Move to the next CQE: true with *@cqe set, false once past the last. */
+/*
+ * See io_uring_cqe_iter_next(3).  A 32-byte CQE on a mixed ring takes two
+ * slots, hence the step by io_uring_cqe_nr().
+ */
 IOURINGINLINE bool io_uring_cqe_iter_next(struct io_uring_cqe_iter *iter,
 					  struct io_uring_cqe **cqe)
 	LIBURING_NOEXCEPT
@@ -255,10 +262,8 @@ IOURINGINLINE bool io_uring_cqe_iter_next(struct io_uring_cqe_iter *iter,
 }
 
 /*
- * Loop over the CQEs in the ring without consuming them; hand the slots
- * back with io_uring_cq_advance() afterwards.  @head_ only receives the
- * position of each CQE, for programs written when the loop needed it; the
- * (void) use keeps "set but not used" warnings away from such programs.
+ * See io_uring_for_each_cqe(3).  The (void) use of @head_ keeps "set but not
+ * used" warnings away from programs that pass a variable they never read.
  */
 #define io_uring_for_each_cqe(ring_, head_, cqe_)			\
 	for (struct io_uring_cqe_iter __io_uring_cqe_it__ =		\
@@ -267,7 +272,10 @@ IOURINGINLINE bool io_uring_cqe_iter_next(struct io_uring_cqe_iter *iter,
 	     io_uring_cqe_iter_next(&__io_uring_cqe_it__, &(cqe_));	\
 	     (void) (head_))
 
-/* Give @nr CQ slots back to the kernel. */
+/*
+ * See io_uring_cq_advance(3).  Release store of the head: the kernel may
+ * refill a slot only after our reads of it are done.
+ */
 IOURINGINLINE void io_uring_cq_advance(struct io_uring *ring, unsigned nr)
 	LIBURING_NOEXCEPT
 {
@@ -276,7 +284,7 @@ IOURINGINLINE void io_uring_cq_advance(struct io_uring *ring, unsigned nr)
 		io_uring_smp_store_release(ring->cq.khead, *ring->cq.khead + nr);
 }
 
-/* Done with @cqe, from io_uring_peek_cqe() or a wait; NULL is allowed. */
+/* See io_uring_cqe_seen(3). */
 IOURINGINLINE void io_uring_cqe_seen(struct io_uring *ring,
 				     struct io_uring_cqe *cqe)
 	LIBURING_NOEXCEPT
@@ -284,7 +292,7 @@ IOURINGINLINE void io_uring_cqe_seen(struct io_uring *ring,
 	io_uring_cq_advance(ring, cqe ? io_uring_cqe_nr(cqe) : 0U);
 }
 
-/* The pointer given to io_uring_sqe_set_data() for this request. */
+/* See io_uring_cqe_get_data(3). */
 IOURINGINLINE void *io_uring_cqe_get_data(const struct io_uring_cqe *cqe)
 	LIBURING_NOEXCEPT
 {
@@ -293,21 +301,24 @@ IOURINGINLINE void *io_uring_cqe_get_data(const struct io_uring_cqe *cqe)
 	return (void *) tag;
 }
 
-/* The value given to io_uring_sqe_set_data64() for this request. */
+/* See io_uring_cqe_get_data64(3). */
 IOURINGINLINE __u64 io_uring_cqe_get_data64(const struct io_uring_cqe *cqe)
 	LIBURING_NOEXCEPT
 {
 	return cqe->user_data;
 }
 
-/* Completions posted and not yet consumed. */
+/* See io_uring_cq_ready(3).  Acquire on the tail, plain head (ours). */
 IOURINGINLINE unsigned io_uring_cq_ready(const struct io_uring *ring)
 	LIBURING_NOEXCEPT
 {
 	return __io_uring_cq_tail(ring) - *ring->cq.khead;
 }
 
-/* True while completions wait in the kernel for room in the CQ ring. */
+/*
+ * See io_uring_cq_has_overflow(3).  A relaxed read: the flag is a hint, and
+ * nothing else is read on the strength of it.
+ */
 IOURINGINLINE bool io_uring_cq_has_overflow(const struct io_uring *ring)
 	LIBURING_NOEXCEPT
 {
@@ -316,8 +327,9 @@ IOURINGINLINE bool io_uring_cq_has_overflow(const struct io_uring *ring)
 }
 
 /*
- * Eventfd notifications: on unless switched off with the toggle below.  A
- * kernel without the CQ flags word cannot switch them off at all.
+ * See io_uring_cq_eventfd_enabled(3).  No CQ flags word (kernels before 5.8):
+ * notifications cannot be off.  A plain read: only the application writes
+ * this word.
  */
 IOURINGINLINE bool io_uring_cq_eventfd_enabled(const struct io_uring *ring)
 	LIBURING_NOEXCEPT
@@ -327,7 +339,12 @@ IOURINGINLINE bool io_uring_cq_eventfd_enabled(const struct io_uring *ring)
 	return !kflags || (*kflags & IORING_CQ_EVENTFD_DISABLED) == 0;
 }
 
-/* Switch eventfd notifications on or off: 0, or -EOPNOTSUPP (see above). */
+/*
+ * See io_uring_cq_eventfd_toggle(3).  Without the flags word "on" is already
+ * true.  The kernel reads the word when it posts a CQE, so the store is a
+ * relaxed atomic one (no ordering with anything else is needed), and it is
+ * skipped when the bit is as asked already.
+ */
 IOURINGINLINE int io_uring_cq_eventfd_toggle(struct io_uring *ring,
 					     bool enabled) LIBURING_NOEXCEPT
 {
@@ -344,7 +361,7 @@ IOURINGINLINE int io_uring_cq_eventfd_toggle(struct io_uring *ring,
 	return 0;
 }
 
-/* Wait for @wait_nr completions (0: none) and return the first in *@cqe_ptr. */
+/* See io_uring_wait_cqe_nr(3). */
 IOURINGINLINE int io_uring_wait_cqe_nr(struct io_uring *ring,
 				       struct io_uring_cqe **cqe_ptr,
 				       unsigned wait_nr) LIBURING_NOEXCEPT
@@ -385,11 +402,9 @@ _LOCAL_INLINE int __io_uring_drop_internal_cqe(struct io_uring *ring,
 }
 
 /*
- * Look at the CQ ring without entering the kernel.  *@cqe_ptr receives the
- * first CQE meant for the application, or NULL; *@nr_available (optional)
- * the number of filled slots at the last look.  Internal CQEs in front of
- * it are consumed on the way; the result is 0 or a failed internal
- * timeout's error.  The building block of the peek and wait functions.
+ * See __io_uring_peek_cqe(3).  Each round reloads the tail (acquire) after
+ * dropping an internal CQE, and stops at the first error one of them
+ * carries.
  */
 IOURINGINLINE int __io_uring_peek_cqe(struct io_uring *ring,
 				      struct io_uring_cqe **cqe_ptr,
@@ -435,7 +450,7 @@ _LOCAL_INLINE bool __io_uring_cqes_may_be_pending(const struct io_uring *ring)
 	return (IO_URING_READ_ONCE(*ring->sq.kflags) & hints) != 0;
 }
 
-/* A completion in *@cqe_ptr without waiting: 0, -EAGAIN if none, or -errno. */
+/* See io_uring_peek_cqe(3). */
 IOURINGINLINE int io_uring_peek_cqe(struct io_uring *ring,
 				    struct io_uring_cqe **cqe_ptr)
 	LIBURING_NOEXCEPT
@@ -449,7 +464,7 @@ IOURINGINLINE int io_uring_peek_cqe(struct io_uring *ring,
 	       io_uring_wait_cqe_nr(ring, cqe_ptr, 0) : -EAGAIN;
 }
 
-/* A completion in *@cqe_ptr, waiting for one if need be: 0 or -errno. */
+/* See io_uring_wait_cqe(3). */
 IOURINGINLINE int io_uring_wait_cqe(struct io_uring *ring,
 				    struct io_uring_cqe **cqe_ptr)
 	LIBURING_NOEXCEPT
@@ -480,7 +495,7 @@ IOURINGINLINE unsigned io_uring_load_sq_head(const struct io_uring *ring)
 		io_uring_smp_load_acquire(khead) : *khead;
 }
 
-/* SQEs handed out and not yet consumed by the kernel. */
+/* See io_uring_sq_ready(3). */
 IOURINGINLINE unsigned io_uring_sq_ready(const struct io_uring *ring)
 	LIBURING_NOEXCEPT
 {
@@ -489,7 +504,7 @@ IOURINGINLINE unsigned io_uring_sq_ready(const struct io_uring *ring)
 	return ring->sq.sqe_tail - head;
 }
 
-/* Free SQ slots. */
+/* See io_uring_sq_space_left(3). */
 IOURINGINLINE unsigned io_uring_sq_space_left(const struct io_uring *ring)
 	LIBURING_NOEXCEPT
 {
@@ -499,8 +514,8 @@ IOURINGINLINE unsigned io_uring_sq_space_left(const struct io_uring *ring)
 }
 
 /*
- * SQPOLL only: wait until the kernel thread has freed an SQ slot.  Returns
- * 0 straight away when there is room or the ring has no SQ thread.
+ * See io_uring_sqring_wait(3).  Only a full SQPOLL ring needs the library
+ * call (and with it the kernel); everything else returns here.
  */
 IOURINGINLINE int io_uring_sqring_wait(struct io_uring *ring)
 	LIBURING_NOEXCEPT
@@ -566,12 +581,9 @@ struct io_uring_sqe *io_uring_get_sqe(struct io_uring *ring)
 #endif
 
 /*
- * A 128-byte SQE, or NULL.  On IORING_SETUP_SQE128 rings that is any SQE.
- * On IORING_SETUP_SQE_MIXED rings it is two adjacent 64-byte slots, which
- * may not straddle the end of the array: when only the last slot is left
- * before the end, it becomes a NOP that posts nothing on success, and the
- * big SQE starts at slot 0.  The request must use a 128-byte opcode, so
- * that the kernel steps over both slots.  Other rings: always NULL.
+ * See io_uring_get_sqe128(3).  On a mixed ring the two slots of a big SQE
+ * must not wrap around the array's end: a tail on the last slot is first
+ * moved on by a NOP filler (IOSQE_CQE_SKIP_SUCCESS, so it posts nothing).
  */
 IOURINGINLINE struct io_uring_sqe *io_uring_get_sqe128(struct io_uring *ring)
 	LIBURING_NOEXCEPT
@@ -608,13 +620,17 @@ IOURINGINLINE struct io_uring_sqe *io_uring_get_sqe128(struct io_uring *ring)
  * moving the tail; the kernel takes them from the head.
  * ====================================================================== */
 
-/* Index mask of a buffer ring with @ring_entries (a power of two) entries. */
+/* See io_uring_buf_ring_mask(3). */
 IOURINGINLINE int io_uring_buf_ring_mask(__u32 ring_entries)
 	LIBURING_NOEXCEPT
 {
 	return (int) (ring_entries - 1);
 }
 
+/*
+ * See io_uring_buf_ring_init(3).  A plain store: nothing is published yet,
+ * so there is nothing the kernel could read out of order.
+ */
 IOURINGINLINE void io_uring_buf_ring_init(struct io_uring_buf_ring *br)
 	LIBURING_NOEXCEPT
 {
@@ -622,9 +638,9 @@ IOURINGINLINE void io_uring_buf_ring_init(struct io_uring_buf_ring *br)
 }
 
 /*
- * Describe buffer @bid (@len bytes at @addr) in the entry @buf_offset
- * places past the tail.  Not visible to the kernel before
- * io_uring_buf_ring_advance().
+ * See io_uring_buf_ring_add(3).  Plain stores: the entry lies past the
+ * published tail, where the kernel does not read until the release store
+ * of io_uring_buf_ring_advance() covers it.
  */
 IOURINGINLINE void io_uring_buf_ring_add(struct io_uring_buf_ring *br,
 					 void *addr, unsigned int len,
@@ -638,7 +654,7 @@ IOURINGINLINE void io_uring_buf_ring_add(struct io_uring_buf_ring *br,
 	entry->addr = (__u64) (uintptr_t) addr;
 }
 
-/* Publish @count entries filled in with io_uring_buf_ring_add(). */
+/* See io_uring_buf_ring_advance(3). */
 IOURINGINLINE void io_uring_buf_ring_advance(struct io_uring_buf_ring *br,
 					     int count) LIBURING_NOEXCEPT
 {
@@ -646,7 +662,10 @@ IOURINGINLINE void io_uring_buf_ring_advance(struct io_uring_buf_ring *br,
 	io_uring_smp_store_release(&br->tail, (__u16) (br->tail + count));
 }
 
-/* Publish @buf_count buffers, then hand back @cq_count CQ slots. */
+/*
+ * See __io_uring_buf_ring_cq_advance(3).  Each ring's index is published by
+ * its own release store, the buffers first.
+ */
 IOURINGINLINE void __io_uring_buf_ring_cq_advance(struct io_uring *ring,
 						  struct io_uring_buf_ring *br,
 						  int cq_count, int buf_count)
@@ -656,7 +675,7 @@ IOURINGINLINE void __io_uring_buf_ring_cq_advance(struct io_uring *ring,
 	io_uring_cq_advance(ring, (unsigned) cq_count);
 }
 
-/* The usual case of the above: one buffer returned per CQE consumed. */
+/* See io_uring_buf_ring_cq_advance(3). */
 IOURINGINLINE void io_uring_buf_ring_cq_advance(struct io_uring *ring,
 						struct io_uring_buf_ring *br,
 						int count) LIBURING_NOEXCEPT
@@ -665,8 +684,8 @@ IOURINGINLINE void io_uring_buf_ring_cq_advance(struct io_uring *ring,
 }
 
 /*
- * Buffers of group @bgid published and not yet taken by the kernel, or
- * -errno when the kernel cannot report its head.
+ * See io_uring_buf_ring_available(3).  The difference is taken in 16 bits,
+ * the width of the ring's indices, so that it survives their wrapping.
  */
 IOURINGINLINE int io_uring_buf_ring_available(struct io_uring *ring,
 					      struct io_uring_buf_ring *br,
@@ -689,10 +708,7 @@ IOURINGINLINE int io_uring_buf_ring_available(struct io_uring *ring,
  * helper, whatever the kernel actually stored.
  * ====================================================================== */
 
-/*
- * Check that a @buf_len byte completion buffer can hold the header plus the
- * name and control areas of @msgh; returns @buf as the header, or NULL.
- */
+/* See io_uring_recvmsg_validate(3). */
 IOURINGINLINE struct io_uring_recvmsg_out *
 io_uring_recvmsg_validate(void *buf, int buf_len, struct msghdr *msgh)
 	LIBURING_NOEXCEPT
@@ -707,14 +723,14 @@ io_uring_recvmsg_validate(void *buf, int buf_len, struct msghdr *msgh)
 	return fits ? (struct io_uring_recvmsg_out *) buf : NULL;
 }
 
-/* Start of the source-address area, right after the header. */
+/* See io_uring_recvmsg_name(3). */
 IOURINGINLINE void *io_uring_recvmsg_name(struct io_uring_recvmsg_out *o)
 	LIBURING_NOEXCEPT
 {
 	return (void *) (o + 1);
 }
 
-/* First control message, or NULL if none fits in what was received. */
+/* See io_uring_recvmsg_cmsg_firsthdr(3). */
 IOURINGINLINE struct cmsghdr *
 io_uring_recvmsg_cmsg_firsthdr(struct io_uring_recvmsg_out *o,
 			       struct msghdr *msgh) LIBURING_NOEXCEPT
@@ -726,7 +742,7 @@ io_uring_recvmsg_cmsg_firsthdr(struct io_uring_recvmsg_out *o,
 	       (struct cmsghdr *) control : NULL;
 }
 
-/* Control message following @cmsg, or NULL at the end. */
+/* See io_uring_recvmsg_cmsg_nexthdr(3). */
 IOURINGINLINE struct cmsghdr *
 io_uring_recvmsg_cmsg_nexthdr(struct io_uring_recvmsg_out *o,
 			      struct msghdr *msgh, struct cmsghdr *cmsg)
@@ -747,7 +763,7 @@ io_uring_recvmsg_cmsg_nexthdr(struct io_uring_recvmsg_out *o,
 	return (struct cmsghdr *) next;
 }
 
-/* Start of the received data. */
+/* See io_uring_recvmsg_payload(3). */
 IOURINGINLINE void *io_uring_recvmsg_payload(struct io_uring_recvmsg_out *o,
 					     struct msghdr *msgh)
 	LIBURING_NOEXCEPT
@@ -762,7 +778,7 @@ IOURINGINLINE void *io_uring_recvmsg_payload(struct io_uring_recvmsg_out *o,
 	return (void *) (name + msgh->msg_namelen + msgh->msg_controllen);
 }
 
-/* Number of payload bytes in a @buf_len byte completion buffer. */
+/* See io_uring_recvmsg_payload_length(3). */
 IOURINGINLINE unsigned int
 io_uring_recvmsg_payload_length(struct io_uring_recvmsg_out *o,
 				int buf_len, struct msghdr *msgh)
@@ -776,12 +792,7 @@ io_uring_recvmsg_payload_length(struct io_uring_recvmsg_out *o,
 }
 
 /* ======================================================================
- * Versioning
- *
- * IO_URING_CHECK_VERSION(major, minor) is true when these headers are OLDER
- * than major.minor, i.e. "#if !IO_URING_CHECK_VERSION(2, 5)" guards code
- * that needs liburing 2.5.  io_uring_check_version() (a library function)
- * does the same against the library loaded at run time.
+ * Versioning: see IO_URING_CHECK_VERSION(3).  True means OLDER headers.
  * ====================================================================== */
 #define IO_URING_CHECK_VERSION(major, minor)				\
 	((major) > IO_URING_VERSION_MAJOR ||				\

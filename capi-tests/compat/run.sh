@@ -5,9 +5,10 @@
 #   sh capi-tests/compat/run.sh <stage-dir>
 #
 # Fetches Debian bookworm's liburing-dev and liburing2 2.3 packages (for the
-# architecture CC builds for; a foreign one through a private apt state) with
-# `apt-get download` into <repo>/.cache/compat (kept between runs; override
-# with CAPI_COMPAT_CACHE), unpacks them with dpkg -x, builds compat/prog.c
+# architecture CC builds for) with tools/fetch/aptfetch.py into
+# <repo>/.cache/compat, or .cache/compat-<arch> for a foreign one (kept between
+# runs, the private apt state in its apt/; override with CAPI_COMPAT_CACHE;
+# apt's output goes to compat-apt.log), unpacks them with dpkg -x, builds compat/prog.c
 # against THOSE 2.3 headers linked to their liburing.so.2, and runs it:
 #   control: with the 2.3 library itself (validates the program),
 #   (a) with <stage>/usr/lib first on LD_LIBRARY_PATH,
@@ -25,6 +26,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=${CAPI_OUT:-}
 [ -n "$out" ] || out=$(mktemp -d /tmp/capi-compat.XXXXXX)
+mkdir -p "$out"
 CC=${CC:-cc}
 # The Debian architecture the compiler builds for (i686-linux-gnu-gcc or
 # gcc -m32: i386); the packages are fetched for it.
@@ -42,20 +44,18 @@ s390x-*) arch=s390x ;;
 esac
 if [ "$arch" = "$native" ]; then
 	cache=${CAPI_COMPAT_CACHE:-$root/.cache/compat}
-	apt_opts=""
 else
-	# A private apt state for the foreign architecture, so the system's
-	# own apt configuration is left as it is.
 	cache=${CAPI_COMPAT_CACHE:-$root/.cache/compat-$arch}
-	mkdir -p "$cache/apt/lists/partial" "$cache/apt/archives/partial"
-	awk -v a="$arch" '/^URIs:/ && !u { u = $2 } /^Suites:/ && !s { s = $2 } /^Signed-By:/ && !k { k = $2 }
-		END { printf "deb [arch=%s signed-by=%s] %s %s main\n", a, k, u, s }' \
-		/etc/apt/sources.list.d/debian.sources > "$cache/apt/sources.list"
-	apt_opts="-o Dir::Etc::SourceList=$cache/apt/sources.list -o Dir::Etc::SourceParts=/dev/null
-		-o Dir::State::Lists=$cache/apt/lists -o Dir::Cache::Archives=$cache/apt/archives
-		-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Architecture=$arch
-		-o APT::Architectures::=$arch"
 fi
+# The Debian release whose liburing is 2.3, fetched with the tree's one
+# downloader: apt with a private state in $cache/apt (this machine's mirror),
+# so the system's own apt configuration and lists play no part.
+suite=bookworm
+apt_log=$out/compat-apt.log
+aptfetch() {
+	python3 "$root/tools/fetch/aptfetch.py" "$cache/apt" --suite "$suite" --arch "$arch" "$@" \
+		2>>"$apt_log"
+}
 
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
@@ -68,23 +68,20 @@ find_libdir() {
 if [ ! -f "$cache/root/usr/include/liburing.h" ] || [ -z "$(find_libdir)" ]; then
 	command -v apt-get >/dev/null 2>&1 || skip "no apt-get to fetch liburing 2.3"
 	command -v dpkg >/dev/null 2>&1 || skip "no dpkg to unpack liburing 2.3"
+	command -v python3 >/dev/null 2>&1 || skip "no python3 to run tools/fetch/aptfetch.py"
 	pick_version() {
-		# shellcheck disable=SC2086
-		apt-cache $apt_opts madison liburing2 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2) } $2 ~ /^2\.3/ { print $2; exit }'
+		aptfetch versions liburing2 | awk '/^2\.3/ { print; exit }'
 	}
+	# The lists are fetched when $cache/apt has none; once more if 2.3 is missing.
 	ver=$(pick_version)
-	if [ -z "$ver" ] && { [ "$(id -u)" = 0 ] || [ -n "$apt_opts" ]; }; then
-		# shellcheck disable=SC2086
-		apt-get $apt_opts update -qq >/dev/null 2>&1
+	if [ -z "$ver" ] && aptfetch update; then
 		ver=$(pick_version)
 	fi
-	[ -n "$ver" ] || skip "apt knows no liburing2 2.3 package"
-	echo "fetching liburing-dev and liburing2 $ver into $cache"
+	[ -n "$ver" ] || skip "apt knows no liburing2 2.3 package for $arch in $suite (see $apt_log)"
+	echo "fetching liburing-dev and liburing2 $ver ($arch) into $cache"
 	rm -rf "$cache/debs" "$cache/root"
-	mkdir -p "$cache/debs"
-	# shellcheck disable=SC2086
-	(cd "$cache/debs" && apt-get $apt_opts download -q "liburing-dev:$arch=$ver" "liburing2:$arch=$ver") ||
-		skip "apt-get download of liburing $ver failed"
+	aptfetch download "$cache/debs" "liburing-dev=$ver" "liburing2=$ver" ||
+		skip "apt-get download of liburing $ver failed (see $apt_log)"
 	for deb in "$cache"/debs/*.deb; do
 		dpkg -x "$deb" "$cache/root" || fail "dpkg -x $deb"
 	done

@@ -16,11 +16,12 @@
  * accesses to a word the other side may change at any time (flag words).
  * io_uring_smp_mb() is a full (sequentially consistent) fence.
  *
- * C gets these as macros over C11 <stdatomic.h>; C++ gets function
- * templates over <atomic>, which accept the same arguments.  Either way
- * the plain integer is accessed through an atomic type of the same size,
- * which GCC and Clang guarantee to be layout-compatible for the 16/32/64
- * bit types used here.
+ * What a program gets from these names: io_uring_smp_load_acquire(3).
+ * How: macros over C11 <stdatomic.h> for C; C++ (no _Atomic qualifier to
+ * cast to before C++23) gets templates over <atomic> with the same names
+ * and arguments.  Either way the plain integer is accessed through an
+ * atomic type of the same size, which GCC and Clang guarantee to be
+ * layout-compatible for the 16/32/64 bit types used here.
  */
 #ifndef LIBURING_BARRIER_H
 #define LIBURING_BARRIER_H

@@ -3,10 +3,12 @@
 """The one downloader: apt-get and apt-cache with a private state.
 
 Every fetch from the Debian archive in this tree goes through here: liburing's
-source package (tools/upstream), Debian's liburing binaries (packaging/), the
-cross and VM packages (tools/arch/vm/debs.sh) and rust-src
-(tools/arch/rust-src.sh). The mirror is the one this machine's apt already
-uses, read from its deb822 sources (never written here); lists, archives and
+source package (tools/upstream), Debian's liburing binaries (packaging/),
+Debian 12's liburing 2.3 (capi-tests/compat/run.sh), Debian's crates
+(tools/offline/check-offline.sh), the cross and VM packages
+(tools/arch/vm/debs.sh) and rust-src (tools/arch/rust-src.sh). The mirror
+is the one this machine's apt already uses, read from its deb822 sources
+(never written here); lists, archives and
 an empty dpkg status live in a state directory of the caller's, so nothing of
 the machine's apt state is read or changed.
 

@@ -14,7 +14,7 @@
 # (dh-cargo deletes the lock instead, which is the "without" case).
 # Debian's crates come from OFFLINE_DEBIAN_SUITE (default sid, what a package
 # upload builds with) of the archive this machine's apt uses, through a private
-# apt configuration under .cache/offline; OFFLINE_DEBIAN_SUITE=bookworm gives
+# apt state under .cache/offline; OFFLINE_DEBIAN_SUITE=bookworm gives
 # libc 0.2.139, the oldest this was proven with. OFFLINE_DEBIAN_CRATES lists the
 # packages: every workspace member's dependencies must be there, as cargo
 # resolves the whole workspace. OFFLINE_SOURCES picks some of the three.
@@ -31,27 +31,16 @@ mkdir -p "$debs"
 command -v unshare >/dev/null || { echo "check-offline: unshare (util-linux) missing"; exit 1; }
 unshare -n true 2>/dev/null || { echo "check-offline: cannot unshare the network (needs root or user namespaces)"; exit 1; }
 
-# (a) Debian's crates: downloaded .debs, unpacked into one directory registry.
-apt_dir=$cache/apt-$suite
-archive=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null ||
-    awk '/^deb / { print $2; exit }' /etc/apt/sources.list)
-mkdir -p "$apt_dir/sources" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
-printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' "$archive" "$suite" \
-    /usr/share/keyrings/debian-archive-keyring.gpg > "$apt_dir/sources/debian.sources"
-# (sid's Release file may be older than apt's validity window)
-apt_private() {
-    "$@" -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$apt_dir/sources" \
-        -o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache" \
-        -o Dir::State::status=/dev/null -o APT::Sandbox::User=root -o Acquire::Check-Valid-Until=false
-}
-(
-    cd "$debs"
-    for pkg in $debian_crates; do
-        ls "${pkg}"_*.deb >/dev/null 2>&1 && continue
-        apt_private apt-get download -qq "$pkg" 2>/dev/null ||
-            { apt_private apt-get update -qq && apt_private apt-get download -qq "$pkg"; }
-    done
-)
+# (a) Debian's crates: .debs downloaded with the tree's one downloader
+# (tools/fetch/aptfetch.py: apt with a private state in .cache/offline/apt-SUITE,
+# this machine's mirror), unpacked into one directory registry. Lists that no
+# longer name the package's current file are refreshed once.
+aptfetch() { python3 tools/fetch/aptfetch.py "$cache/apt-$suite" --suite "$suite" "$@"; }
+for pkg in $debian_crates; do
+    ls "$debs/${pkg}"_*.deb >/dev/null 2>&1 && continue
+    aptfetch download "$debs" "$pkg" 2>/dev/null ||
+        { aptfetch update && aptfetch download "$debs" "$pkg"; }
+done
 rm -rf "$cache/debian-root"
 for deb in "$debs"/*.deb; do dpkg -x "$deb" "$cache/debian-root"; done
 debian_registry=$cache/debian-root/usr/share/cargo/registry

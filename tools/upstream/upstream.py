@@ -10,10 +10,13 @@ check-debian and tools/arch.
     upstream.py [--cache DIR] source          prints the unpacked source tree
     upstream.py [--cache DIR] [-j N] build    prints upstream's build tree
     upstream.py [--cache DIR] [-j N] stage    prints the stage (DESTDIR: usr/include, usr/lib)
+    upstream.py [--cache DIR] --cached WHAT   prints it only if it is there already
 
 Each makes sure what it prints exists (fetching and building when needed;
-progress on stderr). LIBURING_SRC=/path/to/liburing-source stands in for the
-source package. The cache (default <repo>/.cache/liburing-tests):
+progress on stderr); with --cached nothing is fetched, built or written, and
+the exit status is 1 when the path is not there yet (for tests that use
+upstream when an earlier step made it, and skip a case otherwise).
+LIBURING_SRC=/path/to/liburing-source stands in for the source package. The cache (default <repo>/.cache/liburing-tests):
   apt/  dl/<version>/  src/liburing_<version>/  build/reference/  stage-upstream/
   logs/fetch.log  logs/build-reference.log
 """
@@ -232,6 +235,25 @@ def provide(cache, what, jobs=2, rebuild=False):
     return ref if what == "build" else stage_dir(cache)
 
 
+def cached(cache, what):
+    """The path `what` names if an earlier fetch or build made it, else None:
+    the source once unpacked (or LIBURING_SRC), the build and the stage once
+    the build's stamp is written (the stage is installed before it)."""
+    cache = os.path.abspath(cache)
+    if what == "source":
+        local = os.environ.get("LIBURING_SRC")
+        if local:
+            path = os.path.abspath(local)
+            return path if os.path.isdir(path) else None
+        path = os.path.join(cache, "src", "%s_%s" % (PIN_PACKAGE, PIN_VERSION))
+        return path if os.path.isfile(os.path.join(path, ".harness-unpacked")) else None
+    ref = reference_tree(cache)
+    if not os.path.isfile(os.path.join(ref, ".harness-stamp")):
+        return None
+    path = ref if what == "build" else stage_dir(cache)
+    return path if os.path.isdir(path) else None
+
+
 def main(argv):
     import proc
     proc.PREFIX, proc.OUT = "upstream", sys.stderr
@@ -243,7 +265,16 @@ def main(argv):
                     help="cache directory (default <repo>/.cache/liburing-tests)")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="make -j (default 2)")
     ap.add_argument("--rebuild", action="store_true", help="rebuild even if up to date")
+    ap.add_argument("--cached", action="store_true",
+                    help="print the path only if it exists already (exit 1 if not); "
+                    "never fetch or build")
     args = ap.parse_args(argv)
+    if args.cached:
+        path = cached(args.cache, args.what)
+        if path is None:
+            return 1
+        print(path)
+        return 0
     print(provide(args.cache, args.what, args.jobs, args.rebuild))
     return 0
 
