@@ -638,6 +638,7 @@ mod sqe;
 mod zcrx;
 
 pub mod names;
+pub mod op_flag_groups;
 pub mod releases;
 pub mod ring_types;
 pub mod version;

@@ -24,8 +24,33 @@ pub struct Release {
     /// The first Linux release (major, minor) that has it; `None` for a
     /// count sentinel.
     pub since: Option<(u32, u32)>,
-    /// One line on what it means (`x` bold, *x* italic in the manual).
+    /// One line on what it means (`x` bold, *x* italic in the manual); for
+    /// an opcode only what it does: [`Release::text`] has the whole line.
     pub meaning: &'static str,
+    /// The opcode row, for the rows of [`REQUEST_OPCODES`].
+    pub opcode: Option<&'static Opcode>,
+}
+
+impl Release {
+    /// The whole line on what it means: `meaning`, or for an opcode
+    /// [`Opcode::meaning`] (what it does, the SQE fields it reads, its
+    /// result).
+    pub fn text(&self) -> Text<'_> {
+        Text(self)
+    }
+}
+
+/// [`Release::text`], written out by its `Display`.
+#[derive(Clone, Copy, Debug)]
+pub struct Text<'a>(&'a Release);
+
+impl core::fmt::Display for Text<'_> {
+    fn fmt(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.0.opcode {
+            Some(op) => op.meaning().fmt(out),
+            None => out.write_str(self.0.meaning),
+        }
+    }
 }
 
 /// The names of one family (setup flags, register opcodes, ...), in the
@@ -70,6 +95,7 @@ macro_rules! release_table {
                         value: $name as i128,
                         since: release_table!(@since $name $kind $(($maj, $min))?),
                         meaning: $meaning,
+                        opcode: None,
                     }, )*
                 ],
             };
@@ -296,8 +322,7 @@ release_table! {
 /// release and meaning live there), then the count sentinel.
 pub const REQUEST_OPCODES: ReleaseGroup = ReleaseGroup {
     title: "io_uring_enter(2): opcodes (io_uring_sqe.opcode). \"Reads\" names the SQE \
-            fields the request uses besides opcode, flags, ioprio where unused, personality and \
-            user_data.",
+            fields the request uses besides opcode, flags, personality and user_data.",
     rows: &OPCODE_ROWS,
 };
 
@@ -305,6 +330,7 @@ const OPCODE_ROWS: [Release; OPCODES.len() + 1] = opcode_rows(Release {
     name: "IORING_OP_LAST",
     value: IORING_OP_LAST as i128,
     since: None,
+    opcode: None,
     meaning: "One more than the highest opcode this header knows; grows with every release, so \
              compare probe results instead.",
 });
@@ -319,7 +345,8 @@ const fn opcode_rows<const N: usize>(last: Release) -> [Release; N] {
             name: op.name,
             value: op.code as i128,
             since: Some(op.since),
-            meaning: op.meaning,
+            meaning: op.does,
+            opcode: Some(op),
         };
         i += 1;
     }
@@ -717,8 +744,9 @@ mod tests {
     #[test]
     fn meanings_are_one_line() {
         for r in rows() {
+            let text = r.text().to_string();
             assert!(!r.meaning.is_empty(), "{}", r.name);
-            assert!(!r.meaning.contains(['\t', '\n']), "{}", r.name);
+            assert!(!text.contains(['\t', '\n']), "{}", r.name);
         }
     }
 

@@ -35,7 +35,7 @@ pub fn generate() -> String {
             let since = row
                 .since
                 .map_or_else(|| "-".to_string(), |(a, b)| format!("{a}.{b}"));
-            let _ = writeln!(out, "{}\t{since}\t{}", row.name, row.meaning);
+            let _ = writeln!(out, "{}\t{since}\t{}", row.name, row.text());
         }
     }
     out

@@ -322,7 +322,7 @@ fn request_result(op: Option<&str>) -> String {
         uring_uapi::releases::rows().find(|r| r.name.strip_prefix("IORING_OP_") == Some(op))
     });
     if let Some(row) = row {
-        let t = row.meaning;
+        let t = row.text().to_string();
         let at = t.rfind("*res*:").into_iter().chain(t.find("*res*")).max();
         if let Some(at) = at {
             let mut tail = t[at..].to_string();

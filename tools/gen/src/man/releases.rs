@@ -27,7 +27,7 @@ pub fn render(spec: &str) -> Vec<String> {
             None => format!(".B {}", r.name),
             Some(v) => format!(".BR {} \" (Linux {})\"", r.name, release(v)),
         });
-        out.push(inline(r.meaning));
+        out.push(inline(&r.text().to_string()));
     }
     if out.is_empty() {
         crate::fail(&format!(
