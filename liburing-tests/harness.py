@@ -52,6 +52,10 @@ def parse_args(argv):
     ap.add_argument("--modes", default=",".join(ALL_MODES),
                     help="comma list of %s (default: all)" % ",".join(ALL_MODES))
     ap.add_argument("--only", help="comma list of test (and example) names to run")
+    ap.add_argument("--shard", metavar="K/N",
+                    help="run share K of N of the tests (for N runs side by side, each "
+                         "with its own --cache); share 1 alone runs the header checks "
+                         "and the examples")
     ap.add_argument("--ours-env", action="append", default=[], metavar="NAME=VALUE",
                     help="set NAME for the drop-in modes' runs only (not the reference), "
                     "'{test}' in VALUE replaced by the test name; repeatable "
@@ -91,6 +95,12 @@ def parse_args(argv):
             ap.error("unknown mode %r" % m)
     args.only = [n.strip()[:-2] if n.strip().endswith(".t") else n.strip()
                  for n in args.only.split(",") if n.strip()] if args.only else None
+    if args.shard:
+        k, _, n = args.shard.partition("/")
+        if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+            ap.error("--shard takes K/N with 1 <= K <= N")
+        args.shard = (int(k), int(n))
+    args.first_share = not args.shard or args.shard[0] == 1
     args.cache = os.path.abspath(args.cache)
     if args.stage:
         args.stage = os.path.abspath(args.stage)
@@ -140,7 +150,7 @@ def prepare(args):
                 warn("stage %s lacks %s" % (args.stage, p))
 
     import header_checks  # provenance and SQE comparison of our installed headers
-    args.header_fail = 0 if args.stage_upstream or not args.stage else \
+    args.header_fail = 0 if args.stage_upstream or not args.stage or not args.first_share else \
         header_checks.run(args.stage, builds.upstream_stage, src, cache)
     all_tests = builds.tests()
     names = all_tests
@@ -151,7 +161,15 @@ def prepare(args):
         unknown = [n for n in unknown if n not in ex_names]
         if unknown:
             die("unknown test name(s): %s" % ", ".join(unknown))
+    if args.shard:
+        names = shard_of(names, *args.shard)
     return builds, names
+
+
+def shard_of(names, k, n):
+    """Share k (1-based) of n: the list dealt out to shares 1..n, n..1, 1..n, ...
+    so that neighbours in upstream's list spread over the shares."""
+    return [x for i, x in enumerate(names) if min(i % (2 * n), 2 * n - 1 - i % (2 * n)) == k - 1]
 
 
 def reuse_reference(run):
@@ -193,11 +211,11 @@ def build_dropins(run, builds):
     """The source and binary trees the asked modes need (with --only, just
     what will run; otherwise everything upstream builds)."""
     args, names, modes = run.args, run.names, run.modes
-    targets = [n + ".t" for n in names] if args.only else None  # None: all
+    targets = [n + ".t" for n in names] if args.only or args.shard else None  # None: all
     ex_targets = []
     if args.only:
         ex_targets = [n for n in builds.examples() if n in args.only]
-    run.want_examples = "examples" in modes and (not args.only or ex_targets)
+    run.want_examples = "examples" in modes and (not args.only or ex_targets) and args.first_share
     if "source" in modes or run.want_examples:
         run.trees["source"] = builds.source(args.stage, run.want_examples, targets, ex_targets)
     if any(m in modes for m in BINARY_MODES) and names:
