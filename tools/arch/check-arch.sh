@@ -3,22 +3,74 @@
 # `make check-arch`: the library on other architectures. Runs one script per
 # target family (tools/arch/<family>.sh), each recording its results through
 # lib.sh, then prints them all and one closing "N passed, N failed" line.
+#
+# The families go in two lanes side by side. Those that use io_uring on this
+# machine's kernel (i386, musl, clang) run one after another: their capi-tests
+# include diag-debug, which turns io_uring off machine-wide for a moment, and
+# the i386 suite next to it would fail for that. Beside them run those that
+# do not (cross: compile, link and nm only; vm: its own kernel under qemu),
+# which need the CPU the i386 suite's sleeping tests leave idle: they run
+# under nice, so that they take that idle CPU without delaying the suite's
+# timing-sensitive tests (nor its paired reruns, which judge them). A family's
+# output goes to logs/family-<name>.out and is printed whole when it ends;
+# the results are listed in the order the families were asked for.
 #   CHECK_ARCH_FAMILIES  families to run (default: i386 cross musl clang vm)
+#   CHECK_ARCH_PARALLEL  no: one family after another, in that order
 #   CHECK_ARCH_CROSS     architectures of the cross family (see cross.sh)
 #   CHECK_ARCH_SUITE     i386 liburing suite: full (default) or none
+#   CHECK_ARCH_SUITE_SHARES  i386 suite runs side by side (default 2, see i386.sh)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 : >"$ARCH_RESULTS"
 t0=$(now)
-for family in ${CHECK_ARCH_FAMILIES:-i386 cross musl clang vm}; do
-	echo "==== check-arch: $family"
-	if [ ! -f "$here/$family.sh" ]; then
-		result FAIL "$family" 0 "no tools/arch/$family.sh"
-		continue
+families=${CHECK_ARCH_FAMILIES:-i386 cross musl clang vm}
+
+# run_family NAME: its results go to results-NAME.txt; its output is printed
+# in one piece (one lane at a time) when it is over.
+run_family() {
+	f=$1
+	out=$ARCH_CACHE/logs/family-$f.out
+	: >"$ARCH_CACHE/results-$f.txt"
+	start=$(now)
+	if [ -f "$here/$f.sh" ]; then
+		ARCH_RESULTS=$ARCH_CACHE/results-$f.txt sh "$here/$f.sh" >"$out" 2>&1 || true
+	else
+		(ARCH_RESULTS=$ARCH_CACHE/results-$f.txt && result FAIL "$f" 0 "no tools/arch/$f.sh") >"$out"
 	fi
-	sh "$here/$family.sh" || true
+	flock "$ARCH_CACHE/.output.lock" sh -c 'echo "==== check-arch: $1 ($2 s)"; cat "$3"' \
+		sh "$f" $(($(now) - start)) "$out"
+}
+
+lane() {
+	for f in "$@"; do
+		run_family "$f"
+	done
+}
+
+if [ "${CHECK_ARCH_PARALLEL:-yes}" = no ]; then
+	# shellcheck disable=SC2086
+	lane $families
+else
+	native="" beside=""
+	for f in $families; do
+		case $f in
+		cross | vm) beside="$beside $f" ;;
+		*) native="$native $f" ;;
+		esac
+	done
+	# shellcheck disable=SC2086
+	# (the subshell renices itself: it is its child's parent)
+	(sh -c 'renice -n 10 -p "$PPID"' >/dev/null 2>&1; lane $beside) &
+	beside_pid=$!
+	# shellcheck disable=SC2086
+	lane $native
+	wait "$beside_pid"
+fi
+for f in $families; do
+	cat "$ARCH_CACHE/results-$f.txt" >>"$ARCH_RESULTS"
 done
+
 echo
 echo "==== check-arch results ($(($(now) - t0)) s; logs in $ARCH_CACHE/logs)"
 awk '{ r = $1; n = $2; s = $3; $1 = $2 = $3 = ""; sub(/^ +/, ""); printf "%-4s %-28s %6ss  %s\n", r, n, s, $0 }' "$ARCH_RESULTS"

@@ -10,6 +10,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 cd "$ARCH_ROOT" || exit 1
 rust_cross_env || { result FAIL cross-rust-src 0 "no Rust library source"; exit 1; }
+# A cargo target directory of its own: the i386 family builds beside this one.
+target_dir=$ARCH_CACHE/target-cross
 
 # Debian architecture -> Rust target, GNU triplet of the cross tools.
 target_of() {
@@ -60,7 +62,7 @@ for arch in ${CHECK_ARCH_CROSS:-armhf armel riscv64 ppc64el s390x mips64el loong
 		# Debian 12 has no loong64 cross gcc or binutils (sid's need a newer
 		# glibc than this machine's): the Rust library is compiled only.
 		step "$arch-compile" cargo build --release --quiet -p uring-rs --lib \
-			--target "$rust" -Zbuild-std=core --target-dir "$ARCH_CACHE/target"
+			--target "$rust" -Zbuild-std=core --target-dir "$target_dir"
 		continue
 	fi
 	need_packages "gcc-$triplet" >"$ARCH_CACHE/logs/$arch-packages.log" 2>&1 ||
@@ -68,7 +70,7 @@ for arch in ${CHECK_ARCH_CROSS:-armhf armel riscv64 ppc64el s390x mips64el loong
 	localize=yes
 	[ "$arch" != mips64el ] || localize=no
 	step "$arch-build" make --no-print-directory lib ffi BUILD="$build" RELINK_LOCALIZE=$localize \
-		CARGO_TARGET_DIR="$ARCH_CACHE/target" RUST_TARGET="$rust" \
+		CARGO_TARGET_DIR="$target_dir" RUST_TARGET="$rust" \
 		CARGO_BUILD_FLAGS=-Zbuild-std=core CROSS_COMPILE="$triplet-" CC="$triplet-gcc" || continue
 	step "$arch-symbols" symbols "$triplet" "$build"
 	step "$arch-capi-compile" capi_compile "$triplet" "$build"

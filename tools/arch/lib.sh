@@ -62,9 +62,11 @@ need_packages() {
 }
 
 # rust_cross_env: cargo may now build core for any target (-Zbuild-std)
-# from the rust-src package matching the installed rustc.
+# from the rust-src package matching the installed rustc (fetched by the
+# first family that asks while the others wait: check-arch runs two at once).
 rust_cross_env() {
-	lib=$(sh "$ARCH_ROOT/tools/arch/rust-src.sh" "$ARCH_CACHE") || return 1
+	lib=$(flock "$ARCH_CACHE/.rust-src.lock" sh "$ARCH_ROOT/tools/arch/rust-src.sh" "$ARCH_CACHE") ||
+		return 1
 	__CARGO_TESTS_ONLY_SRC_ROOT=$lib
 	RUSTC_BOOTSTRAP=1
 	export __CARGO_TESTS_ONLY_SRC_ROOT RUSTC_BOOTSTRAP
