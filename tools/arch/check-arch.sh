@@ -59,8 +59,8 @@ else
 		*) native="$native $f" ;;
 		esac
 	done
-	# shellcheck disable=SC2086
 	# (the subshell renices itself: it is its child's parent)
+	# shellcheck disable=SC2086
 	(sh -c 'renice -n 10 -p "$PPID"' >/dev/null 2>&1; lane $beside) &
 	beside_pid=$!
 	# shellcheck disable=SC2086
