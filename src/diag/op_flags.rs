@@ -84,11 +84,15 @@ mod golden {
     /// words).
     #[test]
     fn decoding_is_unchanged() {
-        let want = include_str!("op_flags_golden.txt");
+        // The file's own header lines start with '#'.
+        let want: Vec<&str> = include_str!("op_flags_golden.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect();
         let got = render();
-        for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
-            assert_eq!(g, w, "line {}", i + 1);
+        for (i, (g, w)) in got.lines().zip(want.iter()).enumerate() {
+            assert_eq!(g, *w, "line {}", i + 1);
         }
-        assert_eq!(got.lines().count(), want.lines().count());
+        assert_eq!(got.lines().count(), want.len());
     }
 }

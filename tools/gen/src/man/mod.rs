@@ -135,7 +135,9 @@ impl Manual {
         for ((sec, name), text) in &self.pages {
             files.push((format!("man{sec}/{name}.{sec}"), text.clone()));
         }
-        let mut names = String::new();
+        let mut names = String::from(
+            "# SPDX-License-Identifier: MIT\n# Every documented name: NAME SECTION PAGE.\n",
+        );
         for (name, (sec, page)) in &self.names {
             names.push_str(&format!("{name} {sec} {page}\n"));
         }
