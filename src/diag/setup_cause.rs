@@ -371,15 +371,7 @@ fn probe_flags(bit: u32) -> Option<u32> {
     if since::lookup(since::SETUP_FLAGS, bit) == Some(IO_URING_BORN) {
         return None;
     }
-    let companions = match bit {
-        IORING_SETUP_DEFER_TASKRUN => IORING_SETUP_SINGLE_ISSUER,
-        IORING_SETUP_TASKRUN_FLAG => IORING_SETUP_COOP_TASKRUN,
-        IORING_SETUP_HYBRID_IOPOLL => IORING_SETUP_IOPOLL,
-        IORING_SETUP_REGISTERED_FD_ONLY => IORING_SETUP_NO_MMAP,
-        IORING_SETUP_SQ_REWIND => IORING_SETUP_NO_SQARRAY,
-        _ => 0,
-    };
-    Some(bit | companions)
+    Some(bit | setup_flag_needs(bit))
 }
 
 /// The release that added io_uring_setup(2).

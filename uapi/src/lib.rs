@@ -581,7 +581,7 @@ pub enum CItem {
 }
 
 /// Whether two strings are equal (`==` is not `const` for `str`).
-const fn same_str(a: &str, b: &str) -> bool {
+pub(crate) const fn same_str(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;

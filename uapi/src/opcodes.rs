@@ -205,33 +205,18 @@ const fn has_flag(flags: &[&str], which: &str) -> bool {
     let mut found = false;
     let mut i = 0;
     while i < flags.len() {
-        let is_which = same(flags[i], which);
+        let is_which = crate::same_str(flags[i], which);
         assert!(
             is_which
-                || same(flags[i], "file")
-                || same(flags[i], "buffer_select")
-                || same(flags[i], "flags"),
+                || crate::same_str(flags[i], "file")
+                || crate::same_str(flags[i], "buffer_select")
+                || crate::same_str(flags[i], "flags"),
             "unknown opcode flag"
         );
         found |= is_which;
         i += 1;
     }
     found
-}
-
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 // Codes count from 0 in row order, so `IORING_OP_LAST` is one past the top.

@@ -174,3 +174,18 @@ c_consts! {
         IORING_CQ_EVENTFD_DISABLED = 1 << 0;
     }
 }
+
+/// The setup flags `bit` cannot be given without (the kernel refuses it
+/// alone with `EINVAL`); 0 when it stands alone. A test ring for `bit`
+/// needs these too.
+pub const fn setup_flag_needs(bit: u32) -> u32 {
+    match bit {
+        IORING_SETUP_SQ_AFF => IORING_SETUP_SQPOLL,
+        IORING_SETUP_DEFER_TASKRUN => IORING_SETUP_SINGLE_ISSUER,
+        IORING_SETUP_TASKRUN_FLAG => IORING_SETUP_COOP_TASKRUN,
+        IORING_SETUP_HYBRID_IOPOLL => IORING_SETUP_IOPOLL,
+        IORING_SETUP_REGISTERED_FD_ONLY => IORING_SETUP_NO_MMAP,
+        IORING_SETUP_SQ_REWIND => IORING_SETUP_NO_SQARRAY,
+        _ => 0,
+    }
+}

@@ -84,15 +84,7 @@ fn close(fd: i32) {
 
 /// Sets up a ring with `flags` and what the flag needs, then closes it.
 fn try_flag(bit: u32) -> Result<(), i32> {
-    let companions = match bit {
-        IORING_SETUP_SQ_AFF => IORING_SETUP_SQPOLL,
-        IORING_SETUP_DEFER_TASKRUN => IORING_SETUP_SINGLE_ISSUER,
-        IORING_SETUP_TASKRUN_FLAG => IORING_SETUP_COOP_TASKRUN,
-        IORING_SETUP_HYBRID_IOPOLL => IORING_SETUP_IOPOLL,
-        IORING_SETUP_REGISTERED_FD_ONLY => IORING_SETUP_NO_MMAP,
-        IORING_SETUP_SQ_REWIND => IORING_SETUP_NO_SQARRAY,
-        _ => 0,
-    };
+    let companions = setup_flag_needs(bit);
     let mut p = io_uring_params {
         flags: bit | companions,
         ..Default::default()
