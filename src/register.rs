@@ -369,24 +369,22 @@ pub unsafe fn register_files_tags(
 
 /// `io_uring_register_files_sparse`: an empty file table of `nr` slots.
 pub fn register_files_sparse(ring: LiveRing, nr: u32) -> SysResult<i32> {
-    with_nofile_retry(nr, move || {
-        let mut reg = io_uring_rsrc_register {
-            nr,
-            flags: IORING_RSRC_REGISTER_SPARSE,
-            ..Default::default()
-        };
-        let size = size_of::<io_uring_rsrc_register>() as u32;
-        // SAFETY: one `io_uring_rsrc_register` read during the call; with
-        // `IORING_RSRC_REGISTER_SPARSE` and no data or tags it names no memory.
-        unsafe {
-            register(
-                live(ring),
-                IORING_REGISTER_FILES2,
-                ptr::from_mut(&mut reg).cast(),
-                size,
-            )
-        }
-    })
+    with_nofile_retry(nr, move || sparse_table(ring, IORING_REGISTER_FILES2, nr))
+}
+
+/// An empty resource table of `nr` slots: `opcode` is
+/// `IORING_REGISTER_FILES2` or `IORING_REGISTER_BUFFERS2`.
+#[inline(always)]
+fn sparse_table(ring: LiveRing, opcode: u32, nr: u32) -> SysResult<i32> {
+    let mut reg = io_uring_rsrc_register {
+        nr,
+        flags: IORING_RSRC_REGISTER_SPARSE,
+        ..Default::default()
+    };
+    let size = size_of::<io_uring_rsrc_register>() as u32;
+    // SAFETY: one `io_uring_rsrc_register` read during the call; with
+    // `IORING_RSRC_REGISTER_SPARSE` and no data or tags it names no memory.
+    unsafe { register(live(ring), opcode, ptr::from_mut(&mut reg).cast(), size) }
 }
 
 /// `io_uring_register_files_update`: replaces `nr` slots from `off`.
@@ -495,21 +493,7 @@ pub unsafe fn register_buffers_tags(
 
 /// `io_uring_register_buffers_sparse`: an empty buffer table of `nr` slots.
 pub fn register_buffers_sparse(ring: LiveRing, nr: u32) -> SysResult<i32> {
-    let mut reg = io_uring_rsrc_register {
-        nr,
-        flags: IORING_RSRC_REGISTER_SPARSE,
-        ..Default::default()
-    };
-    let size = size_of::<io_uring_rsrc_register>() as u32;
-    // SAFETY: as in `register_files_sparse`.
-    unsafe {
-        register(
-            live(ring),
-            IORING_REGISTER_BUFFERS2,
-            ptr::from_mut(&mut reg).cast(),
-            size,
-        )
-    }
+    sparse_table(ring, IORING_REGISTER_BUFFERS2, nr)
 }
 
 /// `io_uring_register_buffers_update_tag`: replaces `nr` slots from `off`.
