@@ -8,7 +8,7 @@
 # Builds api-calls.c against each library, runs it under
 # `valgrind --tool=callgrind`, and prints callgrind_annotate's inclusive
 # count divided by the calls made, per function and library. Exits 1 when
-# one of ours costs more than upstream's plus RING_CHECK (2): the compare and
+# one of ours costs more than upstream's plus ring_check (2): the compare and
 # branch with which every entry point of ours turns a NULL ring into an error
 # and lets LIBURING_TRACE watch the call, where liburing dereferences the
 # pointer. Where our code saves a jump liburing takes, that nets +1 (README,
