@@ -29,15 +29,7 @@ rounds=${PERS_ROUNDS:-5}
 nreads=${PERS_N:-100000}
 start_all=$(date +%s)
 
-step() { printf '== %s (%ss)\n' "$1" $(($(date +%s) - start_all)); }
-quietly() { # run a command, show its output only when it fails
-	log=$out/step.log
-	if ! "$@" >"$log" 2>&1; then
-		tail -n 40 "$log"
-		echo "FAILED: $*"
-		return 1
-	fi
-}
+. "$here/common.sh"
 
 mkdir -p "$out"
 cd "$repo"
@@ -47,45 +39,10 @@ base=$(sh "$here/debs.sh" "$cache" --resolve sid arm64 linux-base-arm64)
 kflavour=${base#linux-base-}
 quietly sh "$here/debs.sh" "$cache" sid arm64 busybox-static "linux-binary-$kflavour" \
 	"linux-modules-$kflavour"
-quietly sh "$here/debs.sh" "$cache" bookworm amd64 gcc-12-aarch64-linux-gnu cpp-12-aarch64-linux-gnu \
-	binutils-aarch64-linux-gnu libc6-arm64-cross libc6-dev-arm64-cross libgcc-12-dev-arm64-cross \
-	libgcc-s1-arm64-cross linux-libc-dev-arm64-cross
-qemu=$(command -v qemu-system-aarch64 || true)
-if [ -z "$qemu" ]; then
-	qemu_pkgs=$(sh "$here/debs.sh" "$cache" --missing bookworm amd64 qemu-system-arm)
-	# shellcheck disable=SC2086
-	quietly sh "$here/debs.sh" "$cache" bookworm amd64 $qemu_pkgs
-	qemu=$cache/root-amd64/usr/bin/qemu-system-aarch64
-fi
-rust_lib=$(sh "$here/rust-core.sh" "$cache" 2>"$out/step.log") || { cat "$out/step.log"; exit 1; }
-
-host=$cache/root-amd64
-guest=$cache/root-arm64
-LD_LIBRARY_PATH=$host/usr/lib/x86_64-linux-gnu:$host/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export LD_LIBRARY_PATH
-cross_cc="$host/usr/bin/aarch64-linux-gnu-gcc-12 --sysroot=$host"
+fetch_cross_tools
 
 step "building our library for $target (as run.sh does)"
-RUSTC_BOOTSTRAP=1 __CARGO_TESTS_ONLY_SRC_ROOT=$(cd "$rust_lib" && pwd) \
-	quietly cargo build --release --quiet -p uring-rs --lib --target $target -Zbuild-std=core
-tools=$out/bin
-mkdir -p "$tools"
-for t in ld objcopy ar nm; do
-	ln -sf "$host/usr/bin/aarch64-linux-gnu-$t" "$tools/$t"
-done
-lib_build=$out/lib
-ours=$out/ours
-mkdir -p "$lib_build"
-touch "$lib_build/uring-info.none"
-make_vars="BUILD=$lib_build RUST_A=target/$target/release/liburing.a CARGO=true
- URING_INFO=$lib_build/uring-info.none install_uring_info=no"
-# shellcheck disable=SC2086
-PATH=$tools:$PATH quietly make --no-print-directory CC="$cross_cc" $make_vars lib ffi
-rm -rf "$ours"
-# shellcheck disable=SC2086
-PATH=$tools:$PATH quietly make --no-print-directory CC="$cross_cc" $make_vars install \
-	DESTDIR="$ours" prefix=/usr
-file -L "$ours/usr/lib/liburing.so.2" | grep -q 'ARM aarch64' || { echo "not an aarch64 library"; exit 1; }
+build_our_library "$out/ours"
 
 step "building upstream liburing for $target"
 upstream_src=$(python3 "$repo"/tools/upstream/upstream.py source 2>"$out/upstream-src.log") ||
@@ -114,17 +71,9 @@ done
 step "making the initramfs"
 kver=$(basename "$(ls -d "$guest"/usr/lib/modules/*-arm64 | tail -n 1)")
 mods=$guest/usr/lib/modules/$kver/kernel
-root=$out/initramfs
-rm -rf "$root"
-mkdir -p "$root/bin" "$root/lib" "$root/proc" "$root/sys" "$root/tmp" "$root/dev" "$root/mod"
-cp "$guest/usr/bin/busybox" "$root/bin/"
-for applet in sh mount mkdir cat grep tail timeout date awk uname poweroff sync echo insmod \
-	ls sleep; do
-	ln -s busybox "$root/bin/$applet"
-done
-sysroot_lib=$host/usr/aarch64-linux-gnu/lib
-cp -L "$sysroot_lib/ld-linux-aarch64.so.1" "$sysroot_lib/libc.so.6" "$sysroot_lib/libm.so.6" \
-	"$sysroot_lib/libgcc_s.so.1" "$root/lib/"
+initramfs_base "$out/initramfs" sh mount mkdir cat grep tail timeout date awk uname poweroff sync echo \
+	insmod ls sleep
+mkdir -p "$root/mod"
 # busybox insmod takes plain ELF: the modules are decompressed here.
 # null_blk depends on configfs (its .modinfo `depends=`).
 for m in fs/configfs/configfs drivers/block/null_blk/null_blk; do
@@ -146,9 +95,6 @@ python3 "$here/cpio.py" "$root" "$out/initramfs.cpio"
 
 step "booting $kver (4k pages) under qemu-system-aarch64: $rounds rounds of 4 runs, $nreads reads each"
 log=$out/console.log
-timeout -k 10 "$vm_timeout" "$qemu" -M virt -cpu max -smp 2 -m 2048 -nographic -nic none \
-	-no-reboot -kernel "$guest/usr/lib/modules/$kver/vmlinuz" -initrd "$out/initramfs.cpio" \
-	-append "console=ttyAMA0 quiet panic=-1" </dev/null >"$log" 2>&1 || true
-tr -d '\r' <"$log" >"$log.txt"
+boot_guest "$kver" "$log"
 step "done; console log in $log.txt"
 python3 "$here/personality-parse.py" "$log.txt"

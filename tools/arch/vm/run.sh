@@ -30,15 +30,7 @@ test_timeout=${VM_TEST_TIMEOUT:-240}
 liburing_timeout=${VM_LIBURING_TIMEOUT:-60}
 start_all=$(date +%s)
 
-step() { printf '== %s (%ss)\n' "$1" $(($(date +%s) - start_all)); }
-quietly() { # run a command, show its output only when it fails
-	log=$out/step.log
-	if ! "$@" >"$log" 2>&1; then
-		tail -n 40 "$log"
-		echo "FAILED: $*"
-		return 1
-	fi
-}
+. "$here/common.sh"
 
 mkdir -p "$out"
 cd "$repo"
@@ -56,51 +48,11 @@ for flavour in $pages; do
 done
 # shellcheck disable=SC2086
 quietly sh "$here/debs.sh" "$cache" sid arm64 busybox-static $kernel_pkgs
-quietly sh "$here/debs.sh" "$cache" bookworm amd64 gcc-12-aarch64-linux-gnu cpp-12-aarch64-linux-gnu \
-	binutils-aarch64-linux-gnu libc6-arm64-cross libc6-dev-arm64-cross libgcc-12-dev-arm64-cross \
-	libgcc-s1-arm64-cross linux-libc-dev-arm64-cross
-# qemu-system-aarch64: the machine's own, or qemu-system-arm and those of
-# its libraries the machine lacks, unpacked in the cache.
-qemu=$(command -v qemu-system-aarch64 || true)
-if [ -z "$qemu" ]; then
-	qemu_pkgs=$(sh "$here/debs.sh" "$cache" --missing bookworm amd64 qemu-system-arm)
-	# shellcheck disable=SC2086
-	quietly sh "$here/debs.sh" "$cache" bookworm amd64 $qemu_pkgs
-	qemu=$cache/root-amd64/usr/bin/qemu-system-aarch64
-fi
-rust_lib=$(sh "$here/rust-core.sh" "$cache" 2>"$out/step.log") || { cat "$out/step.log"; exit 1; }
-
-host=$cache/root-amd64
-guest=$cache/root-arm64
-LD_LIBRARY_PATH=$host/usr/lib/x86_64-linux-gnu:$host/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export LD_LIBRARY_PATH
-# The cross glibc's linker scripts name /usr/aarch64-linux-gnu/...: the
-# unpacked tree is the sysroot.
-cross_cc="$host/usr/bin/aarch64-linux-gnu-gcc-12 --sysroot=$host"
+fetch_cross_tools
 
 step "building the library for $target (core from $rust_lib)"
-RUSTC_BOOTSTRAP=1 __CARGO_TESTS_ONLY_SRC_ROOT=$(cd "$rust_lib" && pwd) \
-	quietly cargo build --release --quiet -p uring-rs --lib --target $target -Zbuild-std=core
-# The Makefile's relink calls ld, objcopy and ar by those names.
-tools=$out/bin
-mkdir -p "$tools"
-for t in ld objcopy ar nm; do
-	ln -sf "$host/usr/bin/aarch64-linux-gnu-$t" "$tools/$t"
-done
-lib_build=$out/lib
 stage=$out/stage
-mkdir -p "$lib_build"
-# uring-info is a host tool; the stage needs only the libraries and headers.
-touch "$lib_build/uring-info.none"
-make_vars="BUILD=$lib_build RUST_A=target/$target/release/liburing.a CARGO=true
- URING_INFO=$lib_build/uring-info.none install_uring_info=no"
-# shellcheck disable=SC2086
-PATH=$tools:$PATH quietly make --no-print-directory CC="$cross_cc" $make_vars lib ffi
-rm -rf "$stage"
-# shellcheck disable=SC2086
-PATH=$tools:$PATH quietly make --no-print-directory CC="$cross_cc" $make_vars install \
-	DESTDIR="$stage" prefix=/usr
-file -L "$stage/usr/lib/liburing.so.2" | grep -q 'ARM aarch64' || { echo "not an aarch64 library"; exit 1; }
+build_our_library "$stage"
 
 step "building uring-info for $target (std from the same source)"
 # cargo links through a wrapper: the cross gcc with its sysroot.
@@ -176,16 +128,8 @@ elif [ -n "$liburing_tests" ]; then
 fi
 
 step "making the initramfs"
-root=$out/initramfs
-rm -rf "$root"
-mkdir -p "$root/bin" "$root/lib" "$root/proc" "$root/sys" "$root/tmp" "$root/dev" "$root/repo/src"
-cp "$guest/usr/bin/busybox" "$root/bin/"
-for applet in sh mount mkdir cat grep tail timeout date awk uname poweroff sync echo ip; do
-	ln -s busybox "$root/bin/$applet"
-done
-sysroot_lib=$host/usr/aarch64-linux-gnu/lib
-cp -L "$sysroot_lib/ld-linux-aarch64.so.1" "$sysroot_lib/libc.so.6" "$sysroot_lib/libm.so.6" \
-	"$sysroot_lib/libgcc_s.so.1" "$root/lib/"
+initramfs_base "$out/initramfs" sh mount mkdir cat grep tail timeout date awk uname poweroff sync echo ip
+mkdir -p "$root/repo/src"
 cp -a "$stage/usr" "$root/stage-usr"
 mkdir -p "$root/stage"
 mv "$root/stage-usr" "$root/stage/usr"
@@ -226,12 +170,8 @@ for flavour in $pages; do
 	step "booting $kver ($flavour pages) under qemu-system-aarch64"
 	log=$out/console-$flavour.log
 	boot_start=$(date +%s)
-	timeout -k 10 "$vm_timeout" "$qemu" -M virt -cpu max -smp 2 -m 2048 -nographic -nic none \
-		-no-reboot -kernel "$guest/usr/lib/modules/$kver/vmlinuz" -initrd "$out/initramfs.cpio" \
-		-append "console=ttyAMA0 quiet panic=-1 liburing_tests=$(with_liburing "$flavour")" \
-		</dev/null >"$log" 2>&1 || true
+	boot_guest "$kver" "$log" "liburing_tests=$(with_liburing "$flavour")"
 	secs=$(($(date +%s) - boot_start))
-	tr -d '\r' <"$log" >"$log.txt"
 	# Rows the guest printed: "@@ name rc seconds".
 	awk -v flavour="$flavour" -v secs="$secs" -v nobuild="$nobuild" '
 		$1 == "@@" && $2 == "pagesize" { pagesize = $3 }
