@@ -83,6 +83,7 @@ RELINK_LDFLAGS ?= --force-group-allocation
 # libraries still export only the version script's names.
 RELINK_LOCALIZE ?= yes
 RUST_A := $(CARGO_TARGET_DIR)/$(if $(RUST_TARGET),$(RUST_TARGET)/)release/liburing.a
+DIAG_RUST_A := $(CARGO_TARGET_DIR)/$(if $(RUST_TARGET),$(RUST_TARGET)/)release/liburing_diag.a
 STAGE  := $(BUILD)/stage
 URING_INFO := $(BUILD)/uring-info
 
@@ -96,18 +97,19 @@ SO_LDFLAGS  := -shared -s -Wl,--gc-sections -Wl,-z,now -Wl,-z,noexecstack -Wl,--
 # names libdir absolutely otherwise (so it resolves inside the final system).
 relativelibdir := $(if $(filter-out $(abspath $(libdir)),$(abspath $(libdevdir))),$(libdir)/)
 
-RUST_SRC := $(shell find src uapi/src sysinfo/src -name '*.rs') Cargo.toml uapi/Cargo.toml sysinfo/Cargo.toml
+RUST_SRC := $(shell find src core/src diag/src uapi/src sysinfo/src -name '*.rs') Cargo.toml \
+	core/Cargo.toml diag/Cargo.toml uapi/Cargo.toml sysinfo/Cargo.toml
 GEN_SRC  := $(shell find tools/gen/src -name '*.rs') tools/gen/Cargo.toml
 # The generator is a cargo workspace of its own (tools/gen/Cargo.toml).
 GEN := $(CARGO) run --quiet --manifest-path tools/gen/Cargo.toml --
 HEADERS  := $(shell find include -name '*.h')
 
-.PHONY: all lib ffi headers check-headers install uninstall test unit-test lint capi-tests \
+.PHONY: all lib ffi diag headers check-headers install uninstall test unit-test lint capi-tests \
 	liburing-tests stage clean check-symbols bench bench-calls check-licence abi-assert bench-smoke check-differential fuzz fuzz-short \
 	runtests examples distclean check-debian \
 	check-sanitize harness-selftest
 
-all: lib ffi $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO)
+all: lib ffi diag $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO)
 
 lib: $(LIB_SO) $(LIB_A)
 
@@ -118,9 +120,11 @@ $(URING_INFO): $(RUST_SRC) $(shell find tools/uring-info -name '*.rs') tools/uri
 	$(CARGO) build --release --quiet -p uring-info
 	cp $(CARGO_TARGET_DIR)/release/uring-info $@
 
-$(RUST_A): $(RUST_SRC)
-	$(CARGO) build --release $(CARGO_OUTPUT) $(if $(RUST_TARGET),-p uring-rs --lib --target $(RUST_TARGET)) \
-		$(CARGO_BUILD_FLAGS)
+# The library (uring-rs) and the diagnostics object (uring-diag), in one
+# cargo run.
+$(RUST_A) $(DIAG_RUST_A) &: $(RUST_SRC)
+	$(CARGO) build --release $(CARGO_OUTPUT) -p uring-rs -p uring-diag --lib \
+		$(if $(RUST_TARGET),--target $(RUST_TARGET)) $(CARGO_BUILD_FLAGS)
 
 # The archive holds one relocatable object: the Rust staticlib partially
 # linked with only what liburing's functions reach (--gc-sections), then every
@@ -130,31 +134,42 @@ $(RUST_A): $(RUST_SRC)
 # (rustc's embedded LLVM bitcode is dropped first: binutils' LTO plugins
 # misread it, and C needs only machine code.)
 INTERNAL_SYMS := io_uring_mmap io_uring_unmap_rings io_uring_setup_ring_pointers \
-	__io_uring_queue_init_params
+	__io_uring_queue_init_params __uring_rs_install
 map_symbols = awk '/^[ \t]*[A-Za-z_][A-Za-z0-9_]*;/ { gsub(/[ \t;]/, ""); print }' $(1)
 
 # Undefined symbols no relocation names any more (code --gc-sections dropped,
 # as Debian's compiler_builtins' __gcc_personality_v0 and its _Unwind_* calls)
 # are removed: left in, they would make the C compiler link libgcc_s.
-# $(call relink_object,output,version map,extra objects)
+# Nothing in the library unwinds (panic = "abort", no callbacks), so the
+# Rust code's unwind tables (.eh_frame) are dropped too.
+# $(call relink_object,output,version map,extra objects,Rust archive,sections to drop)
 define relink_object
-	@mkdir -p $(BUILD)
+	@mkdir -p $(dir $(1))
 	{ $(call map_symbols,$(2)); printf '%s\n' $(INTERNAL_SYMS); } | sort -u > $(1).syms
-	$(OBJCOPY) --strip-debug --remove-section=.llvmbc --remove-section=.llvmcmd $(RUST_A) $(1).rust.a
+	$(OBJCOPY) --strip-debug --remove-section=.llvmbc --remove-section=.llvmcmd \
+		--remove-section=.eh_frame $(addprefix --remove-section=,$(5)) $(4) $(1).rust.a
 	$(LD) -r $(RELINK_LDFLAGS) --gc-sections $$(sed 's/^/-u /' $(1).syms) -o $(1).all.o $(3) \
 		--whole-archive $(1).rust.a --no-whole-archive
 	$(NM) -u $(1).all.o | awk '{ print $$2 }' | LC_ALL=C sort -u > $(1).undef
 	$(READELF) -rW $(1).all.o | awk 'NF >= 5 && $$1 ~ /^[0-9a-f]+$$/ { print $$5 }' | \
 		LC_ALL=C sort -u | LC_ALL=C comm -23 $(1).undef - > $(1).dead
 	$(OBJCOPY) $(if $(filter yes,$(RELINK_LOCALIZE)),--keep-global-symbols=$(1).syms) \
-		--strip-symbols=$(1).dead $(1).all.o $(1)
+		$$([ -s $(1).dead ] && echo --strip-symbols=$(1).dead) $(1).all.o $(1)
 	rm -f $(1).rust.a $(1).all.o $(1).undef $(1).dead
 endef
 
-$(BUILD)/liburing.o: $(RUST_A) src/liburing.map Makefile
-	$(call relink_object,$@,src/liburing.map,)
+# The shared libraries load the diagnostics object on demand (src/
+# attach_diag.rs, a constructor in ATTACH_SECTION); the archives leave that
+# constructor out, so a static program never references dlopen.
+ATTACH_SECTION := .init_array.65535
 
-$(LIB_A): $(BUILD)/liburing.o
+$(BUILD)/liburing.o: $(RUST_A) src/liburing.map Makefile
+	$(call relink_object,$@,src/liburing.map,,$(RUST_A),)
+
+$(BUILD)/liburing-static.o: $(RUST_A) src/liburing.map Makefile
+	$(call relink_object,$@,src/liburing.map,,$(RUST_A),$(ATTACH_SECTION))
+
+$(LIB_A): $(BUILD)/liburing-static.o
 	rm -f $@
 	$(AR) rcs $@ $<
 
@@ -173,9 +188,12 @@ $(BUILD)/ffi.o: src/ffi.c $(HEADERS) $(wildcard config.mk)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE_FLAGS) -fPIC -Iinclude -c -o $@ src/ffi.c
 
 $(BUILD)/liburing-ffi.o: $(RUST_A) $(BUILD)/ffi.o src/liburing-ffi.map Makefile
-	$(call relink_object,$@,src/liburing-ffi.map,$(BUILD)/ffi.o)
+	$(call relink_object,$@,src/liburing-ffi.map,$(BUILD)/ffi.o,$(RUST_A),)
 
-$(FFI_A): $(BUILD)/liburing-ffi.o
+$(BUILD)/liburing-ffi-static.o: $(RUST_A) $(BUILD)/ffi.o src/liburing-ffi.map Makefile
+	$(call relink_object,$@,src/liburing-ffi.map,$(BUILD)/ffi.o,$(RUST_A),$(ATTACH_SECTION))
+
+$(FFI_A): $(BUILD)/liburing-ffi-static.o
 	rm -f $@
 	$(AR) rcs $@ $<
 
@@ -186,6 +204,29 @@ $(FFI_SO): $(BUILD)/liburing-ffi.o src/liburing-ffi.map Makefile
 	ln -sf liburing-ffi.so.$(VERSION) $(BUILD)/liburing-ffi.so
 
 ffi: $(if $(wildcard src/ffi.c),$(FFI_SO) $(FFI_A))
+
+# The diagnostics object (the uring-diag crate): LIBURING_DEBUG and
+# LIBURING_TRACE, loaded by the shared libraries from uring-rs/ beside them
+# only when a variable asks. Private: no SONAME, one exported function.
+# Its archive, liburing-diag.a, is for static programs: a constructor in it
+# (ATTACH_SECTION, dropped from the shared object) attaches the observer to
+# liburing.a when a program links it in (-Wl,-u,uring_diag_attach).
+DIAG_SO := $(BUILD)/uring-rs/liburing-diag.so
+DIAG_A  := $(BUILD)/liburing-diag.a
+$(BUILD)/uring-rs/liburing-diag.o: $(DIAG_RUST_A) diag/liburing-diag.map Makefile
+	$(call relink_object,$@,diag/liburing-diag.map,,$(DIAG_RUST_A),$(ATTACH_SECTION))
+
+$(DIAG_SO): $(BUILD)/uring-rs/liburing-diag.o diag/liburing-diag.map
+	$(CC) $(CFLAGS) $(SO_LDFLAGS) -o $@ $< -Wl,--version-script=diag/liburing-diag.map $(LDFLAGS)
+
+$(BUILD)/liburing-diag-static.o: $(DIAG_RUST_A) diag/liburing-diag.map Makefile
+	$(call relink_object,$@,diag/liburing-diag.map,,$(DIAG_RUST_A),)
+
+$(DIAG_A): $(BUILD)/liburing-diag-static.o
+	rm -f $@
+	$(AR) rcs $@ $<
+
+diag: $(DIAG_SO) $(DIAG_A)
 
 # pkg-config files name the install directories, so `make install` writes
 # them afresh for the prefix it is given.
@@ -234,6 +275,9 @@ install: all
 	ln -sf liburing.so.$(VERSION) $(DESTDIR)$(libdir)/liburing.so.2
 	ln -sf $(relativelibdir)liburing.so.$(VERSION) $(DESTDIR)$(libdevdir)/liburing.so
 	install -m 644 $(LIB_A) $(DESTDIR)$(libdevdir)/liburing.a
+	install -d $(DESTDIR)$(libdir)/uring-rs
+	install -m 644 $(DIAG_SO) $(DESTDIR)$(libdir)/uring-rs/liburing-diag.so
+	install -m 644 $(DIAG_A) $(DESTDIR)$(libdevdir)/liburing-diag.a
 	$(fill_pc) src/liburing.pc.in > $(DESTDIR)$(libdevdir)/pkgconfig/liburing.pc
 	if [ -f $(FFI_SO) ]; then \
 		install -m 755 $(FFI_SO) $(DESTDIR)$(libdir)/liburing-ffi.so.$(VERSION) && \
@@ -254,6 +298,8 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/uring-info
 	rm -rf $(DESTDIR)$(includedir)/liburing $(DESTDIR)$(includedir)/liburing.h
+	rm -f $(DESTDIR)$(libdir)/uring-rs/liburing-diag.so $(DESTDIR)$(libdevdir)/liburing-diag.a
+	-rmdir $(DESTDIR)$(libdir)/uring-rs 2>/dev/null
 	rm -f $(DESTDIR)$(libdir)/liburing.so.$(VERSION) $(DESTDIR)$(libdir)/liburing.so.2 \
 	      $(DESTDIR)$(libdevdir)/liburing.so $(DESTDIR)$(libdevdir)/liburing.a \
 	      $(DESTDIR)$(libdevdir)/pkgconfig/liburing.pc
@@ -274,7 +320,7 @@ stage: all
 # The Rust unit tests, then again with io_uring_setup refused by a seccomp
 # filter (tools/test/no-uring.c, EPERM as a container's default profile
 # answers): there every test that needs a ring must skip, not fail.
-UNIT_TEST_PKGS := uring-rs uring-uapi uring-sysinfo
+UNIT_TEST_PKGS := uring-rs uring-core uring-diag uring-uapi uring-sysinfo
 NO_URING := $(BUILD)/no-uring
 $(NO_URING): tools/test/no-uring.c
 	@mkdir -p $(BUILD)

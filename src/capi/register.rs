@@ -57,88 +57,17 @@ macro_rules! exclusive_ring {
 }
 
 /// Runs `$body`, an expression of the live ring `$r` giving the C result,
-/// for the C caller's `ring`: inline when the ring is not null and no
-/// observer is installed, else through a `detoured` function, which
-/// refuses null with `-EINVAL` and runs the same body with the failure hook
-/// live. One compare and branch decides both: on x86-64 that is one
-/// instruction per call over liburing (which checks nothing, and spends a
-/// jump where the ring fd is not registered) and two where it is; nothing
-/// else in these entry points costs more than liburing's.
-///
-/// The body is written out twice, the detour's copy as a closure built
-/// only on that branch (one made before the compare would have its
-/// captures stored to the stack on the fast path too). The arguments the
-/// body uses may be listed in brackets: the detour then takes them as
-/// arguments, in the registers they came in, so it is a jump, and an entry
-/// point that builds a struct for the kernel needs no stack frame for it.
-/// Unlisted ones are captured instead, which costs nothing while they fit
-/// in a register.
+/// for the C caller's `ring` (`-EINVAL` when it is null). The arguments the
+/// body uses may be listed in brackets, for the reader; a failure reaches
+/// the observer from the core's one `register` call, on the error path.
 macro_rules! ring_call {
     ($ring:ident, |$r:ident| $body:expr) => {
         ring_call!($ring, [], |$r| $body)
     };
     ($ring:ident, [$($a:ident),*], |$r:ident| $body:expr) => {{
-        if crate::hooks::detour_any($ring) {
-            let body = move |$r, $($a),*| $body;
-            // SAFETY: forwarded C contract (null or a live ring).
-            return unsafe { detour_call!($ring, body $(, $a)*) };
-        }
-        // SAFETY: not null (no detour); otherwise the C contract, as in
-        // `live_ring!`.
-        let $r = unsafe { crate::ring::LiveRing::from_ptr($ring).unwrap_unchecked() };
+        let $r = live_ring!($ring);
         $body
     }};
-}
-
-/// The `detoured` function for the number of listed arguments.
-macro_rules! detour_call {
-    ($ring:ident, $body:ident) => {
-        detoured0($ring, $body)
-    };
-    ($ring:ident, $body:ident, $a:ident) => {
-        detoured1($ring, $a, $body)
-    };
-    ($ring:ident, $body:ident, $a:ident, $b:ident) => {
-        detoured2($ring, $a, $b, $body)
-    };
-    ($ring:ident, $body:ident, $a:ident, $b:ident, $c:ident) => {
-        detoured3($ring, $a, $b, $c, $body)
-    };
-    ($ring:ident, $body:ident, $a:ident, $b:ident, $c:ident, $d:ident) => {
-        detoured4($ring, $a, $b, $c, $d, $body)
-    };
-    ($ring:ident, $body:ident, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
-        detoured5($ring, $a, $b, $c, $d, $e, $body)
-    };
-}
-
-/// Defines the off-fast-path halves of [`ring_call!`], one per number of
-/// arguments passed through: out of line and cold.
-macro_rules! detoured_fns {
-    ($($name:ident($($a:ident: $t:ident),*);)*) => {$(
-        /// An off-fast-path half of [`ring_call!`].
-        ///
-        /// # Safety
-        /// `ring` must be null or a ring set up by this library.
-        #[cold]
-        #[inline(never)]
-        unsafe fn $name<'a, $($t),*>(
-            ring: *mut io_uring,
-            $($a: $t,)*
-            body: impl FnOnce(crate::ring::LiveRing<'a>, $($t),*) -> c_int,
-        ) -> c_int {
-            body(live_ring!(ring), $($a),*)
-        }
-    )*};
-}
-
-detoured_fns! {
-    detoured0();
-    detoured1(a: A);
-    detoured2(a: A, b: B);
-    detoured3(a: A, b: B, c: C);
-    detoured4(a: A, b: B, c: C, d: D);
-    detoured5(a: A, b: B, c: C, d: D, e: E);
 }
 
 // ---------------------------------------------------------------------------

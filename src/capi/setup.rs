@@ -55,7 +55,7 @@ unsafe fn init_into<T>(
 /// nothing else uses during setup.
 #[inline]
 unsafe fn setup_done<T>(
-    call: &str,
+    call: &'static str,
     entries: u32,
     flags: u32,
     p: Option<&io_uring_params>,

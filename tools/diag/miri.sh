@@ -7,7 +7,7 @@
 # Miri interprets the tests and stops at undefined behaviour: invalid or
 # dangling references, use after free, misaligned or out-of-bounds
 # accesses, data races between test threads. It cannot enter the kernel
-# (src/raw_syscall/no_kernel.rs answers ENOSYS there, so the tests that need
+# (core/src/raw_syscall/no_kernel.rs answers ENOSYS there, so the tests that need
 # a ring skip), so it covers what runs without one: the uapi crate's tables
 # and layouts, ring geometry, the C boundary's pointer checks, the
 # diagnostics' text, names and release tables, the trace's ring table (its
@@ -30,8 +30,8 @@ log=$out/miri.log
 mkdir -p "$out"
 status=0
 # Every unit test of the library (those that need a ring skip: see
-# src/test_ring.rs), the uapi crate's and the sysinfo crate's.
-cargo +nightly miri test --lib -- --nocapture >"$log" 2>&1 || status=1
+# core/src/test_ring.rs), the uapi crate's and the sysinfo crate's.
+cargo +nightly miri test --lib -p uring-rs -p uring-core -p uring-diag -- --nocapture >"$log" 2>&1 || status=1
 cargo +nightly miri test -p uring-uapi >>"$log" 2>&1 || status=1
 cargo +nightly miri test -p uring-sysinfo >>"$log" 2>&1 || status=1
 grep '^test result' "$log" | sed 's/^/check-miri: /'

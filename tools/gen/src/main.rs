@@ -143,21 +143,25 @@ fn abi_assert(out: &Path) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Prints the import graph of `src/` and its circles; with `deny`, a
-/// circle fails.
+/// Prints the import graph of each crate's modules and its circles; with
+/// `deny`, a circle fails.
 fn show_imports(deny: bool) -> ExitCode {
-    let g = imports::graph(&repo().join("src"));
-    for (from, to) in &g {
-        let to: Vec<&str> = to.iter().map(String::as_str).collect();
-        println!("{from:>10} -> {}", to.join(", "));
+    let mut any = false;
+    for dir in imports::CRATES {
+        let g = imports::graph(&repo().join(dir));
+        println!("{dir}:");
+        for (from, to) in &g {
+            let to: Vec<&str> = to.iter().map(String::as_str).collect();
+            println!("{from:>14} -> {}", to.join(", "));
+        }
+        for c in &imports::circles(&g) {
+            println!("gen: import circle in {dir}: {}", c.join(", "));
+            any = true;
+        }
     }
-    let circles = imports::circles(&g);
-    if circles.is_empty() {
-        println!("gen: no import circle in src/");
+    if !any {
+        println!("gen: no import circle in {}", imports::CRATES.join(", "));
         return ExitCode::SUCCESS;
-    }
-    for c in &circles {
-        println!("gen: import circle: {}", c.join(", "));
     }
     if deny {
         ExitCode::FAILURE

@@ -462,10 +462,10 @@ impl Waited {
 /// null.
 ///
 /// Inlined into each kind of wait, so what a kind never does (a timeout,
-/// extra enter flags) costs it nothing. `observe`: report to the hook at
-/// the end (a constant false drops the counting the report needs).
+/// extra enter flags) costs it nothing. It counts its enters (one register
+/// increment) and, when an observer watches rings, reports at the end.
 #[inline(always)]
-fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec, observe: bool) -> Waited {
+fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec) -> Waited {
     let mut cqe: *mut io_uring_cqe;
     let mut looped = false;
     // liburing's `err`: 0 = nothing yet, > 0 = first enter's count, < 0 = -errno.
@@ -544,7 +544,7 @@ fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec, observ
     }
 
     cqe_out.write(cqe);
-    if observe {
+    if hooks::watching_rings() {
         cold_path();
         return Waited(report_wait(ring, submits, err, enters));
     }
@@ -590,37 +590,6 @@ fn wait_sigmask(
     wait_nr: u32,
     sigmask: *const libc::sigset_t,
 ) -> Waited {
-    if hooks::watching_rings() {
-        return wait_sigmask_observed(ring, cqe_out, submit, wait_nr, sigmask);
-    }
-    sigmask_loop(ring, cqe_out, submit, wait_nr, sigmask, false)
-}
-
-/// [`wait_sigmask`] when an observer watches rings: a copy of the loop of
-/// its own, off the fast path, so that path neither counts enters nor
-/// tests for the hook after the loop. (It takes the caller's arguments,
-/// not a built [`WaitSpec`], which would have to live in memory.)
-#[cold]
-#[inline(never)]
-fn wait_sigmask_observed(
-    ring: LiveRing,
-    cqe_out: &mut CqeOut,
-    submit: u32,
-    wait_nr: u32,
-    sigmask: *const libc::sigset_t,
-) -> Waited {
-    sigmask_loop(ring, cqe_out, submit, wait_nr, sigmask, true)
-}
-
-#[inline(always)]
-fn sigmask_loop(
-    ring: LiveRing,
-    cqe_out: &mut CqeOut,
-    submit: u32,
-    wait_nr: u32,
-    sigmask: *const libc::sigset_t,
-    observe: bool,
-) -> Waited {
     let spec = WaitSpec {
         submit,
         wait_nr,
@@ -629,16 +598,13 @@ fn sigmask_loop(
         argsz: KERNEL_SIGSET_BYTES,
         has_ts: false,
     };
-    get_cqe_loop(ring, cqe_out, spec, observe)
+    get_cqe_loop(ring, cqe_out, spec)
 }
 
 /// Waits through `IORING_ENTER_EXT_ARG` (liburing's `io_uring_wait_cqes_new`
 /// and the EXT_ARG branch of `__io_uring_submit_and_wait_timeout`).
-///
-/// `WATCHED`: the loop tests for the hook once at its end; without it the
-/// caller has made sure nobody watches rings.
 #[inline(always)]
-fn wait_ext_arg<const WATCHED: bool>(
+fn wait_ext_arg(
     ring: LiveRing,
     cqe_out: &mut CqeOut,
     submit: u32,
@@ -662,7 +628,7 @@ fn wait_ext_arg<const WATCHED: bool>(
         argsz: size_of::<io_uring_getevents_arg>(),
         has_ts: !ts.is_null(),
     };
-    get_cqe_loop(ring, cqe_out, spec, WATCHED && hooks::watching_rings())
+    get_cqe_loop(ring, cqe_out, spec)
 }
 
 /// [`wait_ext_arg`] with nothing to submit (the waits proper).
@@ -675,56 +641,7 @@ fn wait_ext_arg_only(
     min_wait_usec: u32,
     sigmask: *const libc::sigset_t,
 ) -> Waited {
-    if hooks::watching_rings() {
-        return wait_ext_arg_observed(ring, cqe_out, wait_nr, ts, min_wait_usec, sigmask);
-    }
-    wait_ext_arg::<false>(ring, cqe_out, 0, wait_nr, ts, min_wait_usec, sigmask)
-}
-
-/// [`wait_ext_arg_only`] when an observer watches rings (see
-/// [`wait_sigmask_observed`]).
-#[cold]
-#[inline(never)]
-fn wait_ext_arg_observed(
-    ring: LiveRing,
-    cqe_out: &mut CqeOut,
-    wait_nr: u32,
-    ts: *const __kernel_timespec,
-    min_wait_usec: u32,
-    sigmask: *const libc::sigset_t,
-) -> Waited {
-    wait_ext_arg::<true>(ring, cqe_out, 0, wait_nr, ts, min_wait_usec, sigmask)
-}
-
-/// [`wait_ext_arg`] submitting `submit` flushed SQEs first (inlined into
-/// `io_uring_submit_and_wait_timeout`, its one hot caller).
-#[inline(always)]
-fn submit_wait_ext_arg(
-    ring: LiveRing,
-    cqe_out: &mut CqeOut,
-    submit: u32,
-    wait_nr: u32,
-    ts: *const __kernel_timespec,
-    min_wait_usec: u32,
-    sigmask: *const libc::sigset_t,
-) -> Waited {
-    wait_ext_arg::<false>(ring, cqe_out, submit, wait_nr, ts, min_wait_usec, sigmask)
-}
-
-/// [`submit_wait_ext_arg`] when an observer watches rings (see
-/// [`wait_sigmask_observed`]).
-#[cold]
-#[inline(never)]
-fn submit_wait_ext_arg_observed(
-    ring: LiveRing,
-    cqe_out: &mut CqeOut,
-    submit: u32,
-    wait_nr: u32,
-    ts: *const __kernel_timespec,
-    min_wait_usec: u32,
-    sigmask: *const libc::sigset_t,
-) -> Waited {
-    wait_ext_arg::<true>(ring, cqe_out, submit, wait_nr, ts, min_wait_usec, sigmask)
+    wait_ext_arg(ring, cqe_out, 0, wait_nr, ts, min_wait_usec, sigmask)
 }
 
 /// Queues the fallback timeout SQE (kernels without `IORING_FEAT_EXT_ARG`)
@@ -853,20 +770,7 @@ fn submit_and_wait_ts(
     let to_submit = if !ts.is_null() {
         if ring.features() & IORING_FEAT_EXT_ARG != 0 {
             let n = flush_sq(ring);
-            if hooks::watching_rings() {
-                return submit_wait_ext_arg_observed(
-                    ring,
-                    cqe_out,
-                    n,
-                    wait_nr,
-                    ts,
-                    min_wait_usec,
-                    sigmask,
-                )
-                .result();
-            }
-            return submit_wait_ext_arg(ring, cqe_out, n, wait_nr, ts, min_wait_usec, sigmask)
-                .result();
+            return wait_ext_arg(ring, cqe_out, n, wait_nr, ts, min_wait_usec, sigmask).result();
         }
         queue_fallback_timeout(ring, wait_nr, ts)?
     } else {
@@ -931,7 +835,7 @@ pub fn submit_and_wait_reg(
         argsz: size_of::<io_uring_reg_wait>(),
         has_ts: true,
     };
-    get_cqe_loop(ring, cqe_out, spec, hooks::watching_rings()).result()
+    get_cqe_loop(ring, cqe_out, spec).result()
 }
 
 /// One pass of `io_uring_peek_batch_cqe`: fills `out` from the CQ without

@@ -4,8 +4,8 @@
 //! `core::fmt` would link a panic path into the library (`make
 //! check-symbols` rejects that), so lines are built by hand: bytes are
 //! appended into a stack buffer and anything past its end is dropped, and
-//! the whole line goes out in one `write(2)` so lines of several threads or
-//! processes sharing a file do not interleave.
+//! the whole line goes out in one `write(2)` (through [`crate::output`]) so
+//! lines of several threads or processes sharing a file do not interleave.
 
 /// Bytes one line can hold; longer lines are cut (and end in `...`).
 const CAPACITY: usize = 1024;
@@ -135,8 +135,8 @@ impl Line {
         self.buf.get(..self.len).unwrap_or(&[])
     }
 
-    /// Ends the line with a newline and writes it to `fd` in one call.
-    pub fn emit(&mut self, fd: i32) {
+    /// Ends the line with a newline (marking a cut one) and returns it.
+    pub fn finished(&mut self) -> &[u8] {
         if self.cut {
             // Make room for the marker and the newline.
             self.len = self.len.min(CAPACITY - 4);
@@ -146,19 +146,17 @@ impl Line {
             self.len -= 1;
         }
         self.s("\n");
-        let out = self.as_bytes();
-        let mut done = 0;
-        while let Some(rest) = out.get(done..) {
-            if rest.is_empty() {
-                break;
-            }
-            // SAFETY: `rest` is a live byte slice; write(2) only reads it.
-            let n = unsafe { libc::write(fd, rest.as_ptr().cast(), rest.len()) };
-            if n <= 0 {
-                break;
-            }
-            done += n as usize;
-        }
+        self.as_bytes()
+    }
+
+    /// Writes the line to the trace target, in one call.
+    pub fn emit_trace(&mut self) {
+        crate::output::trace(self.finished());
+    }
+
+    /// Writes the line to the program's stderr, in one call.
+    pub fn emit_stderr(&mut self) {
+        crate::output::stderr(self.finished());
     }
 }
 

@@ -6,4 +6,4 @@
 /// `core::hint::cold_path` does the same from Rust 1.95 on.
 #[cold]
 #[inline]
-pub(crate) fn cold_path() {}
+pub fn cold_path() {}

@@ -12,11 +12,20 @@
 //! their slots cannot have been reused; older ones are counted as not seen.
 //!
 //! Nothing here keeps a pointer into the ring: every look goes through the
-//! view the hook passes (see [`crate::hooks`]), which reads the live
+//! view the hook passes (see `uring_core::hooks`), which reads the live
 //! `struct io_uring`, so a resize or a ring-fd change is simply seen.
-//! Per-ring state lives in a small table behind one spin lock; a record is
-//! only reached through [`with_ring`] (a borrow that ends before the lock
-//! is released) or owned by [`Removed`] once unpublished.
+//! Every walk over SQ or CQ entries is bounded by the index it walks to and
+//! moves only from one entry's start to the next.
+//!
+//! Per-ring state lives in a small table without a lock: a call that
+//! reports on a ring checks the ring's record out of its slot (an atomic
+//! swap with null), works on it alone, and puts it back ([`with_ring`]).
+//! A call that finds the record checked out (the submitting and the
+//! reaping thread at once, a signal handler that interrupted the library,
+//! or a forked child whose parent thread held it) does not wait: it adds
+//! its counts to the slot's pending counters, which the holder folds in,
+//! and its entries are logged by the next call that gets the record.
+//! So nothing can deadlock, and nothing spins.
 //!
 //! For a file target each active ring also gets a fixed block of the file
 //! that its summary is rewritten into (`pwrite` at that offset) after every
@@ -24,14 +33,14 @@
 //! without the library installing signal handlers.
 
 use core::ptr::{null_mut, NonNull};
-use core::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, Ordering};
+use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
 use super::line::Line;
 use super::names::{self, CQE_FLAG, OPCODE, SETUP_FLAG, SQE_FLAG};
-use super::{sysinfo, trace_fd};
-use crate::hooks::{self, CompleteSide, SubmitSide};
+use super::{output, sysinfo};
 use crate::structs::io_uring;
 use crate::uapi::*;
+use uring_core::hooks::{self, CompleteSide, SubmitSide};
 
 /// Rings traced at once; more are set up untraced (with a note).
 const MAX_RINGS: usize = 64;
@@ -69,8 +78,6 @@ struct RingTrace {
     setup_flags: u32,
     sq_cursor: u32,
     cq_cursor: u32,
-    probed: bool,
-    supported: [u8; 32],
     ops: [u64; 256],
     sqes_consumed: u64,
     submits: u64,
@@ -83,60 +90,114 @@ struct RingTrace {
     warnings: u64,
     errs: [ErrCount; ERR_SLOTS],
     errs_uncounted: u64,
-    /// File offset + 1 of this ring's summary block (0: none yet).
-    summary_at: libc::off_t,
+    /// File offset + 1 of this ring's summary block (0: none yet, -1:
+    /// none could be placed).
+    summary_at: i64,
     udata: [UdataSlot; UDATA_SLOTS],
 }
 
-static RINGS: [AtomicPtr<RingTrace>; MAX_RINGS] = [const { AtomicPtr::new(null_mut()) }; MAX_RINGS];
-static LOCK: AtomicBool = AtomicBool::new(false);
+/// One ring's place in the table.
+struct Slot {
+    /// The C caller's ring pointer (identity only), 0 when free.
+    ring: AtomicUsize,
+    /// The record, null while checked out (or while the slot is free).
+    rec: AtomicPtr<RingTrace>,
+    /// Counts of calls that found the record checked out.
+    pending_submits: AtomicU32,
+    pending_waits: AtomicU32,
+    pending_enters: AtomicU32,
+}
+
+#[allow(clippy::declare_interior_mutable_const)] // the array's initialiser
+const FREE: Slot = Slot {
+    ring: AtomicUsize::new(0),
+    rec: AtomicPtr::new(null_mut()),
+    pending_submits: AtomicU32::new(0),
+    pending_waits: AtomicU32::new(0),
+    pending_enters: AtomicU32::new(0),
+};
+static SLOTS: [Slot; MAX_RINGS] = [FREE; MAX_RINGS];
 static NEXT_ID: AtomicU32 = AtomicU32::new(1);
-/// A second fd of a regular-file target, without `O_APPEND` (read-write,
-/// to check a reserved block), for the
-/// in-place summaries (-1: none).
-static SUMMARY_FD: AtomicI32 = AtomicI32::new(-1);
 
-/// Holds the table lock while alive.
-struct Locked;
+// Orderings: a record is handed from thread to thread through its slot's
+// `rec`: the swap that checks it out is Acquire (it sees every write of the
+// thread that put it back) and the store that puts it back is Release.
+// `ring` only names the slot's owner; a slot is claimed with a CAS from 0
+// and its record published after, so a finder that sees the new `ring` and
+// a null `rec` simply counts as pending.
 
-impl Locked {
-    fn take() -> Locked {
-        while LOCK
-            .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-        {
-            core::hint::spin_loop();
-        }
-        Locked
+fn slot_of(ring: usize) -> Option<&'static Slot> {
+    SLOTS.iter().find(|s| s.ring.load(Ordering::Relaxed) == ring)
+}
+
+/// A record checked out of its slot: this thread's alone until dropped,
+/// which puts it back.
+struct CheckedOut {
+    slot: &'static Slot,
+    rec: NonNull<RingTrace>,
+}
+
+impl CheckedOut {
+    fn take(ring: usize) -> Option<CheckedOut> {
+        let slot = slot_of(ring)?;
+        let rec = NonNull::new(slot.rec.swap(null_mut(), Ordering::Acquire))?;
+        let mut out = CheckedOut { slot, rec };
+        let t = out.get();
+        t.submits += u64::from(slot.pending_submits.swap(0, Ordering::Relaxed));
+        t.waits += u64::from(slot.pending_waits.swap(0, Ordering::Relaxed));
+        t.enters += u64::from(slot.pending_enters.swap(0, Ordering::Relaxed));
+        Some(out)
+    }
+
+    fn get(&mut self) -> &mut RingTrace {
+        // SAFETY: checked out by the swap in `take`: no other thread can
+        // reach the record until `drop` stores it back; the borrow is tied
+        // to `self`.
+        unsafe { self.rec.as_mut() }
+    }
+
+    /// Takes the record out of the table for good (the slot is freed).
+    fn remove(self) -> Removed {
+        let me = core::mem::ManuallyDrop::new(self);
+        me.slot.ring.store(0, Ordering::Release);
+        Removed(me.rec)
     }
 }
 
-impl Drop for Locked {
+impl Drop for CheckedOut {
     fn drop(&mut self) {
-        LOCK.store(false, Ordering::Release);
+        self.slot.rec.store(self.rec.as_ptr(), Ordering::Release);
     }
 }
 
-/// The slot holding the record of `ring`, with the lock held.
-fn slot_of(_lock: &Locked, ring: usize) -> Option<&'static AtomicPtr<RingTrace>> {
-    RINGS.iter().find(|slot| {
-        let p = slot.load(Ordering::Relaxed);
-        // SAFETY: published records stay allocated until unpublished under
-        // the lock, which the caller holds; only `ring` is read.
-        !p.is_null() && unsafe { (*p).ring } == ring
-    })
+/// Runs `f` on the record of `ring` when this thread can have it; else
+/// the call's counts wait in the slot (see the module comment).
+fn with_ring<R>(
+    ring: *const io_uring,
+    calls: Pending,
+    f: impl FnOnce(&mut RingTrace) -> R,
+) -> Option<R> {
+    match CheckedOut::take(ring as usize) {
+        Some(mut rec) => Some(f(rec.get())),
+        None => {
+            if let Some(slot) = slot_of(ring as usize) {
+                slot.pending_submits
+                    .fetch_add(calls.submits, Ordering::Relaxed);
+                slot.pending_waits.fetch_add(calls.waits, Ordering::Relaxed);
+                slot.pending_enters
+                    .fetch_add(calls.enters, Ordering::Relaxed);
+            }
+            None
+        }
+    }
 }
 
-/// Runs `f` on the record of `ring`, with the lock held throughout.
-fn with_ring<R>(ring: *const io_uring, f: impl FnOnce(&mut RingTrace) -> R) -> Option<R> {
-    let lock = Locked::take();
-    let p = slot_of(&lock, ring as usize)?.load(Ordering::Relaxed);
-    // SAFETY: a published record stays allocated until it is unpublished,
-    // which needs the lock we hold until `f` returns; holding the lock also
-    // makes this the only reference. The borrow ends inside this function.
-    let r = f(unsafe { &mut *p });
-    drop(lock);
-    Some(r)
+/// What a call adds to the counts when it cannot have the record.
+#[derive(Clone, Copy, Default)]
+struct Pending {
+    submits: u32,
+    waits: u32,
+    enters: u32,
 }
 
 /// A record taken out of the table: owned, freed when dropped.
@@ -144,32 +205,32 @@ struct Removed(NonNull<RingTrace>);
 
 impl Removed {
     fn get(&mut self) -> &mut RingTrace {
-        // SAFETY: unpublished under the lock, so nobody else can reach it;
-        // the borrow is tied to `self`, which frees it only when dropped.
+        // SAFETY: out of the table, so nobody else can reach it; the
+        // borrow is tied to `self`, which frees it only when dropped.
         unsafe { self.0.as_mut() }
     }
 }
 
 impl Drop for Removed {
     fn drop(&mut self) {
-        // SAFETY: allocated by `ring_created` with calloc, unpublished, and
-        // no borrow of it outlives `self`.
+        // SAFETY: allocated by `ring_created` with calloc, out of the
+        // table, and no borrow of it outlives `self`.
         unsafe { libc::free(self.0.as_ptr().cast()) };
     }
 }
 
-/// Unpublishes the record of `ring` (any ring when `None`).
+/// Takes the record of `ring` out of the table (any ring when `None`).
 fn remove(ring: Option<*const io_uring>) -> Option<Removed> {
-    let lock = Locked::take();
-    let slot = match ring {
-        Some(r) => slot_of(&lock, r as usize)?,
-        None => RINGS
-            .iter()
-            .find(|s| !s.load(Ordering::Relaxed).is_null())?,
-    };
-    let p = slot.swap(null_mut(), Ordering::Relaxed);
-    drop(lock);
-    NonNull::new(p).map(Removed)
+    match ring {
+        Some(r) => CheckedOut::take(r as usize).map(CheckedOut::remove),
+        None => SLOTS.iter().find_map(|s| {
+            let ring = s.ring.load(Ordering::Relaxed);
+            if ring == 0 {
+                return None;
+            }
+            CheckedOut::take(ring).map(CheckedOut::remove)
+        }),
+    }
 }
 
 /// A line starting with the trace prefix and the ring's name.
@@ -217,47 +278,58 @@ fn errno(l: &mut Line, e: i32) {
 }
 
 // ---------------------------------------------------------------------------
-// The target
+// What this kernel supports
 // ---------------------------------------------------------------------------
 
-/// The trace goes to `fd`, opened from `path` (None: stderr). For a
-/// regular file, a second descriptor without `O_APPEND` is opened for the
-/// in-place summaries, if it reaches the same file.
-pub fn target_opened(fd: i32, path: Option<&core::ffi::CStr>) {
-    let Some(path) = path else {
+/// Opcodes this kernel supports, one bit each, from one probe of a ring of
+/// the trace's own (never the program's) the first time a ring is traced.
+static SUPPORTED: [AtomicU32; 8] = [const { AtomicU32::new(0) }; 8];
+/// 0: not probed yet, 1: probed, 2: the probe failed.
+static PROBED: AtomicU32 = AtomicU32::new(0);
+
+fn probe_once() {
+    if PROBED.load(Ordering::Acquire) != 0 {
+        return;
+    }
+    let Ok(probe) = crate::probe::get_probe() else {
+        PROBED.store(2, Ordering::Release);
         return;
     };
-    // SAFETY: a valid out-pointer for fstat.
-    let mut st: libc::stat = unsafe { core::mem::zeroed() };
-    // SAFETY: as above.
-    if unsafe { libc::fstat(fd, &mut st) } != 0 || st.st_mode & libc::S_IFMT != libc::S_IFREG {
-        return;
+    // SAFETY: a probe from get_probe has room for PROBE_OPS ops and is
+    // ours until freed below.
+    unsafe {
+        let n = u32::from((*probe).ops_len).min(crate::probe::PROBE_OPS);
+        let ops = (*probe).ops.as_ptr();
+        for i in 0..n as usize {
+            let op = ops.add(i).read();
+            if op.flags & IO_URING_OP_SUPPORTED != 0 {
+                if let Some(w) = SUPPORTED.get(usize::from(op.op / 32)) {
+                    w.fetch_or(1 << (op.op % 32), Ordering::Relaxed);
+                }
+            }
+        }
+        crate::probe::free_probe(probe);
     }
-    // SAFETY: NUL-terminated path; the result is checked.
-    let again = unsafe { libc::open(path.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
-    if again < 0 {
-        return;
-    }
-    // SAFETY: as above.
-    let mut st2: libc::stat = unsafe { core::mem::zeroed() };
-    // SAFETY: as above.
-    let same = unsafe { libc::fstat(again, &mut st2) } == 0
-        && st2.st_dev == st.st_dev
-        && st2.st_ino == st.st_ino;
-    if same {
-        SUMMARY_FD.store(again, Ordering::Relaxed);
-    } else {
-        // SAFETY: our own descriptor.
-        unsafe { libc::close(again) };
-    }
+    PROBED.store(1, Ordering::Release);
 }
+
+/// Whether the kernel is known not to support `op` (false if unknown).
+fn unsupported(op: u8) -> bool {
+    PROBED.load(Ordering::Acquire) == 1
+        && SUPPORTED
+            .get(usize::from(op / 32))
+            .is_some_and(|w| w.load(Ordering::Relaxed) & (1 << (op % 32)) == 0)
+}
+
+/// Tracing was switched on at attach.
+pub fn started() {}
 
 // ---------------------------------------------------------------------------
 // Registry
 // ---------------------------------------------------------------------------
 
 /// Starts tracing a ring that was just set up (observer function).
-pub fn ring_created(ring: &io_uring) {
+pub extern "C" fn ring_created(ring: &io_uring) {
     // SAFETY: calloc has no preconditions; zeroed bytes are a valid RingTrace.
     let Some(mut rec) = NonNull::new(
         unsafe { libc::calloc(1, core::mem::size_of::<RingTrace>()) }.cast::<RingTrace>(),
@@ -273,25 +345,7 @@ pub fn ring_created(ring: &io_uring) {
     tr.setup_flags = ring.flags;
     tr.sq_cursor = sq_consumed_mark(sq);
     tr.cq_cursor = cq.cq_khead();
-    // SAFETY: `ring` is a ring just set up, ours alone during setup.
-    let live = unsafe { crate::ring::LiveRing::from_ptr(core::ptr::from_ref(ring).cast_mut()) };
-    if let Some(Ok(probe)) = live.map(crate::probe::get_probe_ring) {
-        // SAFETY: a probe from get_probe_ring has room for PROBE_OPS ops.
-        unsafe {
-            let n = u32::from((*probe).ops_len).min(crate::probe::PROBE_OPS);
-            let ops = (*probe).ops.as_ptr();
-            for i in 0..n as usize {
-                let op = ops.add(i).read();
-                if op.flags & IO_URING_OP_SUPPORTED != 0 {
-                    if let Some(b) = tr.supported.get_mut(usize::from(op.op / 8)) {
-                        *b |= 1 << (op.op % 8);
-                    }
-                }
-            }
-            crate::probe::free_probe(probe);
-        }
-        tr.probed = true;
-    }
+    probe_once();
 
     let mut l = ring_line(tr);
     l.s("set up: ").u(u64::from(sq.sq_entries())).s(" SQ / ");
@@ -300,17 +354,31 @@ pub fn ring_created(ring: &io_uring) {
     l.s(", features ");
     flags(&mut l, names::FEATURE, u64::from(ring.features));
 
-    let lock = Locked::take();
-    if let Some(slot) = RINGS.iter().find(|s| s.load(Ordering::Relaxed).is_null()) {
-        slot.store(rec.0.as_ptr(), Ordering::Relaxed);
-        core::mem::forget(rec);
-        drop(lock);
-        l.emit(trace_fd());
-        return;
+    // A record left for this address (a ring never torn down whose memory
+    // was reused) is summed up first.
+    if let Some(mut old) = remove(Some(core::ptr::from_ref(ring))) {
+        finish(old.get());
     }
-    drop(lock);
-    l.s(" (not traced: more than 64 rings)");
-    l.emit(trace_fd());
+    let id = core::ptr::from_ref(ring) as usize;
+    let claimed = SLOTS.iter().find(|s| {
+        s.ring
+            .compare_exchange(0, id, Ordering::AcqRel, Ordering::Relaxed)
+            .is_ok()
+    });
+    match claimed {
+        Some(slot) => {
+            let rec = core::mem::ManuallyDrop::new(rec);
+            slot.pending_submits.store(0, Ordering::Relaxed);
+            slot.pending_waits.store(0, Ordering::Relaxed);
+            slot.pending_enters.store(0, Ordering::Relaxed);
+            slot.rec.store(rec.0.as_ptr(), Ordering::Release);
+            l.emit_trace();
+        }
+        None => {
+            l.s(" (not traced: more than 64 rings)");
+            l.emit_trace();
+        }
+    }
 }
 
 /// Where the SQ cursor starts: what the kernel has consumed (SQPOLL: what
@@ -325,9 +393,9 @@ fn sq_consumed_mark(sq: SubmitSide<'_>) -> u32 {
 
 /// Resize or ring-fd change (observer function): the cursors follow the
 /// ring as it is now.
-pub fn ring_changed(ring: &io_uring) {
+pub extern "C" fn ring_changed(ring: &io_uring) {
     let (sq, cq) = hooks::both_sides(ring);
-    with_ring(ring, |t| {
+    with_ring(ring, Pending::default(), |t| {
         t.ring_fd = sq.ring_fd();
         observe_cq(t, cq);
         t.sq_cursor = sq_consumed_mark(sq);
@@ -337,7 +405,7 @@ pub fn ring_changed(ring: &io_uring) {
             .u(u64::from(sq.sq_entries()))
             .s(" SQ / ");
         l.u(u64::from(cq.cq_entries())).s(" CQ entries");
-        l.emit(trace_fd());
+        l.emit_trace();
     });
 }
 
@@ -363,7 +431,8 @@ fn observe_sq(t: &mut RingTrace, sq: SubmitSide<'_>, result: i32) {
     let mixed = t.setup_flags & IORING_SETUP_SQE_MIXED != 0;
     let shift = crate::geometry::sqe_shift(t.setup_flags);
     let mut pos = from;
-    while pos != to {
+    // Bounded by `to` (a distance, so a step of 2 cannot jump past it).
+    while to.wrapping_sub(pos) != 0 && to.wrapping_sub(pos) <= entries {
         // The SQ array, when the ring has one, is the identity map the
         // library wrote at setup, so position and SQE slot agree.
         let Some(sqe) = sq.sqe((pos & sq.sq_mask()) << shift) else {
@@ -437,7 +506,7 @@ fn log_sqe(t: &mut RingTrace, sqe: &io_uring_sqe) {
     if sqe.personality != 0 {
         l.s(" personality=").u(u64::from(sqe.personality));
     }
-    l.emit(trace_fd());
+    l.emit_trace();
     check_sqe(t, sqe);
 }
 
@@ -455,17 +524,13 @@ fn check_sqe(t: &mut RingTrace, sqe: &io_uring_sqe) {
             .s(why)
             .s("; the kernel will fail it with ")
             .s(result);
-        l.emit(trace_fd());
+        l.emit_trace();
     };
     if op >= IORING_OP_LAST {
         warn(t, "sqe->opcode", "is not an io_uring opcode", "-EINVAL");
         return;
     }
-    let supported = t
-        .supported
-        .get(usize::from(op / 8))
-        .is_some_and(|b| b & (1 << (op % 8)) != 0);
-    if t.probed && !supported {
+    if unsupported(op) {
         warn(
             t,
             "sqe->opcode",
@@ -563,6 +628,11 @@ fn hash(v: u64) -> usize {
 
 /// Logs the CQEs between the cursor and the kernel's tail; counts those
 /// whose slots may have been reused as not seen.
+///
+/// The cursor only ever rests on the start of an entry: where the ring
+/// was lapped (the program consumed entries inline and the kernel reused
+/// their slots), it jumps to the program's head, which is an entry start
+/// on every ring, 32-byte CQEs of a mixed ring included.
 fn observe_cq(t: &mut RingTrace, cq: CompleteSide<'_>) {
     let entries = cq.cq_entries();
     let head = cq.cq_khead();
@@ -573,13 +643,16 @@ fn observe_cq(t: &mut RingTrace, cq: CompleteSide<'_>) {
         t.cq_cursor = head;
     } else if pending >= entries {
         // The kernel may be reusing the slots of the oldest ones.
-        let lost = pending - entries + 1;
-        note_not_seen(t, lost);
+        skip_to_head(t, head);
     }
     t.cq_dropped = u64::from(cq.cq_overflow());
     let shift = crate::geometry::cqe_shift(t.setup_flags);
     let mixed = t.setup_flags & IORING_SETUP_CQE_MIXED != 0;
-    while t.cq_cursor != tail {
+    loop {
+        let left = tail.wrapping_sub(t.cq_cursor);
+        if left == 0 || left > entries {
+            break;
+        }
         let Some(cqe) = cq.cqe((t.cq_cursor & cq.cq_mask()) << shift) else {
             break;
         };
@@ -587,7 +660,7 @@ fn observe_cq(t: &mut RingTrace, cq: CompleteSide<'_>) {
         // read it: trust the copy only if the kernel has not come round.
         let released = (head.wrapping_sub(t.cq_cursor) as i32) > 0;
         if released && cq.cq_ktail().wrapping_sub(t.cq_cursor) >= entries {
-            note_not_seen(t, 1);
+            skip_to_head(t, head);
             continue;
         }
         let step = if mixed && cqe.flags & IORING_CQE_F_32 != 0 {
@@ -595,9 +668,25 @@ fn observe_cq(t: &mut RingTrace, cq: CompleteSide<'_>) {
         } else {
             1
         };
+        if step > left {
+            // Half an entry published: wait for the rest.
+            break;
+        }
         log_cqe(t, &cqe);
         t.cq_cursor = t.cq_cursor.wrapping_add(step);
     }
+}
+
+/// Moves the cursor to the program's head, counting the slots passed over
+/// as not seen (nothing when the head is not ahead of the cursor).
+fn skip_to_head(t: &mut RingTrace, head: u32) {
+    let lost = head.wrapping_sub(t.cq_cursor);
+    if lost == 0 || lost as i32 <= 0 {
+        // The head is not ahead: nothing can be skipped to an entry start.
+        t.cq_cursor = head;
+        return;
+    }
+    note_not_seen(t, lost);
 }
 
 fn note_not_seen(t: &mut RingTrace, lost: u32) {
@@ -606,7 +695,7 @@ fn note_not_seen(t: &mut RingTrace, lost: u32) {
     let mut l = ring_line(t);
     l.u(u64::from(lost));
     l.s(" CQE(s) were consumed by the program and their slots reused before the library could see them");
-    l.emit(trace_fd());
+    l.emit_trace();
 }
 
 fn log_cqe(t: &mut RingTrace, cqe: &io_uring_cqe) {
@@ -637,7 +726,7 @@ fn log_cqe(t: &mut RingTrace, cqe: &io_uring_cqe) {
         opcode(&mut l, op);
         l.s(")");
     }
-    l.emit(trace_fd());
+    l.emit_trace();
 }
 
 fn count_error(t: &mut RingTrace, op: Option<u8>, errno: i32) {
@@ -665,8 +754,18 @@ fn count_error(t: &mut RingTrace, op: Option<u8>, errno: i32) {
 // ---------------------------------------------------------------------------
 
 /// A submit call is done.
-pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, enters: u32) {
-    with_ring(sq.id(), |t| {
+pub extern "C" fn submitted(
+    sq: SubmitSide<'_>,
+    cq: Option<CompleteSide<'_>>,
+    result: i32,
+    enters: u32,
+) {
+    let calls = Pending {
+        submits: 1,
+        waits: 0,
+        enters,
+    };
+    with_ring(sq.id(), calls, |t| {
         t.ring_fd = sq.ring_fd();
         t.submits += 1;
         t.enters += u64::from(enters);
@@ -674,7 +773,7 @@ pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, 
             let mut l = ring_line(t);
             l.s("submit failed: -");
             errno(&mut l, -result);
-            l.emit(trace_fd());
+            l.emit_trace();
         }
         observe_sq(t, sq, result);
         if let Some(cq) = cq {
@@ -685,8 +784,13 @@ pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, 
 }
 
 /// A wait or peek call is done.
-pub fn reaped(cq: CompleteSide<'_>, _result: i32, enters: u32) {
-    with_ring(cq.id(), |t| {
+pub extern "C" fn reaped(cq: CompleteSide<'_>, _result: i32, enters: u32) {
+    let calls = Pending {
+        submits: 0,
+        waits: 1,
+        enters,
+    };
+    with_ring(cq.id(), calls, |t| {
         t.ring_fd = cq.ring_fd();
         t.waits += 1;
         t.enters += u64::from(enters);
@@ -696,7 +800,7 @@ pub fn reaped(cq: CompleteSide<'_>, _result: i32, enters: u32) {
 }
 
 /// `io_uring_queue_exit` (observer function): the last look and the summary.
-pub fn ring_exit(ring: &io_uring) {
+pub extern "C" fn ring_exit(ring: &io_uring) {
     let (_, cq) = hooks::both_sides(ring);
     let Some(mut rec) = remove(Some(ring)) else {
         return;
@@ -725,7 +829,7 @@ fn finish(t: &mut RingTrace) {
     if !active(t) && !super::idle_summaries() {
         return;
     }
-    if SUMMARY_FD.load(Ordering::Relaxed) >= 0 {
+    if output::has_blocks() {
         keep_summary_current(t);
         // Else no block could be placed for sure: appended below instead.
         if t.summary_at > 0 {
@@ -733,7 +837,7 @@ fn finish(t: &mut RingTrace) {
         }
     }
     for l in summary(t).iter_mut() {
-        l.emit(trace_fd());
+        l.emit_trace();
     }
 }
 
@@ -826,49 +930,17 @@ fn summary_block(t: &RingTrace) -> [u8; SUMMARY_BYTES] {
 /// Rewrites the ring's summary block of a file target (reserving it at
 /// the end of the file the first time).
 fn keep_summary_current(t: &mut RingTrace) {
-    let fd = SUMMARY_FD.load(Ordering::Relaxed);
-    if fd < 0 {
+    if !output::has_blocks() {
         return;
     }
     let block = summary_block(t);
     if t.summary_at == 0 {
-        t.summary_at = reserve(&block).map_or(-1, |off| off + 1);
+        t.summary_at = output::append_block(&block).map_or(-1, |off| off + 1);
         return;
     }
     if t.summary_at > 0 {
-        // SAFETY: `block` is a live buffer of its length; pwrite only reads it.
-        unsafe { libc::pwrite(fd, block.as_ptr().cast(), block.len(), t.summary_at - 1) };
+        output::rewrite_block(&block, t.summary_at - 1);
     }
-}
-
-/// Appends `block` to the target and returns its offset, if it can tell
-/// for sure (another writer may have appended in between).
-fn reserve(block: &[u8; SUMMARY_BYTES]) -> Option<libc::off_t> {
-    let fd = trace_fd();
-    // SAFETY: `block` is a live buffer of its length.
-    let n = unsafe { libc::write(fd, block.as_ptr().cast(), block.len()) };
-    if n != block.len() as isize {
-        return None;
-    }
-    // SAFETY: lseek on our own descriptor.
-    let end = unsafe { libc::lseek(fd, 0, libc::SEEK_CUR) };
-    // (`off_t` is 32 bits on 32-bit glibc targets: past 2 GiB lseek fails,
-    // and the summary is appended at the end instead.)
-    let off = end - SUMMARY_BYTES as libc::off_t;
-    if off < 0 {
-        return None;
-    }
-    let mut check = [0u8; SUMMARY_BYTES];
-    // SAFETY: `check` is a writable buffer of its length.
-    let got = unsafe {
-        libc::pread(
-            SUMMARY_FD.load(Ordering::Relaxed),
-            check.as_mut_ptr().cast(),
-            check.len(),
-            off,
-        )
-    };
-    (got == check.len() as isize && check == *block).then_some(off)
 }
 
 #[cfg(test)]
@@ -883,14 +955,17 @@ mod tests {
         let ring = crate::geometry::empty_ring();
         ring_created(&ring);
         let id = core::ptr::from_ref(&ring);
-        assert_eq!(with_ring(id, |t| t.submits), Some(0));
+        assert_eq!(with_ring(id, Pending::default(), |t| t.submits), Some(0));
         let (sq, _) = hooks::both_sides(&ring);
         submitted(sq, None, 0, 1);
-        assert_eq!(with_ring(id, |t| (t.submits, t.enters)), Some((1, 1)));
+        assert_eq!(
+            with_ring(id, Pending::default(), |t| (t.submits, t.enters)),
+            Some((1, 1))
+        );
         let mut rec = remove(Some(id)).expect("recorded");
         assert!(active(rec.get()));
         drop(rec);
-        assert!(with_ring(id, |_| ()).is_none());
+        assert!(with_ring(id, Pending::default(), |_| ()).is_none());
         assert!(remove(Some(id)).is_none());
     }
 

@@ -2,16 +2,18 @@
 //! The points where the core tells an observer what happened.
 //!
 //! The core (setup, queue, registration, syscalls) calls only this module;
-//! an observer (today `diag`, when `LIBURING_DEBUG` or `LIBURING_TRACE` is
-//! set) installs itself here once at load. So no core file imports the
-//! diagnostics, and the hooks are ordinary portable Rust.
+//! an observer (the `uring-diag` object, loaded when `LIBURING_DEBUG` or
+//! `LIBURING_TRACE` is set) installs itself here once at load. So nothing
+//! in the core knows the diagnostics, and the hooks are ordinary portable
+//! Rust with a C-layout table ([`Observer`]) between the two objects.
 //!
 //! # Cost when nobody watches
-//! Hooks on cold paths (setup, teardown) test after the fact. The submit
-//! and registration entry points fold the hook test into their null-ring
+//! Failures (setup, registration) reach the observer from their error
+//! path only, and teardown tests after the fact: nothing on a success
+//! path. The submit entry points fold the hook test into their null-ring
 //! check: one compare of the ring address with a bound set at load
-//! ([`detour`], [`detour_any`]); off the fast path, a cold out-of-line copy
-//! of the same call reports to the observer. The out-of-line waits test
+//! ([`detour`]); off the fast path, a cold out-of-line copy of the same
+//! call reports to the observer. The out-of-line waits test
 //! [`watching_rings`] once before their loop and run either a fast copy
 //! of it or a cold one that counts enters and reports.
 //!
@@ -32,25 +34,100 @@ use core::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 use crate::structs::io_uring;
 use crate::uapi::{io_uring_cqe, io_uring_params, io_uring_sqe};
 
+/// A library function's name, as an observer is told it: `&str` across
+/// the C ABI between the library and the diagnostics object.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct CallName {
+    ptr: *const u8,
+    len: usize,
+}
+
+impl CallName {
+    pub const fn new(name: &'static str) -> Self {
+        CallName {
+            ptr: name.as_ptr(),
+            len: name.len(),
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        // SAFETY: made only by `new` from a `&'static str`.
+        unsafe { core::str::from_utf8_unchecked(core::slice::from_raw_parts(self.ptr, self.len)) }
+    }
+}
+
 /// What an observer is told. Every function runs on the calling thread,
-/// inside the library call it reports.
+/// inside the library call it reports. The table crosses from the
+/// diagnostics object to the library (two separately linked objects), so
+/// it has the C layout and C calling convention, and both sides check
+/// [`INTERFACE`] before one trusts the other's table.
+#[repr(C)]
 pub struct Observer {
     /// A setup entry point failed with `errno` (`p`: the caller's params).
-    pub setup_failed:
-        fn(call: &str, entries: u32, flags: u32, p: Option<&io_uring_params>, errno: i32),
+    pub setup_failed: extern "C" fn(
+        call: CallName,
+        entries: u32,
+        flags: u32,
+        p: Option<&io_uring_params>,
+        errno: i32,
+    ),
     /// A ring was set up (the caller owns it exclusively meanwhile).
-    pub ring_created: fn(ring: &io_uring),
+    pub ring_created: extern "C" fn(ring: &io_uring),
     /// Resize or ring-fd (un)registration changed the ring's layout or fd.
-    pub ring_changed: fn(ring: &io_uring),
+    pub ring_changed: extern "C" fn(ring: &io_uring),
     /// `io_uring_queue_exit` is about to tear the ring down.
-    pub ring_exit: fn(ring: &io_uring),
+    pub ring_exit: extern "C" fn(ring: &io_uring),
     /// A submit call is done: `result` in liburing's encoding, `enters` the
     /// `io_uring_enter` calls it made; `cq` when the call also reaped.
-    pub submitted: fn(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, enters: u32),
+    pub submitted:
+        extern "C" fn(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, enters: u32),
     /// A wait or peek call that did not submit is done.
-    pub reaped: fn(cq: CompleteSide<'_>, result: i32, enters: u32),
+    pub reaped: extern "C" fn(cq: CompleteSide<'_>, result: i32, enters: u32),
     /// `io_uring_register` failed with `errno`.
-    pub register_failed: fn(opcode: u32, arg: *const c_void, nr_args: u32, errno: i32),
+    pub register_failed: extern "C" fn(opcode: u32, arg: *const c_void, nr_args: u32, errno: i32),
+}
+
+/// What the diagnostics object answers when the library attaches it.
+#[repr(C)]
+pub struct Attachment {
+    /// [`ATTACHED`], [`NOTHING_ASKED`] or [`OTHER_INTERFACE`].
+    pub status: u32,
+    /// The observer, when attached.
+    pub observer: Option<&'static Observer>,
+    /// It wants the submit and wait paths too (tracing), not only failures.
+    pub rings: bool,
+}
+
+/// [`Attachment::status`]: install `observer`.
+pub const ATTACHED: u32 = 0;
+/// [`Attachment::status`]: the variables ask for nothing (`0` or empty).
+pub const NOTHING_ASKED: u32 = 1;
+/// [`Attachment::status`]: the object was built against another interface.
+pub const OTHER_INTERFACE: u32 = 2;
+
+/// The name under which the diagnostics object exports its attach
+/// function, `extern "C" fn(interface: u64) -> Attachment`.
+pub const ATTACH_SYMBOL: &core::ffi::CStr = c"uring_diag_attach";
+
+/// A digest of everything the library and the diagnostics object must
+/// agree on: this file (the observer table and the ring views) and the
+/// layout of liburing's structs. An object built from other sources than
+/// the library that loads it has another digest and is refused.
+pub const INTERFACE: u64 = {
+    let mut h = fnv1a(0xcbf2_9ce4_8422_2325, include_bytes!("hooks.rs"));
+    h = fnv1a(h, include_bytes!("../../uapi/src/ring_types.rs"));
+    fnv1a(h, env!("CARGO_PKG_VERSION").as_bytes())
+};
+
+/// 64-bit FNV-1a over `bytes`, from `h` (usable in a const).
+const fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
+    let mut i = 0;
+    while i < bytes.len() {
+        h ^= bytes[i] as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    h
 }
 
 static OBSERVER: AtomicPtr<Observer> = AtomicPtr::new(core::ptr::null_mut());
@@ -74,10 +151,6 @@ static WATCHING_RINGS: SetAtLoad<bool> = SetAtLoad(UnsafeCell::new(false));
 /// leaves it). One compare makes both tests; see [`detour`].
 static FAST_FROM: SetAtLoad<usize> = SetAtLoad(UnsafeCell::new(1));
 
-/// As [`FAST_FROM`] for the registration entry points, which an observer
-/// of failures only (`LIBURING_DEBUG`) wants too; see [`detour_any`].
-static FAST_FROM_ANY: SetAtLoad<usize> = SetAtLoad(UnsafeCell::new(1));
-
 /// Installs the observer; `rings`: it wants the submit and wait paths too.
 ///
 /// # Safety
@@ -92,18 +165,7 @@ pub unsafe fn install(observer: &'static Observer, rings: bool) {
         // Opaque to the optimiser: told the two values, it would turn the
         // address compare into a flag test of more instructions.
         *FAST_FROM.0.get() = core::hint::black_box(if rings { usize::MAX } else { 1 });
-        *FAST_FROM_ANY.0.get() = core::hint::black_box(usize::MAX);
     }
-}
-
-/// Whether a registration entry point must leave its fast path for
-/// `ring`: the ring is null, or any observer is installed. When false,
-/// `ring` is not null, and the same test made again on the fast path (as
-/// [`crate::register::RegTarget`] does) folds away.
-#[inline(always)]
-pub fn detour_any(ring: *const io_uring) -> bool {
-    // SAFETY: written only before the library is callable (`install`).
-    (ring as usize) < unsafe { *FAST_FROM_ANY.0.get() }
 }
 
 /// Whether any observer is installed.
@@ -187,6 +249,7 @@ macro_rules! common_reads {
 
 /// The submitting thread's view of a ring: the SQ side and the settings.
 #[derive(Clone, Copy)]
+#[repr(transparent)]
 pub struct SubmitSide<'a> {
     ring: NonNull<io_uring>,
     _ring: PhantomData<&'a io_uring>,
@@ -241,6 +304,7 @@ impl<'a> SubmitSide<'a> {
 
 /// The reaping thread's view of a ring: the CQ side and the settings.
 #[derive(Clone, Copy)]
+#[repr(transparent)]
 pub struct CompleteSide<'a> {
     ring: NonNull<io_uring>,
     _ring: PhantomData<&'a io_uring>,
@@ -307,9 +371,15 @@ pub fn both_sides(ring: &io_uring) -> (SubmitSide<'_>, CompleteSide<'_>) {
 /// After a setup entry point failed with `errno`.
 #[cold]
 #[inline(never)]
-pub fn setup_failed(call: &str, entries: u32, flags: u32, p: Option<&io_uring_params>, errno: i32) {
+pub fn setup_failed(
+    call: &'static str,
+    entries: u32,
+    flags: u32,
+    p: Option<&io_uring_params>,
+    errno: i32,
+) {
     if let Some(o) = observer() {
-        (o.setup_failed)(call, entries, flags, p, errno);
+        (o.setup_failed)(CallName::new(call), entries, flags, p, errno);
     }
 }
 

@@ -66,46 +66,29 @@ pub struct RegTarget {
     registered: bool,
     enter_ring_fd: i32,
     ring_fd: i32,
-    /// A failure goes to the observer hook. Made by the same test as the
-    /// C entry point's detour, so on its fast path this is known false and
-    /// the hook costs nothing there.
-    observed: bool,
 }
 
 impl RegTarget {
     #[inline(always)]
-    fn of(int_flags: u8, enter_ring_fd: i32, ring_fd: i32, observed: bool) -> RegTarget {
+    fn of(int_flags: u8, enter_ring_fd: i32, ring_fd: i32) -> RegTarget {
         RegTarget {
             registered: int_flags & int_flags::REG_REG_RING != 0,
             enter_ring_fd,
             ring_fd,
-            observed,
         }
     }
 }
 
-// A free function, not `impl From<LiveRing>`: rustc treats trait impl
-// methods as reachable from other crates, and this one, once the reads
-// below are inlined into it, is small enough to be inlinable there; the
-// hook's bound it reads would then be exported, and reached through the
-// GOT (one more instruction per registration call).
-/// The target of a ring a C entry point took (see [`crate::hooks::detour_any`]).
+/// The target of a ring a C entry point took.
 #[inline(always)]
-pub(crate) fn live(ring: LiveRing<'_>) -> RegTarget {
-    let observed = crate::hooks::detour_any(ring.as_ptr());
-    RegTarget::of(
-        ring.int_flags(),
-        ring.enter_ring_fd(),
-        ring.ring_fd(),
-        observed,
-    )
+pub fn live(ring: LiveRing<'_>) -> RegTarget {
+    RegTarget::of(ring.int_flags(), ring.enter_ring_fd(), ring.ring_fd())
 }
 
 impl From<&io_uring> for RegTarget {
     #[inline]
     fn from(ring: &io_uring) -> RegTarget {
-        let observed = crate::hooks::observing();
-        RegTarget::of(ring.int_flags, ring.enter_ring_fd, ring.ring_fd, observed)
+        RegTarget::of(ring.int_flags, ring.enter_ring_fd, ring.ring_fd)
     }
 }
 
@@ -137,10 +120,9 @@ pub unsafe fn register(
         let r = unsafe { syscall::io_uring_register(to.ring_fd as u32, opcode, arg, nr_args) };
         (r, opcode)
     };
-    if to.observed {
-        if let Err(e) = r {
-            crate::hooks::register_failed(opcode, arg, nr_args, e.0);
-        }
+    // The observer hears of failures only: nothing on the success path.
+    if let Err(e) = r {
+        crate::hooks::register_failed(opcode, arg, nr_args, e.0);
     }
     r
 }
@@ -159,7 +141,7 @@ impl<T> RegOp<T> {
     /// With `nr_args`, opcode `code` must make the kernel read or write at
     /// most one `T` at its argument, during the call only, and follow no
     /// address held in it.
-    pub(crate) const unsafe fn new(code: u32, nr_args: u32) -> RegOp<T> {
+    pub const unsafe fn new(code: u32, nr_args: u32) -> RegOp<T> {
         RegOp {
             code,
             nr_args,
@@ -187,16 +169,16 @@ const EVENTFD: RegOp<i32> = unsafe { RegOp::new(IORING_REGISTER_EVENTFD, 1) };
 const EVENTFD_ASYNC: RegOp<i32> = unsafe { RegOp::new(IORING_REGISTER_EVENTFD_ASYNC, 1) };
 /// Only `bgid` is used when unregistering.
 // SAFETY: one `io_uring_buf_reg`, whose `ring_addr` unregistering ignores.
-pub(crate) const UNREGISTER_PBUF_RING: RegOp<io_uring_buf_reg> =
+pub const UNREGISTER_PBUF_RING: RegOp<io_uring_buf_reg> =
     unsafe { RegOp::new(IORING_UNREGISTER_PBUF_RING, 1) };
 /// `buf_group` read, `head` written back.
 // SAFETY: one `io_uring_buf_status`; no addresses in it.
-pub(crate) const PBUF_STATUS: RegOp<io_uring_buf_status> =
+pub const PBUF_STATUS: RegOp<io_uring_buf_status> =
     unsafe { RegOp::new(IORING_REGISTER_PBUF_STATUS, 1) };
 
 /// Issues `op` with `arg` as its argument.
 #[inline]
-pub(crate) fn register_with<T>(
+pub fn register_with<T>(
     to: impl Into<RegTarget>,
     op: RegOp<T>,
     arg: &mut T,

@@ -69,7 +69,7 @@ pub fn explain(opcode: u32, arg: *const c_void, nr: u32, err: Errno) {
     };
     let key = (u64::from(op) << 48) | ((err.0 as u64 & 0xffff) << 32) | u64::from(nr);
     if known && LAST.swap(key, Ordering::Relaxed) != key {
-        l.emit(2);
+        l.emit_stderr();
     }
 }
 

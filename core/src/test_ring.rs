@@ -22,13 +22,13 @@ use crate::syscall::{self, Errno, SysResult};
 use crate::uapi::io_uring_params;
 
 /// `Errno(1)` as `EPERM`, for skip and failure messages.
-pub(crate) fn errno(e: Errno) -> String {
+pub fn errno(e: Errno) -> String {
     uring_sysinfo::errno_name(e.0).map_or_else(|| format!("errno {}", e.0), str::to_owned)
 }
 
 /// Why this process may not use io_uring at all, or `None` if it may:
 /// one plain `io_uring_setup` per test binary, its answer kept.
-pub(crate) fn uring_refused() -> Option<&'static str> {
+pub fn uring_refused() -> Option<&'static str> {
     static REFUSED: OnceLock<Option<String>> = OnceLock::new();
     REFUSED
         .get_or_init(|| {
@@ -57,7 +57,7 @@ pub(crate) fn uring_refused() -> Option<&'static str> {
 
 /// The test's path as libtest names it (`queue::tests::nop_round_trip`),
 /// from the type name of an item declared inside it.
-pub(crate) fn test_name(item_in_test: &'static str) -> &'static str {
+pub fn test_name(item_in_test: &'static str) -> &'static str {
     let path = item_in_test.strip_suffix("::here").unwrap_or(item_in_test);
     let path = path.split_once("::").map_or(path, |(_crate, rest)| rest);
     path.split("::{{closure}}").next().unwrap_or(path)
@@ -65,6 +65,7 @@ pub(crate) fn test_name(item_in_test: &'static str) -> &'static str {
 
 /// Prints `SKIP: <test>: <reason>` (format arguments) and returns from the
 /// test.
+#[macro_export]
 macro_rules! skip {
     ($($why:tt)+) => {{
         fn here() {}
@@ -73,9 +74,10 @@ macro_rules! skip {
         return;
     }};
 }
-pub(crate) use skip;
+pub use crate::skip;
 
 /// Skips the test where this process may not use io_uring at all.
+#[macro_export]
 macro_rules! require_uring {
     () => {
         if let Some(why) = $crate::test_ring::uring_refused() {
@@ -83,20 +85,22 @@ macro_rules! require_uring {
         }
     };
 }
-pub(crate) use require_uring;
+pub use crate::require_uring;
 
 /// A plain ring of `entries`: skips where io_uring is refused, fails on
 /// any other setup error.
+#[macro_export]
 macro_rules! ring {
     ($entries:expr) => {{
         $crate::test_ring::require_uring!();
         $crate::test_ring::TestRing::new($entries, 0).unwrap()
     }};
 }
-pub(crate) use ring;
+pub use crate::ring;
 
 /// A ring with setup `flags` this kernel may not know: skips where io_uring
 /// is refused or the kernel refuses the flags.
+#[macro_export]
 macro_rules! ring_or_skip {
     ($entries:expr, $flags:expr) => {{
         $crate::test_ring::require_uring!();
@@ -110,13 +114,13 @@ macro_rules! ring_or_skip {
         }
     }};
 }
-pub(crate) use ring_or_skip;
+pub use crate::ring_or_skip;
 
 /// Waits until `done` holds, polling every millisecond, and fails the test
 /// only after 10 s: a slow or loaded machine makes a test slower, never
 /// wrong. For conditions that come about on their own (a timer, another
 /// thread); a test never sleeps a fixed time in their place.
-pub(crate) fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+pub fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(10);
     while !done() {
         assert!(
@@ -128,16 +132,16 @@ pub(crate) fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
 }
 
 /// A ring from the library's own setup code, torn down on drop.
-pub(crate) struct TestRing(pub(crate) io_uring);
+pub struct TestRing(pub io_uring);
 
 impl TestRing {
-    pub(crate) fn with_params(entries: u32, p: &mut io_uring_params) -> SysResult<TestRing> {
+    pub fn with_params(entries: u32, p: &mut io_uring_params) -> SysResult<TestRing> {
         let mut r = empty_ring();
         setup::queue_init_params(entries, &mut r, p)?;
         Ok(TestRing(r))
     }
 
-    pub(crate) fn new(entries: u32, flags: u32) -> SysResult<TestRing> {
+    pub fn new(entries: u32, flags: u32) -> SysResult<TestRing> {
         let mut p = io_uring_params {
             flags,
             ..Default::default()
@@ -147,7 +151,7 @@ impl TestRing {
 
     /// A ring with exactly `flags` (no NO_SQARRAY added), so it keeps its
     /// SQ index array unless `flags` says otherwise.
-    pub(crate) fn exactly(entries: u32, flags: u32) -> SysResult<TestRing> {
+    pub fn exactly(entries: u32, flags: u32) -> SysResult<TestRing> {
         let mut r = empty_ring();
         let mut p = io_uring_params {
             flags,
@@ -158,7 +162,7 @@ impl TestRing {
         Ok(TestRing(r))
     }
 
-    pub(crate) fn live(&mut self) -> LiveRing<'_> {
+    pub fn live(&mut self) -> LiveRing<'_> {
         // SAFETY: the ring was set up by `setup` and lives as long as `self`.
         unsafe { LiveRing::from_ptr(&mut self.0) }.unwrap()
     }

@@ -40,7 +40,7 @@ pub fn explain(call: &str, entries: u32, flags: u32, p: Option<&io_uring_params>
     if !cause(&mut l, entries, &params, err) {
         l.s("the library could not establish the cause (see the ERRORS of io_uring_setup(2))");
     }
-    l.emit(2);
+    l.emit_stderr();
 }
 
 /// Appends an errno name (or number).
@@ -427,7 +427,7 @@ fn memory(l: &mut Line, entries: u32, p: &io_uring_params) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_ring::require_uring;
+    use uring_core::test_ring::require_uring;
 
     #[test]
     fn known_flags_are_known() {

@@ -54,7 +54,7 @@ pub const fn cqe_array_bytes(setup_flags: u32, cqes: u32) -> usize {
 }
 
 #[inline]
-pub(crate) const fn page_round(n: usize, page_size: usize) -> usize {
+pub const fn page_round(n: usize, page_size: usize) -> usize {
     (n + page_size - 1) & !(page_size - 1)
 }
 
@@ -412,10 +412,10 @@ pub fn mmap_rings(
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+pub mod tests {
     use super::*;
 
-    pub(crate) const PAGE: usize = 4096;
+    pub const PAGE: usize = 4096;
     const SQE128: u32 = IORING_SETUP_SQE128;
     const CQE32: u32 = IORING_SETUP_CQE32;
     const NOSQ: u32 = IORING_SETUP_NO_SQARRAY;
@@ -509,7 +509,7 @@ pub(crate) mod tests {
 
     // (entries, flags, io_uring_queue_init_mem result) from upstream, with
     // an 8 MiB buffer; NO_SQARRAY is added by the library on this kernel.
-    pub(crate) const INIT_MEM_USED: &[(u32, u32, usize)] = &[
+    pub const INIT_MEM_USED: &[(u32, u32, usize)] = &[
         (1, 0, 8192),
         (2, 0, 8192),
         (8, 0, 8192),
