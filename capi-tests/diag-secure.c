@@ -134,7 +134,8 @@ int main(int argc, char **argv)
 
 	snprintf(bin, sizeof(bin), "%s/secure-static", dir);
 	CHECK(check_system("%s -O2 -D_GNU_SOURCE -I%s/usr/include -I%s -o %s %s/diag-secure.c "
-			   "%s/usr/lib/liburing.a", cc, stage, src, bin, src, stage) == 0);
+			   "-Wl,-u,uring_diag_attach %s/usr/lib/liburing-diag.a %s/usr/lib/liburing.a",
+			   cc, stage, src, bin, src, stage, stage) == 0);
 	check_variant("liburing.a", bin, dir);
 
 	snprintf(bin, sizeof(bin), "%s/secure-shared", dir);

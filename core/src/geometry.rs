@@ -228,6 +228,17 @@ pub const fn empty_cq() -> io_uring_cq {
 
 /// An all-zero `io_uring` (fd 0, no mappings): the state every setup path
 /// starts from.
+/// A `struct io_uring` that holds nothing: no mapping and no descriptor
+/// (-1). What a failed setup leaves and what `io_uring_queue_exit` leaves,
+/// so that a cleanup call after either closes nothing of the program's
+/// (liburing leaves `ring_fd` 0 there, and closes the program's stdin).
+pub const fn closed_ring() -> io_uring {
+    let mut r = empty_ring();
+    r.ring_fd = -1;
+    r.enter_ring_fd = -1;
+    r
+}
+
 pub const fn empty_ring() -> io_uring {
     io_uring {
         sq: empty_sq(),

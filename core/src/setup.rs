@@ -339,7 +339,7 @@ unsafe fn release_library_memory(ring: &io_uring) {
 /// # Safety
 /// `ring` must have been set up by this library and must not be used again.
 pub unsafe fn queue_exit(ring: &mut io_uring) {
-    if ring.int_flags & int_flags::APP_MEM == 0 {
+    if ring.int_flags & int_flags::APP_MEM == 0 && !ring.sq.ring_ptr.is_null() {
         // SAFETY: the caller hands the ring's mappings over.
         unsafe { release_library_memory(ring) };
     }
@@ -350,6 +350,9 @@ pub unsafe fn queue_exit(ring: &mut io_uring) {
     if ring.ring_fd != -1 {
         let _ = syscall::close(ring.ring_fd);
     }
+    // A second io_uring_queue_exit finds nothing to unmap or close (a
+    // deliberate difference from liburing, which unmaps and closes again).
+    *ring = crate::geometry::closed_ring();
 }
 
 /// `io_uring_ring_dontfork`: keeps the ring memory out of forked children.

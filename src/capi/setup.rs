@@ -41,6 +41,10 @@ unsafe fn init_into<T>(
     }
     let mut local = geometry::empty_ring();
     let ret = init(&mut local);
+    if ret.is_err() {
+        // Nothing for a later io_uring_queue_exit to close or unmap.
+        local = geometry::closed_ring();
+    }
     // SAFETY: per the caller; written, never read.
     unsafe { ring.write(local) };
     ret
