@@ -162,15 +162,17 @@ fn say_c(why: *const c_char) {
     }
 }
 
-/// Installs an observer attached by the static diagnostics archive
-/// (`liburing-diag.a`, whose constructor calls this). An internal symbol
-/// of `liburing.a`; the shared libraries do not export it.
-///
-/// # Safety
-/// Called only from a load-time constructor: no ring exists yet and no
-/// other thread can call the library.
-#[no_mangle]
-pub unsafe extern "C" fn __uring_rs_install(observer: &'static hooks::Observer, rings: bool) {
-    // SAFETY: per the caller.
-    unsafe { hooks::install(observer, rings) };
-}
+// Installs an observer attached by the static diagnostics archive
+// (`liburing-diag.a`, whose constructor calls this). An internal symbol of
+// `liburing.a`; the shared libraries do not export it. (Inside an anonymous
+// const so the header generator does not take it for liburing's API.)
+const _: () = {
+    /// # Safety
+    /// Called only from a load-time constructor: no ring exists yet and no
+    /// other thread can call the library.
+    #[no_mangle]
+    unsafe extern "C" fn __uring_rs_install(observer: &'static hooks::Observer, rings: bool) {
+        // SAFETY: per the caller.
+        unsafe { hooks::install(observer, rings) };
+    }
+};
