@@ -445,6 +445,7 @@ TEST_STAGES := \
 	bench-smoke \
 	check-sanitize \
 	liburing-tests \
+	bench-calls \
 	check-differential \
 	fuzz-short \
 	check-man

@@ -8,17 +8,24 @@
 # Builds api-calls.c against each library, runs it under
 # `valgrind --tool=callgrind`, and prints callgrind_annotate's inclusive
 # count divided by the calls made, per function and library. Exits 1 when
-# one of ours costs more than upstream's plus ring_check (2): the compare and
-# branch with which every entry point of ours turns a NULL ring into an error
-# and lets LIBURING_TRACE watch the call, where liburing dereferences the
-# pointer. Where our code saves a jump liburing takes, that nets +1 (README,
-# "What a call costs").
+# one of ours costs more than upstream's plus what the row is allowed:
+# - every entry point: ring_check (2), the compare and branch with which it
+#   turns a NULL ring into an error (and the submit paths let LIBURING_TRACE
+#   watch the call), where liburing dereferences the pointer; where our code
+#   saves a jump liburing takes, that nets +1 (README, "What a call costs");
+# - registration calls: also fail_hook (4), the test of the kernel's answer
+#   that hands a failure to LIBURING_DEBUG (2), and the stack frame that
+#   hook's call needs where liburing's leaf function uses the red zone (2);
+# - every row: CALLS_TOLERANCE (default 2) for what another compiler release
+#   may move; a lost fast path costs tens of instructions, not 2.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 our_lib=$1 our_inc=$2 up_lib=$3 up_inc=$4
 CC=${CC:-cc}
 iters=${ITERS:-2000}
 ring_check=2
+fail_hook=4
+tolerance=${CALLS_TOLERANCE:-2}
 out=${BENCH_OUT:-$(mktemp -d /tmp/callgrind.XXXXXX)}
 mkdir -p "$out"
 for tool in valgrind callgrind_annotate; do
@@ -48,11 +55,12 @@ for fc in io_uring_submit:4 io_uring_submit_and_wait:1 __io_uring_get_cqe:1 \
 	f=${fc%:*} n=${fc#*:}
 	o=$(per_call "$out/api-ours.cg" "$f" $((n * iters)))
 	u=$(per_call "$out/api-upstream.cg" "$f" $((n * iters)))
-	mark=
-	if awk -v o="$o" -v u="$u" -v c="$ring_check" 'BEGIN { exit !(o + 0 > u + c) }'; then
-		mark=" (more)" worse=1
+	mark= allowed=$((ring_check + tolerance))
+	case $f in *register*) allowed=$((allowed + fail_hook)) ;; esac
+	if awk -v o="$o" -v u="$u" -v c="$allowed" 'BEGIN { exit !(o + 0 > u + c) }'; then
+		mark=" (more than upstream + $allowed)" worse=1
 	elif awk -v o="$o" -v u="$u" 'BEGIN { exit !(o + 0 > u + 0) }'; then
-		mark=" (ring check)"
+		mark=" (within upstream + $allowed)"
 	fi
 	printf '%-34s %10s %10s%s\n' "$f" "$o" "$u" "$mark"
 done

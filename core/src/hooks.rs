@@ -32,6 +32,7 @@ use core::ptr::{addr_of, NonNull};
 use core::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 
 use crate::structs::io_uring;
+use crate::syscall::Errno;
 use crate::uapi::{io_uring_cqe, io_uring_params, io_uring_sqe};
 
 /// A library function's name, as an observer is told it: `&str` across
@@ -469,11 +470,17 @@ pub unsafe fn reaped(ring: NonNull<io_uring>, result: i32, enters: u32) -> i32 {
     result
 }
 
-/// `io_uring_register` failed with `errno`.
+/// `io_uring_register` failed with `e`; returns `e`, so that the caller's
+/// error path ends in this call and keeps nothing alive across it.
 #[cold]
 #[inline(never)]
-pub fn register_failed(opcode: u32, arg: *const c_void, nr_args: u32, errno: i32) {
+pub fn register_failed(opcode: u32, arg: *const c_void, nr_args: u32, e: Errno) -> Errno {
     if let Some(o) = observer() {
-        (o.register_failed)(opcode, arg, nr_args, errno);
+        (o.register_failed)(opcode, arg, nr_args, e.0);
     }
+    // Opaque: told that `e` comes back unchanged, the optimiser would keep
+    // the caller's raw result alive across this call instead, in a
+    // callee-saved register that every registration call then saves and
+    // restores on its fast path too.
+    core::hint::black_box(e)
 }

@@ -121,10 +121,7 @@ pub unsafe fn register(
         (r, opcode)
     };
     // The observer hears of failures only: nothing on the success path.
-    if let Err(e) = r {
-        crate::hooks::register_failed(opcode, arg, nr_args, e.0);
-    }
-    r
+    r.map_err(|e| crate::hooks::register_failed(opcode, arg, nr_args, e))
 }
 
 /// An `io_uring_register` opcode paired with the one argument struct `T` it

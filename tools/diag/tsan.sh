@@ -23,17 +23,21 @@ mkdir -p "$out"
 target=$(rustc -vV | sed -n 's/^host: //p')
 t0=$(date +%s)
 # --target keeps build scripts and proc macros (host code) uninstrumented.
+# The library and the diagnostics archive, instrumented, relinked by the
+# Makefile's own rules into a build directory of their own (a static program
+# gets the trace by linking liburing-diag.a, as the README says).
 RUSTFLAGS="-Zsanitizer=thread -Cunsafe-allow-abi-mismatch=sanitizer" \
-	cargo +nightly build --quiet --release --lib --target "$target" \
-	--manifest-path "$here/Cargo.toml" --target-dir "$out/target"
-lib=$out/target/$target/release/liburing.a
+	make --no-print-directory -s -C "$here" CARGO="cargo +nightly" RUST_TARGET="$target" \
+	CARGO_TARGET_DIR="$out/target" BUILD="$out/build" "$out/build/liburing.a" "$out/build/liburing-diag.a"
+lib="-Wl,-u,uring_diag_attach $out/build/liburing-diag.a $out/build/liburing.a"
 inc=$here/build/stage/usr/include
 test -f "$inc/liburing.h" || { echo "check-tsan: run make stage first" >&2; exit 2; }
 status=0
 for t in submit_wait_threads; do
 	src=$here/capi-tests/$t.c
+	# shellcheck disable=SC2086 # $lib: the two archives and the flag that pulls one in
 	$CC -O1 -g -fsanitize=thread -D_GNU_SOURCE -I"$inc" -I"$here/capi-tests" \
-		-o "$out/$t" "$src" "$here/tools/diag/tsan-shim.c" "$lib" -lpthread -ldl
+		-o "$out/$t" "$src" "$here/tools/diag/tsan-shim.c" $lib -lpthread -ldl
 	rm -f "$out/$t.trace"
 	set +e
 	LIBURING_TRACE=$out/$t.trace LIBURING_DEBUG=1 \
