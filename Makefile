@@ -19,6 +19,9 @@ bindir     ?= $(prefix)/bin
 # uring-info is ours, not liburing's: ./configure turns its install off (so a
 # distribution recipe sees liburing's exact file set) unless --enable-uring-info.
 install_uring_info ?= yes
+# The diagnostics object (LIBURING_DEBUG, LIBURING_TRACE) likewise, unless
+# --enable-diagnostics.
+install_diagnostics ?= yes
 mandir     ?= $(prefix)/man
 datadir    ?= $(prefix)/share
 DESTDIR    ?=
@@ -275,9 +278,10 @@ install: all
 	ln -sf liburing.so.$(VERSION) $(DESTDIR)$(libdir)/liburing.so.2
 	ln -sf $(relativelibdir)liburing.so.$(VERSION) $(DESTDIR)$(libdevdir)/liburing.so
 	install -m 644 $(LIB_A) $(DESTDIR)$(libdevdir)/liburing.a
-	install -d $(DESTDIR)$(libdir)/uring-rs
-	install -m 644 $(DIAG_SO) $(DESTDIR)$(libdir)/uring-rs/liburing-diag.so
-	install -m 644 $(DIAG_A) $(DESTDIR)$(libdevdir)/liburing-diag.a
+	if [ '$(install_diagnostics)' = yes ]; then \
+		install -d $(DESTDIR)$(libdir)/uring-rs && \
+		install -m 644 $(DIAG_SO) $(DESTDIR)$(libdir)/uring-rs/liburing-diag.so && \
+		install -m 644 $(DIAG_A) $(DESTDIR)$(libdevdir)/liburing-diag.a; fi
 	$(fill_pc) src/liburing.pc.in > $(DESTDIR)$(libdevdir)/pkgconfig/liburing.pc
 	if [ -f $(FFI_SO) ]; then \
 		install -m 755 $(FFI_SO) $(DESTDIR)$(libdir)/liburing-ffi.so.$(VERSION) && \
@@ -315,7 +319,7 @@ uninstall:
 # The installed layout every C test builds against: $(STAGE)/usr/{include,lib}.
 stage: all
 	rm -rf $(STAGE)
-	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(STAGE)) prefix=/usr
+	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(STAGE)) prefix=/usr install_diagnostics=yes
 
 # The Rust unit tests, then again with io_uring_setup refused by a seccomp
 # filter (tools/test/no-uring.c, EPERM as a container's default profile

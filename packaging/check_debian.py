@@ -65,6 +65,9 @@ DEBIAN_VERSION = "2.15-1"
 PACKAGES = ("liburing2", "liburing-dev")
 # Parts of the package contents that come from other work: compared, not required.
 CONTENTS_ASIDE = ("usr/share/man/", "usr/share/doc/liburing-dev/examples/")
+# What only our packaging ships, by design: the diagnostics object that
+# LIBURING_DEBUG / LIBURING_TRACE load, and its archive for static programs.
+CONTENTS_OURS_ONLY = ("/uring-rs", "/liburing-diag.a")
 # The tools the checks run, and the Debian package that brings each.
 TOOLS = {"dpkg-buildpackage": "dpkg-dev", "dh": "debhelper", "fakeroot": "fakeroot",
          "lintian": "lintian", "hardening-check": "devscripts", "debootstrap": "debootstrap"}
@@ -331,8 +334,9 @@ def compare_contents(ours, theirs, report):
     lines, differ = [], False
     for pkg in PACKAGES:
         a, b = deb_listing(ours[pkg]), deb_listing(theirs[pkg])
-        aside = lambda p: any(p.startswith(x) or (p + "/").startswith(x)  # noqa: E731
-                              for x in CONTENTS_ASIDE)
+        aside = lambda p: (any(p.startswith(x) or (p + "/").startswith(x)  # noqa: E731
+                               for x in CONTENTS_ASIDE)
+                           or any(x in p for x in CONTENTS_OURS_ONLY))
         only_ours = sorted(p for p in a if p not in b and not aside(p))
         only_theirs = sorted(p for p in b if p not in a and not aside(p))
         kinds = sorted(p for p in a if p in b and a[p] != b[p])
