@@ -399,6 +399,14 @@ bench-calls: stage
 	sh bench/calls.sh $(abspath $(STAGE))/usr/lib $(abspath $(STAGE))/usr/include \
 		$$up/lib $$up/include
 
+# What linking the library costs a program that asks for no diagnostics,
+# ours against upstream's (tools/footprint.sh): sizes, relocations, page
+# faults, RSS, start time. Measures; judges nothing (not in make test).
+footprint: stage
+	up=$$($(UPSTREAM) stage)/usr && \
+	sh tools/footprint.sh $(abspath $(STAGE))/usr $$up $(abspath $(BUILD))/footprint
+.PHONY: footprint
+
 # Our example programs (examples/*.c, shipped by packagers as documentation),
 # built against the installed layout with the user's flags, then run.
 examples: stage

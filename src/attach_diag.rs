@@ -122,6 +122,8 @@ fn object_path(out: &mut [u8; PATH_BYTES]) -> bool {
 }
 
 /// One line on stderr: the variables were set and stay without effect.
+#[cold]
+#[inline(never)]
 fn say(why: &[u8]) {
     const HEAD: &[u8] = b"liburing: LIBURING_DEBUG/LIBURING_TRACE ignored: ";
     let parts = [
@@ -153,6 +155,8 @@ fn say(why: &[u8]) {
     }
 }
 
+#[cold]
+#[inline(never)]
 fn say_c(why: *const c_char) {
     if why.is_null() {
         say(b"the diagnostics object cannot be loaded");

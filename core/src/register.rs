@@ -98,6 +98,7 @@ impl From<&io_uring> for RegTarget {
 /// `arg` must be valid for whatever `opcode` and `nr_args` make the kernel
 /// read or write, now and (for registered memory) for as long as the
 /// registration lasts.
+#[inline(always)]
 pub unsafe fn register(
     to: impl Into<RegTarget>,
     opcode: u32,
@@ -175,11 +176,7 @@ pub const PBUF_STATUS: RegOp<io_uring_buf_status> =
 
 /// Issues `op` with `arg` as its argument.
 #[inline]
-pub fn register_with<T>(
-    to: impl Into<RegTarget>,
-    op: RegOp<T>,
-    arg: &mut T,
-) -> SysResult<i32> {
+pub fn register_with<T>(to: impl Into<RegTarget>, op: RegOp<T>, arg: &mut T) -> SysResult<i32> {
     // SAFETY: `arg` is a live, exclusively borrowed `T`, which `op` proves is
     // all the kernel touches during the call (and nothing after it).
     unsafe { register(to, op.code, ptr::from_mut(arg).cast(), op.nr_args) }

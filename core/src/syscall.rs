@@ -174,6 +174,7 @@ pub fn from_int(r: i32) -> SysResult<i32> {
 ///
 /// # Safety
 /// `arg` must be valid for what `opcode` makes the kernel read or write.
+#[inline(always)]
 pub unsafe fn io_uring_register(
     fd: u32,
     opcode: u32,

@@ -28,10 +28,12 @@ use crate::atomic_u64::AtomicU64;
 
 // Sizes, offsets and inodes in 64 bits on every target: glibc's 32-bit
 // targets need the *64 calls, musl's plain calls are 64-bit already.
-#[cfg(target_env = "gnu")]
-use libc::{fstat64 as fstat, lseek64 as lseek, pread64 as pread, pwrite64 as pwrite, stat64 as stat};
 #[cfg(not(target_env = "gnu"))]
 use libc::{fstat, lseek, pread, pwrite, stat};
+#[cfg(target_env = "gnu")]
+use libc::{
+    fstat64 as fstat, lseek64 as lseek, pread64 as pread, pwrite64 as pwrite, stat64 as stat,
+};
 
 /// The default `LIBURING_TRACE_MAX`: 64 MiB.
 pub const DEFAULT_MAX: u64 = 64 << 20;
@@ -390,7 +392,14 @@ pub fn append_block(block: &[u8]) -> Option<i64> {
     let mut check = [0u8; 2048];
     let check = check.get_mut(..block.len())?;
     // SAFETY: `check` is a writable buffer of its length.
-    let got = unsafe { pread(t.summary_fd, check.as_mut_ptr().cast(), check.len(), off as _) };
+    let got = unsafe {
+        pread(
+            t.summary_fd,
+            check.as_mut_ptr().cast(),
+            check.len(),
+            off as _,
+        )
+    };
     (got == check.len() as isize && check == block).then_some(off)
 }
 

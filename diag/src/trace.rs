@@ -127,7 +127,9 @@ static NEXT_ID: AtomicU32 = AtomicU32::new(1);
 // a null `rec` simply counts as pending.
 
 fn slot_of(ring: usize) -> Option<&'static Slot> {
-    SLOTS.iter().find(|s| s.ring.load(Ordering::Relaxed) == ring)
+    SLOTS
+        .iter()
+        .find(|s| s.ring.load(Ordering::Relaxed) == ring)
 }
 
 /// A record checked out of its slot: this thread's alone until dropped,

@@ -43,11 +43,24 @@ unsafe fn init_into<T>(
     let ret = init(&mut local);
     if ret.is_err() {
         // Nothing for a later io_uring_queue_exit to close or unmap.
-        local = geometry::closed_ring();
+        // SAFETY: per the caller.
+        unsafe { write_closed(ring) };
+        return ret;
     }
     // SAFETY: per the caller; written, never read.
     unsafe { ring.write(local) };
     ret
+}
+
+/// Writes a ring that holds nothing (no mapping, fd -1) to `ring`.
+///
+/// # Safety
+/// `ring` is valid for writing a `struct io_uring`.
+#[cold]
+#[inline(never)]
+unsafe fn write_closed(ring: *mut io_uring) {
+    // SAFETY: per the caller.
+    unsafe { ring.write(geometry::closed_ring()) };
 }
 
 /// Hook after every setup entry point: a failure or a new ring, for an
