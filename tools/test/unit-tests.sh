@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # make unit-test: the Rust unit tests, with the tests that found the kernel
 # lacking what they test counted as skipped, not passed. Such a test prints
-# one line "SKIP: <test>: <reason>" and returns (src/test_ring.rs); libtest
+# one line "SKIP: <test>: <reason>" and returns (core/src/test_ring.rs); libtest
 # has no skip verdict, so its shown output is read here.
 #   sh tools/test/unit-tests.sh <cargo> <package>...
 #   sh tools/test/unit-tests.sh --refused <no-uring> <cargo> <package>...
