@@ -102,21 +102,6 @@ unsafe fn read_cqe(cqe: *const io_uring_cqe) -> (u32, u64, i32) {
 // Ring state helpers (the inline functions of liburing.h)
 // ---------------------------------------------------------------------------
 
-/// SQEs handed out but not yet consumed by the kernel (`io_uring_sq_ready`;
-/// the C callers use the inline header version).
-#[cfg(test)]
-#[inline]
-pub fn sq_ready(ring: LiveRing) -> u32 {
-    ring.sqe_tail().wrapping_sub(load_sq_head(ring))
-}
-
-/// Free SQ slots (`io_uring_sq_space_left`).
-#[cfg(test)]
-#[inline]
-pub fn sq_space_left(ring: LiveRing) -> u32 {
-    ring.sq_entries().wrapping_sub(sq_ready(ring))
-}
-
 /// CQ slots filled by the kernel and not yet released (`io_uring_cq_ready`).
 #[inline]
 pub fn cq_ready(ring: LiveRing) -> u32 {
@@ -679,25 +664,13 @@ fn queue_fallback_timeout(
     Ok(flush_sq(ring))
 }
 
-/// `io_uring_wait_cqes`: waits for `wait_nr` CQEs, up to `ts` if given.
+/// `io_uring_wait_cqes`: waits for `wait_nr` CQEs, up to `ts` if given,
+/// in liburing's encoding (see [`Waited`]).
 ///
 /// With `IORING_FEAT_EXT_ARG` the timeout travels in the enter argument and
 /// nothing is submitted. Older kernels get a timeout SQE queued behind the
 /// SQEs already prepared, and all of them are submitted by this wait; the
 /// result is then the count that first enter submitted, as in liburing.
-// For the unit tests; the C entry points take the `_waited` form.
-#[cfg(test)]
-pub fn wait_cqes(
-    ring: LiveRing,
-    cqe_out: &mut CqeOut,
-    wait_nr: u32,
-    ts: *const __kernel_timespec,
-    sigmask: *const libc::sigset_t,
-) -> SysResult<u32> {
-    wait_cqes_waited(ring, cqe_out, wait_nr, ts, sigmask).result()
-}
-
-/// [`wait_cqes`] in liburing's encoding (see [`Waited`]).
 #[inline(always)]
 pub fn wait_cqes_waited(
     ring: LiveRing,
@@ -719,7 +692,7 @@ pub fn wait_cqes_waited(
     wait_sigmask(ring, cqe_out, to_submit, wait_nr, sigmask)
 }
 
-/// `io_uring_wait_cqes_min_timeout`: like [`wait_cqes`] with a batch
+/// `io_uring_wait_cqes_min_timeout`: like [`wait_cqes_waited`] with a batch
 /// timeout of `min_wait_usec`; `EINVAL` without `IORING_FEAT_MIN_TIMEOUT`.
 #[inline]
 pub fn wait_cqes_min_timeout(
@@ -736,18 +709,8 @@ pub fn wait_cqes_min_timeout(
     wait_ext_arg_only(ring, cqe_out, wait_nr, ts, min_wait_usec, sigmask).result()
 }
 
-/// `io_uring_wait_cqe_timeout`: [`wait_cqes`] for one CQE, no sigmask.
-// For the unit tests; the C entry points take the `_waited` form.
-#[cfg(test)]
-pub fn wait_cqe_timeout(
-    ring: LiveRing,
-    cqe_out: &mut CqeOut,
-    ts: *const __kernel_timespec,
-) -> SysResult<u32> {
-    wait_cqe_timeout_waited(ring, cqe_out, ts).result()
-}
-
-/// [`wait_cqe_timeout`] in liburing's encoding (see [`Waited`]).
+/// `io_uring_wait_cqe_timeout`: [`wait_cqes_waited`] for one CQE, no
+/// sigmask.
 #[inline(always)]
 pub fn wait_cqe_timeout_waited(
     ring: LiveRing,
@@ -966,7 +929,7 @@ fn peek_batch_after_flush(ring: LiveRing, out: &mut [CqeOut]) -> u32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! Round trips against the running kernel. Rings come from the real
     //! setup code; SQEs are filled by hand (the prep helpers are C inlines).
     use super::*;
@@ -985,6 +948,38 @@ mod tests {
     };
     use std::collections::HashSet;
     use std::time::{Duration, Instant};
+
+    // The header's inline helpers and the C entry points' result form, for
+    // the tests (the library itself has them in C, or in another form).
+
+    /// SQEs handed out but not yet consumed by the kernel (`io_uring_sq_ready`).
+    pub(crate) fn sq_ready(ring: LiveRing) -> u32 {
+        ring.sqe_tail().wrapping_sub(load_sq_head(ring))
+    }
+
+    /// Free SQ slots (`io_uring_sq_space_left`).
+    fn sq_space_left(ring: LiveRing) -> u32 {
+        ring.sq_entries().wrapping_sub(sq_ready(ring))
+    }
+
+    fn wait_cqes(
+        ring: LiveRing,
+        cqe_out: &mut CqeOut,
+        wait_nr: u32,
+        ts: *const __kernel_timespec,
+        sigmask: *const libc::sigset_t,
+    ) -> SysResult<u32> {
+        wait_cqes_waited(ring, cqe_out, wait_nr, ts, sigmask).result()
+    }
+
+    fn wait_cqe_timeout(
+        ring: LiveRing,
+        cqe_out: &mut CqeOut,
+        ts: *const __kernel_timespec,
+    ) -> SysResult<u32> {
+        wait_cqe_timeout_waited(ring, cqe_out, ts).result()
+    }
+
 
     /// `&mut *mut io_uring_cqe` as the out-parameter the waits take.
     fn cqe_out(p: &mut *mut io_uring_cqe) -> &mut CqeOut {

@@ -1250,14 +1250,14 @@ mod ring_fd_and_resize_tests {
             }
             // Untouched: same mappings, the 6 SQEs still pending...
             assert_eq!((r.0.sq.sqes, r.0.sq.ring_entries, r.0.cq.cqes), before);
-            assert_eq!(crate::queue::sq_ready(r.live()), 6, "{what}");
+            assert_eq!(crate::queue::tests::sq_ready(r.live()), 6, "{what}");
             // ... and all of them run.
             submit_and_check(&mut r, 6, 100);
             // Exactly as many as fit is fine, and they all arrive.
             prepare_nops(&mut r, 4, 200);
             assert_eq!(resize_to(&mut r, 4, 8), Ok(()), "{what}");
             assert_eq!(r.0.sq.ring_entries, 4);
-            assert_eq!(crate::queue::sq_ready(r.live()), 4, "{what}");
+            assert_eq!(crate::queue::tests::sq_ready(r.live()), 4, "{what}");
             submit_and_check(&mut r, 4, 200);
             checked += 1;
         }
@@ -1288,7 +1288,7 @@ mod ring_fd_and_resize_tests {
                 other => panic!("{what}: {other:?}"),
             }
             assert_eq!((r.0.sq.ring_entries, r.0.cq.ring_entries), (32, 64));
-            assert_eq!(crate::queue::sq_ready(r.live()), 6, "{what}");
+            assert_eq!(crate::queue::tests::sq_ready(r.live()), 6, "{what}");
             submit_and_check(&mut r, 6, 300);
             // The new size is usable: more than the old SQ held at once.
             prepare_nops(&mut r, 20, 400);
