@@ -307,20 +307,4 @@ pub fn page_size() -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn check_maps_kernel_errors() {
-        assert_eq!(check(-22), Err(Errno::EINVAL));
-        assert_eq!(check(-4095), Err(Errno(4095)));
-        assert_eq!(check(-4096), Ok(-4096));
-        assert_eq!(check(3), Ok(3));
-    }
-
-    #[test]
-    #[cfg_attr(miri, ignore = "enters the kernel")]
-    fn close_of_bad_fd_is_ebadf() {
-        assert_eq!(close(-1), Err(Errno::EBADF));
-    }
-}
+mod tests;

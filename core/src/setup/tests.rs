@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: MIT
+use super::*;
+use crate::geometry::tests::{INIT_MEM_USED, PAGE};
+use crate::geometry::{cqe_array_bytes, no_mmap_layout};
+use crate::test_ring::{require_uring, skip};
+use crate::uapi::IORING_SETUP_REGISTERED_FD_ONLY as FD_ONLY;
+use crate::uapi::{IORING_SETUP_CQE32, IORING_SETUP_SQE128};
+
+const NOSQ: u32 = IORING_SETUP_NO_SQARRAY;
+const SQE128: u32 = IORING_SETUP_SQE128;
+const CQE32: u32 = IORING_SETUP_CQE32;
+const CQSIZE: u32 = IORING_SETUP_CQSIZE;
+
+/// Page-aligned zeroed anonymous memory for NO_MMAP tests.
+struct Buf(*mut c_void, usize);
+impl Buf {
+    fn new(len: usize) -> Buf {
+        // SAFETY: fresh anonymous mapping.
+        let p = unsafe {
+            syscall::mmap(
+                null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        }
+        .unwrap();
+        Buf(p, len)
+    }
+}
+impl Drop for Buf {
+    fn drop(&mut self) {
+        // SAFETY: our own mapping, dropped last.
+        let _ = unsafe { syscall::munmap(self.0, self.1) };
+    }
+}
+
+fn addr<T>(p: *mut T) -> usize {
+    p as usize
+}
+
+/// Checks every field of `ring` against what the kernel said in `p`.
+fn assert_ring_matches(ring: &io_uring, p: &io_uring_params) {
+    let (sq, cq) = (&ring.sq, &ring.cq);
+    assert_eq!(ring.flags, p.flags);
+    assert_eq!(ring.features, p.features);
+    assert_eq!((ring.pad, ring.pad2), ([0; 3], 0));
+
+    let sb = sq.ring_ptr as usize;
+    assert_ne!(sb, 0);
+    assert_eq!(addr(sq.khead), sb + p.sq_off.head as usize);
+    assert_eq!(addr(sq.ktail), sb + p.sq_off.tail as usize);
+    assert_eq!(addr(sq.kring_mask), sb + p.sq_off.ring_mask as usize);
+    assert_eq!(addr(sq.kring_entries), sb + p.sq_off.ring_entries as usize);
+    assert_eq!(addr(sq.kflags), sb + p.sq_off.flags as usize);
+    assert_eq!(addr(sq.kdropped), sb + p.sq_off.dropped as usize);
+    assert_eq!(sq.ring_entries, p.sq_entries);
+    assert_eq!(sq.ring_mask, p.sq_entries - 1);
+    assert_eq!((sq.sqe_head, sq.sqe_tail, sq.pad), (0, 0, 0));
+    assert!(!sq.sqes.is_null());
+
+    let cb = cq.ring_ptr as usize;
+    assert_ne!(cb, 0);
+    assert_eq!(addr(cq.khead), cb + p.cq_off.head as usize);
+    assert_eq!(addr(cq.ktail), cb + p.cq_off.tail as usize);
+    assert_eq!(addr(cq.kring_mask), cb + p.cq_off.ring_mask as usize);
+    assert_eq!(addr(cq.kring_entries), cb + p.cq_off.ring_entries as usize);
+    assert_eq!(addr(cq.koverflow), cb + p.cq_off.overflow as usize);
+    assert_eq!(addr(cq.cqes), cb + p.cq_off.cqes as usize);
+    assert_ne!(p.cq_off.flags, 0);
+    assert_eq!(addr(cq.kflags), cb + p.cq_off.flags as usize);
+    assert_eq!(cq.ring_entries, p.cq_entries);
+    assert_eq!(cq.ring_mask, p.cq_entries - 1);
+    assert_eq!(cq.pad, [0; 2]);
+
+    // SAFETY: the ring is live; these are the kernel's copies.
+    unsafe {
+        assert_eq!(*sq.kring_mask, sq.ring_mask);
+        assert_eq!(*sq.kring_entries, sq.ring_entries);
+        assert_eq!(*cq.kring_mask, cq.ring_mask);
+        assert_eq!(*cq.kring_entries, cq.ring_entries);
+        assert_eq!((*sq.khead, *sq.ktail, *cq.khead, *cq.ktail), (0, 0, 0, 0));
+    }
+
+    if p.flags & NOSQ != 0 {
+        assert!(sq.array.is_null());
+    } else {
+        assert_eq!(addr(sq.array), sb + p.sq_off.array as usize);
+        for i in 0..sq.ring_entries {
+            // SAFETY: the SQ array has ring_entries slots.
+            assert_eq!(unsafe { *sq.array.add(i as usize) }, i);
+        }
+    }
+
+    if p.flags & IORING_SETUP_NO_MMAP == 0 {
+        // Kernel-mapped: sizes from the kernel's offsets, one mapping.
+        assert_ne!(p.features & IORING_FEAT_SINGLE_MMAP, 0);
+        let sq_sz = p.sq_off.array as usize + p.sq_entries as usize * 4;
+        let cq_sz = p.cq_off.cqes as usize + cqe_array_bytes(p.flags, p.cq_entries);
+        assert_eq!(sq.ring_sz, sq_sz.max(cq_sz));
+        assert_eq!(cq.ring_sz, sq.ring_sz);
+        assert_eq!(cq.ring_ptr, sq.ring_ptr);
+        assert_eq!(sq.sqes_sz as usize, sqe_array_bytes(p.flags, p.sq_entries));
+        assert_eq!(ring.ring_fd, ring.enter_ring_fd);
+        assert!(ring.ring_fd >= 0);
+    }
+    let mut want_int = 0;
+    if p.flags & (IORING_SETUP_IOPOLL | IORING_SETUP_SQPOLL) == IORING_SETUP_IOPOLL {
+        want_int |= int_flags::CQ_ENTER;
+    }
+    assert_eq!(ring.int_flags & int_flags::CQ_ENTER, want_int);
+}
+
+fn init_with(entries: u32, flags: u32) -> SysResult<(io_uring, io_uring_params)> {
+    let mut ring = empty_ring();
+    let mut p = io_uring_params {
+        flags,
+        ..Default::default()
+    };
+    queue_init_params(entries, &mut ring, &mut p)?;
+    Ok((ring, p))
+}
+
+#[test]
+fn default_ring_uses_no_sqarray_and_matches_params() {
+    require_uring!();
+    let (mut ring, p) = init_with(8, 0).unwrap();
+    // This kernel accepts NO_SQARRAY, so the library chose it.
+    assert_eq!(p.flags, NOSQ);
+    assert_eq!((p.sq_entries, p.cq_entries), (8, 16));
+    assert_ring_matches(&ring, &p);
+    assert_eq!(ring.int_flags, 0);
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
+}
+
+#[test]
+fn queue_init_rounds_entries() {
+    require_uring!();
+    let mut ring = empty_ring();
+    queue_init(5, &mut ring, 0).unwrap();
+    assert_eq!((ring.sq.ring_entries, ring.cq.ring_entries), (8, 16));
+    assert_eq!(ring.flags, NOSQ);
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
+}
+
+#[test]
+fn sq_array_ring_is_identity_mapped() {
+    require_uring!();
+    // One attempt without NO_SQARRAY: the classic layout.
+    let mut ring = empty_ring();
+    let mut p = io_uring_params::default();
+    // SAFETY: no application memory.
+    let used = unsafe { queue_init_once(16, &mut ring, &mut p, null_mut(), 0) }.unwrap();
+    assert_eq!(used, 0);
+    assert_eq!(p.flags & NOSQ, 0);
+    assert!(!ring.sq.array.is_null());
+    assert_ring_matches(&ring, &p);
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
+}
+
+#[test]
+fn einval_retry_restores_flags_unless_no_sqarray_was_asked() {
+    require_uring!();
+    // entries == 0 fails both attempts: the retry must have put the
+    // caller's flags back.
+    let mut ring = empty_ring();
+    let mut p = io_uring_params::default();
+    assert_eq!(queue_init_params(0, &mut ring, &mut p), Err(Errno::EINVAL));
+    assert_eq!(p.flags, 0);
+    let mut p = io_uring_params {
+        flags: NOSQ,
+        ..Default::default()
+    };
+    assert_eq!(queue_init_params(0, &mut ring, &mut p), Err(Errno::EINVAL));
+    assert_eq!(p.flags, NOSQ);
+    // An explicit NO_SQARRAY request is kept on success.
+    let (mut ring, p) = init_with(4, NOSQ).unwrap();
+    assert_eq!(p.flags, NOSQ);
+    assert!(ring.sq.array.is_null());
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
+}
+
+#[test]
+fn big_sqe_and_cqe_rings() {
+    require_uring!();
+    for flags in [SQE128, CQE32, SQE128 | CQE32] {
+        let (mut ring, p) = init_with(32, flags).unwrap();
+        assert_eq!(p.flags, flags | NOSQ);
+        assert_ring_matches(&ring, &p);
+        let sqe = if flags & SQE128 != 0 { 128 } else { 64 };
+        assert_eq!(ring.sq.sqes_sz, 32 * sqe);
+        // SAFETY: set up above, not used again.
+        unsafe { queue_exit(&mut ring) };
+    }
+}
+
+#[test]
+fn cqsize_ring() {
+    require_uring!();
+    let mut ring = empty_ring();
+    let mut p = io_uring_params {
+        flags: CQSIZE,
+        cq_entries: 100,
+        ..Default::default()
+    };
+    queue_init_params(8, &mut ring, &mut p).unwrap();
+    assert_eq!((p.sq_entries, p.cq_entries), (8, 128));
+    assert_ring_matches(&ring, &p);
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
+    let mut p = io_uring_params {
+        flags: CQSIZE,
+        cq_entries: 4,
+        ..Default::default()
+    };
+    assert_eq!(queue_init_params(8, &mut ring, &mut p), Err(Errno::EINVAL));
+}
+
+#[test]
+fn sqpoll_and_iopoll_rings() {
+    require_uring!();
+    match init_with(8, IORING_SETUP_SQPOLL) {
+        Ok((mut ring, p)) => {
+            assert_ne!(p.flags & IORING_SETUP_SQPOLL, 0);
+            assert_ring_matches(&ring, &p);
+            assert_eq!(ring.int_flags, 0);
+            // SAFETY: set up above, not used again.
+            unsafe { queue_exit(&mut ring) };
+        }
+        // Not a skip: the IOPOLL half below still runs.
+        Err(e) => println!("note: no SQPOLL ring here ({e:?}), IOPOLL checked alone"),
+    }
+    let (mut ring, p) = init_with(8, IORING_SETUP_IOPOLL).unwrap();
+    assert_ring_matches(&ring, &p);
+    assert_eq!(ring.int_flags, int_flags::CQ_ENTER);
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
+    if let Ok((mut ring, p)) = init_with(8, IORING_SETUP_IOPOLL | IORING_SETUP_SQPOLL) {
+        assert_ring_matches(&ring, &p);
+        assert_eq!(ring.int_flags, 0);
+        // SAFETY: set up above, not used again.
+        unsafe { queue_exit(&mut ring) };
+    }
+}
+
+#[test]
+fn init_mem_uses_application_buffer() {
+    require_uring!();
+    for &(entries, flags, used) in INIT_MEM_USED.iter().filter(|t| t.0 <= 1024) {
+        let buf = Buf::new(1 << 20);
+        let mut ring = empty_ring();
+        let mut p = io_uring_params {
+            flags,
+            ..Default::default()
+        };
+        // SAFETY: `buf` is zeroed, aligned, and outlives the ring.
+        let got = unsafe { queue_init_mem(entries, &mut ring, &mut p, buf.0, buf.1) }.unwrap();
+        assert_eq!(got, used, "entries {entries} flags {flags:#x}");
+        assert_eq!(p.flags, flags | NOSQ | IORING_SETUP_NO_MMAP);
+        assert_ring_matches(&ring, &p);
+        let l = no_mmap_layout(entries, p.flags, 0, PAGE).unwrap();
+        assert_eq!(ring.int_flags, int_flags::APP_MEM);
+        assert_eq!(ring.sq.sqes.cast::<c_void>(), buf.0);
+        assert_eq!(ring.sq.ring_ptr as usize, buf.0 as usize + l.sqes_mem);
+        assert_eq!(ring.cq.ring_ptr, ring.sq.ring_ptr);
+        assert_eq!(
+            (ring.sq.sqes_sz, ring.sq.ring_sz, ring.cq.ring_sz),
+            (0, 0, 0)
+        );
+        assert_eq!(p.sq_off.user_addr, buf.0 as u64);
+        assert_eq!(p.cq_off.user_addr, ring.sq.ring_ptr as u64);
+        assert_eq!(ring.ring_fd, ring.enter_ring_fd);
+        // SAFETY: set up above, not used again.
+        unsafe { queue_exit(&mut ring) };
+        // The application's memory is still mapped and writable.
+        // SAFETY: `buf` is still our live mapping.
+        unsafe { buf.0.cast::<u8>().add(buf.1 - 1).write(1) };
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "maps memory through the kernel")]
+fn init_mem_too_small_is_enomem() {
+    let buf = Buf::new(PAGE);
+    let mut ring = empty_ring();
+    let mut p = io_uring_params::default();
+    // SAFETY: `buf` is zeroed, aligned, and outlives the call.
+    let r = unsafe { queue_init_mem(8, &mut ring, &mut p, buf.0, buf.1) };
+    assert_eq!(r, Err(Errno::ENOMEM));
+}
+
+#[test]
+fn no_mmap_without_buffer_maps_its_own_memory() {
+    require_uring!();
+    let (mut ring, p) = init_with(8, IORING_SETUP_NO_MMAP).unwrap();
+    assert_ring_matches(&ring, &p);
+    assert_eq!(ring.int_flags & int_flags::APP_MEM, 0);
+    // The SQEs fill their own page; the rings get a second page,
+    // recorded in sq.ring_sz only.
+    assert_eq!(ring.sq.sqes_sz as usize, PAGE);
+    assert_eq!((ring.sq.ring_sz, ring.cq.ring_sz), (PAGE, 0));
+    assert_ne!(ring.sq.ring_ptr as usize, ring.sq.sqes as usize + PAGE);
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
+
+    // A ring that needs more than a page wants a huge page.
+    match init_with(256, IORING_SETUP_NO_MMAP) {
+        Ok((mut ring, p)) => {
+            assert_ring_matches(&ring, &p);
+            assert_eq!(ring.sq.sqes_sz as usize, HUGE_PAGE_SIZE);
+            // SAFETY: set up above, not used again.
+            unsafe { queue_exit(&mut ring) };
+        }
+        Err(e) => assert_eq!(e, Errno::ENOMEM, "no huge pages available"),
+    }
+}
+
+#[test]
+fn registered_fd_only_ring() {
+    require_uring!();
+    let mut ring = empty_ring();
+    let mut p = io_uring_params {
+        flags: FD_ONLY,
+        ..Default::default()
+    };
+    // Without NO_MMAP the library refuses before asking the kernel.
+    assert_eq!(queue_init_params(8, &mut ring, &mut p), Err(Errno::EINVAL));
+
+    let mut p = io_uring_params {
+        flags: FD_ONLY | IORING_SETUP_NO_MMAP,
+        ..Default::default()
+    };
+    if let Err(e) = queue_init_params(8, &mut ring, &mut p) {
+        skip!("kernel refuses a registered-fd-only ring: {e:?}");
+    }
+    assert_ring_matches(&ring, &p);
+    assert_eq!(ring.ring_fd, -1);
+    assert_eq!(
+        ring.int_flags,
+        int_flags::REG_RING | int_flags::REG_REG_RING
+    );
+    let slot = ring.enter_ring_fd;
+    assert!(slot >= 0);
+    // Register opcodes go through the registered slot.
+    // SAFETY: a live ring.
+    let live = unsafe { LiveRing::from_ptr(&mut ring) }.unwrap();
+    let probe = crate::probe::get_probe_ring(live).expect("probe through registered ring");
+    // SAFETY: from get_probe_ring.
+    unsafe { crate::probe::free_probe(probe) };
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
+
+    // Exit freed the slot: the next such ring on this thread reuses it.
+    let mut ring = empty_ring();
+    let mut p = io_uring_params {
+        flags: FD_ONLY | IORING_SETUP_NO_MMAP,
+        ..Default::default()
+    };
+    queue_init_params(8, &mut ring, &mut p).unwrap();
+    assert_eq!(ring.enter_ring_fd, slot);
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
+}
+
+#[test]
+fn queue_mmap_of_raw_setup() {
+    require_uring!();
+    let mut p = io_uring_params::default();
+    // SAFETY: `p` is a valid params struct.
+    let fd = unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }.unwrap();
+    let mut ring = empty_ring();
+    ring.int_flags = 0xff; // must be reset
+    queue_mmap(fd, &p, &mut ring).unwrap();
+    // queue_mmap does not fill the SQ array: check the pointers only.
+    assert_eq!(ring.int_flags, 0);
+    assert_eq!(ring.ring_fd, fd);
+    assert_eq!(ring.enter_ring_fd, fd);
+    assert_eq!(ring.sq.ring_mask, 3);
+    assert_eq!(
+        ring.sq.array as usize,
+        ring.sq.ring_ptr as usize + p.sq_off.array as usize
+    );
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
+
+    // A bad fd maps nothing.
+    let mut ring = empty_ring();
+    assert_eq!(queue_mmap(-1, &p, &mut ring), Err(Errno::EBADF));
+
+    // Offsets pointing outside the mapping are refused, not read.
+    let mut p = io_uring_params::default();
+    // SAFETY: `p` is a valid params struct.
+    let fd = unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }.unwrap();
+    let mut bad = p;
+    bad.cq_off.ring_entries = 1 << 30;
+    assert_eq!(queue_mmap(fd, &bad, &mut ring), Err(Errno::EINVAL));
+    let mut bad = p;
+    bad.sq_off.ring_mask = 2;
+    assert_eq!(queue_mmap(fd, &bad, &mut ring), Err(Errno::EINVAL));
+    queue_mmap(fd, &p, &mut ring).unwrap();
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
+}
+
+#[test]
+fn dontfork_and_iowait() {
+    require_uring!();
+    let mut empty = empty_ring();
+    // SAFETY: a zeroed struct, as bad_args.c passes one: only its null
+    // mapping pointers are read.
+    let zeroed = unsafe { LiveRing::from_ptr(&mut empty) }.unwrap();
+    assert_eq!(ring_dontfork(zeroed), Err(Errno::EINVAL));
+
+    for flags in [0, SQE128 | CQE32] {
+        let (mut ring, _) = init_with(8, flags).unwrap();
+        // SAFETY: a live ring.
+        let live = unsafe { LiveRing::from_ptr(&mut ring) }.unwrap();
+        assert_eq!(ring_dontfork(live), Ok(()));
+        if ring.features & IORING_FEAT_NO_IOWAIT != 0 {
+            assert_eq!(set_iowait(&mut ring, false), Ok(()));
+            assert_eq!(ring.int_flags, int_flags::NO_IOWAIT);
+            assert_eq!(ring.enter_flags(), crate::uapi::IORING_ENTER_NO_IOWAIT);
+            assert_eq!(set_iowait(&mut ring, true), Ok(()));
+            assert_eq!(ring.int_flags, 0);
+        } else {
+            assert_eq!(set_iowait(&mut ring, false), Err(Errno::EOPNOTSUPP));
+        }
+        // SAFETY: set up above, not used again.
+        unsafe { queue_exit(&mut ring) };
+    }
+    let mut old = empty_ring();
+    assert_eq!(set_iowait(&mut old, true), Err(Errno::EOPNOTSUPP));
+}
+
+#[test]
+fn mlock_size_is_zero_on_native_worker_kernels() {
+    require_uring!();
+    let (mut ring, _) = init_with(2, 0).unwrap();
+    let native = ring.features & IORING_FEAT_NATIVE_WORKERS != 0;
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
+    if native {
+        assert_eq!(mlock_size(8, 0), Ok(0));
+        assert_eq!(mlock_size(4096, SQE128), Ok(0));
+    }
+    // A ring that cannot be set up reports the memory size (or its error).
+    assert_eq!(mlock_size(0, 0), Err(Errno::EINVAL));
+}

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+use super::*;
+use crate::ring::LiveRing;
+use crate::test_ring::ring;
+use core::ptr::null_mut;
+
+#[test]
+fn null_pointers_are_refused() {
+    let mut cqe = null_mut();
+    // SAFETY: (whole test) null is allowed for every pointer checked.
+    unsafe {
+        assert_eq!(io_uring_submit(null_mut()), -libc::EINVAL);
+        assert_eq!(io_uring_submit_and_wait(null_mut(), 1), -libc::EINVAL);
+        assert_eq!(io_uring_get_events(null_mut()), -libc::EINVAL);
+        assert_eq!(
+            io_uring_wait_cqe_timeout(null_mut(), &mut cqe, null_mut()),
+            -libc::EINVAL
+        );
+        assert_eq!(
+            __io_uring_get_cqe(null_mut(), &mut cqe, 0, 1, null_mut()),
+            -libc::EINVAL
+        );
+        assert!(io_uring_get_sqe(null_mut()).is_null());
+        assert_eq!(io_uring_peek_batch_cqe(null_mut(), &mut cqe, 1), 0);
+    }
+}
+
+#[test]
+fn c_round_trip() {
+    let mut owned = ring!(4);
+    let ring: *mut io_uring = &mut owned.0;
+    // SAFETY: (whole test) `ring` is live until `owned` is dropped.
+    unsafe {
+        // A null out pointer where liburing would write the CQE.
+        assert_eq!(
+            io_uring_wait_cqes(ring, null_mut(), 1, null_mut(), null_mut()),
+            -libc::EINVAL
+        );
+        let sqe = io_uring_get_sqe(ring);
+        assert!(!sqe.is_null());
+        (*sqe).opcode = crate::uapi::IORING_OP_NOP;
+        (*sqe).fd = -1;
+        (*sqe).user_data = 77;
+        assert_eq!(io_uring_submit(ring), 1);
+        let mut cqes = [null_mut(); 2];
+        let mut n = 0;
+        for _ in 0..1000 {
+            n = io_uring_peek_batch_cqe(ring, cqes.as_mut_ptr(), 2);
+            if n != 0 {
+                break;
+            }
+            let mut cqe = null_mut();
+            assert_eq!(__io_uring_get_cqe(ring, &mut cqe, 0, 1, null_mut()), 0);
+        }
+        assert_eq!(n, 1);
+        assert_eq!((*cqes[0]).user_data, 77);
+        // With a null array and a non-zero count nothing is written.
+        assert_eq!(io_uring_peek_batch_cqe(ring, null_mut(), 2), 0);
+        queue::cq_advance(LiveRing::from_ptr(ring).unwrap(), 1);
+        let mut cqe = null_mut();
+        let mut ts = __kernel_timespec {
+            tv_sec: 0,
+            tv_nsec: 5_000_000,
+        };
+        assert_eq!(
+            io_uring_wait_cqe_timeout(ring, &mut cqe, &mut ts),
+            -libc::ETIME
+        );
+    }
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+use super::*;
+use crate::test_ring::ring;
+use core::ptr::{null, null_mut};
+
+#[test]
+fn null_rings_are_refused() {
+    let fds = [-1; 2];
+    let n = null_mut();
+    // SAFETY: (whole test) null is allowed for every ring checked.
+    unsafe {
+        assert_eq!(io_uring_register_files(n, fds.as_ptr(), 2), -libc::EINVAL);
+        assert_eq!(
+            io_uring_register_files_tags(n, fds.as_ptr(), null(), 2),
+            -libc::EINVAL
+        );
+        assert_eq!(io_uring_register_files_sparse(n, 2), -libc::EINVAL);
+        assert_eq!(
+            io_uring_register_files_update(n, 0, fds.as_ptr(), 2),
+            -libc::EINVAL
+        );
+        assert_eq!(
+            io_uring_register_files_update_tag(n, 0, fds.as_ptr(), null(), 2),
+            -libc::EINVAL
+        );
+        assert_eq!(io_uring_register_file_alloc_range(n, 0, 2), -libc::EINVAL);
+        assert_eq!(io_uring_unregister_files(n), -libc::EINVAL);
+        assert_eq!(io_uring_register_buffers_sparse(n, 2), -libc::EINVAL);
+        assert_eq!(
+            io_uring_register_buffers_tags(n, null(), null(), 0),
+            -libc::EINVAL
+        );
+        assert_eq!(
+            io_uring_register_buffers_update_tag(n, 0, null(), null(), 0),
+            -libc::EINVAL
+        );
+        assert_eq!(io_uring_register_eventfd(n, 0), -libc::EINVAL);
+        assert_eq!(io_uring_register_eventfd_async(n, 0), -libc::EINVAL);
+        assert_eq!(io_uring_unregister_eventfd(n), -libc::EINVAL);
+        assert_eq!(io_uring_register_iowq_aff(n, 0, null()), -libc::EINVAL);
+        assert_eq!(io_uring_clone_buffers(n, n), -libc::EINVAL);
+        assert_eq!(__io_uring_clone_buffers(n, n, 0), -libc::EINVAL);
+        assert_eq!(
+            io_uring_clone_buffers_offset(n, n, 0, 0, 0, 0),
+            -libc::EINVAL
+        );
+        assert_eq!(
+            __io_uring_clone_buffers_offset(n, n, 0, 0, 0, 0),
+            -libc::EINVAL
+        );
+    }
+}
+
+#[test]
+fn file_tables_round_trip() {
+    let mut owned = ring!(4);
+    let r: *mut io_uring = &mut owned.0;
+    let n = null_mut();
+    let fds = [-1; 4];
+    // SAFETY: (whole test) `r` is live until `owned` is dropped; the
+    // arrays outlive the calls that pass them.
+    unsafe {
+        assert_eq!(io_uring_register_files(r, fds.as_ptr(), 4), 0);
+        assert_eq!(io_uring_register_files(r, fds.as_ptr(), 4), -libc::EBUSY);
+        assert_eq!(io_uring_register_files_update(r, 0, fds.as_ptr(), 2), 2);
+        assert_eq!(
+            io_uring_register_files_update_tag(r, 1, fds.as_ptr(), null(), 2),
+            2
+        );
+        assert_eq!(io_uring_register_file_alloc_range(r, 0, 4), 0);
+        assert_eq!(io_uring_unregister_files(r), 0);
+        assert_eq!(io_uring_unregister_files(r), -libc::ENXIO);
+        assert_eq!(io_uring_register_files_tags(r, fds.as_ptr(), null(), 4), 0);
+        assert_eq!(io_uring_unregister_files(r), 0);
+        assert_eq!(io_uring_register_files_sparse(r, 4), 0);
+        assert_eq!(io_uring_unregister_files(r), 0);
+        // Not an eventfd.
+        assert_eq!(io_uring_register_eventfd(r, -1), -libc::EBADF);
+        assert_eq!(io_uring_unregister_eventfd(r), -libc::ENXIO);
+        assert_eq!(
+            io_uring_register_iowq_aff(r, 1 << 31, null()),
+            -libc::EINVAL
+        );
+        // Either ring of a clone may be the null one.
+        for (dst, src) in [(n, r), (r, n)] {
+            assert_eq!(io_uring_clone_buffers(dst, src), -libc::EINVAL);
+            assert_eq!(__io_uring_clone_buffers(dst, src, 0), -libc::EINVAL);
+            assert_eq!(
+                io_uring_clone_buffers_offset(dst, src, 0, 0, 0, 0),
+                -libc::EINVAL
+            );
+            assert_eq!(
+                __io_uring_clone_buffers_offset(dst, src, 0, 0, 0, 0),
+                -libc::EINVAL
+            );
+        }
+    }
+}
