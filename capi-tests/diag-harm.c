@@ -25,6 +25,8 @@
  *              calls on the program's ring with and without the variables.
  * And, with the trace to a file: the file is created 0600, a symbolic link
  * or a FIFO is refused without blocking, and LIBURING_TRACE_MAX caps it.
+ * Last, liburing.so.2 without its diagnostics object beside it: one line
+ * says so and the program runs as without the variables.
  */
 #include "check.h"
 
@@ -457,6 +459,48 @@ static void check_trace_file(void)
 	unlink(scratch);
 }
 
+/* The library without its diagnostics object beside it: a program that
+ * sets the variables runs as without them, told so in one line. */
+static void check_missing_object(void)
+{
+	const char *stage = getenv("CAPI_STAGE");
+	char dir[4200], err[4300], var[4400];
+	char text[4096] = "";
+	int fd, st;
+	pid_t pid;
+
+	CHECKM(stage, "CAPI_STAGE not set (run through capi-tests/run.sh)");
+	snprintf(dir, sizeof(dir), "%s.lonely", scratch);
+	snprintf(err, sizeof(err), "%s/stderr", dir);
+	CHECK(check_system("rm -rf %s && mkdir -p %s && cp %s/usr/lib/liburing.so.2 %s/", dir, dir,
+			   stage, dir) == 0);
+	snprintf(var, sizeof(var), "LD_LIBRARY_PATH=%s", dir);
+	fflush(stdout);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		char *envp[] = { var, "LIBURING_DEBUG=1", "LIBURING_TRACE=stderr", NULL };
+		char *argv[] = { (char *) self_path, "nops", NULL };
+		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		if (e < 0 || dup2(e, 2) < 0)
+			_exit(90);
+		alarm(30);
+		execve(self_path, argv, envp);
+		_exit(127);
+	}
+	CHECK(waitpid(pid, &st, 0) == pid);
+	CHECKM(WIFEXITED(st) && WEXITSTATUS(st) == 0, "without its object: status %#x", st);
+	fd = open(err, O_RDONLY);
+	CHECK(fd >= 0);
+	CHECK(read(fd, text, sizeof(text) - 1) >= 0);
+	close(fd);
+	CHECKM(strstr(text, "LIBURING_DEBUG/LIBURING_TRACE ignored") && !strstr(text, "uring-trace:"),
+	       "without its object, stderr says: %s", text);
+	printf("missing object: one line, then as without the variables: %s", text);
+	check_system("rm -rf %s", dir);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = getenv("CAPI_OUT") ? getenv("CAPI_OUT") : check_tmpdir();
@@ -496,6 +540,7 @@ int main(int argc, char **argv)
 	skipped += compare("mixed", TRACE_FILE);
 	check_passive();
 	check_trace_file();
+	check_missing_object();
 	unlink(scratch);
 	if (skipped)
 		SKIP("the kernel refuses IORING_SETUP_CQE_MIXED (raw io_uring_setup)");
