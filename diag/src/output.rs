@@ -22,9 +22,7 @@
 
 use core::cell::UnsafeCell;
 use core::ffi::CStr;
-use core::sync::atomic::{AtomicBool, Ordering};
-
-use crate::atomic_u64::AtomicU64;
+use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 // Sizes, offsets and inodes in 64 bits on every target: glibc's 32-bit
 // targets need the *64 calls, musl's plain calls are 64-bit already.
@@ -67,8 +65,9 @@ static TARGET: SetAtAttach = SetAtAttach(UnsafeCell::new(Target {
 }));
 /// Tracing is on: cleared for good when the target is lost or full.
 static TRACING: AtomicBool = AtomicBool::new(false);
-/// Trace bytes written so far.
-static WRITTEN: AtomicU64 = AtomicU64::new(0);
+/// Trace bytes written so far (native width: no target's fallback for
+/// 64-bit atomics, which takes a spin flag, may be used on this path).
+static WRITTEN: AtomicUsize = AtomicUsize::new(0);
 
 fn target() -> Target {
     // SAFETY: see `SetAtAttach`.
@@ -257,9 +256,10 @@ pub fn trace(bytes: &[u8]) {
     }
     let _errno = SavedErrno::save();
     let t = target();
-    let n = bytes.len() as u64;
+    let max = usize::try_from(t.max).unwrap_or(usize::MAX);
+    let n = bytes.len();
     let before = WRITTEN.load(Ordering::Relaxed);
-    if before.saturating_add(n) > t.max {
+    if before.saturating_add(n) > max {
         // One thread writes the notice; tracing stops for every thread.
         if TRACING.swap(false, Ordering::Relaxed) {
             write_to(
@@ -269,7 +269,7 @@ pub fn trace(bytes: &[u8]) {
         }
         return;
     }
-    WRITTEN.store(before + n, Ordering::Relaxed);
+    WRITTEN.store(before.saturating_add(n), Ordering::Relaxed);
     if !write_to(t, bytes) && t.file.is_some() {
         TRACING.store(false, Ordering::Relaxed);
     }
