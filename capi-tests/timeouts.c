@@ -121,12 +121,14 @@ int main(void)
 
 	/* ---- min timeouts ---- */
 	check_ring_init(&ring, 8, 0);
-	if (!(ring.features & IORING_FEAT_MIN_TIMEOUT)) {
+	if (check_kernel_probe_at(__FILE__, __LINE__, "IORING_FEAT_MIN_TIMEOUT") < 0) {
+		CHECK(!(ring.features & IORING_FEAT_MIN_TIMEOUT));
 		ts = check_kts_ms(10);
 		CHECK_EQ(io_uring_submit_and_wait_min_timeout(&ring, &cqe, 1, &ts, 1000, NULL),
 			 -EINVAL);
-		SKIP("kernel lacks IORING_FEAT_MIN_TIMEOUT (-EINVAL checked)");
+		REQUIRE_KERNEL(IORING_FEAT_MIN_TIMEOUT);
 	}
+	CHECK(ring.features & IORING_FEAT_MIN_TIMEOUT);
 
 	/* One NOP, wait for 4 with a 3 s timeout and 100 ms min wait: back after ~100 ms. */
 	queue_nop(&ring, 10);
