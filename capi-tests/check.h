@@ -559,12 +559,26 @@ static inline void check_nop_roundtrip_at(const char *file, int line,
 		/*
 		 * On an SQPOLL ring the kernel thread posts a batch's CQEs
 		 * before it moves the SQ head past the batch: the entries of
-		 * the round trip just reaped can still look taken. Wait for
-		 * the thread to release them (a slow machine, such as an
-		 * emulated one, makes that gap long enough to hit).
+		 * the round trip just reaped can still look taken, for as
+		 * long as the thread is kept off a CPU (a loaded or emulated
+		 * machine). io_uring_sqring_wait does not cover that gap: it
+		 * returns as soon as the kernel's own view of the SQ has room.
+		 * So wait as a program must, in a loop with a deadline (10 s),
+		 * for the thread to move the head.
 		 */
-		if (!sqe && (ring->flags & IORING_SETUP_SQPOLL) && io_uring_sqring_wait(ring) >= 0)
-			sqe = io_uring_get_sqe(ring);
+		if (!sqe && (ring->flags & IORING_SETUP_SQPOLL)) {
+			long long deadline = check_now_ms() + 10000;
+
+			while (!sqe && check_now_ms() < deadline) {
+				ret = io_uring_sqring_wait(ring);
+				if (ret < 0)
+					check_fail_at(file, line, "io_uring_sqring_wait: %d (%s)",
+						      ret, strerror(-ret));
+				sqe = io_uring_get_sqe(ring);
+				if (!sqe)
+					check_sleep_ms(1);
+			}
+		}
 		if (!sqe)
 			check_fail_at(file, line, "io_uring_get_sqe returned NULL at %u/%u", i, n);
 		io_uring_prep_nop(sqe);

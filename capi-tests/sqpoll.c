@@ -272,7 +272,7 @@ int main(void)
 	 * The threads of the rings above exit asynchronously: wait for them.
 	 */
 	{
-		long long end = check_now_ms() + 5000;
+		long long end = check_now_ms() + 10000;
 
 		while (sq_thread_cpus(cpus, sizeof(cpus)) && check_now_ms() < end)
 			check_sleep_ms(5);
