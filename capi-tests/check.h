@@ -336,10 +336,8 @@ static inline unsigned check_kernel_features(void)
 /* Whether the kernel supports opcode `op` (IORING_REGISTER_PROBE, raw). */
 static inline int check_opcode_supported(int op)
 {
-	struct {
-		struct io_uring_probe p;
-		struct io_uring_probe_op ops[256];
-	} pr;
+	size_t len = sizeof(struct io_uring_probe) + 256 * sizeof(struct io_uring_probe_op);
+	struct io_uring_probe *pr;
 	struct io_uring_params p;
 	int fd, ret;
 
@@ -347,12 +345,14 @@ static inline int check_opcode_supported(int op)
 	fd = check_raw_setup(4, &p);
 	if (fd < 0)
 		return 0;
-	memset(&pr, 0, sizeof(pr));
-	ret = check_raw_register(fd, IORING_REGISTER_PROBE, &pr, 256);
+	pr = (struct io_uring_probe *) calloc(1, len);
+	if (!pr)
+		check_fail_at(__FILE__, __LINE__, "calloc(%zu) failed", len);
+	ret = check_raw_register(fd, IORING_REGISTER_PROBE, pr, 256);
 	close(fd);
-	if (ret < 0 || op > pr.p.last_op)
-		return 0;
-	return !!(pr.ops[op].flags & IO_URING_OP_SUPPORTED);
+	ret = ret >= 0 && op <= pr->last_op && (pr->ops[op].flags & IO_URING_OP_SUPPORTED);
+	free(pr);
+	return ret;
 }
 
 /*
