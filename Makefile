@@ -107,7 +107,7 @@ HEADERS  := $(shell find include -name '*.h')
 	runtests examples distclean check-debian \
 	check-sanitize harness-selftest
 
-all: lib ffi $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO)
+all: lib ffi $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO) man
 
 lib: $(LIB_SO) $(LIB_A)
 
@@ -284,8 +284,17 @@ unit-test: $(NO_URING)
 	@sh tools/test/unit-tests.sh "$(CARGO)" $(UNIT_TEST_PKGS)
 	@sh tools/test/unit-tests.sh --refused $(NO_URING) "$(CARGO)" $(UNIT_TEST_PKGS)
 
+# Every linter (.ci/run calls this): rustfmt and clippy over both cargo
+# workspaces (the generator, tools/gen, is one of its own), ruff over the
+# Python (pyproject.toml; tools/deps/ruff.sh installs the pinned version),
+# shellcheck over every shell script (tools/lint/shell.sh).
 lint:
+	$(CARGO) fmt --all --check
+	$(CARGO) fmt --manifest-path tools/gen/Cargo.toml --check
 	$(CARGO) clippy --quiet --workspace --all-targets -- -D warnings
+	CARGO_TARGET_DIR=target $(CARGO) clippy --quiet --manifest-path tools/gen/Cargo.toml --all-targets -- -D warnings
+	sh tools/lint/python.sh
+	sh tools/lint/shell.sh
 
 capi-tests: stage
 	rm -rf $(BUILD)/capi-tests
@@ -449,10 +458,8 @@ distclean: clean
 # into man/generated with the headers (`make headers`; `make check-headers`
 # fails when they are stale), so that `make` needs no crate beyond the
 # library's (offline and Debian builds); this copies them. Cheap, so always
-# done from scratch. (After the `test` rule, so check-man runs after
-# liburing-tests.)
+# done from scratch.
 .PHONY: man html check-man
-all: man
 MAN_DIR := $(BUILD)/man
 PYTHON  ?= python3
 man:
