@@ -560,6 +560,13 @@ check-relink: $(RUST_A) $(BUILD)/ffi.o
 	sh capi-tests/check-symbols.sh $(RELINK_TEST)/liburing.so.$(VERSION) src/liburing.map liburing.so.2
 	sh capi-tests/check-symbols.sh $(RELINK_TEST)/liburing-ffi.so.$(VERSION) src/liburing-ffi.map liburing-ffi.so.2
 
+# Line and branch coverage of src/ by the unit tests and the capi-tests, on
+# an instrumented build of the library (tools/test/coverage.sh; needs the
+# llvm-NN matching rustc's LLVM; not in CI): build/coverage/summary.txt.
+.PHONY: coverage
+coverage:
+	sh tools/test/coverage.sh
+
 # Other architectures (tools/arch/): i386 run natively (library, capi-tests,
 # liburing's suite -m32 against upstream -m32), and compile, link and symbol
 # checks for armhf, armel, riscv64, ppc64el, s390x, mips64el (loong64:

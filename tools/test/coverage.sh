@@ -6,10 +6,16 @@
 # tests and the capi-tests run against it; llvm-profdata and llvm-cov of the
 # LLVM release rustc uses (Debian's llvm-NN: `rustc -vV` names NN) merge the
 # profiles and write, under build/coverage/:
-#   report.txt     per file: regions, functions, lines, branches (llvm-cov report)
-#   summary.txt    per file of src/: line coverage, and the lines no test reached
-#   html/          the annotated sources (llvm-cov show)
-# Environment: COVERAGE_CAPI=0 leaves the capi-tests out.
+#   report-unit.txt, report-lib.txt   per file: regions, functions, lines,
+#                  branches (llvm-cov report), of the unit-test binary under
+#                  the unit tests, and of liburing.so.2 under the capi-tests
+#   summary.txt    per file of src/: lines either reached, and the lines
+#                  neither reached (the two builds differ, dev and release,
+#                  so their profiles are kept apart and joined by line)
+#   html-lib/      the library's annotated sources (llvm-cov show)
+# Environment: COVERAGE_CAPI=0 leaves the capi-tests out. Branch coverage
+# needs -Zcoverage-options=branch (nightly): with stable rustc the report's
+# branch columns stay empty.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -21,11 +27,13 @@ if [ -z "$profdata" ] || [ -z "$llvmcov" ]; then
 	echo "coverage: rustc uses LLVM $nn; needs llvm-profdata-$nn and llvm-cov-$nn (apt-get install llvm-$nn)" >&2
 	exit 1
 fi
-rm -rf "$cov/prof" "$cov/stage" "$cov/html"
-mkdir -p "$cov/prof"
+rm -rf "$cov/prof" "$cov/stage" "$cov/html-lib"
+mkdir -p "$cov/prof/unit" "$cov/prof/lib"
+# Writable by the tests that drop to nobody (diag-secure, diag-debug).
+chmod 1777 "$cov/prof/lib"
 export CARGO_TARGET_DIR="$cov/target"
 export RUSTFLAGS="-Cinstrument-coverage"
-export LLVM_PROFILE_FILE="$cov/prof/%p-%m.profraw"
+export LLVM_PROFILE_FILE="$cov/prof/unit/%p-%m.profraw"
 
 echo "== coverage: unit tests (uring-rs)"
 tests=$(cargo test --quiet --lib -p uring-rs --no-run --message-format=json |
@@ -41,7 +49,7 @@ make --no-print-directory BUILD="$cov/build" STAGE="$cov/stage" \
 	SO_LDFLAGS="-shared -Wl,-z,now -Wl,-z,noexecstack" stage >"$cov/build.log" 2>&1 ||
 	{ tail -n 30 "$cov/build.log"; exit 1; }
 lib=$cov/stage/usr/lib/liburing.so.2
-objects="--object $lib"
+export LLVM_PROFILE_FILE="$cov/prof/lib/%p-%m.profraw"
 
 if [ "${COVERAGE_CAPI:-1}" != 0 ]; then
 	echo "== coverage: capi-tests against the instrumented library"
@@ -51,26 +59,36 @@ if [ "${COVERAGE_CAPI:-1}" != 0 ]; then
 fi
 
 echo "== coverage: report"
-n=$(find "$cov/prof" -name '*.profraw' | wc -l)
-[ "$n" -gt 0 ] || { echo "coverage: no profile written" >&2; exit 1; }
-"$profdata" merge --sparse -o "$cov/merged.profdata" "$cov"/prof/*.profraw
-# shellcheck disable=SC2086 # one --object option pair per word pair
-"$llvmcov" report --instr-profile "$cov/merged.profdata" "$tests" $objects \
-	--ignore-filename-regex='/(\.cargo|rustc|\.rustup)/|/uapi/|/sysinfo/|/tests?/' \
-	>"$cov/report.txt"
-# shellcheck disable=SC2086
-"$llvmcov" show --instr-profile "$cov/merged.profdata" "$tests" $objects \
-	--ignore-filename-regex='/(\.cargo|rustc|\.rustup)/|/uapi/|/sysinfo/' \
-	--format=html --output-dir="$cov/html" >/dev/null
-# shellcheck disable=SC2086
-"$llvmcov" export --format=lcov --instr-profile "$cov/merged.profdata" "$tests" $objects \
-	--ignore-filename-regex='/(\.cargo|rustc|\.rustup)/|/uapi/|/sysinfo/' >"$cov/lcov.info"
-# Per file of src/: lines found/hit and the line numbers never reached.
-awk -v root="$root/" '
-	/^SF:/ { f = substr($0, 4); sub(root, "", f); n = 0; h = 0; miss = "" }
-	/^DA:/ { split(substr($0, 4), a, ","); n++; if (a[2] > 0) h++; else miss = miss " " a[1] }
-	/^end_of_record/ { if (f ~ /^src\//) { printf "%-28s %5d/%5d lines %6.2f%%  unreached:%s\n", f, h, n, n ? 100 * h / n : 0, miss; th += h; tn += n } }
-	END { printf "%-28s %5d/%5d lines %6.2f%%\n", "TOTAL src/", th, tn, tn ? 100 * th / tn : 0 }
-' "$cov/lcov.info" >"$cov/summary.txt"
+skip='/(\.cargo|rustc|\.rustup)/|/uapi/|/sysinfo/'
+for part in unit lib; do
+	n=$(find "$cov/prof/$part" -name '*.profraw' | wc -l)
+	[ "$n" -gt 0 ] || { echo "coverage: no $part profile written" >&2; exit 1; }
+	"$profdata" merge --sparse -o "$cov/$part.profdata" "$cov/prof/$part"/*.profraw
+	if [ "$part" = unit ]; then obj=$tests; else obj=$lib; fi
+	"$llvmcov" report --instr-profile "$cov/$part.profdata" "$obj" \
+		--ignore-filename-regex="$skip" >"$cov/report-$part.txt"
+	"$llvmcov" export --format=lcov --instr-profile "$cov/$part.profdata" "$obj" \
+		--ignore-filename-regex="$skip" >"$cov/$part.lcov"
+done
+"$llvmcov" show --instr-profile "$cov/lib.profdata" "$lib" --ignore-filename-regex="$skip" \
+	--format=html --output-dir="$cov/html-lib" >/dev/null
+# Per file of src/: a line counts as reached when either profile reached it;
+# the line numbers neither reached follow.
+cat "$cov/unit.lcov" "$cov/lib.lcov" | awk -v root="$root/" '
+	/^SF:/ { f = substr($0, 4); sub(root, "", f) }
+	/^DA:/ && f ~ /^src\// { split(substr($0, 4), a, ","); k = f SUBSEP a[1]; seen[k] = 1
+		if (a[2] > 0) hit[k] = 1; files[f] = 1 }
+	END {
+		for (k in seen) { split(k, p, SUBSEP); n[p[1]]++; if (k in hit) h[p[1]]++
+			else miss[p[1]] = miss[p[1]] " " p[2] }
+		for (f in files) { printf "%-28s %5d/%5d lines %6.2f%%  unreached:%s\n", f, h[f], n[f],
+			100 * h[f] / n[f], miss[f]; th += h[f]; tn += n[f] }
+		printf "TOTAL src/ %d/%d lines %.2f%%\n", th, tn, 100 * th / tn > "/dev/stderr"
+	}' 2>"$cov/total.txt" | sort | while read -r f hn lines pct label rest; do
+	# shellcheck disable=SC2086 # the line numbers, one word each
+	printf '%-28s %s %s %s %s%s\n' "$f" "$hn" "$lines" "$pct" "$label" \
+		"$(printf ' %s' $rest | tr ' ' '\n' | sort -n | tr '\n' ' ' | sed 's/ *$//')"
+done >"$cov/summary.txt"
+cat "$cov/total.txt" >>"$cov/summary.txt"
 cut -c1-60 "$cov/summary.txt"
-echo "coverage: $cov/report.txt, $cov/summary.txt, $cov/html/index.html"
+echo "coverage: $cov/summary.txt, report-unit.txt, report-lib.txt, html-lib/index.html"
