@@ -112,7 +112,7 @@ HEADERS  := $(shell find include -name '*.h')
 	runtests examples distclean check-debian \
 	check-sanitize harness-selftest
 
-all: lib ffi diag $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO)
+all: lib ffi diag $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO) man
 
 lib: $(LIB_SO) $(LIB_A)
 
@@ -334,8 +334,17 @@ unit-test: $(NO_URING)
 	@sh tools/test/unit-tests.sh "$(CARGO)" $(UNIT_TEST_PKGS)
 	@sh tools/test/unit-tests.sh --refused $(NO_URING) "$(CARGO)" $(UNIT_TEST_PKGS)
 
+# Every linter (.ci/run calls this): rustfmt and clippy over both cargo
+# workspaces (the generator, tools/gen, is one of its own), ruff over the
+# Python (pyproject.toml; tools/deps/ruff.sh installs the pinned version),
+# shellcheck over every shell script (tools/lint/shell.sh).
 lint:
+	$(CARGO) fmt --all --check
+	$(CARGO) fmt --manifest-path tools/gen/Cargo.toml --check
 	$(CARGO) clippy --quiet --workspace --all-targets -- -D warnings
+	CARGO_TARGET_DIR=target $(CARGO) clippy --quiet --manifest-path tools/gen/Cargo.toml --all-targets -- -D warnings
+	sh tools/lint/python.sh
+	sh tools/lint/shell.sh
 
 capi-tests: stage
 	rm -rf $(BUILD)/capi-tests
@@ -508,10 +517,8 @@ distclean: clean
 # into man/generated with the headers (`make headers`; `make check-headers`
 # fails when they are stale), so that `make` needs no crate beyond the
 # library's (offline and Debian builds); this copies them. Cheap, so always
-# done from scratch. (After the `test` rule, so check-man runs after
-# liburing-tests.)
+# done from scratch.
 .PHONY: man html check-man
-all: man
 MAN_DIR := $(BUILD)/man
 PYTHON  ?= python3
 man:
@@ -611,6 +618,13 @@ check-relink: $(RUST_A) $(BUILD)/ffi.o
 		$(RELINK_TEST)/liburing.so.$(VERSION) $(RELINK_TEST)/liburing-ffi.so.$(VERSION)
 	sh capi-tests/check-symbols.sh $(RELINK_TEST)/liburing.so.$(VERSION) src/liburing.map liburing.so.2
 	sh capi-tests/check-symbols.sh $(RELINK_TEST)/liburing-ffi.so.$(VERSION) src/liburing-ffi.map liburing-ffi.so.2
+
+# Line and branch coverage of src/ by the unit tests and the capi-tests, on
+# an instrumented build of the library (tools/test/coverage.sh; needs the
+# llvm-NN matching rustc's LLVM; not in CI): build/coverage/summary.txt.
+.PHONY: coverage
+coverage:
+	sh tools/test/coverage.sh
 
 # Other architectures (tools/arch/): i386 run natively (library, capi-tests,
 # liburing's suite -m32 against upstream -m32), and compile, link and symbol

@@ -41,7 +41,7 @@ python3 "$here/run.py" --ours "$ours" --upstream "$upstream" --out "$out" ${BENC
 python3 "$here/report.py" "$out"
 "$venv/bin/python" "$here/plot.py" "$out"
 python3 "$here/report.py" "$out" # again, now linking the plots
-rm -rf "$out/work" "$out/bin"
+rm -rf "${out:?}/work" "${out:?}/bin"
 echo
 sed -n '/^## The seeds/,/^## 1\./p' "$out/report.md" | sed '$d'
 echo "bench: report   $out/report.md"

@@ -15,6 +15,7 @@ DIR/pingpong-latency.png   round-trip latency distributions (CDF) of the last
 DIR/defer-taskrun.png      DEFER_TASKRUN ÷ default ring on the seed's server
                            workload, per shape and library (p50, p99, req/s)
 """
+
 import csv
 import os
 import re
@@ -64,11 +65,26 @@ def ratio_plot(d, rows):
     y = list(range(len(rows)))
     fig, ax = plt.subplots(figsize=(9, 0.32 * len(rows) + 1.5))
     ax.axvspan(0.97, 1.03, color="#dddddd", label="±3 %")
-    ax.barh([v + 0.2 for v in y], [v - 1 for v in ratio], left=1, height=0.4,
-            xerr=[lo, hi], color="#2b7bba", label="ours ÷ liburing", error_kw={"lw": 0.8})
-    ax.barh([v - 0.2 for v in y], [v - 1 for v in aa], left=1, height=0.4,
-            xerr=[aalo, aahi], color="#aaaaaa", label="A/A: liburing ÷ liburing",
-            error_kw={"lw": 0.8})
+    ax.barh(
+        [v + 0.2 for v in y],
+        [v - 1 for v in ratio],
+        left=1,
+        height=0.4,
+        xerr=[lo, hi],
+        color="#2b7bba",
+        label="ours ÷ liburing",
+        error_kw={"lw": 0.8},
+    )
+    ax.barh(
+        [v - 0.2 for v in y],
+        [v - 1 for v in aa],
+        left=1,
+        height=0.4,
+        xerr=[aalo, aahi],
+        color="#aaaaaa",
+        label="A/A: liburing ÷ liburing",
+        error_kw={"lw": 0.8},
+    )
     ax.axvline(1.0, color="black", lw=0.8)
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=8)
@@ -89,9 +105,14 @@ def instructions_plot(d, rows):
     colours = ["#c0392b" if v > 1.0005 else "#27ae60" for v in ratio]
     ax.barh(y, [v - 1 for v in ratio], left=1, color=colours)
     ax.axvline(1.0, color="black", lw=0.8)
-    for yi, v, r in zip(y, ratio, rows):
-        ax.text(max(v, 1) + 0.002, yi, "%.3f (%.0f / %.0f)" % (
-            v, num(r["ir.ours"]), num(r["ir.liburing"])), va="center", fontsize=7)
+    for yi, v, r in zip(y, ratio, rows, strict=True):
+        ax.text(
+            max(v, 1) + 0.002,
+            yi,
+            "%.3f (%.0f / %.0f)" % (v, num(r["ir.ours"]), num(r["ir.liburing"])),
+            va="center",
+            fontsize=7,
+        )
     ax.set_yticks(y)
     ax.set_yticklabels([r["row"] for r in rows], fontsize=8)
     ax.set_xlabel("user-space instructions per op, ours ÷ liburing (callgrind)")
@@ -131,8 +152,9 @@ def latency_plot(d):
                 ax.plot(us, frac, color=colour, lw=1.2, label=side)
                 drawn = True
             ax.set_xscale("log")
-            ax.set_title("%d connection%s, %s ring" % (conns, "s" if conns > 1 else "", ring),
-                         fontsize=9)
+            ax.set_title(
+                "%d connection%s, %s ring" % (conns, "s" if conns > 1 else "", ring), fontsize=9
+            )
             ax.grid(True, which="both", lw=0.3)
             if i == len(conns_list) - 1:
                 ax.set_xlabel("round-trip latency (µs, log)")
@@ -157,7 +179,7 @@ def defer_taskrun_plot(d):
     keys = (("p50_ns", "p50 latency"), ("p99_ns", "p99 latency"), ("ops_per_s", "requests/s"))
     sides = (("ours", "#2b7bba"), ("liburing", "#e67e22"), ("liburing-aa", "#aaaaaa"))
     fig, axes = plt.subplots(1, len(keys), figsize=(14, 0.5 * len(shapes) + 2), sharey=True)
-    for ax, (key, title) in zip(axes, keys):
+    for ax, (key, title) in zip(axes, keys, strict=True):
         for j, (side, colour) in enumerate(sides):
             y, mid, lo, hi = [], [], [], []
             for i, shape in enumerate(shapes[::-1]):
@@ -169,15 +191,25 @@ def defer_taskrun_plot(d):
                 mid.append(100 * (m - 1))
                 lo.append(100 * (m - min(r)))
                 hi.append(100 * (max(r) - m))
-            ax.barh(y, mid, height=0.25, xerr=[lo, hi], color=colour, error_kw={"lw": 0.8},
-                    label="liburing (A/A)" if side == "liburing-aa" else side)
+            ax.barh(
+                y,
+                mid,
+                height=0.25,
+                xerr=[lo, hi],
+                color=colour,
+                error_kw={"lw": 0.8},
+                label="liburing (A/A)" if side == "liburing-aa" else side,
+            )
         ax.axvline(0, color="black", lw=0.8)
         ax.axvspan(-3, 3, color="#dddddd", zorder=0)
         # one slow round (a burst of load from elsewhere) can stretch a whisker
         # to +1000 %: cut there so the medians stay readable
         ax.set_xlim(-100, 150)
-        ax.set_title("%s: DEFER_TASKRUN vs default%s" % (
-            title, "" if key == "ops_per_s" else " (< 0: faster)"), fontsize=9)
+        ax.set_title(
+            "%s: DEFER_TASKRUN vs default%s"
+            % (title, "" if key == "ops_per_s" else " (< 0: faster)"),
+            fontsize=9,
+        )
         ax.set_xlabel("% change, median of rounds (whisker: min–max)", fontsize=8)
         ax.grid(True, axis="x", lw=0.3)
     axes[0].set_yticks(range(len(shapes)))

@@ -13,4 +13,4 @@ cp "$src/report.md" "$dst/"
 for png in "$src"/*.png; do
 	[ -e "$png" ] && cp "$png" "$dst/"
 done
-echo "publish: $(ls "$dst" | tr '\n' ' ')-> $dst"
+echo "publish: $(cd "$dst" && printf '%s ' *)-> $dst"

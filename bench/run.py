@@ -19,6 +19,7 @@ Three passes:
 Raw figures go to DIR/raw.csv, DIR/counts.csv and DIR/functions.csv;
 report.py turns them into DIR/report.md and plot.py into DIR/*.png.
 """
+
 import argparse
 import csv
 import os
@@ -44,15 +45,29 @@ def build(side, usr, bindir, cc):
     os.makedirs(bindir, exist_ok=True)
     inc, lib = os.path.join(usr, "include"), os.path.join(usr, "lib")
     for prog in workloads.PROGRAMS:
-        srcs = [os.path.join(HERE, prog + ".c")] + [os.path.join(HERE, h)
-                                                    for h in workloads.HELPERS]
-        cmd = [cc, "-O2", "-g", "-Wall", "-Wextra", "-Werror", "-I" + inc, "-o",
-               os.path.join(bindir, prog)] + srcs + ["-L" + lib, "-Wl,-rpath," + lib,
-                                                     "-l:liburing.so.2", "-ldl", "-pthread"]
+        srcs = [os.path.join(HERE, prog + ".c")] + [
+            os.path.join(HERE, h) for h in workloads.HELPERS
+        ]
+        cmd = (
+            [
+                cc,
+                "-O2",
+                "-g",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-I" + inc,
+                "-o",
+                os.path.join(bindir, prog),
+            ]
+            + srcs
+            + ["-L" + lib, "-Wl,-rpath," + lib, "-l:liburing.so.2", "-ldl", "-pthread"]
+        )
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode:
-            sys.exit("bench: building %s against %s failed:\n%s%s" % (prog, side, r.stdout,
-                                                                       r.stderr))
+            sys.exit(
+                "bench: building %s against %s failed:\n%s%s" % (prog, side, r.stdout, r.stderr)
+            )
 
 
 def clean_env(extra=None):
@@ -65,7 +80,7 @@ def parse_result(text):
     """The program's result line as a dict; {'skip': reason} for a skip."""
     for line in text.splitlines():
         if line.startswith("skip="):
-            return {"skip": line[len("skip="):]}
+            return {"skip": line[len("skip=") :]}
         if line.startswith("lib="):
             return dict(w.split("=", 1) for w in line.split() if "=" in w)
     return None
@@ -76,17 +91,20 @@ def command(row, bindir, n):
 
 
 def run_program(cmd, want_lib, env=None, prefix=(), timeout=300):
-    r = subprocess.run(list(prefix) + cmd, capture_output=True, text=True, env=clean_env(env),
-                       timeout=timeout)
+    r = subprocess.run(
+        list(prefix) + cmd, capture_output=True, text=True, env=clean_env(env), timeout=timeout
+    )
     res = parse_result(r.stdout)
     if r.returncode or res is None:
-        raise RuntimeError("%s exited %d: %s%s" % (" ".join(cmd), r.returncode, r.stdout,
-                                                   r.stderr[-2000:]))
+        raise RuntimeError(
+            "%s exited %d: %s%s" % (" ".join(cmd), r.returncode, r.stdout, r.stderr[-2000:])
+        )
     if "skip" not in res:
         got = os.path.realpath(os.path.dirname(res["lib"]))
         if got != os.path.realpath(want_lib):
-            raise RuntimeError("%s loaded %s, expected a library in %s" % (cmd[0], res["lib"],
-                                                                          want_lib))
+            raise RuntimeError(
+                "%s loaded %s, expected a library in %s" % (cmd[0], res["lib"], want_lib)
+            )
     return res
 
 
@@ -98,8 +116,11 @@ def run_program(cmd, want_lib, env=None, prefix=(), timeout=300):
 def perf_usable(perf):
     if not perf:
         return False
-    r = subprocess.run([perf, "stat", "-e", "syscalls:sys_enter_io_uring_enter", "true"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [perf, "stat", "-e", "syscalls:sys_enter_io_uring_enter", "true"],
+        capture_output=True,
+        text=True,
+    )
     return r.returncode == 0
 
 
@@ -118,8 +139,9 @@ def count_between_marks(events):
 
 
 def perf_events(perf, data):
-    r = subprocess.run([perf, "script", "-i", data, "-F", "pid,event"], capture_output=True,
-                       text=True, check=True)
+    r = subprocess.run(
+        [perf, "script", "-i", data, "-F", "pid,event"], capture_output=True, text=True, check=True
+    )
     for line in r.stdout.splitlines():
         w = line.split()
         if len(w) >= 2:
@@ -141,14 +163,28 @@ def count_enters(cmd, want_lib, tmp, perf, strace):
     """(io_uring_enter calls in bench_run(), ops it did) or None."""
     if perf:
         data = os.path.join(tmp, "perf.data")
-        res = run_program(cmd, want_lib, prefix=[
-            perf, "record", "-q", "-e", "syscalls:sys_enter_io_uring_enter",
-            "-e", "syscalls:sys_enter_getppid", "-o", data, "--"])
+        res = run_program(
+            cmd,
+            want_lib,
+            prefix=[
+                perf,
+                "record",
+                "-q",
+                "-e",
+                "syscalls:sys_enter_io_uring_enter",
+                "-e",
+                "syscalls:sys_enter_getppid",
+                "-o",
+                data,
+                "--",
+            ],
+        )
         return count_between_marks(perf_events(perf, data)), int(res["ops"])
     if strace:
         trace = os.path.join(tmp, "strace.txt")
-        res = run_program(cmd, want_lib, prefix=[
-            strace, "-qq", "-o", trace, "-e", "trace=io_uring_enter,getppid"])
+        res = run_program(
+            cmd, want_lib, prefix=[strace, "-qq", "-o", trace, "-e", "trace=io_uring_enter,getppid"]
+        )
         return count_between_marks(strace_events(trace)), int(res["ops"])
     return None
 
@@ -225,6 +261,7 @@ def machine():
         except OSError:
             pass
         return "?"
+
     fs = subprocess.run(["stat", "-f", "-c", "%T", HERE], capture_output=True, text=True)
     return {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
@@ -239,16 +276,21 @@ def machine():
 
 # ---------------------------------------------------------------- main
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--ours", required=True, help="our staged install's usr/ directory")
     ap.add_argument("--upstream", help="upstream liburing's staged usr/ directory")
     ap.add_argument("--out", required=True)
     ap.add_argument("--pairs", type=int, default=7)
-    ap.add_argument("--quick", action="store_true",
-                    help="3 rounds, a quarter of the ops: a fast, rougher pass")
-    ap.add_argument("--smoke", action="store_true",
-                    help="build against ours and run every row once with tiny counts")
+    ap.add_argument(
+        "--quick", action="store_true", help="3 rounds, a quarter of the ops: a fast, rougher pass"
+    )
+    ap.add_argument(
+        "--smoke",
+        action="store_true",
+        help="build against ours and run every row once with tiny counts",
+    )
     ap.add_argument("--only", help="comma list of workloads (e.g. nop,pingpong)")
     args = ap.parse_args()
     cc = os.environ.get("CC", "cc")
@@ -275,8 +317,13 @@ def main():
         t0 = time.time()
         for row in rows:
             res = run_program(command(row, bins["ours"], row["n_smoke"]), libs["ours"])
-            say("bench smoke: %-32s %s" % (row["id"], "skip: " + res["skip"] if "skip" in res
-                                           else "ok (%s ops)" % res["ops"]))
+            say(
+                "bench smoke: %-32s %s"
+                % (
+                    row["id"],
+                    "skip: " + res["skip"] if "skip" in res else "ok (%s ops)" % res["ops"],
+                )
+            )
         say("bench smoke: %d rows in %.1f s" % (len(rows), time.time() - t0))
         return 0
     if "liburing" not in usr:
@@ -291,8 +338,11 @@ def main():
     os.makedirs(lat_dir, exist_ok=True)
 
     # ---- timed pass: ours, liburing, liburing again (A/A), order rotating
-    rotations = [("ours", "liburing", "liburing-aa"), ("liburing", "liburing-aa", "ours"),
-                 ("liburing-aa", "ours", "liburing")]
+    rotations = [
+        ("ours", "liburing", "liburing-aa"),
+        ("liburing", "liburing-aa", "ours"),
+        ("liburing-aa", "ours", "liburing"),
+    ]
     raw = []
     skipped = {}
     for p in range(pairs):
@@ -305,8 +355,11 @@ def main():
                 binside = "ours" if side == "ours" else "liburing"
                 env = None
                 if row["workload"] == "pingpong" and p == pairs - 1 and side != "liburing-aa":
-                    env = {"BENCH_LAT_FILE": os.path.join(
-                        lat_dir, "%s-%s.txt" % (re.sub(r"\W+", "_", row["id"]), side))}
+                    env = {
+                        "BENCH_LAT_FILE": os.path.join(
+                            lat_dir, "%s-%s.txt" % (re.sub(r"\W+", "_", row["id"]), side)
+                        )
+                    }
                 res = run_program(command(row, bins[binside], n), libs[binside], env)
                 if "skip" in res:
                     skipped[row["id"]] = res["skip"]
@@ -314,8 +367,9 @@ def main():
                     break
                 for k, v in res.items():
                     if k != "lib":
-                        raw.append({"row": row["id"], "side": side, "round": p, "key": k,
-                                    "value": v})
+                        raw.append(
+                            {"row": row["id"], "side": side, "round": p, "key": k, "value": v}
+                        )
 
     # ---- counting passes: io_uring_enter calls, then instructions
     counts = []
@@ -324,16 +378,22 @@ def main():
     perf = perf if perf_usable(perf) else None
     strace = shutil.which("strace")
     valgrind = shutil.which("valgrind")
-    info["enter_counter"] = "perf (syscall tracepoints)" if perf else \
-        "strace (measuring process only)" if strace else "none"
+    info["enter_counter"] = (
+        "perf (syscall tracepoints)"
+        if perf
+        else "strace (measuring process only)"
+        if strace
+        else "none"
+    )
     tmp = os.path.join(out, "tmp")
     os.makedirs(tmp, exist_ok=True)
     if not perf and not strace:
-        say("bench: neither perf nor strace usable: io_uring_enter counts left out "
-            "(apt-get install strace)")
+        say(
+            "bench: neither perf nor strace usable: io_uring_enter counts left out "
+            "(apt-get install strace)"
+        )
     if not valgrind:
-        say("bench: valgrind not found: instruction counts left out "
-            "(apt-get install valgrind)")
+        say("bench: valgrind not found: instruction counts left out (apt-get install valgrind)")
     for row in rows:
         if row["id"] in skipped:
             continue
@@ -347,10 +407,18 @@ def main():
                 for old in os.listdir(tmp):
                     if old.startswith("cg."):
                         os.unlink(os.path.join(tmp, old))
-                res = run_program(cmd, libs[side], prefix=[
-                    valgrind, "--tool=callgrind", "--dump-before=bench_run",
-                    "--dump-after=bench_run", "--callgrind-out-file=" +
-                    os.path.join(tmp, "cg.%p")], timeout=900)
+                res = run_program(
+                    cmd,
+                    libs[side],
+                    prefix=[
+                        valgrind,
+                        "--tool=callgrind",
+                        "--dump-before=bench_run",
+                        "--dump-after=bench_run",
+                        "--callgrind-out-file=" + os.path.join(tmp, "cg.%p"),
+                    ],
+                    timeout=900,
+                )
                 ir = 0
                 per_fn = {}
                 for name in os.listdir(tmp):
@@ -369,20 +437,38 @@ def main():
                 rec["ir"] = ir
                 rec["ir_ops"] = int(res["ops"])
                 for fn, (calls, fir) in sorted(per_fn.items()):
-                    functions.append({"row": row["id"], "side": side, "function": fn,
-                                      "calls": calls, "ir": fir, "ops": int(res["ops"])})
+                    functions.append(
+                        {
+                            "row": row["id"],
+                            "side": side,
+                            "function": fn,
+                            "calls": calls,
+                            "ir": fir,
+                            "ops": int(res["ops"]),
+                        }
+                    )
             counts.append(rec)
         say("bench: counted %s" % row["id"])
 
     info["seconds"] = round(time.time() - t_start)
-    info["loadavg_end"] = open("/proc/loadavg").read().split()[:3]
+    with open("/proc/loadavg") as f:
+        info["loadavg_end"] = f.read().split()[:3]
     write_csv(os.path.join(out, "raw.csv"), ["row", "side", "round", "key", "value"], raw)
-    write_csv(os.path.join(out, "counts.csv"),
-              ["row", "side", "enters", "enter_ops", "ir", "ir_ops"], counts)
-    write_csv(os.path.join(out, "functions.csv"),
-              ["row", "side", "function", "calls", "ir", "ops"], functions)
-    write_csv(os.path.join(out, "skipped.csv"), ["row", "reason"],
-              [{"row": k, "reason": v} for k, v in skipped.items()])
+    write_csv(
+        os.path.join(out, "counts.csv"),
+        ["row", "side", "enters", "enter_ops", "ir", "ir_ops"],
+        counts,
+    )
+    write_csv(
+        os.path.join(out, "functions.csv"),
+        ["row", "side", "function", "calls", "ir", "ops"],
+        functions,
+    )
+    write_csv(
+        os.path.join(out, "skipped.csv"),
+        ["row", "reason"],
+        [{"row": k, "reason": v} for k, v in skipped.items()],
+    )
     with open(os.path.join(out, "machine.csv"), "w", newline="") as f:
         w = csv.writer(f)
         for k, v in info.items():

@@ -69,9 +69,9 @@ int main(void)
 	int ret;
 
 	/* ---- SQE128 ---- */
+	REQUIRE_KERNEL(IORING_SETUP_SQE128);
+	REQUIRE_KERNEL(IORING_SETUP_CQE32);
 	ret = io_uring_queue_init(8, &ring, IORING_SETUP_SQE128);
-	if (ret == -EINVAL)
-		SKIP("kernel lacks IORING_SETUP_SQE128");
 	CHECK_EQ(ret, 0);
 	CHECK_EQ(io_uring_sqe_shift(&ring), 1);
 	a = io_uring_get_sqe(&ring);
@@ -91,8 +91,6 @@ int main(void)
 
 	/* ---- CQE32 ---- */
 	ret = io_uring_queue_init(16, &ring, IORING_SETUP_CQE32);
-	if (ret == -EINVAL)
-		SKIP("kernel lacks IORING_SETUP_CQE32");
 	CHECK_EQ(ret, 0);
 	CHECK_EQ(io_uring_cqe_shift(&ring), 1);
 	for (round = 0; round < 10; round++)

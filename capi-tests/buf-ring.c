@@ -56,9 +56,8 @@ static void test_basic(struct io_uring *ring)
 	uint16_t head = 0xffff;
 	int err = 1, ret;
 
+	REQUIRE_KERNEL(IORING_REGISTER_PBUF_RING);
 	br = io_uring_setup_buf_ring(ring, 8, 1, 0, &err);
-	if (!br && (err == -EINVAL || err == -ENOENT))
-		SKIP("kernel lacks provided buffer rings (%d)", err);
 	CHECKM(br != NULL, "setup_buf_ring: %d", err);
 	CHECK_EQ(err, 0);
 	CHECK_EQ(br->tail, 0);

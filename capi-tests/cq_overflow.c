@@ -103,8 +103,8 @@ int main(void)
 	p.cq_entries = CQ;
 	ret = io_uring_queue_init_params(SQ, &ring, &p);
 	CHECK_EQ(ret, 0);
-	if (!(ring.features & IORING_FEAT_NODROP))
-		SKIP("kernel lacks IORING_FEAT_NODROP");
+	REQUIRE_KERNEL(IORING_FEAT_NODROP);
+	CHECK(ring.features & IORING_FEAT_NODROP);
 	CHECK_EQ(ring.cq.ring_entries, CQ);
 
 	overflow_then_reap(&ring, 0, 100);

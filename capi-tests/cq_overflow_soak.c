@@ -162,7 +162,7 @@ int main(void)
 	unsigned ring_flags[2] = { 0, IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER };
 	int f, s, nflags = 2;
 
-	REQUIRE_FEATURE(IORING_FEAT_NODROP);
+	REQUIRE_KERNEL(IORING_FEAT_NODROP);
 	if (check_setup_flags_supported(4, ring_flags[1]) < 0) {
 		check_note("DEFER_TASKRUN not supported: plain ring only");
 		nflags = 1;

@@ -108,9 +108,8 @@ int main(void)
 
 	memset(&p, 0, sizeof(p));
 	p.flags = IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER;
+	REQUIRE_KERNEL(IORING_SETUP_DEFER_TASKRUN);
 	ret = io_uring_queue_init_params(8, &ring, &p);
-	if (ret == -EINVAL)
-		SKIP("kernel lacks IORING_SETUP_DEFER_TASKRUN");
 	CHECK_EQ(ret, 0);
 	CHECK(ring.flags & IORING_SETUP_DEFER_TASKRUN);
 	CHECK_EQ(pipe(pipefd), 0);

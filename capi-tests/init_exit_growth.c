@@ -136,6 +136,11 @@ static int supported(const struct mode *m)
 	struct io_uring_params p;
 	int ret;
 
+	/* Whether the kernel takes the flags: the raw system call says. */
+	ret = check_setup_flags_supported(8, m->flags);
+	if (ret < 0)
+		return ret;
+	/* Then the library must set the ring up. */
 	memset(&p, 0, sizeof(p));
 	p.flags = m->flags;
 	if (m->app_mem)
@@ -143,7 +148,8 @@ static int supported(const struct mode *m)
 	else
 		ret = io_uring_queue_init_params(8, &ring, &p);
 	if (ret < 0)
-		return ret;
+		FAIL("%s: the kernel takes flags 0x%x, the library's setup fails: %d (%s)", m->name,
+		     m->flags, ret, strerror(-ret));
 	io_uring_queue_exit(&ring);
 	return 0;
 }

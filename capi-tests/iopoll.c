@@ -22,9 +22,8 @@ int main(void)
 	unsigned i;
 	int fd, ret;
 
+	REQUIRE_KERNEL(IORING_SETUP_IOPOLL);
 	ret = io_uring_queue_init(8, &ring, IORING_SETUP_IOPOLL);
-	if (ret == -EINVAL)
-		SKIP("kernel rejects IORING_SETUP_IOPOLL");
 	CHECK_EQ(ret, 0);
 	CHECK(ring.flags & IORING_SETUP_IOPOLL);
 

@@ -28,11 +28,9 @@ static void cqe_mixed(void)
 	int ret, round;
 	unsigned long long next = 1;
 
-	ret = io_uring_queue_init(SQ, &ring, IORING_SETUP_CQE_MIXED);
-	if (ret == -EINVAL) {
-		check_note("note: kernel lacks IORING_SETUP_CQE_MIXED, part skipped");
+	if (!KERNEL_HAS_PART("cqe", IORING_SETUP_CQE_MIXED))
 		return;
-	}
+	ret = io_uring_queue_init(SQ, &ring, IORING_SETUP_CQE_MIXED);
 	CHECK_EQ(ret, 0);
 	CHECK_EQ(io_uring_cqe_shift(&ring), 0);
 
@@ -98,15 +96,10 @@ static void sqe_mixed(void)
 	int ret, round;
 	unsigned long long next = 1;
 
-	if (!check_opcode_supported(IORING_OP_NOP128)) {
-		check_note("note: kernel lacks IORING_OP_NOP128, SQE_MIXED part skipped");
+	if (!KERNEL_HAS_PART("sqe", IORING_OP_NOP128) ||
+	    !KERNEL_HAS_PART("sqe", IORING_SETUP_SQE_MIXED))
 		return;
-	}
 	ret = io_uring_queue_init(SQ, &ring, IORING_SETUP_SQE_MIXED);
-	if (ret == -EINVAL) {
-		check_note("note: kernel lacks IORING_SETUP_SQE_MIXED, part skipped");
-		return;
-	}
 	CHECK_EQ(ret, 0);
 	/* A normal ring hands out no 128-byte SQEs. */
 	{
@@ -153,9 +146,7 @@ static void sqe_mixed(void)
 
 int main(void)
 {
-	if (check_setup_flags_supported(4, IORING_SETUP_CQE_MIXED) &&
-	    check_setup_flags_supported(4, IORING_SETUP_SQE_MIXED))
-		SKIP("kernel lacks IORING_SETUP_CQE_MIXED and IORING_SETUP_SQE_MIXED");
+	REQUIRE_KERNEL(IORING_SETUP_CQE_MIXED);
 	cqe_mixed();
 	sqe_mixed();
 	return 0;

@@ -35,8 +35,7 @@ int main(void)
 	int used1, used2, ret;
 	ssize_t expect;
 
-	if (check_setup_flags_supported(8, IORING_SETUP_NO_MMAP) == -EINVAL)
-		SKIP("kernel lacks IORING_SETUP_NO_MMAP");
+	REQUIRE_KERNEL(IORING_SETUP_NO_MMAP);
 
 	buf = mmap(NULL, BUF_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(buf != MAP_FAILED);

@@ -17,9 +17,8 @@ int main(void)
 
 	memset(&p, 0, sizeof(p));
 	p.flags = IORING_SETUP_NO_SQARRAY;
+	REQUIRE_KERNEL(IORING_SETUP_NO_SQARRAY);
 	ret = io_uring_queue_init_params(16, &ring, &p);
-	if (ret == -EINVAL)
-		SKIP("kernel lacks IORING_SETUP_NO_SQARRAY");
 	CHECK_EQ(ret, 0);
 	CHECK(ring.flags & IORING_SETUP_NO_SQARRAY);
 	CHECK(ring.sq.array == NULL);

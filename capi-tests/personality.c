@@ -128,11 +128,8 @@ int main(void)
 
 	ret = io_uring_queue_init(8, &ring, 0);
 	CHECKM(ret == 0, "queue_init: %d", ret);
+	REQUIRE_KERNEL(IORING_REGISTER_PERSONALITY);
 	id = io_uring_register_personality(&ring);
-	if (id == -EINVAL || id == -EOPNOTSUPP) {
-		printf("SKIP: kernel lacks personalities (%d)\n", id);
-		return 77;
-	}
 	CHECKM(id > 0, "register_personality: %d", id);
 	/* Each registration is a new id. */
 	id2 = io_uring_register_personality(&ring);

@@ -190,6 +190,7 @@ check_pkg() { # pkg soname extra-cflags
 	*" $soname "*) ;;
 	*)
 		dev=${soname%.2}
+		# shellcheck disable=SC2012 # ls -l shows where the symlink points, for the message only
 		fail "$pkg: program is not linked against $soname; the linker fell back to the static archive ($dev in $libdir: $(ls -l "$libdir/$dev" 2>&1 | sed 's/.* \([^ ]* -> [^ ]*\)$/\1/'))"
 		return
 		;;

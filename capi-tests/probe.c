@@ -154,9 +154,8 @@ int main(void)
 	/* Reference: the kernel's answer through the raw syscall wrapper. */
 	ref = calloc(1, len);
 	CHECK(ref != NULL);
+	REQUIRE_KERNEL(IORING_REGISTER_PROBE);
 	ret = io_uring_register(ring.ring_fd, IORING_REGISTER_PROBE, ref, NR_OPS);
-	if (ret == -EINVAL)
-		SKIP("kernel lacks IORING_REGISTER_PROBE");
 	CHECK_EQ(ret, 0);
 
 	/* io_uring_register_probe on a caller buffer. */

@@ -27,9 +27,8 @@ int main(void)
 	char buf[8];
 	int ret, fds[2];
 
+	REQUIRE_KERNEL(IORING_SETUP_R_DISABLED);
 	ret = io_uring_queue_init(8, &ring, IORING_SETUP_R_DISABLED);
-	if (ret == -EINVAL)
-		SKIP("kernel lacks IORING_SETUP_R_DISABLED");
 	CHECK_EQ(ret, 0);
 	CHECK(ring.flags & IORING_SETUP_R_DISABLED);
 

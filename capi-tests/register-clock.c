@@ -26,9 +26,8 @@ int main(void)
 	check_ring_init(&ring, 4, 0);
 	memset(&reg, 0, sizeof(reg));
 	reg.clockid = CLOCK_BOOTTIME;
+	REQUIRE_KERNEL(IORING_REGISTER_CLOCK);
 	ret = io_uring_register_clock(&ring, &reg);
-	if (ret == -EINVAL || ret == -EOPNOTSUPP)
-		SKIP("kernel lacks IORING_REGISTER_CLOCK (%d)", ret);
 	CHECK_EQ(ret, 0);
 	timed_wait(&ring);
 

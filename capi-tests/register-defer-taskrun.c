@@ -98,9 +98,8 @@ int main(void)
 
 	memset(&p, 0, sizeof(p));
 	p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	REQUIRE_KERNEL(IORING_SETUP_DEFER_TASKRUN);
 	ret = io_uring_queue_init_params(8, &ring, &p);
-	if (ret == -EINVAL)
-		SKIP("kernel lacks DEFER_TASKRUN");
 	CHECK_EQ(ret, 0);
 
 	/* The creating task is the submitter. */

@@ -15,9 +15,8 @@ int main(void)
 	memset(&napi, 0, sizeof(napi));
 	napi.busy_poll_to = 100;
 	napi.prefer_busy_poll = 1;
+	REQUIRE_KERNEL(IORING_REGISTER_NAPI);
 	ret = io_uring_register_napi(&ring, &napi);
-	if (ret == -EINVAL || ret == -EOPNOTSUPP)
-		SKIP("kernel lacks NAPI busy polling (%d)", ret);
 	CHECK_EQ(ret, 0);
 	/* The old settings (none) came back. */
 	CHECK_EQ(napi.busy_poll_to, 0);

@@ -15,9 +15,8 @@ int main(void)
 
 	check_ring_init(&ring, 4, 0);
 	p = calloc(1, len);
+	REQUIRE_KERNEL(IORING_REGISTER_PROBE);
 	ret = io_uring_register_probe(&ring, p, 256);
-	if (ret == -EINVAL)
-		SKIP("kernel lacks IORING_REGISTER_PROBE");
 	CHECK_EQ(ret, 0);
 	CHECK(p->last_op >= IORING_OP_READ);
 	CHECK(p->ops_len > IORING_OP_READ);

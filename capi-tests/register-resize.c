@@ -97,9 +97,9 @@ static void test_resize(unsigned extra_flags)
 
 	memset(&p, 0, sizeof(p));
 	p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | extra_flags;
+	REQUIRE_KERNEL(IORING_SETUP_DEFER_TASKRUN);
+	REQUIRE_KERNEL(IORING_REGISTER_RESIZE_RINGS);
 	ret = io_uring_queue_init_params(8, &ring, &p);
-	if (ret == -EINVAL)
-		SKIP("kernel rejects DEFER_TASKRUN rings (flags 0x%x)", p.flags);
 	CHECK_EQ(ret, 0);
 	check_sizes(&ring, 8, 16);
 	check_unsubmitted_overflow(&ring, 8, 10000);
@@ -113,8 +113,6 @@ static void test_resize(unsigned extra_flags)
 	prep_nops(&ring, 3, 100);
 
 	ret = resize(&ring, 64, 256);
-	if (ret == -EINVAL)
-		SKIP("kernel lacks IORING_REGISTER_RESIZE_RINGS");
 	CHECK_EQ(ret, 0);
 	check_sizes(&ring, 64, 256);
 	CHECK_EQ(io_uring_cq_ready(&ring), 10);

@@ -40,9 +40,8 @@ int main(void)
 	int ret, efd, fds[2], files[1];
 	char c = 'r';
 
+	REQUIRE_KERNEL(IORING_SETUP_R_DISABLED);
 	ret = io_uring_queue_init(8, &ring, IORING_SETUP_R_DISABLED);
-	if (ret == -EINVAL)
-		SKIP("kernel lacks IORING_SETUP_R_DISABLED");
 	CHECK_EQ(ret, 0);
 	CHECK_EQ(pipe(fds), 0);
 

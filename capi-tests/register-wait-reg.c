@@ -29,9 +29,9 @@ int main(void)
 	free(rw);
 	io_uring_queue_exit(&ring);
 
+	REQUIRE_KERNEL(IORING_SETUP_R_DISABLED);
+	REQUIRE_KERNEL(IORING_REGISTER_MEM_REGION);
 	ret = io_uring_queue_init(8, &ring, IORING_SETUP_R_DISABLED);
-	if (ret == -EINVAL)
-		SKIP("kernel lacks IORING_SETUP_R_DISABLED");
 	CHECK_EQ(ret, 0);
 
 	rw = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -44,8 +44,6 @@ int main(void)
 	mr.region_uptr = (unsigned long) &rd;
 	mr.flags = IORING_MEM_REGION_REG_WAIT_ARG;
 	ret = io_uring_register_region(&ring, &mr);
-	if (ret == -EINVAL || ret == -EOPNOTSUPP)
-		SKIP("kernel lacks wait-argument regions (%d)", ret);
 	CHECK_EQ(ret, 0);
 	/* Only one such region. */
 	CHECK(io_uring_register_region(&ring, &mr) < 0);

@@ -53,9 +53,8 @@ int main(void)
 
 	memset(&p, 0, sizeof(p));
 	p.flags = IORING_SETUP_REGISTERED_FD_ONLY | IORING_SETUP_NO_MMAP;
+	REQUIRE_KERNEL(IORING_SETUP_REGISTERED_FD_ONLY);
 	ret = io_uring_queue_init_params(16, &ring, &p);
-	if (ret == -EINVAL)
-		SKIP("kernel lacks IORING_SETUP_REGISTERED_FD_ONLY");
 	CHECK_EQ(ret, 0);
 	/* No file descriptor was created for the ring. */
 	CHECK_EQ(count_fds(), fds);

@@ -9,7 +9,10 @@
 # headers, linked with -luring from <stage-dir>/usr/lib, and run with that
 # directory first on LD_LIBRARY_PATH and a per-test timeout.  The old-binary
 # compatibility check (compat/run.sh) runs as one more test.  Exit status of a
-# test: 0 pass, 77 skip, anything else (or a timeout) fail.
+# test: 0 pass, 77 skip, anything else (or a timeout) fail; and a skip (of a
+# test, or of a part: a "SKIP-PART <part>:" line) counts as a failure unless
+# capi-tests/skips.tsv and the facts gathered before the run expect it, as
+# does an expected skip that passed (see expected_skips below).
 #
 # Environment: CC (default cc), CAPI_TIMEOUT (seconds, default 30),
 # CAPI_BUILD_DIR (where binaries and logs go; default a fresh /tmp dir),
@@ -77,6 +80,62 @@ if selected diag-trace && command -v python3 >/dev/null 2>&1; then
 	fi
 fi
 
+# The skips this machine should see, from facts gathered now, before any
+# test runs: the kernel release against man/kernel-releases.tsv, and the
+# environment facts capi-tests/skips.tsv lists. One "entry<TAB>why" line each.
+expected="$out/expected-skips.txt"
+kernel_rel=$(uname -r | sed -n 's/^\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+fact() { # 0 when environment fact $1 holds
+	case $1 in
+	root) [ "$(id -u)" = 0 ] ;;
+	nobody) getent passwd nobody >/dev/null 2>&1 ;;
+	cxx) command -v "${CXX:-c++}" >/dev/null 2>&1 ;;
+	cc) command -v "$CC" >/dev/null 2>&1 ;;
+	compat) command -v apt-get >/dev/null && command -v dpkg >/dev/null &&
+		command -v python3 >/dev/null ;;
+	uring)
+		d=$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)
+		[ "$d" = 0 ] || { [ "$d" = 1 ] && [ "$(id -u)" = 0 ]; } ;;
+	iopoll)
+		# The scratch directory's block device (none for tmpfs, overlayfs
+		# and the like: major 0), then its whole disk's queue.
+		t=${CAPI_TMPDIR:-${TMPDIR:-/tmp}}
+		dev=$(stat -c '%d' "$t" 2>/dev/null) || return 1
+		maj=$((dev >> 8 & 0xfff)) min=$(((dev & 0xff) | (dev >> 12 & 0xfff00)))
+		[ "$maj" != 0 ] || return 1
+		q=/sys/dev/block/$maj:$min/queue/io_poll
+		[ -e "$q" ] || q=/sys/dev/block/$maj:$min/../queue/io_poll
+		[ "$(cat "$q" 2>/dev/null)" = 1 ] ;;
+	*) return 1 ;;
+	esac
+}
+: >"$expected"
+grep -v '^#' "$here/skips.tsv" | while IFS='	' read -r entry need; do
+	[ -n "$entry" ] || continue
+	case $need in
+	env:*)
+		fact "${need#env:}" || printf '%s\tenvironment lacks %s\n' "$entry" "$need" ;;
+	*)
+		rel=$(awk -F '\t' -v n="$need" '$1 == n { print $2; exit }' \
+			"$here/../man/kernel-releases.tsv")
+		case $rel in
+		[0-9]*.[0-9]*) ;;
+		*)
+			echo "run.sh: skips.tsv names $need, which has no release in man/kernel-releases.tsv" >&2
+			exit 2 ;;
+		esac
+		# shellcheck disable=SC2086 # two numbers, split on purpose
+		if ! awk -v r="$rel" -v k="$kernel_rel" 'BEGIN { split(r, a, "."); split(k, b, " ");
+			exit !(b[1] * 1000 + b[2] >= a[1] * 1000 + a[2]) }'; then
+			printf '%s\tkernel %s is older than %s (%s)\n' "$entry" \
+				"$(echo $kernel_rel | tr ' ' .)" "$need" "$rel"
+		fi ;;
+	esac
+done >>"$expected" || exit 2
+expect_skip() { # prints why entry $1 is expected to skip; false when it is not
+	awk -F '\t' -v e="$1" '$1 == e { print $2; found = 1; exit } END { exit !found }' "$expected"
+}
+
 passed=0
 failed=0
 skipped=0
@@ -86,6 +145,30 @@ summary="$out/summary.txt"
 
 row() { # name result seconds note
 	printf '%-28s %-5s %6s  %s\n' "$1" "$2" "$3" "$4" | tee -a "$summary"
+}
+
+# A passing test's part skips ("SKIP-PART <part>: ..." lines) against the
+# expected ones: an unexpected part skip, or an expected one that did not
+# happen, fails the test (the rows name the parts).
+parts_ok() { # name log secs
+	ok=0
+	seen=$(sed -n 's/^SKIP-PART \([^:]*\):.*/\1/p' "$2" | sort -u | tr '\n' ' ')
+	for part in $seen; do
+		if [ -z "$(expect_skip "$1/$part")" ]; then
+			row "$1" FAIL "$3" "unexpected $(grep -m1 "^SKIP-PART $part:" "$2" | cut -c1-100)"
+			ok=1
+		fi
+	done
+	for entry in $(awk -F '\t' -v t="$1/" 'index($1, t) == 1 { print $1 }' "$expected" | sort -u | tr '\n' ' '); do
+		part=${entry#"$1"/}
+		case " $seen " in
+		*" $part "*) row "$1/$part" SKIP "$3" "expected: $(expect_skip "$entry")" ;;
+		*)
+			row "$1" FAIL "$3" "part $part ran, but a skip was expected ($(expect_skip "$entry"))"
+			ok=1 ;;
+		esac
+	done
+	return $ok
 }
 
 # Run one already-built command as test $1; the rest is the command.
@@ -98,14 +181,30 @@ run_test() {
 	rc=$?
 	end=$(date +%s.%N)
 	secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
+	why=$(expect_skip "$name")
 	case $rc in
 	0)
-		passed=$((passed + 1))
-		row "$name" PASS "$secs" ""
+		if [ -n "$why" ]; then
+			failed=$((failed + 1))
+			failed_names="$failed_names $name"
+			row "$name" FAIL "$secs" "passed, but a skip was expected ($why): skips.tsv or check.h's probe is wrong"
+		elif ! parts_ok "$name" "$log" "$secs"; then
+			failed=$((failed + 1))
+			failed_names="$failed_names $name"
+		else
+			passed=$((passed + 1))
+			row "$name" PASS "$secs" ""
+		fi
 		;;
 	77)
-		skipped=$((skipped + 1))
-		row "$name" SKIP "$secs" "$(grep -m1 '^SKIP' "$log" | cut -c1-100)"
+		if [ -n "$why" ]; then
+			skipped=$((skipped + 1))
+			row "$name" SKIP "$secs" "$(grep -m1 '^SKIP' "$log" | cut -c1-100)"
+		else
+			failed=$((failed + 1))
+			failed_names="$failed_names $name"
+			row "$name" FAIL "$secs" "unexpected $(grep -m1 '^SKIP' "$log" | cut -c1-100)"
+		fi
 		;;
 	124 | 137)
 		failed=$((failed + 1))
@@ -122,6 +221,7 @@ run_test() {
 
 printf '%-28s %-5s %6s  %s\n' TEST RESULT SECS NOTE
 printf '%s\n' "stage: $stage   logs: $out"
+printf 'expected skips (%s):%s\n' "$expected" "$(cut -f1 "$expected" | sort -u | tr '\n' ' ' | sed 's/^/ /')"
 
 # The staged layout itself: headers, liburing.so.2, liburing.a, and a
 # development symlink liburing.so that resolves inside the stage.  When that

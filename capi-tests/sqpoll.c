@@ -155,10 +155,12 @@ static int child_no_enter(void)
 	/* The filter works: a raw enter fails. */
 	CHECK_EQ(io_uring_enter(0, 0, 0, 0, NULL), -EPERM);
 
-	/* Part 1: submission is just a tail update: 3 "submitted", no syscall. */
+	/* Part 1: submission is just a tail update, no syscall (the filter would refuse one). */
 	for (i = 0; i < 3; i++)
 		queue_nop(&a, 10 + i);
-	CHECK_EQ(io_uring_submit(&a), 3);
+	/* At most 3: the awake thread may already have taken some (check.h). */
+	ret = io_uring_submit(&a);
+	CHECK(ret >= 0 && ret <= 3);
 	spin_for_cqes(&a, 3, 5000);
 	for (i = 0; i < 3; i++)
 		reap(&a, 10 + i);
@@ -166,7 +168,8 @@ static int child_no_enter(void)
 	/* Again, several times, while the thread is still awake. */
 	for (i = 0; i < 20; i++) {
 		queue_nop(&a, 100 + i);
-		CHECK_EQ(io_uring_submit(&a), 1);
+		ret = io_uring_submit(&a);
+		CHECK(ret == 0 || ret == 1);
 		spin_for_cqes(&a, 1, 5000);
 		reap(&a, 100 + i);
 	}
@@ -229,9 +232,8 @@ int main(void)
 	int status, ret, cpu;
 	char cpus[256], want[16];
 
+	REQUIRE_KERNEL(IORING_SETUP_SQPOLL);
 	ret = sqpoll_ring(&ring, 1000, 0, -1);
-	if (ret == -EPERM || ret == -EINVAL)
-		SKIP("SQPOLL ring not allowed: %s", strerror(-ret));
 	CHECK_EQ(ret, 0);
 	CHECK(ring.flags & IORING_SETUP_SQPOLL);
 	check_nop_roundtrip(&ring, 8, 1);
@@ -273,7 +275,7 @@ int main(void)
 	 * The threads of the rings above exit asynchronously: wait for them.
 	 */
 	{
-		long long end = check_now_ms() + 5000;
+		long long end = check_now_ms() + 10000;
 
 		while (sq_thread_cpus(cpus, sizeof(cpus)) && check_now_ms() < end)
 			check_sleep_ms(5);

@@ -34,8 +34,11 @@ def compile_all(assert_file, include_dir, workdir):
     out = {}
     for lang, cmd in COMPILERS:
         obj = os.path.join(workdir, "abi-assert.o")
-        p = subprocess.run(cmd + ["-Wall", "-Wextra", "-c", "-o", obj, "-I", include_dir,
-                                  assert_file], capture_output=True, text=True)
+        p = subprocess.run(
+            cmd + ["-Wall", "-Wextra", "-c", "-o", obj, "-I", include_dir, assert_file],
+            capture_output=True,
+            text=True,
+        )
         errors = [l for l in p.stderr.splitlines() if "error" in l]
         out[lang] = (p.returncode == 0, errors[0] if errors else p.stderr.strip()[:300])
     return out
@@ -57,8 +60,9 @@ def self_test(assert_file, include_dir, workdir):
     header = os.path.join(scratch, "liburing", "io_uring.h")
     with open(header) as f:
         text = f.read()
-    broken, n = re.subn(r"(#define[ \t]+%s[ \t]+)[^\n]*" % SELF_TEST_NAME,
-                        r"\g<1>" + SELF_TEST_VALUE, text, count=1)
+    broken, n = re.subn(
+        r"(#define[ \t]+%s[ \t]+)[^\n]*" % SELF_TEST_NAME, r"\g<1>" + SELF_TEST_VALUE, text, count=1
+    )
     if n != 1:
         return None
     with open(header, "w") as f:
@@ -76,18 +80,27 @@ def run(assert_file, include_dir, say=print):
         results = compile_all(assert_file, include_dir, workdir)
         caught = self_test(assert_file, include_dir, workdir)
     ok = all(r[0] for r in results.values())
-    say("ABI check against %s: %s; %s" % (
-        include_dir, figures(assert_file),
-        ", ".join("%s %s" % (lang, "ok" if r[0] else "FAIL") for lang, r in results.items())))
+    say(
+        "ABI check against %s: %s; %s"
+        % (
+            include_dir,
+            figures(assert_file),
+            ", ".join("%s %s" % (lang, "ok" if r[0] else "FAIL") for lang, r in results.items()),
+        )
+    )
     for lang, (passed, err) in results.items():
         if not passed:
             say("  %s: %s" % (lang, err))
     if caught is None:
-        say("ABI check self-test: %s not found as a macro in io_uring.h; not run"
-            % SELF_TEST_NAME)
+        say("ABI check self-test: %s not found as a macro in io_uring.h; not run" % SELF_TEST_NAME)
     else:
-        say("ABI check self-test (%s changed in a scratch copy): %s" % (
-            SELF_TEST_NAME, "rejected, as it must be" if caught else "ACCEPTED: the check is broken"))
+        say(
+            "ABI check self-test (%s changed in a scratch copy): %s"
+            % (
+                SELF_TEST_NAME,
+                "rejected, as it must be" if caught else "ACCEPTED: the check is broken",
+            )
+        )
     return ok and caught is not False
 
 

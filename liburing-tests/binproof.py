@@ -32,18 +32,27 @@ def live_maps(testdir, env):
     exe = os.path.join(testdir, "read-mshot-stdin.t")
     if not os.path.exists(exe):
         return None
-    p = subprocess.Popen([exe, "stdin"], cwd=testdir, env=env, stdin=subprocess.PIPE,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         start_new_session=True)
+    p = subprocess.Popen(
+        [exe, "stdin"],
+        cwd=testdir,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     paths = set()
     try:
         deadline = time.time() + 3
         while time.time() < deadline and p.poll() is None:
             try:
                 with open("/proc/%d/maps" % p.pid) as f:
-                    paths = {l.split(None, 5)[5].strip() for l in f
-                             if len(l.split(None, 5)) == 6 and
-                             os.path.basename(l.split(None, 5)[5]).startswith("liburing.so")}
+                    paths = {
+                        l.split(None, 5)[5].strip()
+                        for l in f
+                        if len(l.split(None, 5)) == 6
+                        and os.path.basename(l.split(None, 5)[5]).startswith("liburing.so")
+                    }
             except OSError:
                 break
             if paths:
@@ -73,21 +82,34 @@ def prove_binary(tree, names, env, stage_lib):
         checked += 1
         if got != want:
             wrong.append("%s -> %s" % (name, got or "not linked to liburing.so.2"))
-    evidence.append("loader resolution (LD_TRACE_LOADED_OBJECTS) of %d binaries: %s"
-                    % (checked, "all liburing.so.2 => %s" % want if not wrong else
-                       "%d WRONG: %s" % (len(wrong), "; ".join(wrong[:5]))))
+    evidence.append(
+        "loader resolution (LD_TRACE_LOADED_OBJECTS) of %d binaries: %s"
+        % (
+            checked,
+            "all liburing.so.2 => %s" % want
+            if not wrong
+            else "%d WRONG: %s" % (len(wrong), "; ".join(wrong[:5])),
+        )
+    )
     ok = checked > 0 and not wrong
-    probe = next((n for n in ["nop", "probe", "version"] + list(names)
-                  if os.path.exists(os.path.join(testdir, n + ".t"))), None)
+    probe = next(
+        (
+            n
+            for n in ["nop", "probe", "version"] + list(names)
+            if os.path.exists(os.path.join(testdir, n + ".t"))
+        ),
+        None,
+    )
     if probe:
         rc, out = capture(["./%s.t" % probe], cwd=testdir, env=dict(env, LD_DEBUG="libs"))
         got = ld_debug_loaded(out)
         ok = ok and got is not None and os.path.realpath(got) == want
-        evidence.append("LD_DEBUG=libs run of %s.t (exit %d): liburing.so.2 loaded from %s"
-                        % (probe, rc, got or "NOTHING"))
+        evidence.append(
+            "LD_DEBUG=libs run of %s.t (exit %d): liburing.so.2 loaded from %s"
+            % (probe, rc, got or "NOTHING")
+        )
     maps = live_maps(testdir, env)
     if maps:
         ok = ok and all(os.path.realpath(m) == want for m in maps)
-        evidence.append("/proc/<pid>/maps of a running read-mshot-stdin.t: %s"
-                        % ", ".join(maps))
+        evidence.append("/proc/<pid>/maps of a running read-mshot-stdin.t: %s" % ", ".join(maps))
     return ok, evidence

@@ -23,8 +23,18 @@ def make_list(tree, subdir, var, cache):
     mk = os.path.join(cache, "print-%s.mk" % var)
     with open(mk, "w") as f:
         f.write(PRINT_MK % (var, var))
-    rc, out = capture(["make", "-s", "--no-print-directory", "-C", os.path.join(tree, subdir),
-                       "-f", mk, "harness-print-" + var])
+    rc, out = capture(
+        [
+            "make",
+            "-s",
+            "--no-print-directory",
+            "-C",
+            os.path.join(tree, subdir),
+            "-f",
+            mk,
+            "harness-print-" + var,
+        ]
+    )
     if rc != 0:
         die("cannot list %s of %s:\n%s" % (var, tree, out))
     return out.split()
@@ -63,13 +73,14 @@ class Builds:
         logp = os.path.join(self.logs, "build-source.log")
         t0 = time.time()
         with open(logp, "w") as log:
-            say("source build: tests against %s/usr/include + liburing.a (log: %s)"
-                % (stage, logp))
+            say("source build: tests against %s/usr/include + liburing.a (log: %s)" % (stage, logp))
             fresh_tree(self.src, tree, log)
             # Upstream's headers must not be visible: <liburing.h> and <liburing/*.h>
             # have to come from our include dir alone.
-            os.rename(os.path.join(tree, "src", "include"),
-                      os.path.join(tree, "src", "include.upstream-hidden"))
+            os.rename(
+                os.path.join(tree, "src", "include"),
+                os.path.join(tree, "src", "include.upstream-hidden"),
+            )
             # Upstream links ../src/liburing.a via -L../src -luring; put ours there.
             ours = os.path.join(stage, "usr", "lib", "liburing.a")
             if os.path.exists(ours):
@@ -78,11 +89,19 @@ class Builds:
                 warn("%s missing: every source-mode test will be 'nobuild'" % ours)
             cpp = "CPPFLAGS=-I" + os.path.join(stage, "usr", "include")
             if targets != []:
-                run_logged(["make", self.jobs(), "-k", "V=1", "-C", "test", cpp] +
-                           (targets or []), log, cwd=tree, check=False)
+                run_logged(
+                    ["make", self.jobs(), "-k", "V=1", "-C", "test", cpp] + (targets or []),
+                    log,
+                    cwd=tree,
+                    check=False,
+                )
             if want_examples:
-                run_logged(["make", self.jobs(), "-k", "V=1", "-C", "examples", cpp] +
-                           example_targets, log, cwd=tree, check=False)
+                run_logged(
+                    ["make", self.jobs(), "-k", "V=1", "-C", "examples", cpp] + example_targets,
+                    log,
+                    cwd=tree,
+                    check=False,
+                )
         say("source build: done in %.0f s" % (time.time() - t0))
         return tree
 
@@ -92,23 +111,35 @@ class Builds:
         logp = os.path.join(self.logs, "build-binary.log")
         t0 = time.time()
         with open(logp, "w") as log:
-            say("binary build: tests linked dynamically to upstream's liburing.so.2 (log: %s)"
-                % logp)
+            say(
+                "binary build: tests linked dynamically to upstream's liburing.so.2 (log: %s)"
+                % logp
+            )
             fresh_tree(self.src, tree, log)
             so = upstream.shared_object(self.cache)
             shutil.copy2(so, os.path.join(tree, "src", os.path.basename(so)))
             os.symlink(os.path.basename(so), os.path.join(tree, "src", "liburing.so"))
             if targets != []:
-                run_logged(["make", self.jobs(), "-k", "V=1", "-C", "test"] +
-                           self.extra_make(tree) + (targets or []), log, cwd=tree, check=False)
+                run_logged(
+                    ["make", self.jobs(), "-k", "V=1", "-C", "test"]
+                    + self.extra_make(tree)
+                    + (targets or []),
+                    log,
+                    cwd=tree,
+                    check=False,
+                )
         say("binary build: done in %.0f s" % (time.time() - t0))
         return tree
 
     def rebuild_one(self, tree, name, logp):
         """Build one test alone, to get its own log (after a -k build missed it)."""
         with open(logp, "w") as log:
-            run_logged(["make", "V=1", "-C", "test", name + ".t"] + self.extra_make(tree), log,
-                       cwd=tree, check=False)
+            run_logged(
+                ["make", "V=1", "-C", "test", name + ".t"] + self.extra_make(tree),
+                log,
+                cwd=tree,
+                check=False,
+            )
         with open(logp) as f:
             return f.read()
 

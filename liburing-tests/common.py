@@ -11,14 +11,49 @@ REPO = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(REPO, "tools", "upstream"))
 
 import pairs  # noqa: E402
-from proc import (say, warn, die, loud, build_env, run_logged, capture,  # noqa: E402
-                  rmtree)
+from proc import (  # noqa: E402
+    build_env,
+    capture,
+    die,
+    loud,
+    rmtree,
+    run_logged,
+    say,
+    warn,
+)
 
-__all__ = ["say", "warn", "die", "loud", "build_env", "run_logged", "capture", "rmtree",
-           "pairs", "REPO", "HARNESS_FORMAT", "TEST_MODES", "ALL_MODES", "DROPIN_MODES",
-           "BINARY_MODES", "TRACED_ENV", "PASS", "SKIP", "FAIL", "TIMEOUT", "NOBUILD", "NA",
-           "KINDS", "kernel_id", "fmt_outcome", "worse", "rec", "failing", "is_regression",
-           "fmt_pairs"]
+__all__ = [
+    "say",
+    "warn",
+    "die",
+    "loud",
+    "build_env",
+    "run_logged",
+    "capture",
+    "rmtree",
+    "pairs",
+    "REPO",
+    "HARNESS_FORMAT",
+    "TEST_MODES",
+    "ALL_MODES",
+    "DROPIN_MODES",
+    "BINARY_MODES",
+    "TRACED_ENV",
+    "PASS",
+    "SKIP",
+    "FAIL",
+    "TIMEOUT",
+    "NOBUILD",
+    "NA",
+    "KINDS",
+    "kernel_id",
+    "fmt_outcome",
+    "worse",
+    "rec",
+    "failing",
+    "is_regression",
+    "fmt_pairs",
+]
 
 # The format of results.json.
 HARNESS_FORMAT = 1
@@ -83,4 +118,5 @@ def fmt_pairs(r):
     if not r.get("pairs"):
         return ""
     return "pairs (reference/ours): " + "; ".join(
-        "%d) %s/%s %s" % (p["round"], p["reference"], p["ours"], p["call"]) for p in r["pairs"])
+        "%d) %s/%s %s" % (p["round"], p["reference"], p["ours"], p["call"]) for p in r["pairs"]
+    )

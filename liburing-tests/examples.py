@@ -15,6 +15,7 @@ EXAMPLE_BENCH = ("poll-bench", "rsrc-update-bench")
 
 def example_plan(workdir):
     """Examples that need no network or devices: name -> (argv tail, checker)."""
+
     def f(name):
         return os.path.join(workdir, name)
 
@@ -26,6 +27,7 @@ def example_plan(workdir):
                 if not filecmp.cmp(f(a), f(b), shallow=False):
                     return "%s differs from %s" % (b, a)
             return None
+
         return check
 
     def bytes_read(size):
@@ -34,6 +36,7 @@ def example_plan(workdir):
             if not m or int(m.group(2)) != size:
                 return "expected bytes=%d in output" % size
             return None
+
         return check
 
     def digest(out):
@@ -49,8 +52,10 @@ def example_plan(workdir):
         "io_uring-cp": ([f("in1"), f("out-cp")], same(("in1", "out-cp"))),
         "link-cp": ([f("in1"), f("out-link")], same(("in1", "out-link"))),
         # ucontext-cp sleeps 1 s after every 1 KiB block: small files.
-        "ucontext-cp": ([f("small1"), f("out-uc1"), f("small2"), f("out-uc2")],
-                        same(("small1", "out-uc1"), ("small2", "out-uc2"))),
+        "ucontext-cp": (
+            [f("small1"), f("out-uc1"), f("small2"), f("out-uc2")],
+            same(("small1", "out-uc1"), ("small2", "out-uc2")),
+        ),
         "kdigest": (["sha256", f("in1")], digest),
         "reg-wait": ([], None),
         "poll-bench": ([], None),
@@ -67,13 +72,13 @@ def make_example_inputs(workdir):
         seed = hashlib.sha256(seed).digest()
         blob += seed * 64
     with open(os.path.join(workdir, "in1"), "wb") as fh:
-        fh.write(blob[:(3 << 20) + 4567])
+        fh.write(blob[: (3 << 20) + 4567])
     with open(os.path.join(workdir, "in2"), "wb") as fh:
-        fh.write(blob[1000:1000 + 300 * 1024 + 17])
+        fh.write(blob[1000 : 1000 + 300 * 1024 + 17])
     with open(os.path.join(workdir, "small1"), "wb") as fh:
-        fh.write(blob[7:7 + 2500])
+        fh.write(blob[7 : 7 + 2500])
     with open(os.path.join(workdir, "small2"), "wb") as fh:
-        fh.write(blob[99:99 + 1500])
+        fh.write(blob[99 : 99 + 1500])
     with open(os.path.join(workdir, "direct"), "wb") as fh:
         fh.write(blob[:16384])
 
@@ -92,8 +97,7 @@ class ExampleRun:
         self.plan = example_plan(self.workdir)
 
     def wanted(self, names):
-        return [n for n in names
-                if n in self.plan and (not self.args.only or n in self.args.only)]
+        return [n for n in names if n in self.plan and (not self.args.only or n in self.args.only)]
 
     def logp(self, name, tag=""):
         return os.path.join(self.logdir, name + (".%s.log" % tag if tag else ".log"))
@@ -106,10 +110,16 @@ class ExampleRun:
         logp = self.logp(name, tag)
         for out in ("out-cp", "out-link", "out-uc1", "out-uc2"):
             rmtree(os.path.join(self.workdir, out))
-        kind, detail, secs = run_one([os.path.join(self.exdir, name)] + argv, self.exdir,
-                                     build_env(), self.args.timeout, self.args.kill_after, logp,
-                                     self.kmsg, "example %s [%s%s]" % (name, self.label,
-                                                                      " " + tag if tag else ""))
+        kind, detail, secs = run_one(
+            [os.path.join(self.exdir, name)] + argv,
+            self.exdir,
+            build_env(),
+            self.args.timeout,
+            self.args.kill_after,
+            logp,
+            self.kmsg,
+            "example %s [%s%s]" % (name, self.label, " " + tag if tag else ""),
+        )
         with open(logp, errors="replace") as fh:
             out = fh.read()
         if kind == PASS and check:
@@ -142,7 +152,14 @@ def run_examples(args, cache, ref_tree, ours_tree, names, kmsg):
         return ref_run.attempt(name, tag, tail=True), ours_run.attempt(name, tag, tail=True), 0.0
 
     suspects = [n for n in ours_results if worse(ours_results[n], ref_results.get(n))]
-    judge_suspects(args, "examples", suspects, ours_results, run_pair,
-                   lambda n: os.path.join(os.path.dirname(ours_run.logdir),
-                                          "examples-{reference,ours}", n + ".pair<N>.log"))
+    judge_suspects(
+        args,
+        "examples",
+        suspects,
+        ours_results,
+        run_pair,
+        lambda n: os.path.join(
+            os.path.dirname(ours_run.logdir), "examples-{reference,ours}", n + ".pair<N>.log"
+        ),
+    )
     return {"reference": ref_results, "ours": ours_results}

@@ -30,8 +30,20 @@ import sys
 import time
 import types
 
-from common import (REPO, TEST_MODES, ALL_MODES, DROPIN_MODES, BINARY_MODES, NOBUILD, NA,
-                    say, warn, die, build_env, kernel_id)  # first: tools/upstream on the path
+from common import (
+    REPO,
+    TEST_MODES,
+    ALL_MODES,
+    DROPIN_MODES,
+    BINARY_MODES,
+    NOBUILD,
+    NA,
+    say,
+    warn,
+    die,
+    build_env,
+    kernel_id,
+)  # first: tools/upstream on the path
 import abi_check
 import report
 import upstream
@@ -44,57 +56,110 @@ from runner import Runner
 def parse_args(argv):
     ap = argparse.ArgumentParser(
         prog="liburing-tests/run.sh",
-        description="Run liburing's own test suite against our drop-in liburing.")
-    ap.add_argument("--stage", help="staged install of OUR library: <stage>/usr/include, "
-                    "<stage>/usr/lib (absolute path)")
-    ap.add_argument("--stage-upstream", action="store_true",
-                    help="validate the harness: use upstream's own build/install as 'ours'")
-    ap.add_argument("--modes", default=",".join(ALL_MODES),
-                    help="comma list of %s (default: all)" % ",".join(ALL_MODES))
+        description="Run liburing's own test suite against our drop-in liburing.",
+    )
+    ap.add_argument(
+        "--stage",
+        help="staged install of OUR library: <stage>/usr/include, <stage>/usr/lib (absolute path)",
+    )
+    ap.add_argument(
+        "--stage-upstream",
+        action="store_true",
+        help="validate the harness: use upstream's own build/install as 'ours'",
+    )
+    ap.add_argument(
+        "--modes",
+        default=",".join(ALL_MODES),
+        help="comma list of %s (default: all)" % ",".join(ALL_MODES),
+    )
     ap.add_argument("--only", help="comma list of test (and example) names to run")
-    ap.add_argument("--shard", metavar="K/N",
-                    help="run share K of N of the tests (for N runs side by side, each "
-                         "with its own --cache); share 1 alone runs the header checks "
-                         "and the examples")
-    ap.add_argument("--ours-env", action="append", default=[], metavar="NAME=VALUE",
-                    help="set NAME for the drop-in modes' runs only (not the reference), "
-                    "'{test}' in VALUE replaced by the test name; repeatable "
-                    "(e.g. LIBURING_TRACE=/tmp/t/{test}.trace)")
+    ap.add_argument(
+        "--shard",
+        metavar="K/N",
+        help="run share K of N of the tests (for N runs side by side, each "
+        "with its own --cache); share 1 alone runs the header checks "
+        "and the examples",
+    )
+    ap.add_argument(
+        "--ours-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set NAME for the drop-in modes' runs only (not the reference), "
+        "'{test}' in VALUE replaced by the test name; repeatable "
+        "(e.g. LIBURING_TRACE=/tmp/t/{test}.trace)",
+    )
     ap.add_argument("--abi-asserts", help="build/abi-assert.c: check it against upstream's headers")
-    ap.add_argument("--timeout", type=int,
-                    default=int(os.environ.get("LIBURING_TESTS_TIMEOUT",
-                                               os.environ.get("TIMEOUT", "60"))),
-                    help="seconds per test before SIGINT (default 60; env "
-                         "LIBURING_TESTS_TIMEOUT)")
-    ap.add_argument("--kill-after", type=int, default=10,
-                    help="seconds after SIGINT before SIGKILL (default 10)")
-    ap.add_argument("--retries", type=int, default=2,
-                    help="reruns of a test failing on the reference (default 2)")
-    ap.add_argument("--pair-rounds", type=int, default=3,
-                    help="back-to-back reference/ours pairs for a test doing worse on ours "
-                         "(default 3)")
-    ap.add_argument("--pair-needed", type=int, default=2,
-                    help="pairs in which ours must do worse for a regression (default 2)")
-    ap.add_argument("--retry-budget", type=int, default=600,
-                    help="seconds of reruns per mode after which nothing more is rerun "
-                         "(default 600)")
+    ap.add_argument(
+        "--timeout",
+        type=int,
+        default=int(os.environ.get("LIBURING_TESTS_TIMEOUT", os.environ.get("TIMEOUT", "60"))),
+        help="seconds per test before SIGINT (default 60; env LIBURING_TESTS_TIMEOUT)",
+    )
+    ap.add_argument(
+        "--kill-after",
+        type=int,
+        default=10,
+        help="seconds after SIGINT before SIGKILL (default 10)",
+    )
+    ap.add_argument(
+        "--retries",
+        type=int,
+        default=2,
+        help="reruns of a test failing on the reference (default 2)",
+    )
+    ap.add_argument(
+        "--pair-rounds",
+        type=int,
+        default=3,
+        help="back-to-back reference/ours pairs for a test doing worse on ours (default 3)",
+    )
+    ap.add_argument(
+        "--pair-needed",
+        type=int,
+        default=2,
+        help="pairs in which ours must do worse for a regression (default 2)",
+    )
+    ap.add_argument(
+        "--retry-budget",
+        type=int,
+        default=600,
+        help="seconds of reruns per mode after which nothing more is rerun (default 600)",
+    )
     ap.add_argument("-j", "--jobs", type=int, default=2, help="make -j (default 2)")
-    ap.add_argument("--cache", default=os.path.join(REPO, ".cache", "liburing-tests"),
-                    help="cache directory (default <repo>/.cache/liburing-tests)")
-    ap.add_argument("--rebuild", action="store_true",
-                    help="rebuild the reference tree even if it is up to date")
-    ap.add_argument("--no-dmesg", action="store_true",
-                    help="do not fail tests that make the kernel log a warning")
-    ap.add_argument("--no-bench", action="store_true",
-                    help="skip the 10 s benchmark examples (%s)" % ", ".join(EXAMPLE_BENCH))
+    ap.add_argument(
+        "--cache",
+        default=os.path.join(REPO, ".cache", "liburing-tests"),
+        help="cache directory (default <repo>/.cache/liburing-tests)",
+    )
+    ap.add_argument(
+        "--rebuild", action="store_true", help="rebuild the reference tree even if it is up to date"
+    )
+    ap.add_argument(
+        "--no-dmesg",
+        action="store_true",
+        help="do not fail tests that make the kernel log a warning",
+    )
+    ap.add_argument(
+        "--no-bench",
+        action="store_true",
+        help="skip the 10 s benchmark examples (%s)" % ", ".join(EXAMPLE_BENCH),
+    )
     ap.add_argument("-v", "--verbose", action="store_true", help="print every test result")
     args = ap.parse_args(argv)
     args.modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     for m in args.modes:
         if m not in ALL_MODES:
             ap.error("unknown mode %r" % m)
-    args.only = [n.strip()[:-2] if n.strip().endswith(".t") else n.strip()
-                 for n in args.only.split(",") if n.strip()] if args.only else None
+    args.only = (
+        [
+            n.strip()[:-2] if n.strip().endswith(".t") else n.strip()
+            for n in args.only.split(",")
+            if n.strip()
+        ]
+        if args.only
+        else None
+    )
     if args.shard:
         k, _, n = args.shard.partition("/")
         if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
@@ -110,15 +175,14 @@ def parse_args(argv):
     if not 1 <= args.pair_needed <= args.pair_rounds:
         ap.error("--pair-needed must be between 1 and --pair-rounds")
     if needs_stage and not args.stage and not args.stage_upstream:
-        ap.error("--stage DIR (or --stage-upstream) is required for modes source, binary, "
-                 "examples")
+        ap.error("--stage DIR (or --stage-upstream) is required for modes source, binary, examples")
     return args
 
 
 def lock(cache):
     """One harness run per cache at a time (the lock is held until exit)."""
     os.makedirs(cache, exist_ok=True)
-    lockf = open(os.path.join(cache, ".lock"), "w")
+    lockf = open(os.path.join(cache, ".lock"), "w")  # noqa: SIM115  (held until exit: the lock)
     try:
         fcntl.flock(lockf, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -138,9 +202,11 @@ def prepare(args):
     builds = Builds(args, src, cache)
     builds.reference(src_desc)
     args.src_desc = src_desc
-    args.abi_ok = abi_check.run(args.abi_asserts,
-                                os.path.join(builds.upstream_stage, "usr", "include"),
-                                say) if args.abi_asserts else None
+    args.abi_ok = (
+        abi_check.run(args.abi_asserts, os.path.join(builds.upstream_stage, "usr", "include"), say)
+        if args.abi_asserts
+        else None
+    )
     if args.stage_upstream:
         args.stage = os.path.join(builds.upstream_stage)
         say("--stage-upstream: 'ours' is upstream's own install at %s" % args.stage)
@@ -150,8 +216,12 @@ def prepare(args):
                 warn("stage %s lacks %s" % (args.stage, p))
 
     import header_checks  # provenance and SQE comparison of our installed headers
-    args.header_fail = 0 if args.stage_upstream or not args.stage or not args.first_share else \
-        header_checks.run(args.stage, builds.upstream_stage, src, cache)
+
+    args.header_fail = (
+        0
+        if args.stage_upstream or not args.stage or not args.first_share
+        else header_checks.run(args.stage, builds.upstream_stage, src, cache)
+    )
     all_tests = builds.tests()
     names = all_tests
     if args.only:
@@ -179,10 +249,15 @@ def reuse_reference(run):
         return
     stored = run.previous.get("reference") or {}
     smeta = run.previous.get("reference_meta") or {}
-    if smeta.get("kernel") == run.meta["kernel"] and smeta.get("source") == run.src_desc and \
-            all(n in stored for n in run.names):
-        say("reference: reusing stored results (same kernel and source; %s)" %
-            smeta.get("when", "?"))
+    if (
+        smeta.get("kernel") == run.meta["kernel"]
+        and smeta.get("source") == run.src_desc
+        and all(n in stored for n in run.names)
+    ):
+        say(
+            "reference: reusing stored results (same kernel and source; %s)"
+            % smeta.get("when", "?")
+        )
         run.results["reference"] = {n: stored[n] for n in run.names}
     else:
         say("reference: no stored results for this kernel/source; running it too")
@@ -192,6 +267,7 @@ def reuse_reference(run):
 def nobuild_reasons(builds, cache, internal):
     """For a mode and its tree: why a test has no binary (built alone for its
     own log first; in binary modes, n/a when it needs liburing.a internals)."""
+
     def of(mode, tree):
         def reason(name):
             logp = os.path.join(cache, "logs", mode, name + ".build.log")
@@ -203,7 +279,9 @@ def nobuild_reasons(builds, cache, internal):
                 if undef and internal[0] and undef <= internal[0]:
                     return NA, "needs " + ",".join(sorted(undef))
             return NOBUILD, None
+
         return reason
+
     return of
 
 
@@ -236,8 +314,9 @@ def run_tests(run, builds, runner):
         env = build_env()
         if mode in BINARY_MODES and names:
             lib = os.path.join(args.stage, "usr", "lib")
-            env["LD_LIBRARY_PATH"] = lib + (":" + env["LD_LIBRARY_PATH"]
-                                            if env.get("LD_LIBRARY_PATH") else "")
+            env["LD_LIBRARY_PATH"] = lib + (
+                ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else ""
+            )
             if run.binary_proof is None:
                 ok, evidence = prove_binary(tree, names, env, lib)
                 run.binary_proof = {"ok": ok, "evidence": evidence}
@@ -248,13 +327,16 @@ def run_tests(run, builds, runner):
         if mode == "traced":
             shutil.rmtree(runner.tracedir, ignore_errors=True)
             os.makedirs(runner.tracedir)
-        run.results[mode] = runner.run_mode(mode, tree, names, env, run.results.get("reference"),
-                                            nobuild(mode, tree), builds.ref)
+        run.results[mode] = runner.run_mode(
+            mode, tree, names, env, run.results.get("reference"), nobuild(mode, tree), builds.ref
+        )
         if mode == "traced":
             traces = os.listdir(runner.tracedir)
             size = sum(os.path.getsize(os.path.join(runner.tracedir, f)) for f in traces)
-            say("traced: %d trace files, %.0f MB (LIBURING_TRACE and LIBURING_DEBUG=1 set)"
-                % (len(traces), size / 1e6))
+            say(
+                "traced: %d trace files, %.0f MB (LIBURING_TRACE and LIBURING_DEBUG=1 set)"
+                % (len(traces), size / 1e6)
+            )
             if not os.environ.get("KEEP_TRACES"):
                 shutil.rmtree(runner.tracedir, ignore_errors=True)
 
@@ -266,11 +348,22 @@ def main(argv):
     builds, names = prepare(args)
     state_path = os.path.join(args.cache, "results.json")
     run = types.SimpleNamespace(
-        args=args, cache=args.cache, names=names, modes=list(args.modes), results={},
-        ex_results={}, trees={"reference": builds.ref}, binary_proof=None, internal=[None],
-        previous=report.load_json(state_path) or {}, src_desc=args.src_desc,
+        args=args,
+        cache=args.cache,
+        names=names,
+        modes=list(args.modes),
+        results={},
+        ex_results={},
+        trees={"reference": builds.ref},
+        binary_proof=None,
+        internal=[None],
+        previous=report.load_json(state_path) or {},
+        src_desc=args.src_desc,
         meta={"kernel": kernel_id(), "source": args.src_desc, "timeout": args.timeout},
-        abi_ok=args.abi_ok, header_fail=args.header_fail, t_start=t_start)
+        abi_ok=args.abi_ok,
+        header_fail=args.header_fail,
+        t_start=t_start,
+    )
     reuse_reference(run)
     runner = Runner(args, args.cache)
     build_dropins(run, builds)
@@ -280,8 +373,9 @@ def main(argv):
         if args.no_bench:
             ex_names = [n for n in ex_names if n not in EXAMPLE_BENCH]
         say("examples: running on upstream's build, then on ours")
-        run.ex_results = run_examples(args, args.cache, builds.ref, run.trees["source"],
-                                      ex_names, runner.kmsg)
+        run.ex_results = run_examples(
+            args, args.cache, builds.ref, run.trees["source"], ex_names, runner.kmsg
+        )
     report.analyse(run)
     report.write_report(run)
     report.save_state(run, state_path)

@@ -100,13 +100,18 @@ class PairJudge:
                 t0 = time.time()
                 ref, ours, _ = run_pair(name, rnd)
                 spent += time.time() - t0
-                entry = {"round": rnd, "ref_rec": ref, "ours_rec": ours,
-                         "call": classify_pair(ref, ours, self.worse, self.failing)}
+                entry = {
+                    "round": rnd,
+                    "ref_rec": ref,
+                    "ours_rec": ours,
+                    "call": classify_pair(ref, ours, self.worse, self.failing),
+                }
                 out[name]["pairs"].append(entry)
                 if on_round:
                     on_round(name, rnd, entry)
-                verdict = decide([p["call"] for p in out[name]["pairs"]],
-                                 self.rounds - rnd, self.needed)
+                verdict = decide(
+                    [p["call"] for p in out[name]["pairs"]], self.rounds - rnd, self.needed
+                )
                 if verdict:
                     out[name]["verdict"] = verdict
                 else:

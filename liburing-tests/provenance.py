@@ -29,25 +29,83 @@ MIN_BODY_STATEMENTS = 3
 MAX_SHARED_LINE_RATIO = 0.10
 MIN_SENTENCE_WORDS = 8
 
-C_KEYWORDS = set("""
-auto break case char const continue default do double else enum extern float for
-goto if inline int long register restrict return short signed sizeof static struct
-switch typedef union unsigned void volatile while bool true false noexcept template
-typename nullptr _Bool _Atomic __typeof__ defined
-include define undef ifdef ifndef if elif else endif error pragma
-__cplusplus NULL
-""".split())
+C_KEYWORDS = set(
+    [
+        "auto",
+        "break",
+        "case",
+        "char",
+        "const",
+        "continue",
+        "default",
+        "do",
+        "double",
+        "else",
+        "enum",
+        "extern",
+        "float",
+        "for",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "register",
+        "restrict",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "struct",
+        "switch",
+        "typedef",
+        "union",
+        "unsigned",
+        "void",
+        "volatile",
+        "while",
+        "bool",
+        "true",
+        "false",
+        "noexcept",
+        "template",
+        "typename",
+        "nullptr",
+        "_Bool",
+        "_Atomic",
+        "__typeof__",
+        "defined",
+        "include",
+        "define",
+        "undef",
+        "ifdef",
+        "ifndef",
+        "if",
+        "elif",
+        "else",
+        "endif",
+        "error",
+        "pragma",
+        "__cplusplus",
+        "NULL",
+    ]
+)
 
-TOKEN_RE = re.compile(r"""
+TOKEN_RE = re.compile(
+    r"""
       (?P<ws>\s+)
     | (?P<str>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')
     | (?P<num>\.?\d(?:[\w.]|[eEpP][+-])*)
     | (?P<id>[A-Za-z_]\w*)
     | (?P<punct>\#\#|\#|->|\+\+|--|<<=|>>=|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^!=<>]=|\.\.\.|::|.)
-""", re.X | re.S)
+""",
+    re.X | re.S,
+)
 
 
 # --------------------------------------------------------------------------- C source
+
 
 def split_comments(text):
     """(code with every comment replaced by one space, [comment texts])."""
@@ -58,12 +116,12 @@ def split_comments(text):
             j = i + 1
             while j < n and text[j] != c and text[j] != "\n":
                 j += 2 if text[j] == "\\" else 1
-            code.append(text[i:j + 1])
+            code.append(text[i : j + 1])
             i = j + 1
         elif text.startswith("/*", i):
             j = text.find("*/", i + 2)
             j = n if j < 0 else j
-            body = text[i + 2:j]
+            body = text[i + 2 : j]
             comments.append(body)
             # keep line structure for the line-based check
             code.append(" " + "\n" * body.count("\n"))
@@ -71,7 +129,7 @@ def split_comments(text):
         elif text.startswith("//", i):
             j = text.find("\n", i)
             j = n if j < 0 else j
-            comments.append(text[i + 2:j])
+            comments.append(text[i + 2 : j])
             code.append(" ")
             i = j
         else:
@@ -129,10 +187,10 @@ class Header:
 
     def _classify(self):
         lines = [l.strip() for l in logical_lines(self.code)]
-        scopes = []      # one entry per open brace: "fn", "agg", "block", "extern"
-        pending = []     # top-level lines of a declaration not yet ended by ; or {
-        head = []        # its tokens
-        body = None      # [name, tokens] of the inline function being read
+        scopes = []  # one entry per open brace: "fn", "agg", "block", "extern"
+        pending = []  # top-level lines of a declaration not yet ended by ; or {
+        head = []  # its tokens
+        body = None  # [name, tokens] of the inline function being read
         for line in lines:
             if not line:
                 continue
@@ -142,7 +200,7 @@ class Header:
             if "fn" in scopes:
                 self._note(line, forced=False)
             elif scopes and scopes[-1] == "agg":
-                self._note(line, forced=True)       # members, enumerators
+                self._note(line, forced=True)  # members, enumerators
             else:
                 pending.append(line)
             for _, v in tokens(line):
@@ -153,7 +211,7 @@ class Header:
                         scopes.append("block")
                         continue
                     if scopes and scopes[-1] == "agg":
-                        scopes.append("agg")          # a nested struct or union
+                        scopes.append("agg")  # a nested struct or union
                         continue
                     text = " ".join(head)
                     if re.search(r"\b(struct|union|enum)\b[^()]*$", text) or text.endswith("="):
@@ -166,7 +224,7 @@ class Header:
                         scopes.append("fn")
                         names = re.findall(r"([A-Za-z_]\w*)\s*\(", text)
                         body = [names[0] if names else "?", []]
-                        forced = True                # the signature
+                        forced = True  # the signature
                     else:
                         scopes.append("block")
                         forced = False
@@ -182,13 +240,13 @@ class Header:
                         head = []
                 elif v == ";" and (not scopes or scopes[-1] == "extern"):
                     for p in pending:
-                        self._note(p, forced=True)   # prototypes, declarations
+                        self._note(p, forced=True)  # prototypes, declarations
                     pending, head = [], []
                 elif not scopes or scopes[-1] == "extern":
                     head.append(v)
             if not scopes or scopes[-1] == "extern":
                 if pending and pending[-1] == line and not head:
-                    pending.pop()                    # a lone closing brace
+                    pending.pop()  # a lone closing brace
         for p in pending:
             self._note(p, forced=True)
 
@@ -198,11 +256,14 @@ class Header:
             # function-like macro: the body is free text
             rest = m.group(3)
             close = rest.find(")")
-            body = rest[close + 1:]
+            body = rest[close + 1 :]
             self.bodies.append(("macro", m.group(1), [v for _, v in tokens(body)]))
             self._note(line, forced=False)
-        elif m or re.match(r"#\s*(include|undef)\b", line) or \
-                re.match(r"#\s*if(n?def)?\s+!?\s*(defined)?\s*\(?\s*[A-Za-z_]\w*\s*\)?\s*$", line):
+        elif (
+            m
+            or re.match(r"#\s*(include|undef)\b", line)
+            or re.match(r"#\s*if(n?def)?\s+!?\s*(defined)?\s*\(?\s*[A-Za-z_]\w*\s*\)?\s*$", line)
+        ):
             # a definition, an include, or a test of one name being defined
             self._note(line, forced=True)
         else:
@@ -234,6 +295,7 @@ def read_headers(root):
 
 # --------------------------------------------------------------------------- prose
 
+
 def c_comment_text(comments):
     """Comment bodies as prose: leading `*` of block-comment lines removed."""
     parts = []
@@ -246,14 +308,14 @@ def man_page_text(text):
     """The prose of a roff man page: requests dropped, font escapes removed."""
     out = []
     for line in text.split("\n"):
-        if line.startswith(".\\\"") or line.startswith("'\\\""):
+        if line.startswith('.\\"') or line.startswith("'\\\""):
             continue
         if line.startswith("."):
             m = re.match(r"\.(B|I|BR|IR|RB|RI|BI|IB|SM|SB)\s+(.*)$", line)
             if m:
                 line = m.group(2).replace('"', " ")
             elif re.match(r"\.(SH|SS|TP|PP|LP|P|IP|TH|nf|fi|sp|br|RS|RE|in|ti)\b", line):
-                out.append("")   # paragraph break
+                out.append("")  # paragraph break
                 m = re.match(r"\.(SH|SS|IP)\s+(.*)$", line)
                 if m:
                     out.append(m.group(2).replace('"', " "))
@@ -261,8 +323,9 @@ def man_page_text(text):
                 continue
             else:
                 continue
-        line = re.sub(r"\\f[BIRP]|\\f\(..|\\\(..|\\[-e&]", lambda m: "-" if m.group() == "\\-"
-                      else "", line)
+        line = re.sub(
+            r"\\f[BIRP]|\\f\(..|\\\(..|\\[-e&]", lambda m: "-" if m.group() == "\\-" else "", line
+        )
         out.append(line)
     return "\n".join(out)
 
@@ -302,6 +365,7 @@ def copied_sentences(our_texts, corpus_texts, min_words=MIN_SENTENCE_WORDS):
 
 # --------------------------------------------------------------------------- check
 
+
 def main(argv):
     if len(argv) not in (2, 3):
         print(__doc__)
@@ -327,8 +391,10 @@ def main(argv):
                 continue
             n_bodies += 1
             if tuple(body) in their_bodies:
-                same_bodies.append("%s:%s (%s, %d statements) = upstream %s" % (
-                    h.path, name, kind, statements(kind, body), their_bodies[tuple(body)]))
+                same_bodies.append(
+                    "%s:%s (%s, %d statements) = upstream %s"
+                    % (h.path, name, kind, statements(kind, body), their_bodies[tuple(body)])
+                )
 
     # (b) shared free lines
     their_lines = set()
@@ -350,21 +416,32 @@ def main(argv):
     ours_text = [(h.path, c_comment_text(h.comments)) for h in ours]
     copied, n_sentences = copied_sentences(ours_text, corpus)
 
-    print("provenance: our %d headers vs upstream's %d headers%s" % (
-        len(ours), len(theirs), " and %d man pages" % (len(corpus) - len(theirs))
-        if man_dir else ""))
-    print("  (a) bodies of >= %d statements token-identical to upstream: %d of %d" % (
-        MIN_BODY_STATEMENTS, len(same_bodies), n_bodies))
+    print(
+        "provenance: our %d headers vs upstream's %d headers%s"
+        % (
+            len(ours),
+            len(theirs),
+            " and %d man pages" % (len(corpus) - len(theirs)) if man_dir else "",
+        )
+    )
+    print(
+        "  (a) bodies of >= %d statements token-identical to upstream: %d of %d"
+        % (MIN_BODY_STATEMENTS, len(same_bodies), n_bodies)
+    )
     for s in same_bodies:
         print("        " + s)
-    print("  (b) non-forced code lines identical to an upstream line: %d of %d (%.1f %%, "
-          "limit %.0f %%; %d forced lines not counted)" % (
-              len(shared), len(free), 100 * ratio, 100 * MAX_SHARED_LINE_RATIO, n_forced))
+    print(
+        "  (b) non-forced code lines identical to an upstream line: %d of %d (%.1f %%, "
+        "limit %.0f %%; %d forced lines not counted)"
+        % (len(shared), len(free), 100 * ratio, 100 * MAX_SHARED_LINE_RATIO, n_forced)
+    )
     if ratio > MAX_SHARED_LINE_RATIO or os.environ.get("PROVENANCE_VERBOSE"):
         for p, l in shared:
             print("        %s: %s" % (p, norm(l)))
-    print("  (c) comment sentences of >= %d words found in upstream's text: %d of %d" % (
-        MIN_SENTENCE_WORDS, len(copied), n_sentences))
+    print(
+        "  (c) comment sentences of >= %d words found in upstream's text: %d of %d"
+        % (MIN_SENTENCE_WORDS, len(copied), n_sentences)
+    )
     for label, s in copied:
         print("        %s: %s" % (label, s))
     ok = not same_bodies and ratio <= MAX_SHARED_LINE_RATIO and not copied

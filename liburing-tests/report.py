@@ -10,8 +10,23 @@ import time
 
 import pairs
 from builds import count_warnings
-from common import (PASS, SKIP, FAIL, TIMEOUT, NOBUILD, NA, KINDS, TEST_MODES, DROPIN_MODES,
-                    BINARY_MODES, HARNESS_FORMAT, say, fmt_outcome, fmt_pairs, is_regression)
+from common import (
+    PASS,
+    SKIP,
+    FAIL,
+    TIMEOUT,
+    NOBUILD,
+    NA,
+    KINDS,
+    TEST_MODES,
+    DROPIN_MODES,
+    BINARY_MODES,
+    HARNESS_FORMAT,
+    say,
+    fmt_outcome,
+    fmt_pairs,
+    is_regression,
+)
 
 
 def counts(results):
@@ -24,15 +39,22 @@ def counts(results):
 def summary_line(mode, results, regressions=None, flaky=0):
     c = counts(results)
     s = "%s: %d pass, %d skip, %d fail, %d timeout, %d nobuild" % (
-        mode, c[PASS], c[SKIP], c[FAIL], c[TIMEOUT], c[NOBUILD])
+        mode,
+        c[PASS],
+        c[SKIP],
+        c[FAIL],
+        c[TIMEOUT],
+        c[NOBUILD],
+    )
     if mode in BINARY_MODES or c[NA]:
         s += ", %d n/a" % c[NA]
     s += " of %d" % len(results)
     if regressions is not None:
         s += "; %d regressions" % len(regressions)
         env = sum(1 for r in results.values() if r.get("verdict") == pairs.ENV_SENSITIVE)
-        notes = (["%d flaky" % flaky] if flaky else []) + \
-            (["%d environment-sensitive" % env] if env else [])
+        notes = (["%d flaky" % flaky] if flaky else []) + (
+            ["%d environment-sensitive" % env] if env else []
+        )
         if notes:
             s += " (%s)" % ", ".join(notes)
     return s
@@ -46,8 +68,10 @@ def env_sensitive_lines(mode, results, indent):
         if r.get("verdict") != pairs.ENV_SENSITIVE:
             continue
         ev = r.get("env_evidence") or {}
-        out.append("%s%s/%s: environment-sensitive (fails on the reference too); %s"
-                   % (indent, mode, n, fmt_pairs(r)))
+        out.append(
+            "%s%s/%s: environment-sensitive (fails on the reference too); %s"
+            % (indent, mode, n, fmt_pairs(r))
+        )
         out.append("%s  log: %s" % (indent, r.get("log")))
         for side, whose in (("reference", "the reference's"), ("ours", "ours'")):
             out.append("%s  pair %s, %s output ends:" % (indent, ev.get("round"), whose))
@@ -86,6 +110,7 @@ def load_json(path):
 
 # --------------------------------------------------------------------------- conclusions
 
+
 def analyse(run):
     """run.regressions and run.improvements per drop-in mode (and examples),
     run.changes since the stored previous run."""
@@ -96,28 +121,36 @@ def analyse(run):
         if mode not in results:
             continue
         regressions[mode] = [n for n in names if is_regression(results[mode][n], ref.get(n))]
-        improvements[mode] = [n for n in names if ref.get(n) and
-                              ref[n]["kind"] not in (PASS, SKIP) and
-                              results[mode][n]["kind"] in (PASS, SKIP)]
+        improvements[mode] = [
+            n
+            for n in names
+            if ref.get(n)
+            and ref[n]["kind"] not in (PASS, SKIP)
+            and results[mode][n]["kind"] in (PASS, SKIP)
+        ]
     if ex:
-        regressions["examples"] = [n for n in ex["ours"]
-                                   if is_regression(ex["ours"][n], ex["reference"].get(n))]
+        regressions["examples"] = [
+            n for n in ex["ours"] if is_regression(ex["ours"][n], ex["reference"].get(n))
+        ]
     changes = []
     for mode in TEST_MODES:
         if mode in results and mode in run.modes:
             old = run.previous.get(mode) or {}
             for n in names:
                 if n in old and fmt_outcome(old[n]) != fmt_outcome(results[mode][n]):
-                    changes.append("%s/%s: %s -> %s" % (mode, n, fmt_outcome(old[n]),
-                                                        fmt_outcome(results[mode][n])))
+                    changes.append(
+                        "%s/%s: %s -> %s"
+                        % (mode, n, fmt_outcome(old[n]), fmt_outcome(results[mode][n]))
+                    )
     if ex:
         old = run.previous.get("examples") or {}
         for side in ex:
             for n, r in ex[side].items():
                 o = (old.get(side) or {}).get(n)
                 if o and fmt_outcome(o) != fmt_outcome(r):
-                    changes.append("examples-%s/%s: %s -> %s" % (side, n, fmt_outcome(o),
-                                                                 fmt_outcome(r)))
+                    changes.append(
+                        "examples-%s/%s: %s -> %s" % (side, n, fmt_outcome(o), fmt_outcome(r))
+                    )
     run.regressions, run.improvements, run.changes = regressions, improvements, changes
 
 
@@ -135,9 +168,15 @@ def regression_lines(run):
         lines += ["", "regressions %s (%d):" % (mode, len(run.regressions[mode]))]
         for n in run.regressions[mode]:
             r = res[n]
-            lines.append("  %s: reference %s, ours %s%s" % (
-                n, fmt_outcome(base.get(n)), fmt_outcome(r),
-                " [attempts: %s]" % ", ".join(r["attempts"]) if r.get("attempts") else ""))
+            lines.append(
+                "  %s: reference %s, ours %s%s"
+                % (
+                    n,
+                    fmt_outcome(base.get(n)),
+                    fmt_outcome(r),
+                    " [attempts: %s]" % ", ".join(r["attempts"]) if r.get("attempts") else "",
+                )
+            )
             if r.get("pairs"):
                 lines.append("    " + fmt_pairs(r))
         flaky = [n for n in (res or {}) if res[n].get("flaky")]
@@ -147,11 +186,14 @@ def regression_lines(run):
         paired = [n for n in (res or {}) if res[n].get("pairs")]
         if paired:
             lines.append("  paired reruns (reference then ours, back to back):")
-            lines += ["    %s: %s -> %s" % (n, fmt_pairs(res[n]), res[n]["verdict"])
-                      for n in paired]
+            lines += [
+                "    %s: %s -> %s" % (n, fmt_pairs(res[n]), res[n]["verdict"]) for n in paired
+            ]
         if run.improvements.get(mode):
-            lines.append("  better than reference: " + ", ".join(
-                "%s (%s)" % (n, fmt_outcome(res[n])) for n in run.improvements[mode]))
+            lines.append(
+                "  better than reference: "
+                + ", ".join("%s (%s)" % (n, fmt_outcome(res[n])) for n in run.improvements[mode])
+            )
     return lines
 
 
@@ -168,8 +210,10 @@ def summaries(run):
                 line += " (stored)"
             summary.append(line)
     if ex:
-        summary.append(summary_line("examples", ex["ours"], run.regressions["examples"]) +
-                       " [upstream build: %s]" % summary_line("x", ex["reference"])[3:])
+        summary.append(
+            summary_line("examples", ex["ours"], run.regressions["examples"])
+            + " [upstream build: %s]" % summary_line("x", ex["reference"])[3:]
+        )
     # CI line: both drop-in modes (+ examples built against ours).
     # "failed" counts regressions (what the exit status judges); tests that
     # fail on upstream liburing here too are not ours to pass, and are
@@ -189,8 +233,10 @@ def summaries(run):
             else:
                 tot_shared += 1
     final = "%d passed, %d failed, %d skipped" % (tot_pass, tot_fail, tot_skip + tot_shared)
-    note = ("(drop-in modes: %d skipped or n/a, %d not passing on upstream liburing "
-            "here either, counted with the skipped)" % (tot_skip, tot_shared))
+    note = (
+        "(drop-in modes: %d skipped or n/a, %d not passing on upstream liburing "
+        "here either, counted with the skipped)" % (tot_skip, tot_shared)
+    )
     return summary, note, final
 
 
@@ -198,17 +244,22 @@ def write_report(run):
     """report.txt in the cache; keeps on `run` what the stdout summary repeats."""
     args, results, ex, names = run.args, run.results, run.ex_results, run.names
     run.shown_modes = [m for m in TEST_MODES if m in results]
-    lines = ["liburing-tests report  %s" % time.strftime("%Y-%m-%d %H:%M:%S"),
-             "kernel: %s" % run.meta["kernel"], "source: %s" % run.src_desc,
-             "ours:   %s%s" % (args.stage, " (upstream itself: --stage-upstream)"
-                               if args.stage_upstream else ""),
-             "ours run with: %s" % (" ".join(args.ours_env) or "(no extra environment)"),
-             "timeout: %d s, reference retries: %d, pairs: a regression needs ours worse "
-             "in %d of up to %d" % (args.timeout, args.retries, args.pair_needed,
-                                    args.pair_rounds), ""]
+    lines = [
+        "liburing-tests report  %s" % time.strftime("%Y-%m-%d %H:%M:%S"),
+        "kernel: %s" % run.meta["kernel"],
+        "source: %s" % run.src_desc,
+        "ours:   %s%s"
+        % (args.stage, " (upstream itself: --stage-upstream)" if args.stage_upstream else ""),
+        "ours run with: %s" % (" ".join(args.ours_env) or "(no extra environment)"),
+        "timeout: %d s, reference retries: %d, pairs: a regression needs ours worse "
+        "in %d of up to %d" % (args.timeout, args.retries, args.pair_needed, args.pair_rounds),
+        "",
+    ]
     if "reference" in results and "reference" not in run.modes:
-        lines.append("reference results reused from %s" %
-                     (run.previous.get("reference_meta") or {}).get("when", "?"))
+        lines.append(
+            "reference results reused from %s"
+            % (run.previous.get("reference_meta") or {}).get("when", "?")
+        )
     rows = []
     for n in names:
         row = [n] + [cell(results[m].get(n)) for m in run.shown_modes]
@@ -223,22 +274,32 @@ def write_report(run):
     if proof:
         lines += ["", "binary mode library check: %s" % ("OK" if proof["ok"] else "FAILED")]
         lines += ["  " + e for e in proof["evidence"]]
-    run.na = [(n, results["binary"][n].get("detail")) for n in names
-              if "binary" in results and results["binary"][n]["kind"] == NA]
+    run.na = [
+        (n, results["binary"][n].get("detail"))
+        for n in names
+        if "binary" in results and results["binary"][n]["kind"] == NA
+    ]
     if run.na:
         lines += ["", "binary n/a (use liburing.a-only internals):"]
         lines += ["  %s: %s" % x for x in run.na]
     lines += regression_lines(run)
-    run.warn_counts = {m: count_warnings(os.path.join(run.cache, "logs"), m)
-                       for m in ("reference", "source", "binary")}
-    lines += ["", "compiler warnings in the last build logs: " +
-              ", ".join("%s %s" % (m, "-" if n is None else n)
-                        for m, n in run.warn_counts.items())]
+    run.warn_counts = {
+        m: count_warnings(os.path.join(run.cache, "logs"), m)
+        for m in ("reference", "source", "binary")
+    }
+    lines += [
+        "",
+        "compiler warnings in the last build logs: "
+        + ", ".join("%s %s" % (m, "-" if n is None else n) for m, n in run.warn_counts.items()),
+    ]
     prev_run = run.previous.get("last_run") or {}
-    run.since = "since last run (%s, ours = %s)" % (prev_run.get("when", "?"),
-                                                    prev_run.get("stage", "?"))
-    lines += ["", "changes %s (%d):" % (run.since, len(run.changes))] + \
-        ["  " + c for c in run.changes]
+    run.since = "since last run (%s, ours = %s)" % (
+        prev_run.get("when", "?"),
+        prev_run.get("stage", "?"),
+    )
+    lines += ["", "changes %s (%d):" % (run.since, len(run.changes))] + [
+        "  " + c for c in run.changes
+    ]
     run.summary, run.note, run.final = summaries(run)
     lines += ["", "summary:"] + ["  " + s for s in run.summary] + [run.note, run.final]
     run.report = os.path.join(run.cache, "report.txt")
@@ -258,8 +319,9 @@ def save_state(run, state_path):
             merged.update(run.results[mode])
             state[mode] = merged
     if "reference" in modes:
-        same = (state.get("reference_meta") or {}).get("kernel") == meta["kernel"] and \
-               (state.get("reference_meta") or {}).get("source") == run.src_desc
+        same = (state.get("reference_meta") or {}).get("kernel") == meta["kernel"] and (
+            state.get("reference_meta") or {}
+        ).get("source") == run.src_desc
         if not same:
             state["reference"] = dict(run.results["reference"])
         state["reference_meta"] = dict(meta, when=time.strftime("%Y-%m-%d %H:%M:%S"))
@@ -270,8 +332,13 @@ def save_state(run, state_path):
             merged.update(res)
             ex_state[side] = merged
         state["examples"] = ex_state
-    state["last_run"] = dict(meta, when=time.strftime("%Y-%m-%d %H:%M:%S"),
-                             stage=run.args.stage, modes=modes, only=run.args.only)
+    state["last_run"] = dict(
+        meta,
+        when=time.strftime("%Y-%m-%d %H:%M:%S"),
+        stage=run.args.stage,
+        modes=modes,
+        only=run.args.only,
+    )
     if os.path.exists(state_path):
         shutil.copy2(state_path, state_path + ".prev")
     with open(state_path + ".tmp", "w") as f:
@@ -284,22 +351,30 @@ def print_outcome(run):
     results, ex, names, shown = run.results, run.ex_results, run.names, run.shown_modes
     say("")
     say("=" * 78)
-    interesting = [n for n in names
-                   if any(results[m][n]["kind"] != PASS or results[m][n].get("attempts")
-                          for m in shown)]
+    interesting = [
+        n
+        for n in names
+        if any(results[m][n]["kind"] != PASS or results[m][n].get("attempts") for m in shown)
+    ]
     if interesting:
         rows = [[n] + [cell(results[m].get(n)) for m in shown] for n in interesting]
         for line in table(rows, ["test (not pass everywhere)"] + shown):
             say(line)
-        say("(%d tests passed in every mode; full table: %s)"
-            % (len(names) - len(interesting), run.report))
+        say(
+            "(%d tests passed in every mode; full table: %s)"
+            % (len(names) - len(interesting), run.report)
+        )
     else:
         say("all %d tests passed in every mode (full table: %s)" % (len(names), run.report))
     if ex:
         say("")
-        say("examples: " + ", ".join("%s %s/%s" % (n, fmt_outcome(ex["reference"].get(n)),
-                                                   fmt_outcome(r))
-                                     for n, r in ex["ours"].items()))
+        say(
+            "examples: "
+            + ", ".join(
+                "%s %s/%s" % (n, fmt_outcome(ex["reference"].get(n)), fmt_outcome(r))
+                for n, r in ex["ours"].items()
+            )
+        )
     proof = run.binary_proof
     if proof:
         say("")
@@ -309,9 +384,15 @@ def print_outcome(run):
     if run.na:
         say("binary n/a: " + ", ".join("%s (%s)" % x for x in run.na))
     if run.warn_counts.get("source") and run.trees.get("source"):
-        say("source build: %d compiler warnings with our headers (reference build: %s); "
-            "see %s" % (run.warn_counts["source"], run.warn_counts["reference"],
-                        os.path.join(run.cache, "logs", "build-source.log")))
+        say(
+            "source build: %d compiler warnings with our headers (reference build: %s); "
+            "see %s"
+            % (
+                run.warn_counts["source"],
+                run.warn_counts["reference"],
+                os.path.join(run.cache, "logs", "build-source.log"),
+            )
+        )
     say("")
     if run.changes:
         say("changes %s (%d):" % (run.since, len(run.changes)))
@@ -328,8 +409,10 @@ def print_outcome(run):
         for mode, regs in run.regressions.items():
             res, base = mode_results(run, mode)
             for n in regs:
-                say("  %s/%s: reference %s, ours %s" % (mode, n, fmt_outcome(base.get(n)),
-                                                        fmt_outcome(res[n])))
+                say(
+                    "  %s/%s: reference %s, ours %s"
+                    % (mode, n, fmt_outcome(base.get(n)), fmt_outcome(res[n]))
+                )
                 if res[n].get("pairs") or res[n].get("note"):
                     say("    " + (fmt_pairs(res[n]) or res[n]["note"]))
     else:
@@ -340,8 +423,10 @@ def print_outcome(run):
         env_lines += env_sensitive_lines(mode, res or {}, "  ")
     if env_lines:
         say("")
-        say("ENVIRONMENT-SENSITIVE (failed on the reference too, run back to back with ours; "
-            "not regressions):")
+        say(
+            "ENVIRONMENT-SENSITIVE (failed on the reference too, run back to back with ours; "
+            "not regressions):"
+        )
         for line in env_lines:
             say(line)
     say("")
@@ -359,6 +444,8 @@ def print_outcome(run):
     say(run.note)
     say(run.final)
     if run.header_fail:
-        say("ERROR: %d header check(s) failed: provenance / sqe-compare output above"
-            % run.header_fail)
+        say(
+            "ERROR: %d header check(s) failed: provenance / sqe-compare output above"
+            % run.header_fail
+        )
     return 1 if nreg or run.header_fail else 0

@@ -11,15 +11,34 @@ import subprocess
 import time
 
 import pairs
-from common import (PASS, SKIP, FAIL, TIMEOUT, NOBUILD, NA, TRACED_ENV, say, build_env,
-                    fmt_outcome, rec, worse, failing)
+from common import (
+    PASS,
+    SKIP,
+    FAIL,
+    TIMEOUT,
+    NOBUILD,
+    NA,
+    TRACED_ENV,
+    say,
+    build_env,
+    fmt_outcome,
+    rec,
+    worse,
+    failing,
+)
 
 # Kernel log lines that upstream's runtests.sh treats as a failure of the test
 # that was running when they appeared.
 DMESG_BAD = (
-    "kernel BUG at", "WARNING:", "BUG:", "Oops:", "possible recursive locking detected",
-    "Internal error", "INFO: suspicious RCU usage",
-    "INFO: possible circular locking dependency detected", "general protection fault:",
+    "kernel BUG at",
+    "WARNING:",
+    "BUG:",
+    "Oops:",
+    "possible recursive locking detected",
+    "Internal error",
+    "INFO: suspicious RCU usage",
+    "INFO: possible circular locking dependency detected",
+    "general protection fault:",
     "blktests failure",
 )
 
@@ -66,8 +85,11 @@ class Kmsg:
         return bad
 
 
-SIGNAMES = {getattr(signal, n): n for n in dir(signal)
-            if n.startswith("SIG") and not n.startswith("SIG_") and isinstance(getattr(signal, n), int)}
+SIGNAMES = {
+    getattr(signal, n): n
+    for n in dir(signal)
+    if n.startswith("SIG") and not n.startswith("SIG_") and isinstance(getattr(signal, n), int)
+}
 
 
 def default_signals():
@@ -88,9 +110,16 @@ def run_one(cmd, cwd, env, timeout, kill_after, logp, kmsg, label, append=False)
         log.flush()
         t0 = time.time()
         try:
-            p = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                                 stderr=subprocess.STDOUT, start_new_session=True,
-                                 preexec_fn=default_signals)
+            p = subprocess.Popen(
+                cmd,
+                cwd=cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=default_signals,
+            )
         except OSError as e:
             log.write("cannot execute: %s\n" % e)
             return FAIL, "exec", 0.0
@@ -149,14 +178,19 @@ def judge_suspects(args, label, suspects, results, run_pair, log_of):
     `results` is replaced by one carrying the verdict and every round."""
     if not suspects:
         return
-    say("%s: %d did worse than the reference; rerunning as pairs (reference, then ours), "
-        "up to %d rounds: %s" % (label, len(suspects), args.pair_rounds, " ".join(suspects)))
-    judge = pairs.PairJudge(worse, failing, rounds=args.pair_rounds, needed=args.pair_needed,
-                            budget=args.retry_budget)
+    say(
+        "%s: %d did worse than the reference; rerunning as pairs (reference, then ours), "
+        "up to %d rounds: %s" % (label, len(suspects), args.pair_rounds, " ".join(suspects))
+    )
+    judge = pairs.PairJudge(
+        worse, failing, rounds=args.pair_rounds, needed=args.pair_needed, budget=args.retry_budget
+    )
 
     def told(name, rnd, p):
-        say("  [%s pair %d] %-32s reference %s, ours %s: %s" % (
-            label, rnd, name, fmt_outcome(p["ref_rec"]), fmt_outcome(p["ours_rec"]), p["call"]))
+        say(
+            "  [%s pair %d] %-32s reference %s, ours %s: %s"
+            % (label, rnd, name, fmt_outcome(p["ref_rec"]), fmt_outcome(p["ours_rec"]), p["call"])
+        )
 
     judged = judge.judge(suspects, run_pair, told)
     for name in suspects:
@@ -168,21 +202,34 @@ def apply_verdict(first, judged, logp):
     """The record a suspect ends with: its first-pass failure (regression,
     env-sensitive, unjudged) or ours' passing rerun (passed-on-rerun), plus
     the pairs, ours' attempts and where the log is."""
-    rounds = [{"round": p["round"], "reference": fmt_outcome(p["ref_rec"]),
-               "ours": fmt_outcome(p["ours_rec"]), "call": p["call"]} for p in judged["pairs"]]
+    rounds = [
+        {
+            "round": p["round"],
+            "reference": fmt_outcome(p["ref_rec"]),
+            "ours": fmt_outcome(p["ours_rec"]),
+            "call": p["call"],
+        }
+        for p in judged["pairs"]
+    ]
     verdict = judged["verdict"]
     best = pairs.best_ours(judged) if verdict == pairs.PASSED_ON_RERUN else None
     r = dict(best or first)
     r.pop("tail", None)
     if best:
         r["flaky"] = True
-    r.update(verdict=verdict, pairs=rounds, log=logp,
-             attempts=[fmt_outcome(first)] + [x["ours"] for x in rounds])
+    r.update(
+        verdict=verdict,
+        pairs=rounds,
+        log=logp,
+        attempts=[fmt_outcome(first)] + [x["ours"] for x in rounds],
+    )
     if verdict == pairs.ENV_SENSITIVE:
         both = [p for p in judged["pairs"] if p["call"] == pairs.BOTH_FAIL][-1]
-        r["env_evidence"] = {"round": both["round"],
-                             "reference": both["ref_rec"].get("tail", []),
-                             "ours": both["ours_rec"].get("tail", [])}
+        r["env_evidence"] = {
+            "round": both["round"],
+            "reference": both["ref_rec"].get("tail", []),
+            "ours": both["ours_rec"].get("tail", []),
+        }
     if verdict == pairs.UNJUDGED:
         r["note"] = "retry budget exhausted"
     return r
@@ -222,8 +269,14 @@ class Runner:
             return own
 
         def attempt(name, label):
-            return self.attempt(testdir, env_of(name), os.path.join(logdir, name + ".log"), name,
-                                label, append=label != mode)
+            return self.attempt(
+                testdir,
+                env_of(name),
+                os.path.join(logdir, name + ".log"),
+                name,
+                label,
+                append=label != mode,
+            )
 
         results = {}
         t0 = time.time()
@@ -246,25 +299,56 @@ class Runner:
 
             def run_pair(name, rnd):
                 logp = os.path.join(logdir, name + ".log")
-                ref = self.attempt(ref_testdir, build_env(), logp, name,
-                                   "%s pair %d: reference" % (mode, rnd), append=True, tail=True)
-                ours = self.attempt(testdir, env_of(name), logp, name,
-                                    "%s pair %d: ours" % (mode, rnd), append=True, tail=True)
+                ref = self.attempt(
+                    ref_testdir,
+                    build_env(),
+                    logp,
+                    name,
+                    "%s pair %d: reference" % (mode, rnd),
+                    append=True,
+                    tail=True,
+                )
+                ours = self.attempt(
+                    testdir,
+                    env_of(name),
+                    logp,
+                    name,
+                    "%s pair %d: ours" % (mode, rnd),
+                    append=True,
+                    tail=True,
+                )
                 return ref, ours, 0.0
 
-            suspects = [n for n in names if results[n]["kind"] not in (NOBUILD, NA) and
-                        worse(results[n], ref_results.get(n))]
-            judge_suspects(self.args, mode, suspects, results, run_pair,
-                           lambda n: os.path.join(logdir, n + ".log"))
+            suspects = [
+                n
+                for n in names
+                if results[n]["kind"] not in (NOBUILD, NA) and worse(results[n], ref_results.get(n))
+            ]
+            judge_suspects(
+                self.args,
+                mode,
+                suspects,
+                results,
+                run_pair,
+                lambda n: os.path.join(logdir, n + ".log"),
+            )
         say("%s: finished in %.0f s" % (mode, time.time() - t0))
         return results
 
     def attempt(self, testdir, env, logp, name, label, append, tail=False):
         """Runs ./<name>.t once; with tail, a failure keeps the end of its output."""
         start = os.path.getsize(logp) if append and os.path.exists(logp) else 0
-        kind, detail, secs = run_one(["./%s.t" % name], testdir, env, self.args.timeout,
-                                     self.args.kill_after, logp, self.kmsg,
-                                     "%s.t [%s]" % (name, label), append=append)
+        kind, detail, secs = run_one(
+            ["./%s.t" % name],
+            testdir,
+            env,
+            self.args.timeout,
+            self.args.kill_after,
+            logp,
+            self.kmsg,
+            "%s.t [%s]" % (name, label),
+            append=append,
+        )
         r = rec(kind, detail, secs)
         if tail and kind not in (PASS, SKIP):
             r["tail"] = log_tail(logp, start)
@@ -302,10 +386,16 @@ class Runner:
     def progress(self, mode, i, n, name, r, ref):
         note = ""
         if r.get("attempts"):
-            note = "  [attempts: %s%s]" % (", ".join(r["attempts"]),
-                                           ", flaky" if r.get("flaky") else "")
-        if self.args.verbose or r["kind"] not in (PASS, SKIP) or r.get("attempts") or \
-                (ref is not None and worse(r, ref)):
+            note = "  [attempts: %s%s]" % (
+                ", ".join(r["attempts"]),
+                ", flaky" if r.get("flaky") else "",
+            )
+        if (
+            self.args.verbose
+            or r["kind"] not in (PASS, SKIP)
+            or r.get("attempts")
+            or (ref is not None and worse(r, ref))
+        ):
             say("  [%s %3d/%d] %-32s %s%s" % (mode, i, n, name, fmt_outcome(r), note))
         elif i % 50 == 0:
             say("  [%s %3d/%d] ..." % (mode, i, n))

@@ -31,8 +31,20 @@ import shutil
 import sys
 import time
 
-from common import (REPO, PASS, NOBUILD, say, die, rec, fmt_outcome, fmt_pairs, worse,
-                    is_regression, build_env, run_logged)  # first: tools/upstream on the path
+from common import (
+    REPO,
+    PASS,
+    NOBUILD,
+    say,
+    die,
+    rec,
+    fmt_outcome,
+    fmt_pairs,
+    worse,
+    is_regression,
+    build_env,
+    run_logged,
+)  # first: tools/upstream on the path
 import upstream
 from builds import Builds
 from report import cell, table, env_sensitive_lines
@@ -42,8 +54,10 @@ from upstream import fresh_tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 SUBSET = os.path.join(HERE, "sanitize-subset.txt")
 
-SAN_CFLAGS = "-g -O1 -Wall -Wextra -fsanitize=address,undefined " \
-             "-fno-omit-frame-pointer -fno-optimize-sibling-calls"
+SAN_CFLAGS = (
+    "-g -O1 -Wall -Wextra -fsanitize=address,undefined "
+    "-fno-omit-frame-pointer -fno-optimize-sibling-calls"
+)
 
 # Reports are fatal: ASan stops at the first error, UBSan's "runtime error"
 # aborts the test instead of printing and going on. Leak checking stays on:
@@ -51,17 +65,21 @@ SAN_CFLAGS = "-g -O1 -Wall -Wextra -fsanitize=address,undefined " \
 # classified by comparison, while a leak only ours shows is ours.
 SAN_ENV = {
     "ASAN_OPTIONS": "halt_on_error=1:detect_leaks=1:abort_on_error=0:exitcode=86:"
-                    "detect_stack_use_after_return=0:allow_addr2line=1",
+    "detect_stack_use_after_return=0:allow_addr2line=1",
     "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1:exitcode=87",
 }
 
 # Frames of the allocator itself, skipped when naming where a leak comes from.
-ALLOC_FRAMES = re.compile(r"^(__interceptor_|___interceptor_)?(malloc|calloc|realloc|free|"
-                          r"posix_memalign|aligned_alloc|memalign|valloc|pvalloc|strdup|"
-                          r"strndup|operator new.*|__libc_.*)$")
+ALLOC_FRAMES = re.compile(
+    r"^(__interceptor_|___interceptor_)?(malloc|calloc|realloc|free|"
+    r"posix_memalign|aligned_alloc|memalign|valloc|pvalloc|strdup|"
+    r"strndup|operator new.*|__libc_.*)$"
+)
 FRAME = re.compile(r"^\s*#(\d+) 0x[0-9a-f]+ in (\S+)(?: (\S+))?")
-ASAN_ERR = re.compile(r"ERROR: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|"
-                      r"ThreadSanitizer|MemorySanitizer): ?(\S*)")
+ASAN_ERR = re.compile(
+    r"ERROR: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|"
+    r"ThreadSanitizer|MemorySanitizer): ?(\S*)"
+)
 UBSAN_ERR = re.compile(r"(\S+?):(\d+):(\d+): runtime error: (.*)")
 LEAK = re.compile(r"(Direct|Indirect) leak of \d+ byte")
 
@@ -95,16 +113,19 @@ def signatures(text):
             continue
         m = ASAN_ERR.search(line)
         if m and m.group(1) != "LeakSanitizer":
-            sigs.append("%s %s in %s" % (m.group(1), m.group(2) or "?",
-                                         first_frame(lines[i + 1:])))
+            sigs.append(
+                "%s %s in %s" % (m.group(1), m.group(2) or "?", first_frame(lines[i + 1 :]))
+            )
             continue
         if LEAK.search(line):
-            frames = lines[i + 1:i + 12]
+            frames = lines[i + 1 : i + 12]
             if any(PROBE_ALLOC.search(f) for f in frames if FRAME.match(f)):
                 sigs.append(CALLER_PROBE_LEAK)
                 continue
-            sigs.append("leak (%s) from %s" % (LEAK.search(line).group(1).lower(),
-                                               first_frame(lines[i + 1:])))
+            sigs.append(
+                "leak (%s) from %s"
+                % (LEAK.search(line).group(1).lower(), first_frame(lines[i + 1 :]))
+            )
     return sigs
 
 
@@ -142,10 +163,16 @@ class SanitizedRun:
             env[key] = "%s:log_path=%s.san" % (val, base)
         if not os.path.exists(os.path.join(self.testdir, name + ".t")):
             return rec(NOBUILD)
-        kind, detail, secs = run_one(["./%s.t" % name], self.testdir, env,
-                                     self.args.timeout, self.args.kill_after,
-                                     base + ".log", self.kmsg,
-                                     "%s.t [sanitize %s %s]" % (name, self.side, tag))
+        kind, detail, secs = run_one(
+            ["./%s.t" % name],
+            self.testdir,
+            env,
+            self.args.timeout,
+            self.args.kill_after,
+            base + ".log",
+            self.kmsg,
+            "%s.t [sanitize %s %s]" % (name, self.side, tag),
+        )
         text = ""
         for path in [base + ".log"] + sorted(glob.glob(base + ".san.*")):
             with open(path, errors="replace") as f:
@@ -165,8 +192,10 @@ def build_tree(builds, src, tree, log, cpp_include, liburing_a, targets, jobs):
     fresh_tree(src, tree, log)
     if cpp_include:
         # Our headers alone: upstream's must not be found (as in source mode).
-        os.rename(os.path.join(tree, "src", "include"),
-                  os.path.join(tree, "src", "include.upstream-hidden"))
+        os.rename(
+            os.path.join(tree, "src", "include"),
+            os.path.join(tree, "src", "include.upstream-hidden"),
+        )
     shutil.copy2(liburing_a, os.path.join(tree, "src", "liburing.a"))
     cmd = ["make", "-j%d" % jobs, "-k", "V=1", "-C", "test", "CFLAGS=" + SAN_CFLAGS]
     if cpp_include:
@@ -186,15 +215,24 @@ def read_subset(path):
 
 
 def parse_args(argv):
-    ap = argparse.ArgumentParser(prog="liburing-tests/sanitize.py",
-                                 description="liburing's tests under ASan+UBSan, ours vs upstream")
+    ap = argparse.ArgumentParser(
+        prog="liburing-tests/sanitize.py",
+        description="liburing's tests under ASan+UBSan, ours vs upstream",
+    )
     ap.add_argument("--stage", required=True, help="staged install of OUR library (absolute)")
     ap.add_argument("--all", action="store_true", help="every test, not the subset")
-    ap.add_argument("--subset", default=SUBSET, help="file listing the tests (default %s)"
-                    % os.path.relpath(SUBSET, REPO))
+    ap.add_argument(
+        "--subset",
+        default=SUBSET,
+        help="file listing the tests (default %s)" % os.path.relpath(SUBSET, REPO),
+    )
     ap.add_argument("--only", help="comma list of test names (overrides the subset)")
-    ap.add_argument("--timeout", type=int, default=90,
-                    help="seconds per test (default 90: sanitized tests run slower)")
+    ap.add_argument(
+        "--timeout",
+        type=int,
+        default=90,
+        help="seconds per test (default 90: sanitized tests run slower)",
+    )
     ap.add_argument("--kill-after", type=int, default=10)
     ap.add_argument("--pair-rounds", type=int, default=3)
     ap.add_argument("--pair-needed", type=int, default=2)
@@ -216,7 +254,7 @@ def main(argv):
     logs = os.path.join(cache, "logs")
     os.makedirs(logs, exist_ok=True)
     # The same lock as the harness: both use the reference build in the cache.
-    lockf = open(os.path.join(cache, ".lock"), "w")
+    lockf = open(os.path.join(cache, ".lock"), "w")  # noqa: SIM115  (held until exit: the lock)
     try:
         fcntl.flock(lockf, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -229,8 +267,11 @@ def main(argv):
     builds.reference(src_desc)  # upstream's liburing.a
     all_tests = builds.tests()
     if args.only:
-        names = [n.strip()[:-2] if n.strip().endswith(".t") else n.strip()
-                 for n in args.only.split(",") if n.strip()]
+        names = [
+            n.strip()[:-2] if n.strip().endswith(".t") else n.strip()
+            for n in args.only.split(",")
+            if n.strip()
+        ]
     elif args.all:
         names = all_tests
     else:
@@ -242,39 +283,74 @@ def main(argv):
     ours_a = os.path.join(args.stage, "usr", "lib", "liburing.a")
     if not os.path.exists(ours_a):
         die("%s missing (run `make stage`)" % ours_a)
-    trees = {"ours": os.path.join(builds.root, "sanitize-ours"),
-             "reference": os.path.join(builds.root, "sanitize-reference")}
+    trees = {
+        "ours": os.path.join(builds.root, "sanitize-ours"),
+        "reference": os.path.join(builds.root, "sanitize-reference"),
+    }
     t0, cpu0 = time.time(), children_cpu()
     for side, tree in trees.items():
         logp = os.path.join(logs, "build-sanitize-%s.log" % side)
-        say("sanitize: building %d tests with %s against %s (log: %s)"
-            % (len(names), "-fsanitize=address,undefined",
-               "our headers + liburing.a" if side == "ours" else "upstream", logp))
+        say(
+            "sanitize: building %d tests with %s against %s (log: %s)"
+            % (
+                len(names),
+                "-fsanitize=address,undefined",
+                "our headers + liburing.a" if side == "ours" else "upstream",
+                logp,
+            )
+        )
         with open(logp, "w") as log:
             if side == "ours":
-                build_tree(builds, src, tree, log, os.path.join(args.stage, "usr", "include"),
-                           ours_a, names, args.jobs)
+                build_tree(
+                    builds,
+                    src,
+                    tree,
+                    log,
+                    os.path.join(args.stage, "usr", "include"),
+                    ours_a,
+                    names,
+                    args.jobs,
+                )
             else:
-                build_tree(builds, src, tree, log, None,
-                           os.path.join(builds.ref, "src", "liburing.a"), names, args.jobs)
+                build_tree(
+                    builds,
+                    src,
+                    tree,
+                    log,
+                    None,
+                    os.path.join(builds.ref, "src", "liburing.a"),
+                    names,
+                    args.jobs,
+                )
     t_build = (time.time() - t0, children_cpu() - cpu0)
 
     kmsg = Kmsg(not args.no_dmesg and os.geteuid() == 0)
-    sides = {side: SanitizedRun(side, tree, os.path.join(logs, "sanitize-" + side), args, kmsg)
-             for side, tree in trees.items()}
+    sides = {
+        side: SanitizedRun(side, tree, os.path.join(logs, "sanitize-" + side), args, kmsg)
+        for side, tree in trees.items()
+    }
     results = {"ours": {}, "reference": {}}
     t0, cpu0 = time.time(), children_cpu()
-    say("sanitize: running %d tests, each on ours then on the reference (timeout %d s)"
-        % (len(names), args.timeout))
+    say(
+        "sanitize: running %d tests, each on ours then on the reference (timeout %d s)"
+        % (len(names), args.timeout)
+    )
     for i, name in enumerate(names, 1):
         ours = results["ours"][name] = sides["ours"].run(name)
         ref = results["reference"][name] = sides["reference"].run(name)
         if ours.get("reports") or ref.get("reports") or ours["kind"] != ref["kind"]:
-            say("  [sanitize %3d/%d] %-32s ours %s%s, reference %s%s" % (
-                i, len(names), name, fmt_outcome(ours),
-                " (%d reports)" % len(ours["reports"]) if ours.get("reports") else "",
-                fmt_outcome(ref),
-                " (%d reports)" % len(ref["reports"]) if ref.get("reports") else ""))
+            say(
+                "  [sanitize %3d/%d] %-32s ours %s%s, reference %s%s"
+                % (
+                    i,
+                    len(names),
+                    name,
+                    fmt_outcome(ours),
+                    " (%d reports)" % len(ours["reports"]) if ours.get("reports") else "",
+                    fmt_outcome(ref),
+                    " (%d reports)" % len(ref["reports"]) if ref.get("reports") else "",
+                )
+            )
         elif i % 20 == 0:
             say("  [sanitize %3d/%d] ..." % (i, len(names)))
 
@@ -284,11 +360,21 @@ def main(argv):
         return sides["reference"].run(name, tag), sides["ours"].run(name, tag), 0.0
 
     # (A test with reports on ours is judged by them instead: blamed or explained.)
-    suspects = [n for n in names if results["ours"][n]["kind"] != NOBUILD and
-                worse(results["ours"][n], results["reference"][n]) and
-                not results["ours"][n].get("reports")]
-    judge_suspects(args, "sanitize", suspects, results["ours"], run_pair,
-                   lambda n: os.path.join(logs, "sanitize-ours", n + ".pair<N>.log"))
+    suspects = [
+        n
+        for n in names
+        if results["ours"][n]["kind"] != NOBUILD
+        and worse(results["ours"][n], results["reference"][n])
+        and not results["ours"][n].get("reports")
+    ]
+    judge_suspects(
+        args,
+        "sanitize",
+        suspects,
+        results["ours"],
+        run_pair,
+        lambda n: os.path.join(logs, "sanitize-ours", n + ".pair<N>.log"),
+    )
     t_run = (time.time() - t0, children_cpu() - cpu0)
 
     return report(args, names, results, t_build, t_run, time.time() - t_start)
@@ -304,34 +390,53 @@ def ours_only(results, name):
     """Reports on ours that upstream's build of the test lacks, less those
     known to be the test's own (TESTS_OWN)."""
     ref = set(results["reference"][name].get("reports") or [])
-    return [s for s in results["ours"][name].get("reports") or []
-            if s not in ref and s not in TESTS_OWN]
+    return [
+        s for s in results["ours"][name].get("reports") or [] if s not in ref and s not in TESTS_OWN
+    ]
 
 
 def report(args, names, results, t_build, t_run, t_total):
     ours, ref = results["ours"], results["reference"]
     blamed = {n: ours_only(results, n) for n in names if ours_only(results, n)}
-    shared = {n: ours[n]["reports"] for n in names
-              if ours[n].get("reports") and n not in blamed}
-    ref_only = {n: ref[n]["reports"] for n in names
-                if ref[n].get("reports") and not ours[n].get("reports")}
-    regressions = [n for n in names if ours[n]["kind"] != NOBUILD and
-                   not ours[n].get("reports") and is_regression(ours[n], ref[n])]
+    shared = {n: ours[n]["reports"] for n in names if ours[n].get("reports") and n not in blamed}
+    ref_only = {
+        n: ref[n]["reports"] for n in names if ref[n].get("reports") and not ours[n].get("reports")
+    }
+    regressions = [
+        n
+        for n in names
+        if ours[n]["kind"] != NOBUILD
+        and not ours[n].get("reports")
+        and is_regression(ours[n], ref[n])
+    ]
     nobuild = [n for n in names if ours[n]["kind"] == NOBUILD]
 
     say("")
     say("=" * 78)
-    rows = [[n, cell(ref[n]) + (" +reports" if ref[n].get("reports") else ""),
-             cell(ours[n]) + (" +reports" if ours[n].get("reports") else "")]
-            for n in names if ours[n]["kind"] != PASS or ref[n]["kind"] != PASS
-            or ours[n].get("reports") or ref[n].get("reports")]
+    rows = [
+        [
+            n,
+            cell(ref[n]) + (" +reports" if ref[n].get("reports") else ""),
+            cell(ours[n]) + (" +reports" if ours[n].get("reports") else ""),
+        ]
+        for n in names
+        if ours[n]["kind"] != PASS
+        or ref[n]["kind"] != PASS
+        or ours[n].get("reports")
+        or ref[n].get("reports")
+    ]
     if rows:
         for line in table(rows, ["test (not clean on both)", "reference", "ours"]):
             say(line)
-    for title, group in (("reports on OURS only (failures)", blamed),
-                         ("reports that are the test's or upstream's own (upstream's build "
-                          "shows them too, or sanitize.py's TESTS_OWN)", shared),
-                         ("reports on the reference only", ref_only)):
+    for title, group in (
+        ("reports on OURS only (failures)", blamed),
+        (
+            "reports that are the test's or upstream's own (upstream's build "
+            "shows them too, or sanitize.py's TESTS_OWN)",
+            shared,
+        ),
+        ("reports on the reference only", ref_only),
+    ):
         if group:
             say("")
             say("%s:" % title)
@@ -344,8 +449,10 @@ def report(args, names, results, t_build, t_run, t_total):
         say("")
         say("worse on ours than on the reference under sanitizers:")
         for n in regressions:
-            say("  %s: reference %s, ours %s  %s" % (n, fmt_outcome(ref[n]), fmt_outcome(ours[n]),
-                                                     fmt_pairs(ours[n])))
+            say(
+                "  %s: reference %s, ours %s  %s"
+                % (n, fmt_outcome(ref[n]), fmt_outcome(ours[n]), fmt_pairs(ours[n]))
+            )
     env = env_sensitive_lines("sanitize", ours, "  ")
     if env:
         say("")
@@ -360,17 +467,31 @@ def report(args, names, results, t_build, t_run, t_total):
     failed = sorted(set(blamed) | set(regressions) | set(nobuild))
     passed = sum(1 for n in names if ours[n]["kind"] == PASS and n not in failed)
     say("")
-    say("sanitize: %d tests (%s), ours: %d pass, %d with sanitizer reports (%d reports; %d "
+    say(
+        "sanitize: %d tests (%s), ours: %d pass, %d with sanitizer reports (%d reports; %d "
         "only on ours), %d worse than reference, %d nobuild; reference: %d with reports"
-        % (len(names), "all" if args.all else "subset" if not args.only else "--only",
-           passed, sum(1 for n in names if ours[n].get("reports")), n_reports, len(blamed),
-           len(regressions), len(nobuild), sum(1 for n in names if ref[n].get("reports"))))
+        % (
+            len(names),
+            "all" if args.all else "subset" if not args.only else "--only",
+            passed,
+            sum(1 for n in names if ours[n].get("reports")),
+            n_reports,
+            len(blamed),
+            len(regressions),
+            len(nobuild),
+            sum(1 for n in names if ref[n].get("reports")),
+        )
+    )
     # CPU seconds next to wall time: on a loaded machine the wall time says
     # little about what the same work takes in CI.
-    say("sanitize time: build %.0f s (%.0f CPU s), runs %.0f s (%.0f CPU s), total %.0f s"
-        % (t_build[0], t_build[1], t_run[0], t_run[1], t_total))
-    say("%d passed, %d failed, %d skipped" % (passed, len(failed),
-                                              len(names) - passed - len(failed)))
+    say(
+        "sanitize time: build %.0f s (%.0f CPU s), runs %.0f s (%.0f CPU s), total %.0f s"
+        % (t_build[0], t_build[1], t_run[0], t_run[1], t_total)
+    )
+    say(
+        "%d passed, %d failed, %d skipped"
+        % (passed, len(failed), len(names) - passed - len(failed))
+    )
     return 1 if failed else 0
 
 

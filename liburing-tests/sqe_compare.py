@@ -27,8 +27,9 @@ import sys
 
 DEFAULT_CALLS = 100000
 
-CONFIGS = [("c", "gnu11", "-O0"), ("c", "gnu11", "-O2")] + \
-    [("c++", std, opt) for std in ("c++11", "c++17", "c++20") for opt in ("-O0", "-O2")]
+CONFIGS = [("c", "gnu11", "-O0"), ("c", "gnu11", "-O2")] + [
+    ("c++", std, opt) for std in ("c++11", "c++17", "c++20") for opt in ("-O0", "-O2")
+]
 
 
 def strip_comments(text):
@@ -454,15 +455,16 @@ def program(writers):
     calls = []
     for idx, (name, params) in enumerate(writers):
         decls, args = [], []
-        for i, (ty, pname) in enumerate(params):
+        for i, (ty, _pname) in enumerate(params):
             if ty.replace(" ", "") == "structio_uring_sqe*":
                 args.append("(struct io_uring_sqe *) buf")
                 continue
             var = "a%d" % i
             decls.append(c_value(ty, var))
             args.append(var)
-        parts.append(WRITER.format(idx=idx, name=name, decls="\n".join(decls),
-                                   args=", ".join(args)))
+        parts.append(
+            WRITER.format(idx=idx, name=name, decls="\n".join(decls), args=", ".join(args))
+        )
         calls.append('\tprintf("%s %%016llx\\n", (unsigned long long) sqe_%d(n));' % (name, idx))
     parts.append(WALKERS)
     parts.append(MAIN.replace("{calls}", "\n".join(calls)))
@@ -481,8 +483,9 @@ def build(src, include, lang, std, opt, out):
 
 
 def run(binary, calls, name=None):
-    r = subprocess.run([binary, str(calls)] + ([name] if name else []), capture_output=True,
-                       text=True)
+    r = subprocess.run(
+        [binary, str(calls)] + ([name] if name else []), capture_output=True, text=True
+    )
     if r.returncode:
         raise RuntimeError("%s exited with %d" % (binary, r.returncode))
     return r.stdout
@@ -502,7 +505,7 @@ def main(argv):
     if "--calls" in argv:
         i = argv.index("--calls")
         calls = int(argv[i + 1])
-        argv = argv[:i] + argv[i + 2:]
+        argv = argv[:i] + argv[i + 2 :]
     if len(argv) != 3:
         print(__doc__)
         return 2
@@ -529,11 +532,22 @@ def main(argv):
         if reference is None:
             reference = outs["upstream"]
         drift = [k for k in reference if outs["upstream"].get(k) != reference[k]]
-        print("sqe-compare %-11s %d SQE writers x %d calls, %d ring walkers x %d states: "
-              "%d differ%s" % (tag, len(writers), calls, len(outs["upstream"]) - len(writers),
-                               calls // 10, len(diff) + len(missing),
-                               "" if not drift else " (upstream itself differs from -O0 C in "
-                               "%d: %s)" % (len(drift), ", ".join(drift))))
+        print(
+            "sqe-compare %-11s %d SQE writers x %d calls, %d ring walkers x %d states: "
+            "%d differ%s"
+            % (
+                tag,
+                len(writers),
+                calls,
+                len(outs["upstream"]) - len(writers),
+                calls // 10,
+                len(diff) + len(missing),
+                ""
+                if not drift
+                else " (upstream itself differs from -O0 C in "
+                "%d: %s)" % (len(drift), ", ".join(drift)),
+            )
+        )
         for k in diff[:10]:
             failures += 1
             print("  DIFFERS: %s" % k)
@@ -541,11 +555,17 @@ def main(argv):
                 continue
             for side, b in bins.items():
                 print("  %s:" % side)
-                sys.stdout.write("\n".join(l for l in run(b, min(calls, 4), k).splitlines()
-                                           if l.startswith("  ")) + "\n")
+                sys.stdout.write(
+                    "\n".join(
+                        l for l in run(b, min(calls, 4), k).splitlines() if l.startswith("  ")
+                    )
+                    + "\n"
+                )
         failures += len(diff[10:]) + len(missing)
-    print("sqe-compare: %d comparisons in %d builds, %d differences" % (
-        compared, len(CONFIGS), failures))
+    print(
+        "sqe-compare: %d comparisons in %d builds, %d differences"
+        % (compared, len(CONFIGS), failures)
+    )
     return 1 if failures else 0
 
 

@@ -27,6 +27,7 @@ def scripted(script):
         ref, ours = script[name][rnd - 1].split("/")
         calls.append((name, rnd))
         return {"kind": ref}, {"kind": ours}, 0.0
+
     return run_pair, calls
 
 

@@ -20,8 +20,9 @@ class NoKernelLog:
 
 def run(script):
     with tempfile.TemporaryDirectory() as d:
-        return runner.run_one(["sh", "-c", script], d, None, 30, 5, os.path.join(d, "log"),
-                              NoKernelLog(), "test")
+        return runner.run_one(
+            ["sh", "-c", script], d, None, 30, 5, os.path.join(d, "log"), NoKernelLog(), "test"
+        )
 
 
 class TestStart(unittest.TestCase):

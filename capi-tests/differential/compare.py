@@ -11,6 +11,7 @@ passes only when an allow-list rule matches it (see allow-list.txt).
 symbol the version script exports is called by at least one case.
 Exit status 0 when nothing is unexplained.
 """
+
 import argparse
 import fnmatch
 import re
@@ -52,7 +53,8 @@ def call_of(line):
 
 
 def exported_symbols(map_path):
-    text = open(map_path, encoding="utf-8").read()
+    with open(map_path, encoding="utf-8") as f:
+        text = f.read()
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     names = set()
     for block in re.findall(r"global:(.*?)(?:local:|\})", text, flags=re.S):
@@ -83,31 +85,43 @@ def main():
         if u == o:
             counts["same"] += 1
             continue
-        rule = next((r for r in rules
-                     if fnmatch.fnmatchcase(u, r[1]) and fnmatch.fnmatchcase(o, r[2])), None)
+        rule = next(
+            (r for r in rules if fnmatch.fnmatchcase(u, r[1]) and fnmatch.fnmatchcase(o, r[2])),
+            None,
+        )
         if rule:
             counts[rule[0]] = counts.get(rule[0], 0) + 1
             used[rule[3]] += 1
-            print(f"allowed ({rule[0]}, rule line {rule[3]}): {n} {call_of(u)}\n"
-                  f"    upstream: {u.split(' -> ', 1)[1]}\n    ours:     {o.split(' -> ', 1)[1]}")
+            print(
+                f"allowed ({rule[0]}, rule line {rule[3]}): {n} {call_of(u)}\n"
+                f"    upstream: {u.split(' -> ', 1)[1]}\n    ours:     {o.split(' -> ', 1)[1]}"
+            )
         else:
-            failures.append(f"case {n} differs: {call_of(u)}\n"
-                            f"    upstream: {u.split(' -> ', 1)[1]}\n"
-                            f"    ours:     {o.split(' -> ', 1)[1]}")
+            failures.append(
+                f"case {n} differs: {call_of(u)}\n"
+                f"    upstream: {u.split(' -> ', 1)[1]}\n"
+                f"    ours:     {o.split(' -> ', 1)[1]}"
+            )
 
     if a.map:
-        called = {re.sub(r"^(FFI\(|exported_)", "", call_of(line)).split("(")[0].rstrip(")")
-                  for line in up.values()}
+        called = {
+            re.sub(r"^(FFI\(|exported_)", "", call_of(line)).split("(")[0].rstrip(")")
+            for line in up.values()
+        }
         missing = sorted(exported_symbols(a.map) - called)
         if missing:
             failures.append("exported functions no case calls: " + " ".join(missing))
-        print(f"coverage: {len(exported_symbols(a.map) - set(missing))} of "
-              f"{len(exported_symbols(a.map))} exported functions called")
+        print(
+            f"coverage: {len(exported_symbols(a.map) - set(missing))} of "
+            f"{len(exported_symbols(a.map))} exported functions called"
+        )
 
     for r in rules:
         if not used[r[3]]:
-            print(f"note: allow-list rule on line {r[3]} ({r[0]}) matched nothing; "
-                  "remove it if the difference is gone")
+            print(
+                f"note: allow-list rule on line {r[3]} ({r[0]}) matched nothing; "
+                "remove it if the difference is gone"
+            )
     summary = ", ".join(f"{v} {k}" for k, v in counts.items())
     print(f"{len(up)} cases: {summary}, {len(failures)} unexplained")
     for f in failures:

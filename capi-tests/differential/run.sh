@@ -22,7 +22,7 @@ out=${DIFF_OUT:-$(mktemp -d /tmp/bad-args-diff.XXXXXX)}
 mkdir -p "$out"
 
 for side in upstream ours; do
-	eval "usr=\$$side"
+	if [ "$side" = ours ]; then usr=$ours; else usr=$upstream; fi
 	# Library found by runpath only: LD_LIBRARY_PATH must not pick the other one.
 	$CC -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -I"$usr/include" \
 		-o "$out/bad_args_diff.$side" "$here/bad_args_diff.c" \

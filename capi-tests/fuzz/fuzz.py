@@ -20,6 +20,7 @@ outputs, and the exit status is 1.
 --selftest lets the driver resize rings with unsubmitted SQEs (a deliberate
 difference from liburing, see README): the fuzzer must find and shrink it.
 """
+
 import argparse
 import os
 import random
@@ -36,20 +37,20 @@ NO_MMAP, NO_SQARRAY, CQE_MIXED = 1 << 14, 1 << 16, 1 << 18
 IO_DRAIN, IO_LINK, IO_HARDLINK, ASYNC, CQE_SKIP_SUCCESS = 1 << 1, 1 << 2, 1 << 3, 1 << 4, 1 << 6
 
 SQE_KINDS = {  # kind number in driver.c: weight
-    0: 30,   # nop
-    12: 5,   # nop with injected failure
-    3: 8,    # socket read (waits for data)
-    4: 8,    # socket write
-    1: 6,    # pipe read (waits for data)
-    2: 4,    # pipe write
-    5: 8,    # timeout
-    6: 4,    # timeout remove
-    7: 4,    # cancel
-    8: 3,    # link timeout
-    9: 4,    # poll add
-    10: 3,   # poll remove
-    11: 5,   # read into a registered buffer
-    13: 5,   # recv into a provided buffer (buffer ring)
+    0: 30,  # nop
+    12: 5,  # nop with injected failure
+    3: 8,  # socket read (waits for data)
+    4: 8,  # socket write
+    1: 6,  # pipe read (waits for data)
+    2: 4,  # pipe write
+    5: 8,  # timeout
+    6: 4,  # timeout remove
+    7: 4,  # cancel
+    8: 3,  # link timeout
+    9: 4,  # poll add
+    10: 3,  # poll remove
+    11: 5,  # read into a registered buffer
+    13: 5,  # recv into a provided buffer (buffer ring)
 }
 
 
@@ -59,17 +60,45 @@ def pick(rng, weighted):
 
 
 def gen_setup(rng, sqpoll):
-    base = rng.choice([0, 0, 0, NO_SQARRAY, SQE128, CQE32, CQE_MIXED,
-                       DEFER_TASKRUN | SINGLE_ISSUER, DEFER_TASKRUN | SINGLE_ISSUER,
-                       COOP_TASKRUN | TASKRUN_FLAG, SUBMIT_ALL, NO_MMAP, R_DISABLED,
-                       SINGLE_ISSUER, CQSIZE, CLAMP])
+    base = rng.choice(
+        [
+            0,
+            0,
+            0,
+            NO_SQARRAY,
+            SQE128,
+            CQE32,
+            CQE_MIXED,
+            DEFER_TASKRUN | SINGLE_ISSUER,
+            DEFER_TASKRUN | SINGLE_ISSUER,
+            COOP_TASKRUN | TASKRUN_FLAG,
+            SUBMIT_ALL,
+            NO_MMAP,
+            R_DISABLED,
+            SINGLE_ISSUER,
+            CQSIZE,
+            CLAMP,
+        ]
+    )
     for _ in range(rng.choice([0, 0, 1, 2])):
-        base |= rng.choice([NO_SQARRAY, SQE128, CQE32, SUBMIT_ALL, COOP_TASKRUN, CQSIZE,
-                            TASKRUN_FLAG, CLAMP, NO_MMAP, IOPOLL])
+        base |= rng.choice(
+            [
+                NO_SQARRAY,
+                SQE128,
+                CQE32,
+                SUBMIT_ALL,
+                COOP_TASKRUN,
+                CQSIZE,
+                TASKRUN_FLAG,
+                CLAMP,
+                NO_MMAP,
+                IOPOLL,
+            ]
+        )
     if sqpoll and rng.random() < 0.2:
         base |= SQPOLL
     if rng.random() < 0.02:
-        base |= 1 << rng.randrange(21, 31)          # an unknown flag
+        base |= 1 << rng.randrange(21, 31)  # an unknown flag
     entries = rng.choice([1, 2, 4, 8, 8, 16, 32, 0, 70000])
     cq = rng.choice([0, 2, 8, 16, 64, 4096]) if base & CQSIZE else 0
     return f"setup {entries} {base} {cq}"
@@ -90,7 +119,7 @@ def gen_sqe(rng, with_async, timers):
         flags |= ASYNC
     elif r < 0.24:
         flags |= CQE_SKIP_SUCCESS
-    if kind in (5, 8):      # timeouts: a = ms, b = count
+    if kind in (5, 8):  # timeouts: a = ms, b = count
         # Timers firing (1 ms) race with everything else: only with --timers.
         a = rng.choice([1, 10000, 10000, 10000]) if timers else 10000
         b = rng.randrange(0, 4)
@@ -105,18 +134,54 @@ def gen_ops(seed, steps, sqpoll=False, with_async=False, timers=False):
     rng = random.Random(seed)
     ops = [gen_setup(rng, sqpoll)]
     table = {
-        "sqe": 36, "submit": 8, "submit_wait_timeout": 3, "submit_get_events": 2,
-        "get_events": 2, "peek": 5, "seen": 5, "wait_timeout": 2, "wait_cqes": 1,
-        "wait_if_ready": 3, "batch": 4, "drain": 2, "state": 4, "setup": 1, "exit": 0.3,
-        "reg_files": 1, "unreg_files": 0.5, "upd_files": 1, "reg_bufs": 1,
-        "unreg_bufs": 0.5, "reg_eventfd": 0.5, "unreg_eventfd": 0.3, "read_eventfd": 0.5,
-        "reg_ring_fd": 0.5, "unreg_ring_fd": 0.3, "reg_personality": 0.3,
-        "unreg_personality": 0.3, "probe": 0.3, "setup_buf_ring": 0.5,
-        "free_buf_ring": 0.3, "buf_ring_head": 0.5, "resize": 0.7, "enable": 0.5,
-        "pipe_fill": 2, "submit_wait_min": 1, "wait_cqes_min": 0.7, "reg_files_sparse": 0.4,
-        "alloc_range": 0.4, "reg_bufs_sparse": 0.4, "upd_bufs": 0.5, "eventfd_toggle": 0.4,
-        "restrict": 0.4, "sync_cancel": 0.5, "buf_add": 1.5, "unreg_buf_ring": 0.3,
-        "iowait": 0.3, "sqring_wait": 0.3, "max_workers": 0.2,
+        "sqe": 36,
+        "submit": 8,
+        "submit_wait_timeout": 3,
+        "submit_get_events": 2,
+        "get_events": 2,
+        "peek": 5,
+        "seen": 5,
+        "wait_timeout": 2,
+        "wait_cqes": 1,
+        "wait_if_ready": 3,
+        "batch": 4,
+        "drain": 2,
+        "state": 4,
+        "setup": 1,
+        "exit": 0.3,
+        "reg_files": 1,
+        "unreg_files": 0.5,
+        "upd_files": 1,
+        "reg_bufs": 1,
+        "unreg_bufs": 0.5,
+        "reg_eventfd": 0.5,
+        "unreg_eventfd": 0.3,
+        "read_eventfd": 0.5,
+        "reg_ring_fd": 0.5,
+        "unreg_ring_fd": 0.3,
+        "reg_personality": 0.3,
+        "unreg_personality": 0.3,
+        "probe": 0.3,
+        "setup_buf_ring": 0.5,
+        "free_buf_ring": 0.3,
+        "buf_ring_head": 0.5,
+        "resize": 0.7,
+        "enable": 0.5,
+        "pipe_fill": 2,
+        "submit_wait_min": 1,
+        "wait_cqes_min": 0.7,
+        "reg_files_sparse": 0.4,
+        "alloc_range": 0.4,
+        "reg_bufs_sparse": 0.4,
+        "upd_bufs": 0.5,
+        "eventfd_toggle": 0.4,
+        "restrict": 0.4,
+        "sync_cancel": 0.5,
+        "buf_add": 1.5,
+        "unreg_buf_ring": 0.3,
+        "iowait": 0.3,
+        "sqring_wait": 0.3,
+        "max_workers": 0.2,
     }
     while len(ops) < steps:
         op = pick(rng, table)
@@ -143,8 +208,9 @@ def gen_ops(seed, steps, sqpoll=False, with_async=False, timers=False):
         elif op == "resize":
             ops.append(f"{op} {rng.randrange(0, 6)} {rng.randrange(0, 8)}")
         elif op in ("submit_wait_min", "wait_cqes_min"):
-            ops.append(f"{op} {rng.randrange(0, 4)} {rng.choice([0, 1, 20])} "
-                       f"{rng.choice([0, 100, 1000])}")
+            ops.append(
+                f"{op} {rng.randrange(0, 4)} {rng.choice([0, 1, 20])} {rng.choice([0, 100, 1000])}"
+            )
         elif op in ("reg_files_sparse", "reg_bufs_sparse"):
             ops.append(f"{op} {rng.choice([0, 1, 4, 16])}")
         elif op == "alloc_range":
@@ -154,8 +220,10 @@ def gen_ops(seed, steps, sqpoll=False, with_async=False, timers=False):
         elif op in ("eventfd_toggle", "restrict", "iowait"):
             ops.append(f"{op} {rng.randrange(0, 2)}")
         elif op == "sync_cancel":
-            ops.append(f"{op} {rng.choice([rng.randrange(1, 48), 100, 101, 102, 103])} "
-                       f"{rng.choice([0, 1, 20])}")
+            ops.append(
+                f"{op} {rng.choice([rng.randrange(1, 48), 100, 101, 102, 103])} "
+                f"{rng.choice([0, 1, 20])}"
+            )
         elif op == "buf_add":
             ops.append(f"{op} {rng.randrange(0, 33)} {rng.randrange(0, 64)}")
         elif op == "unreg_buf_ring":
@@ -171,8 +239,15 @@ def gen_ops(seed, steps, sqpoll=False, with_async=False, timers=False):
 
 class Driver:
     def __init__(self, driver, lib, env):
-        self.p = subprocess.Popen([driver, lib], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, bufsize=1, env=env)
+        self.p = subprocess.Popen(
+            [driver, lib],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+            env=env,
+        )
 
     def send(self, op):
         try:
@@ -237,15 +312,17 @@ def shrink(args, ops, env, budget):
         if calls[0] >= budget:
             return False
         calls[0] += 2
-        return (lockstep(args, args.ours, args.upstream, seq, env)[0] is not None and
-                lockstep(args, args.ours, args.upstream, seq, env)[0] is not None)
+        return (
+            lockstep(args, args.ours, args.upstream, seq, env)[0] is not None
+            and lockstep(args, args.ours, args.upstream, seq, env)[0] is not None
+        )
 
     n = 2
     while len(ops) >= 2:
         chunk = max(1, len(ops) // n)
         reduced = False
         for start in range(0, len(ops), chunk):
-            cand = ops[:start] + ops[start + chunk:]
+            cand = ops[:start] + ops[start + chunk :]
             if cand and diverges(cand):
                 ops, n, reduced = cand, max(n - 1, 2), True
                 break
@@ -263,16 +340,17 @@ def write_case(args, seed, ops, env):
         f.write("\n".join(ops) + "\n")
     div, _, (oa, ob) = lockstep(args, args.ours, args.upstream, ops, env, keep=True)
     with open(path + ".diff", "w", encoding="utf-8") as f:
-        for i, op in enumerate(ops[:len(oa)]):
+        for i, op in enumerate(ops[: len(oa)]):
             mark = "  " if oa[i] == ob[i] else "!!"
             f.write(f"{mark} {op}\n     ours:     {oa[i]}\n     upstream: {ob[i]}\n")
     return path, div, oa, ob
 
 
 def replay(args, env):
-    ops = [l.strip() for l in open(args.replay, encoding="utf-8") if l.strip()]
+    with open(args.replay, encoding="utf-8") as f:
+        ops = [line.strip() for line in f if line.strip()]
     div, _, (oa, ob) = lockstep(args, args.ours, args.upstream, ops, env, keep=True)
-    for i, op in enumerate(ops[:len(oa)]):
+    for i, op in enumerate(ops[: len(oa)]):
         mark = "  " if oa[i] == ob[i] else "!!"
         print(f"{mark} {op}\n     ours:     {oa[i]}\n     upstream: {ob[i]}")
     print("diverges at step", div if div is not None else "-")
@@ -289,8 +367,12 @@ def main():
     ap.add_argument("--steps", type=int, default=int(os.environ.get("FUZZ_STEPS", "400")))
     ap.add_argument("--max-seeds", type=int, default=int(os.environ.get("FUZZ_MAX_SEEDS", "0")))
     ap.add_argument("--sqpoll", action="store_true", help="also set up SQPOLL rings")
-    ap.add_argument("--async", dest="with_async", action="store_true",
-                    help="also use IOSQE_ASYNC (completion order then depends on io-wq)")
+    ap.add_argument(
+        "--async",
+        dest="with_async",
+        action="store_true",
+        help="also use IOSQE_ASYNC (completion order then depends on io-wq)",
+    )
     ap.add_argument("--timers", action="store_true", help="also use 1 ms timeouts")
     ap.add_argument("--out", default=os.environ.get("FUZZ_OUT", "fuzz-out"))
     ap.add_argument("--replay")
@@ -324,61 +406,79 @@ def main():
         steps_uu += s_uu
         if d_uu is not None:
             uu_div += 1
-            print(f"seed {seed}: upstream vs upstream diverge at step {d_uu} "
-                  f"({ops[d_uu]}): {ua[-1]!r} vs {ub[-1]!r}")
+            print(
+                f"seed {seed}: upstream vs upstream diverge at step {d_uu} "
+                f"({ops[d_uu]}): {ua[-1]!r} vs {ub[-1]!r}"
+            )
         if d_ou is not None:
             ou_div += 1
             if d_uu is not None and d_uu <= d_ou:
                 noise += 1
-                print(f"seed {seed}: ours vs upstream diverge at step {d_ou} ({ops[d_ou]}): "
-                      f"{oa[-1]!r} vs {ob[-1]!r}: noise (upstream diverges from itself "
-                      f"at step {d_uu})")
+                print(
+                    f"seed {seed}: ours vs upstream diverge at step {d_ou} ({ops[d_ou]}): "
+                    f"{oa[-1]!r} vs {ob[-1]!r}: noise (upstream diverges from itself "
+                    f"at step {d_uu})"
+                )
             else:
-                prefix = ops[:d_ou + 1]
-                again = [lockstep(args, args.ours, args.upstream, prefix, env)[0]
-                         for _ in range(2)]
-                self_ = [lockstep(args, args.upstream, args.upstream, prefix, env)[0]
-                         for _ in range(2)]
+                prefix = ops[: d_ou + 1]
+                again = [lockstep(args, args.ours, args.upstream, prefix, env)[0] for _ in range(2)]
+                self_ = [
+                    lockstep(args, args.upstream, args.upstream, prefix, env)[0] for _ in range(2)
+                ]
                 if None in again or any(d is not None for d in self_):
                     noise += 1
-                    print(f"seed {seed}: ours vs upstream diverge at step {d_ou} "
-                          f"({ops[d_ou]}): {oa[-1]!r} vs {ob[-1]!r}: noise (did not repeat "
-                          f"{again}, upstream self {self_})")
+                    print(
+                        f"seed {seed}: ours vs upstream diverge at step {d_ou} "
+                        f"({ops[d_ou]}): {oa[-1]!r} vs {ob[-1]!r}: noise (did not repeat "
+                        f"{again}, upstream self {self_})"
+                    )
                 else:
                     small, calls = shrink(args, prefix, env, args.shrink_budget)
                     path, d, sa, sb = write_case(args, seed, small, env)
                     # A real divergence repeats every time, and upstream agrees
                     # with itself every time, on the shrunk sequence.
-                    ou = [lockstep(args, args.ours, args.upstream, small, env)[0]
-                          for _ in range(5)]
-                    uu = [lockstep(args, args.upstream, args.upstream, small, env)[0]
-                          for _ in range(5)]
+                    ou = [lockstep(args, args.ours, args.upstream, small, env)[0] for _ in range(5)]
+                    uu = [
+                        lockstep(args, args.upstream, args.upstream, small, env)[0]
+                        for _ in range(5)
+                    ]
                     if None in ou or any(x is not None for x in uu):
                         os.remove(path)
                         os.remove(path + ".diff")
                         noise += 1
-                        print(f"seed {seed}: ours vs upstream diverge at step {d_ou} "
-                              f"({ops[d_ou]}): noise (the shrunk case is unstable: "
-                              f"ours/upstream {ou}, upstream/upstream {uu})")
+                        print(
+                            f"seed {seed}: ours vs upstream diverge at step {d_ou} "
+                            f"({ops[d_ou]}): noise (the shrunk case is unstable: "
+                            f"ours/upstream {ou}, upstream/upstream {uu})"
+                        )
                         seed += 1
                         continue
                     real.append((seed, d_ou, len(small), path))
-                    print(f"seed {seed}: REAL divergence at step {d_ou} ({ops[d_ou]}): "
-                          f"ours {oa[-1]!r} vs upstream {ob[-1]!r}; shrunk to {len(small)} "
-                          f"operations in {calls} runs: {path} (+ .diff); replay with "
-                          f"--replay {path}")
+                    print(
+                        f"seed {seed}: REAL divergence at step {d_ou} ({ops[d_ou]}): "
+                        f"ours {oa[-1]!r} vs upstream {ob[-1]!r}; shrunk to {len(small)} "
+                        f"operations in {calls} runs: {path} (+ .diff); replay with "
+                        f"--replay {path}"
+                    )
         seed += 1
 
     secs = time.monotonic() - t0
-    print(f"fuzz: seeds {args.seed}..{seed - 1} ({seeds}), {args.steps} operations each, "
-          f"{secs:.1f} s")
-    print(f"fuzz: ours vs upstream: {steps_ou} steps, {ou_div} seeds diverged "
-          f"({noise} timing noise, {len(real)} real)")
+    print(
+        f"fuzz: seeds {args.seed}..{seed - 1} ({seeds}), {args.steps} operations each, {secs:.1f} s"
+    )
+    print(
+        f"fuzz: ours vs upstream: {steps_ou} steps, {ou_div} seeds diverged "
+        f"({noise} timing noise, {len(real)} real)"
+    )
     print(f"fuzz: upstream vs upstream: {steps_uu} steps, {uu_div} seeds diverged")
     if args.selftest:
         ok = bool(real)
-        print("fuzz selftest:", "found and shrank the planted difference" if ok
-              else "FAILED to find the planted difference")
+        print(
+            "fuzz selftest:",
+            "found and shrank the planted difference"
+            if ok
+            else "FAILED to find the planted difference",
+        )
         return 0 if ok else 1
     return 1 if real else 0
 

@@ -98,16 +98,51 @@ macro_rules! ring {
 }
 pub use crate::ring;
 
+/// Whether the kernel refuses setup `flags`, asked through libc's
+/// `syscall(2)` and not the library's setup or syscall code: a library bug
+/// that refuses good flags then fails the test instead of passing for a
+/// kernel that lacks them. `Some(errno)` when refused.
+pub fn kernel_refuses_flags(entries: u32, flags: u32) -> Option<Errno> {
+    let mut p = io_uring_params {
+        flags,
+        ..Default::default()
+    };
+    // SAFETY: `p` is a valid, writable params struct for the call's duration.
+    let fd = unsafe {
+        libc::syscall(
+            libc::SYS_io_uring_setup,
+            entries,
+            core::ptr::from_mut(&mut p),
+        )
+    };
+    if fd < 0 {
+        return Some(Errno(
+            std::io::Error::last_os_error().raw_os_error().unwrap_or(0),
+        ));
+    }
+    // SAFETY: `fd` is the ring descriptor just created, closed once.
+    unsafe { libc::close(fd as libc::c_int) };
+    None
+}
+
 /// A ring with setup `flags` this kernel may not know: skips where io_uring
-/// is refused or the kernel refuses the flags.
+/// is refused or where the raw probe above says the kernel refuses the
+/// flags; otherwise the library's setup must succeed.
 #[macro_export]
 macro_rules! ring_or_skip {
     ($entries:expr, $flags:expr) => {{
         $crate::test_ring::require_uring!();
+        if let Some(e) = $crate::test_ring::kernel_refuses_flags($entries, $flags) {
+            $crate::test_ring::skip!(
+                "kernel refuses setup flags {:#x}: {}",
+                $flags,
+                $crate::test_ring::errno(e)
+            );
+        }
         match $crate::test_ring::TestRing::new($entries, $flags) {
             Ok(r) => r,
-            Err(e) => $crate::test_ring::skip!(
-                "kernel refuses setup flags {:#x}: {}",
+            Err(e) => panic!(
+                "the kernel accepts setup flags {:#x} (raw io_uring_setup), the library fails: {}",
                 $flags,
                 $crate::test_ring::errno(e)
             ),

@@ -7,6 +7,7 @@
 # path, and every capi-test compiled (-Werror) and linked against it.
 #   CHECK_ARCH_CROSS  Debian architectures (default: all below)
 set -u
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$ARCH_ROOT" || exit 1
 rust_cross_env || { result FAIL cross-rust-src 0 "no Rust library source"; exit 1; }
@@ -33,7 +34,8 @@ capi_compile() { # triplet build-dir
 	out=$2/capi-tests
 	mkdir -p "$out"
 	# Two at a time, one line per program: "ok NAME" or "FAIL NAME".
-	ls capi-tests/*.c | xargs -P 2 -I{} sh -c '
+	# shellcheck disable=SC2016 # expanded by the inner sh, from its arguments
+	printf '%s\n' capi-tests/*.c | xargs -P 2 -I{} sh -c '
 		t=$(basename "$1" .c)
 		if "$2-gcc" -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Iinclude -Icapi-tests \
 			-o "$3/$t" "$1" -L"$4" -Wl,-rpath-link,"$4" -luring -lpthread -ldl 2>"$3/$t.log"
@@ -55,6 +57,7 @@ symbols() { # triplet build-dir
 }
 
 for arch in ${CHECK_ARCH_CROSS:-armhf armel riscv64 ppc64el s390x mips64el loong64}; do
+	# shellcheck disable=SC2046 # target_of prints words, one per positional parameter
 	set -- $(target_of "$arch") || { result FAIL "$arch" 0 "unknown architecture"; continue; }
 	rust=$1 triplet=$2
 	build=$ARCH_CACHE/build-$arch

@@ -5,6 +5,7 @@
 # own suite built -m32 in source and binary drop-in modes against upstream
 # built the same way (0 regressions), and the capi-tests.
 set -u
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$ARCH_ROOT" || exit 1
 
@@ -52,6 +53,7 @@ suite() {
 	while [ "$k" -le "$shares" ]; do
 		echo "==== share $k of $shares (cache $suite_cache-$k)"
 		cat "$suite_cache-$k.log"
+		# shellcheck disable=SC2046 # the counts line, split into words on purpose
 		set -- $(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$suite_cache-$k.log" |
 			tail -n 1 | tr -d ,) 0 0 0 0 0 0
 		[ "$2" = passed ] || { echo "share $k: no closing count"; rc=1; }
@@ -82,6 +84,7 @@ step i386-pkgconfig sh capi-tests/pkgconfig.sh "$stage"
 # uring-info for i686 needs std built from source too (minutes on a busy
 # machine the first time): CHECK_ARCH_URING_INFO=yes.
 if [ "${CHECK_ARCH_URING_INFO:-no}" = yes ]; then
+	# shellcheck disable=SC2016 # expanded by the inner sh, from its arguments
 	step i386-uring-info sh -c '
 		CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_LINKER=i686-linux-gnu-gcc cargo build --quiet --release \
 			-p uring-info --target i686-unknown-linux-gnu -Zbuild-std=std,panic_abort \

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=sh
 # Shared by the tools/arch/ scripts (sourced, not run): where things go, how a
 # result is recorded, how packages and Rust's core for other targets arrive.
 #   ARCH_ROOT     the repository

@@ -8,7 +8,10 @@
 set -eu
 cache=$1/rust-src
 want=$(rustc --version | awk '{print $2}')
-lib=$(ls -d "$cache"/root/usr/src/rustc-"$want"*/library 2>/dev/null | head -n 1 || true)
+lib=
+for d in "$cache"/root/usr/src/rustc-"$want"*/library; do
+	if [ -d "$d" ]; then lib=$d; break; fi
+done
 if [ -n "$lib" ] && [ -d "$lib/core" ]; then echo "$lib"; exit 0; fi
 
 mkdir -p "$cache/root"

@@ -33,6 +33,7 @@ lib="-Wl,-u,uring_diag_attach $out/build/liburing-diag.a $out/build/liburing.a"
 inc=$here/build/stage/usr/include
 test -f "$inc/liburing.h" || { echo "check-tsan: run make stage first" >&2; exit 2; }
 status=0
+# shellcheck disable=SC2043 # one program today; the loop takes more
 for t in submit_wait_threads; do
 	src=$here/capi-tests/$t.c
 	# shellcheck disable=SC2086 # $lib: the two archives and the flag that pulls one in

@@ -75,8 +75,9 @@ def derive_archive():
     candidates = list(APT_SOURCE_FILES)
     parts = "/etc/apt/sources.list.d"
     if os.path.isdir(parts):
-        candidates += [os.path.join(parts, f) for f in sorted(os.listdir(parts))
-                       if f.endswith(".sources")]
+        candidates += [
+            os.path.join(parts, f) for f in sorted(os.listdir(parts)) if f.endswith(".sources")
+        ]
     seen = set()
     for path in candidates:
         if path in seen or not os.path.isfile(path):
@@ -143,23 +144,38 @@ class PrivateApt:
         self.origin = None
 
     def opts(self, status=None):
-        o = ["-o", "Dir::Etc::SourceList=" + self.sourcelist,
-             "-o", "Dir::Etc::SourceParts=" + self.parts,
-             "-o", "Dir::Etc::Preferences=/dev/null",
-             "-o", "Dir::Etc::PreferencesParts=/dev/null",
-             "-o", "Dir::State::Lists=" + self.lists,
-             "-o", "Dir::State::Status=" + (status or self.status),
-             "-o", "Dir::Cache::Archives=" + self.archives,
-             "-o", "Dir::Cache::pkgcache=", "-o", "Dir::Cache::srcpkgcache=",
-             "-o", "APT::Sandbox::User=root",
-             "-o", "Acquire::Languages=none",
-             "-o", "APT::Get::List-Cleanup=false",
-             # sid's Release file on a snapshot mirror is often past its
-             # Valid-Until; signatures are still checked.
-             "-o", "Acquire::Check-Valid-Until=false"]
+        o = [
+            "-o",
+            "Dir::Etc::SourceList=" + self.sourcelist,
+            "-o",
+            "Dir::Etc::SourceParts=" + self.parts,
+            "-o",
+            "Dir::Etc::Preferences=/dev/null",
+            "-o",
+            "Dir::Etc::PreferencesParts=/dev/null",
+            "-o",
+            "Dir::State::Lists=" + self.lists,
+            "-o",
+            "Dir::State::Status=" + (status or self.status),
+            "-o",
+            "Dir::Cache::Archives=" + self.archives,
+            "-o",
+            "Dir::Cache::pkgcache=",
+            "-o",
+            "Dir::Cache::srcpkgcache=",
+            "-o",
+            "APT::Sandbox::User=root",
+            "-o",
+            "Acquire::Languages=none",
+            "-o",
+            "APT::Get::List-Cleanup=false",
+            # sid's Release file on a snapshot mirror is often past its
+            # Valid-Until; signatures are still checked.
+            "-o",
+            "Acquire::Check-Valid-Until=false",
+        ]
         if self.arch:
-            o += ["-o", "APT::Architecture=" + self.arch,
-                  "-o", "APT::Architectures=" + self.arch]
+            o += ["-o", "APT::Architecture=" + self.arch, "-o", "APT::Architectures=" + self.arch]
         return o
 
     def configure(self):
@@ -169,22 +185,29 @@ class PrivateApt:
             return self.origin
         found = derive_archive()
         if not found:
-            raise AptError("cannot derive a Debian archive from this machine's apt "
-                           "configuration (%s)" % ", ".join(APT_SOURCE_FILES))
+            raise AptError(
+                "cannot derive a Debian archive from this machine's apt "
+                "configuration (%s)" % ", ".join(APT_SOURCE_FILES)
+            )
         uris, signed_by, origin = found
-        for d in (self.parts, os.path.join(self.lists, "partial"),
-                  os.path.join(self.archives, "partial")):
+        for d in (
+            self.parts,
+            os.path.join(self.lists, "partial"),
+            os.path.join(self.archives, "partial"),
+        ):
             os.makedirs(d, exist_ok=True)
         open(self.sourcelist, "w").close()
         if not os.path.exists(self.status):
             open(self.status, "w").close()
         for old in os.listdir(self.parts):  # ours alone
             os.unlink(os.path.join(self.parts, old))
-        text = ["# Written by tools/fetch/aptfetch.py from %s" % origin,
-                "Types: " + self.types,
-                "URIs: " + " ".join(uris),
-                "Suites: " + " ".join(self.suites),
-                "Components: " + COMPONENT]
+        text = [
+            "# Written by tools/fetch/aptfetch.py from %s" % origin,
+            "Types: " + self.types,
+            "URIs: " + " ".join(uris),
+            "Suites: " + " ".join(self.suites),
+            "Components: " + COMPONENT,
+        ]
         if self.arch:
             text.append("Architectures: " + self.arch)
         if signed_by:
@@ -202,8 +225,14 @@ class PrivateApt:
             self.log.write("\n$ (cd %s && %s)\n" % (cwd or os.getcwd(), " ".join(full)))
             self.log.flush()
         env = dict(os.environ, LC_ALL="C")
-        rc = subprocess.call(full, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out,
-                             stderr=subprocess.STDOUT if self.log else None)
+        rc = subprocess.call(
+            full,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT if self.log else None,
+        )
         if self.log:
             self.log.write("[exit %d]\n" % rc)
             self.log.flush()
@@ -213,16 +242,24 @@ class PrivateApt:
 
     def _query(self, cmd, status=None):
         self.configure()
-        p = subprocess.run([cmd[0]] + self.opts(status) + cmd[1:], stdin=subprocess.DEVNULL,
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                           universal_newlines=True, env=dict(os.environ, LC_ALL="C"))
+        p = subprocess.run(
+            [cmd[0]] + self.opts(status) + cmd[1:],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=dict(os.environ, LC_ALL="C"),
+        )
         return p.returncode, p.stdout
 
     def lists_age(self):
         """Seconds since the lists were fetched, None when there are none."""
         try:
-            times = [os.path.getmtime(os.path.join(self.lists, f)) for f in os.listdir(self.lists)
-                     if "Packages" in f or "Sources" in f]
+            times = [
+                os.path.getmtime(os.path.join(self.lists, f))
+                for f in os.listdir(self.lists)
+                if "Packages" in f or "Sources" in f
+            ]
         except OSError:
             return None
         return time.time() - max(times) if times else None
@@ -247,8 +284,11 @@ class PrivateApt:
                     vers.append(line.split(":", 1)[1].strip())
         else:
             rc, out = self._query(["apt-cache", "madison", pkg])
-            vers = [l.split("|")[1].strip() for l in out.splitlines()
-                    if l.count("|") >= 2 and l.split("|")[0].strip() == pkg]
+            vers = [
+                l.split("|")[1].strip()
+                for l in out.splitlines()
+                if l.count("|") >= 2 and l.split("|")[0].strip() == pkg
+            ]
         return sorted(set(vers), key=DebVersion) if rc == 0 else []
 
     def depends(self, pkg):
@@ -260,8 +300,10 @@ class PrivateApt:
 
     def missing(self, pkgs):
         """What installing pkgs would add to this machine (its real dpkg status)."""
-        rc, out = self._query(["apt-get", "-s", "install", "--no-install-recommends"] +
-                              list(pkgs), status="/var/lib/dpkg/status")
+        rc, out = self._query(
+            ["apt-get", "-s", "install", "--no-install-recommends"] + list(pkgs),
+            status="/var/lib/dpkg/status",
+        )
         return [l.split()[1] for l in out.splitlines() if l.startswith("Inst ")]
 
     def download(self, dest, pkgs, check=True):
@@ -276,21 +318,22 @@ class PrivateApt:
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="tools/fetch/aptfetch.py",
-                                 description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="tools/fetch/aptfetch.py", description=__doc__.split("\n")[0])
     ap.add_argument("state", help="private apt state directory")
     ap.add_argument("--suite", action="append", required=True, help="suite (repeatable)")
     ap.add_argument("--types", default="deb", choices=("deb", "deb-src"))
     ap.add_argument("--arch", help="architecture of binary packages")
     ap.add_argument("--max-age", type=int, help="refresh lists older than this (seconds)")
-    ap.add_argument("command", choices=("update", "download", "source", "versions", "depends",
-                                        "missing"))
+    ap.add_argument(
+        "command", choices=("update", "download", "source", "versions", "depends", "missing")
+    )
     ap.add_argument("args", nargs="*")
     a = ap.parse_args(argv)
     apt = PrivateApt(a.state, a.suite, a.types, a.arch)
     need = {"update": 0, "download": 2, "source": 2, "versions": 1, "depends": 1, "missing": 1}
-    if len(a.args) < need[a.command] or (a.command in ("versions", "depends", "source")
-                                         and len(a.args) != need[a.command]):
+    if len(a.args) < need[a.command] or (
+        a.command in ("versions", "depends", "source") and len(a.args) != need[a.command]
+    ):
         ap.error("wrong arguments for %s" % a.command)
     try:
         if a.command == "update":

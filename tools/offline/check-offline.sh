@@ -44,7 +44,7 @@ done
 rm -rf "$cache/debian-root"
 for deb in "$debs"/*.deb; do dpkg -x "$deb" "$cache/debian-root"; done
 debian_registry=$cache/debian-root/usr/share/cargo/registry
-echo "check-offline: Debian $suite crates: $(ls "$debian_registry" | tr '\n' ' ')"
+echo "check-offline: Debian $suite crates: $(cd "$debian_registry" && printf '%s ' *)"
 
 # (b) the vendor tree and (c) the warm cargo home, redone when the lock changes.
 lock_sum=$(sha256sum Cargo.lock | cut -d' ' -f1)
@@ -76,7 +76,7 @@ for source in ${OFFLINE_SOURCES:-debian vendor warm}; do
         mkdir -p "$tree"
         git ls-files -z | xargs -0 cp --parents -t "$tree"
         [ "$lock" = with ] || rm -f "$tree/Cargo.lock"
-        prepare= offline=false
+        prepare='' offline=false
         case $source in
         debian)
             home=$work/home-$case

@@ -37,6 +37,32 @@ failed=$(awk '/^test result:/ { n += $6 } END { print n + 0 }' "$log")
 # One skipped test per name, however many lines it printed.
 skipped=$(grep '^SKIP: ' "$log" | cut -d' ' -f2 | sort -u | wc -l)
 [ "$rc" = 0 ] || tail -n 40 "$log"
+# With io_uring available, the skips must be exactly those unit-skips.tsv
+# expects for this kernel (release from uname, against the release table).
+if [ -z "$launcher" ]; then
+	here=$(dirname "$0")
+	krel=$(uname -r | sed -n 's/^\([0-9]*\)\.\([0-9]*\).*/\1.\2/p')
+	expected=$(grep -v '^#' "$here/unit-skips.tsv" | while IFS='	' read -r t need; do
+		rel=$(awk -F '\t' -v n="$need" '$1 == n { print $2 }' "$here/../../man/kernel-releases.tsv")
+		awk -v r="$rel" -v k="$krel" 'BEGIN { split(r, a, "."); split(k, b, ".");
+			exit !(b[1] * 1000 + b[2] < a[1] * 1000 + a[2]) }' && echo "$t"
+	done | sort -u | tr '\n' ' ')
+	got=$(grep '^SKIP: ' "$log" | cut -d' ' -f2 | sed 's/:$//' | sort -u | tr '\n' ' ')
+	for t in $got; do
+		case " $expected " in
+		*" $t "*) ;;
+		*) echo "FAIL $t: unexpected skip (not in tools/test/unit-skips.tsv for kernel $krel)"
+		   failed=$((failed + 1)) rc=1 ;;
+		esac
+	done
+	for t in $expected; do
+		case " $got " in
+		*" $t "*) ;;
+		*) echo "FAIL $t: expected to skip on kernel $krel (tools/test/unit-skips.tsv), but did not skip"
+		   failed=$((failed + 1)) rc=1 ;;
+		esac
+	done
+fi
 rm -f "$log"
 echo "$((passed - skipped)) passed, $failed failed, $skipped skipped${launcher:+ (io_uring_setup refused by a seccomp filter)}"
 if [ -n "$launcher" ] && [ "$rc" = 0 ] && [ "$skipped" = 0 ]; then

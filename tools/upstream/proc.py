@@ -49,8 +49,14 @@ def run_logged(cmd, log, cwd=None, env=None, check=True):
     """Run cmd, appending its output to the open file `log`. Returns the exit code."""
     log.write("\n$ (cd %s && %s)\n" % (cwd or os.getcwd(), " ".join(cmd)))
     log.flush()
-    rc = subprocess.call(cmd, cwd=cwd, env=env or build_env(), stdin=subprocess.DEVNULL,
-                         stdout=log, stderr=subprocess.STDOUT)
+    rc = subprocess.call(
+        cmd,
+        cwd=cwd,
+        env=env or build_env(),
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     log.write("[exit %d]\n" % rc)
     log.flush()
     if check and rc != 0:
@@ -59,9 +65,16 @@ def run_logged(cmd, log, cwd=None, env=None, check=True):
 
 
 def capture(cmd, cwd=None, env=None):
-    p = subprocess.run(cmd, cwd=cwd, env=env or build_env(), stdin=subprocess.DEVNULL,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       universal_newlines=True, errors="replace")
+    p = subprocess.run(
+        cmd,
+        cwd=cwd,
+        env=env or build_env(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        errors="replace",
+    )
     return p.returncode, p.stdout
 
 

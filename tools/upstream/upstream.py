@@ -72,6 +72,7 @@ def locked(cache):
 
 # --------------------------------------------------------------------------- source
 
+
 def unpack_dsc(dsc, dest, log):
     rmtree(dest)
     os.makedirs(os.path.dirname(dest), exist_ok=True)
@@ -97,8 +98,9 @@ def source(cache, log):
     local = os.environ.get("LIBURING_SRC")
     if local:
         local = os.path.abspath(local)
-        if not os.path.isfile(os.path.join(local, "configure")) or \
-                not os.path.isdir(os.path.join(local, "test")):
+        if not os.path.isfile(os.path.join(local, "configure")) or not os.path.isdir(
+            os.path.join(local, "test")
+        ):
             die("LIBURING_SRC=%s is not a liburing source tree" % local)
         return local, "local tree " + local
     srcroot = os.path.join(cache, "src")
@@ -112,28 +114,36 @@ def source(cache, log):
 def fetch_source(cache, srcroot, log):
     for tool in ("apt-get", "apt-cache", "dpkg"):
         if not shutil.which(tool):
-            die("%s not found: cannot fetch the Debian source package; "
-                "set LIBURING_SRC=/path/to/liburing-source" % tool)
+            die(
+                "%s not found: cannot fetch the Debian source package; "
+                "set LIBURING_SRC=/path/to/liburing-source" % tool
+            )
     fetcher = aptfetch.PrivateApt(os.path.join(cache, "apt"), SRC_SUITES, types="deb-src", log=log)
     try:
         origin = fetcher.configure()
     except aptfetch.AptError as e:
         die("%s; set LIBURING_SRC=/path/to/liburing-source instead" % e)
-    say("fetching Debian source package %s=%s (deb-src %s, derived from %s)"
-        % (PIN_PACKAGE, PIN_VERSION, "/".join(SRC_SUITES), origin))
+    say(
+        "fetching Debian source package %s=%s (deb-src %s, derived from %s)"
+        % (PIN_PACKAGE, PIN_VERSION, "/".join(SRC_SUITES), origin)
+    )
     vers = fetcher.versions(PIN_PACKAGE)
     if PIN_VERSION not in vers:
         fetcher.update()
         vers = fetcher.versions(PIN_PACKAGE)
     if not vers:
-        die("no %s source package found in %s (see %s)" % (PIN_PACKAGE, "/".join(SRC_SUITES),
-                                                           log.name))
+        die(
+            "no %s source package found in %s (see %s)"
+            % (PIN_PACKAGE, "/".join(SRC_SUITES), log.name)
+        )
     version = PIN_VERSION
     if PIN_VERSION not in vers:
         version = vers[-1]
-        loud("%s %s is no longer available in %s.\nFalling back to the newest available "
-             "version: %s.\nResults are NOT against the pinned release."
-             % (PIN_PACKAGE, PIN_VERSION, "/".join(SRC_SUITES), version))
+        loud(
+            "%s %s is no longer available in %s.\nFalling back to the newest available "
+            "version: %s.\nResults are NOT against the pinned release."
+            % (PIN_PACKAGE, PIN_VERSION, "/".join(SRC_SUITES), version)
+        )
     dl = os.path.join(cache, "dl", version)
     if fetcher.source(dl, "%s=%s" % (PIN_PACKAGE, version), check=False) != 0:
         die("apt-get source %s=%s failed (see %s)" % (PIN_PACKAGE, version, log.name))
@@ -152,11 +162,11 @@ def fetch_source(cache, srcroot, log):
 
 # --------------------------------------------------------------------------- build
 
+
 def fresh_tree(src, tree, log):
     """A private copy of the source tree, cleaned and configured."""
     rmtree(tree)
-    shutil.copytree(src, tree, symlinks=True,
-                    ignore=shutil.ignore_patterns(".git", ".harness-*"))
+    shutil.copytree(src, tree, symlinks=True, ignore=shutil.ignore_patterns(".git", ".harness-*"))
     run_logged(["make", "clean"], log, cwd=tree, check=False)
     run_logged(["./configure"], log, cwd=tree)
 
@@ -166,8 +176,13 @@ def build(cache, src, src_desc, jobs=2, rebuild=False):
     tests), installed into stage_dir(cache); kept while the source, CC and
     CFLAGS are the same. Returns the build tree."""
     ref, stage = reference_tree(cache), stage_dir(cache)
-    key = {"src": src, "desc": src_desc, "cc": os.environ.get("CC"),
-           "cflags": os.environ.get("CFLAGS"), "format": BUILD_FORMAT}
+    key = {
+        "src": src,
+        "desc": src_desc,
+        "cc": os.environ.get("CC"),
+        "cflags": os.environ.get("CFLAGS"),
+        "format": BUILD_FORMAT,
+    }
 
     def same_source(k):
         # The same package whether it was fetched by this process or cached.
@@ -256,18 +271,25 @@ def cached(cache, what):
 
 def main(argv):
     import proc
+
     proc.PREFIX, proc.OUT = "upstream", sys.stderr
-    ap = argparse.ArgumentParser(prog="tools/upstream/upstream.py",
-                                 description="Fetch, build and stage upstream liburing; "
-                                 "print the path.")
+    ap = argparse.ArgumentParser(
+        prog="tools/upstream/upstream.py",
+        description="Fetch, build and stage upstream liburing; print the path.",
+    )
     ap.add_argument("what", choices=("source", "build", "stage"))
-    ap.add_argument("--cache", default=DEFAULT_CACHE,
-                    help="cache directory (default <repo>/.cache/liburing-tests)")
+    ap.add_argument(
+        "--cache",
+        default=DEFAULT_CACHE,
+        help="cache directory (default <repo>/.cache/liburing-tests)",
+    )
     ap.add_argument("-j", "--jobs", type=int, default=2, help="make -j (default 2)")
     ap.add_argument("--rebuild", action="store_true", help="rebuild even if up to date")
-    ap.add_argument("--cached", action="store_true",
-                    help="print the path only if it exists already (exit 1 if not); "
-                    "never fetch or build")
+    ap.add_argument(
+        "--cached",
+        action="store_true",
+        help="print the path only if it exists already (exit 1 if not); never fetch or build",
+    )
     args = ap.parse_args(argv)
     if args.cached:
         path = cached(args.cache, args.what)

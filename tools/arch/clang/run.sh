@@ -23,7 +23,7 @@ failed=0
 flags="-g -O3 -Wall -Wextra -Werror -Wno-sign-compare -Wmissing-prototypes -Wstrict-prototypes
  -Wunreachable-code-loop-increment -Wunreachable-code -Wmissing-variable-declarations -Wextra-semi-stmt"
 # One line: make recipes take it as a single variable.
-flags=$(echo $flags)
+flags=$(printf '%s' "$flags" | tr '\n' ' ')
 lib_flags="-Wshorten-64-to-32"
 
 step() { printf '== %s (%ss)\n' "$1" $(($(date +%s) - start_all)); }

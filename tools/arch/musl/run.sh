@@ -81,6 +81,7 @@ rm -rf "$stage"
 check relink make --no-print-directory $make_vars lib ffi install DESTDIR="$stage" prefix=/usr || finish
 
 # Linked against musl's libc.so and nothing else, with musl's loader.
+# shellcheck disable=SC2317 # called through `check`, below
 needed_only_libc() {
 	for so in "$stage/usr/lib/liburing.so.2" "$stage/usr/lib/liburing-ffi.so.2"; do
 		readelf -d "$so" | awk '/NEEDED/ { print }' | tee /dev/stderr |
@@ -98,7 +99,7 @@ step "capi-tests with musl-gcc"
 # uring-info, a std Rust program, is not built for musl: Rust's musl std
 # links libunwind.a and crt objects that come with rustup's target
 # component, not with rust-src. Its test is left out.
-names="stage_layout $(ls capi-tests/*.c | sed 's|.*/||; s|\.c$||' | grep -vx uring-info | tr '\n' ' ')"
+names="stage_layout $(printf '%s\n' capi-tests/*.c | sed 's|.*/||; s|\.c$||' | grep -vx uring-info | tr '\n' ' ')"
 echo "not run: uring-info (no musl build of the uring-info tool)"
 # shellcheck disable=SC2086
 CXX=no-musl-c++ CC=$musl_cc CAPI_NO_COMPAT=1 CAPI_BUILD_DIR=$out/capi-tests \
@@ -107,6 +108,7 @@ cat "$out/capi-tests.log"
 counts=$(tail -n 1 "$out/capi-tests.log")
 case $counts in
 *" passed, "*" failed, "*" skipped")
+	# shellcheck disable=SC2086 # the counts line, split into words on purpose
 	set -- $counts
 	passed=$((passed + $1))
 	failed=$((failed + $3))

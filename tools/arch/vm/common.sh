@@ -3,6 +3,18 @@
 # which set repo, here, cache, out, target, vm_timeout and start_all first):
 # their progress lines, the cross tools and qemu, our library built for
 # aarch64, the initramfs's base and the boot itself.
+# shellcheck shell=sh
+: "${repo:?}" "${here:?}" "${cache:?}" "${out:?}" "${target:?}" "${vm_timeout:?}" "${start_all:?}"
+
+# The name of the last (in sorted order) module directory of guest tree $1
+# matching pattern $2: its kernel release.
+last_module_dir() {
+	k=
+	for d in "$1"/usr/lib/modules/$2; do
+		[ -d "$d" ] && k=${d##*/}
+	done
+	echo "$k"
+}
 
 step() { printf '== %s (%ss)\n' "$1" $(($(date +%s) - start_all)); }
 quietly() { # run a command, show its output only when it fails
@@ -44,7 +56,7 @@ fetch_cross_tools() {
 # directory of the cross binutils under their plain names).
 build_our_library() {
 	RUSTC_BOOTSTRAP=1 __CARGO_TESTS_ONLY_SRC_ROOT=$(cd "$rust_lib" && pwd) \
-		quietly cargo build --release --quiet -p uring-rs --lib --target $target -Zbuild-std=core
+		quietly cargo build --release --quiet -p uring-rs --lib --target "$target" -Zbuild-std=core
 	# The Makefile's relink calls ld, objcopy and ar by those names.
 	tools=$out/bin
 	mkdir -p "$tools"

@@ -8,6 +8,7 @@ Everything is owned by root in the archive, whoever runs this; /dev/console
 is added as a device node so the kernel can give /init its stdio before
 anything is mounted (creating the node in TREE would need root).
 """
+
 import os
 import stat
 import sys

@@ -16,7 +16,7 @@ mkdir -p "$1"
 # apt resolves relative Dir:: paths against its own directories.
 cache=$(cd "$1" && pwd)
 shift
-mode=get
+mode='get'
 case $1 in --resolve | --versions | --missing)
 	mode=${1#--}
 	shift
@@ -37,8 +37,8 @@ fetch() {
 
 case $mode in
 resolve | versions)
-	[ $mode = resolve ] && mode=depends
-	fetch $mode "$1"
+	[ "$mode" = resolve ] && mode=depends
+	fetch "$mode" "$1"
 	exit 0
 	;;
 missing)
@@ -54,6 +54,7 @@ for pkg in "$@"; do
 	stamp=$cache/debs/$pkg.$arch.extracted
 	[ -e "$stamp" ] && continue
 	fetch download "$cache/debs" "$pkg" >&2
+	# shellcheck disable=SC2012 # the newest by time; Debian file names have no spaces
 	deb=$(ls -t "$cache/debs/${name}"_*.deb | head -n 1)
 	dpkg-deb -x "$deb" "$cache/root-$arch"
 	echo "$deb" >"$stamp"

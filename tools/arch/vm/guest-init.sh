@@ -2,6 +2,8 @@
 # The rest of the guest's /init (run.sh puts test_timeout and tests above):
 # mount what the tests use, run each one, print "@@ name rc seconds" rows and
 # the tail of a failing test's output, then power off.
+# shellcheck shell=sh
+: "${test_timeout:?}" "${liburing_timeout:?}" "${tests?}" "${guest_skip?}"
 export PATH=/bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys

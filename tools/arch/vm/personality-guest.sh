@@ -5,6 +5,8 @@
 # ours and against upstream liburing, without and with a registered
 # personality, in an order that rotates each round. Prints
 # "@@ run ROUND SIDE PERSONALITY <result line>" rows, then powers off.
+# shellcheck shell=sh
+: "${rounds:?}" "${nreads:?}"
 export PATH=/bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys

@@ -29,6 +29,7 @@ rounds=${PERS_ROUNDS:-5}
 nreads=${PERS_N:-100000}
 start_all=$(date +%s)
 
+# shellcheck source=common.sh
 . "$here/common.sh"
 
 mkdir -p "$out"
@@ -69,7 +70,7 @@ for side in ours upstream; do
 done
 
 step "making the initramfs"
-kver=$(basename "$(ls -d "$guest"/usr/lib/modules/*-arm64 | tail -n 1)")
+kver=$(last_module_dir "$guest" '*-arm64')
 mods=$guest/usr/lib/modules/$kver/kernel
 initramfs_base "$out/initramfs" sh mount mkdir cat grep tail timeout date awk uname poweroff sync echo \
 	insmod ls sleep

@@ -30,6 +30,7 @@ test_timeout=${VM_TEST_TIMEOUT:-240}
 liburing_timeout=${VM_LIBURING_TIMEOUT:-60}
 start_all=$(date +%s)
 
+# shellcheck source=common.sh
 . "$here/common.sh"
 
 mkdir -p "$out"
@@ -73,7 +74,8 @@ cflags="-O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -I$stage/usr/include -I$repo/
 # Two compilers at a time; a name goes to built/ or nobuild/ by outcome.
 mkdir -p "$tests/built" "$tests/nobuild"
 export cross_cc cflags tests stage
-ls capi-tests/*.c | xargs -P 2 -n 1 sh -c '
+# shellcheck disable=SC2016 # expanded by the inner sh, from the exported variables
+printf '%s\n' capi-tests/*.c | xargs -P 2 -n 1 sh -c '
 	name=$(basename "$1" .c)
 	if $cross_cc $cflags -o "$tests/$name" "$1" -L"$stage/usr/lib" \
 		-luring -lpthread -ldl >"$tests/$name.build.log" 2>&1; then
@@ -81,8 +83,8 @@ ls capi-tests/*.c | xargs -P 2 -n 1 sh -c '
 	else
 		: >"$tests/nobuild/$name"
 	fi' sh
-built=$(ls "$tests/built" | tr '\n' ' ')
-nobuild=$(ls "$tests/nobuild" | tr '\n' ' ')
+built=$(cd "$tests/built" && find . -type f | sed 's|^\./||' | sort | tr '\n' ' ')
+nobuild=$(cd "$tests/nobuild" && find . -type f | sed 's|^\./||' | sort | tr '\n' ' ')
 for name in $nobuild; do
 	sed 's/^/    /' "$tests/$name.build.log" | head -n 20
 done
@@ -107,7 +109,8 @@ lt_built=""
 if [ -n "$liburing_tests" ] && [ -z "$upstream_src" ]; then
 	echo "liburing's source could not be fetched (see $out/upstream-src.log): its tests left out"
 elif [ -n "$liburing_tests" ]; then
-	step "building $(echo $liburing_tests | wc -w) of liburing's tests for aarch64 (source drop-in)"
+	# shellcheck disable=SC2086 # one word per test name
+	step "building $(printf '%s\n' $liburing_tests | grep -c .) of liburing's tests for aarch64 (source drop-in)"
 	lt=$out/liburing
 	rm -rf "$lt"
 	cp -a "$upstream_src" "$lt"
@@ -164,8 +167,8 @@ summary=$out/summary.txt
 : >"$summary"
 for flavour in $pages; do
 	case $flavour in
-	4k) kver=$(basename "$(ls -d "$guest"/usr/lib/modules/*-arm64 | tail -n 1)") ;;
-	16k) kver=$(basename "$(ls -d "$guest"/usr/lib/modules/*-arm64-16k | tail -n 1)") ;;
+	4k) kver=$(last_module_dir "$guest" '*-arm64') ;;
+	16k) kver=$(last_module_dir "$guest" '*-arm64-16k') ;;
 	esac
 	step "booting $kver ($flavour pages) under qemu-system-aarch64"
 	log=$out/console-$flavour.log
