@@ -465,12 +465,14 @@ man:
 # installed header (synopsis-check.c, written by tools/gen), lint-clean, the
 # examples compile and run, no sentence taken from liburing's pages
 # (upstream's source: LIBURING_SRC, else the Debian source package, from
-# $(UPSTREAM)).
+# $(UPSTREAM)), and every claim a page ties to a case of
+# man/checks/claims.c holds on this kernel, driven by our library and by
+# upstream's (man/claims.py).
 # (`stage` builds `all`, so the pages too; naming `man` here as well would let
 # make -j regenerate them while the stage's install copies them.)
 check-man: stage
-	src=$$($(UPSTREAM) source) && \
-	$(PYTHON) man/check.py $(MAN_DIR) $(abspath $(STAGE))/usr "$$src/man"
+	src=$$($(UPSTREAM) source) && up=$$($(UPSTREAM) stage) && \
+	$(PYTHON) man/check.py $(MAN_DIR) $(abspath $(STAGE))/usr "$$src/man" "$$up/usr"
 
 # Browsable HTML: $(MAN_DIR)/html/index.html links every page.
 html: man

@@ -45,7 +45,11 @@ macro_rules! cqe_out {
 ///
 /// # Errors
 /// - `EAGAIN`: the kernel could not allocate request memory; reap and retry.
-/// - `EBUSY`: the CQ ring is overflowing; reap completions first.
+/// - `EBUSY`: older kernels only: completions are waiting in the kernel's
+///   overflow list (`IORING_SQ_CQ_OVERFLOW` set) and could not all be moved
+///   into the CQ ring; reap completions first. Linux 6.18 (checked here; the
+///   release that changed this is not established) keeps accepting
+///   submissions while the flag is set. [check: submit-during-overflow]
 /// - `EEXIST`: a `IORING_SETUP_SINGLE_ISSUER` ring was used by another task.
 ///
 /// # Notes
@@ -93,7 +97,9 @@ unsafe fn submit_detour(ring: *mut io_uring, wait_nr: c_uint, getevents: bool) -
 ///
 /// # Errors
 /// - `EINTR`: a signal arrived while waiting.
-/// - `EBUSY`: the CQ ring is overflowing.
+/// - `EBUSY`: older kernels only, as for io_uring_submit(): completions wait
+///   in the overflow list; Linux 6.18 keeps accepting submissions.
+///   [check: submit-during-overflow]
 ///
 /// # See also
 /// io_uring_submit, io_uring_submit_and_wait_timeout, io_uring_wait_cqe
@@ -480,8 +486,17 @@ pub unsafe extern "C" fn __io_uring_sqring_wait(ring: *mut io_uring) -> c_int {
 /// A null `ring` gives NULL where liburing would dereference it.
 ///
 /// # Return value
-/// A cleared SQE, or NULL when the submission queue is full: submit, then try
-/// again.
+/// The next free SQE, or NULL when the submission queue is full: submit, then
+/// try again.
+///
+/// The SQE is not cleared. `flags`, `ioprio`, the opcode flags (`rw_flags`
+/// and its aliases), `buf_index`, `personality`, `file_index` and `addr3` are
+/// reset to 0; every other field, `user_data`, `fd`, `addr`, `len` and `off`
+/// among them, still holds what the request that last used the slot wrote.
+/// The `io_uring_prep_*` helpers set the fields their operation reads, but not
+/// `user_data`: set it with io_uring_sqe_set_data64() or
+/// io_uring_sqe_set_data() for every request whose completion you look at.
+/// [check: get-sqe-not-cleared]
 ///
 /// # See also
 /// io_uring_submit, io_uring_sq_space_left, io_uring_get_sqe128

@@ -220,7 +220,7 @@ pub const INLINE: &[Inline] = &[
         kind: Function,
         prototype: "struct io_uring_sqe *io_uring_get_sqe128(struct io_uring *ring)",
         about: "A 128-byte SQE, or NULL. On IORING_SETUP_SQE128 rings that is any SQE. On IORING_SETUP_SQE_MIXED rings it is two adjacent 64-byte slots, which may not straddle the end of the array: when only the last slot is left before the end, it becomes a NOP that posts nothing on success, and the big SQE starts at slot 0. The request must use a 128-byte opcode, so that the kernel steps over both slots. Other rings: always NULL.",
-        returns: "A pointer to a cleared 128-byte SQE, or NULL when the SQ ring is full or the ring has no 128-byte entries.",
+        returns: "A pointer to a 128-byte SQE, or NULL when the SQ ring is full or the ring has no 128-byte entries. As with io_uring_get_sqe(), only some fields are reset to 0; user_data and the others keep what the slot held before.",
         notes: "IORING_SETUP_SQE_MIXED is recent: probe for it by asking io_uring_queue_init() for it and falling back on -EINVAL.",
         see: &["io_uring_get_sqe", "io_uring_prep_nop128", "io_uring_prep_uring_cmd128"],
         ..I

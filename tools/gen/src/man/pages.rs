@@ -395,6 +395,9 @@ pub fn prep_page(
     let ops = opcodes(&stores);
     let op = ops.first().map(String::as_str);
     let mut notes = Vec::new();
+    if !h.notes.is_empty() {
+        notes.push(h.notes.to_string());
+    }
     if let Some(op) = op {
         let op_since = since.get(format!("IORING_OP_{op}").as_str()).copied();
         let avail = op_since
@@ -437,8 +440,9 @@ pub fn prep_page(
     desc.extend(arguments(&names, &meanings));
     desc.push(".PP".into());
     desc.extend(roff::prose(
-        "The helper stores these fields of the SQE and no others (io_uring_get_sqe() cleared \
-         the rest):",
+        "The helper stores these fields of the SQE and no others; every other field keeps \
+         what io_uring_get_sqe() left in it, which for user_data is the value of the \
+         request that used the slot before (see io_uring_get_sqe(3)):",
     ));
     desc.extend(fields);
     // The other helpers that prepare the same opcode.
@@ -457,7 +461,7 @@ pub fn prep_page(
             .collect();
     }
     see.extend(["io_uring_get_sqe", "io_uring_submit", "io_uring_wait_cqe"]);
-    let see_also = see_also(m, name, &see, about);
+    let see_also = see_also(m, name, &see, &format!("{about} {}", h.notes));
     let text = roff::page(
         name,
         "3",

@@ -29,6 +29,7 @@ const H: Helper = Helper {
     stores: NONE,
     only_if: None,
     sqe_not_first: false,
+    notes: "",
 };
 
 const IOVECS: Param = pm(
@@ -1355,8 +1356,9 @@ pub const HELPERS: &[Helper] = &[
     },
     Helper {
         name: "io_uring_prep_recv_multishot",
-        about: "Receives again and again, normally into provided buffers, posting a \
-                completion per receive until cancelled or out of buffers.",
+        about: "Receives again and again from a socket, each time into a buffer the kernel \
+                picks from a provided-buffer group, posting a completion per receive until \
+                the request ends.",
         params: &[
             p("int", "sockfd"),
             p("void *", "buf"),
@@ -1365,6 +1367,16 @@ pub const HELPERS: &[Helper] = &[
         ],
         base: on("io_uring_prep_recv", &[]),
         stores: &[or("ioprio", "IORING_RECV_MULTISHOT")],
+        notes: "Buffer selection is required: set `IOSQE_BUFFER_SELECT` in the SQE's flags \
+                and the group in its `buf_group` field, with buf NULL and len 0. \
+                Without it the kernel fails the request with -EINVAL. \
+                [check: recv-multishot-needs-buffer-select]\n\n\
+                Each CQE with `IORING_CQE_F_MORE` in its flags means the request is still \
+                armed. A CQE without it is the last one: the request has ended (for example \
+                with -ENOBUFS when the group ran out of buffers), data that arrives later \
+                stays in the socket, and the program must prepare and submit the request \
+                again to go on receiving. [check: recv-multishot-rearm] \
+                See io_uring_multishot(7) and io_uring_provided_buffers(7).",
         ..H
     },
     // ---- provided buffers (the older, request-based way) --------------
