@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <liburing.h>
 #include <pthread.h>
 #include <signal.h>
@@ -24,7 +25,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -450,11 +456,838 @@ out:
 	return v;
 }
 
-static const struct claim {
+
+/* ---- Section 2 errno claims: one call, one expected result ------------
+ *
+ * Each function below makes one call that the page says fails with an
+ * errno, and returns what it got: the negated errno of a system call
+ * wrapper (io_uring_setup, io_uring_enter, io_uring_register; both
+ * libraries return -errno) or the res of a request's CQE. The table says
+ * which value the page promises. */
+
+/* A plain ring of 4 entries set up with flags, or NULL. */
+static struct io_uring *plain(unsigned flags)
+{
+	static struct io_uring rings[4];
+	static int next;
+	struct io_uring *r = &rings[next++ % 4];
+	struct io_uring_params p;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = flags;
+	return io_uring_queue_init_params(4, r, &p) ? NULL : r;
+}
+
+/* The res of the one request prep() prepares on a fresh ring. */
+static int one_request(unsigned ring_flags, void (*prep)(struct io_uring_sqe *, void *),
+		       void *arg)
+{
+	struct io_uring *r = plain(ring_flags);
+	struct io_uring_cqe *cqe;
+
+	if (!r)
+		return -10000;
+	prep(io_uring_get_sqe(r), arg);
+	int ret = io_uring_submit(r);
+
+	if (ret == 1)
+		ret = wait_cqe_ms(r, &cqe, 2000);
+	if (ret == 0)
+		ret = cqe->res;
+	else
+		ret = -20000 + ret;
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static int setup_with(unsigned entries, struct io_uring_params *p)
+{
+	int fd = io_uring_setup(entries, p);
+
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 ? 0 : fd;
+}
+
+static int setup_params(unsigned entries, unsigned flags, unsigned cq_entries)
+{
+	struct io_uring_params p;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = flags;
+	p.cq_entries = cq_entries;
+	return setup_with(entries, &p);
+}
+
+static int setup_null_params(void) { return io_uring_setup(4, NULL); }
+static int setup_zero_entries(void) { return setup_params(0, 0, 0); }
+static int setup_too_many(void) { return setup_params(32769, 0, 0); }
+static int setup_too_many_clamped(void) { return setup_params(32769, IORING_SETUP_CLAMP, 0); }
+static int setup_cq_smaller(void) { return setup_params(8, IORING_SETUP_CQSIZE, 4); }
+static int setup_cq_too_big(void) { return setup_params(8, IORING_SETUP_CQSIZE, 65537); }
+static int setup_unknown_flag(void) { return setup_params(4, 1U << 31, 0); }
+
+static int setup_reserved(void)
+{
+	struct io_uring_params p;
+
+	memset(&p, 0, sizeof(p));
+	p.resv[0] = 1;
+	return setup_with(4, &p);
+}
+
+static int setup_defer_without_single(void)
+{
+	return setup_params(4, IORING_SETUP_DEFER_TASKRUN, 0);
+}
+
+static int setup_bad_cpu(void)
+{
+	struct io_uring_params p;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_SQPOLL | IORING_SETUP_SQ_AFF;
+	p.sq_thread_cpu = 4095;
+	return setup_with(4, &p);
+}
+
+static int setup_attach(int wq_fd, unsigned flags)
+{
+	struct io_uring_params p;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_ATTACH_WQ | flags;
+	p.wq_fd = wq_fd;
+	return setup_with(4, &p);
+}
+
+static int setup_attach_not_uring(void)
+{
+	int fds[2];
+
+	if (pipe(fds))
+		return -10000;
+	int ret = setup_attach(fds[0], IORING_SETUP_SQPOLL);
+
+	close(fds[0]);
+	close(fds[1]);
+	return ret;
+}
+
+static int setup_attach_no_sqpoll(void)
+{
+	struct io_uring *r = plain(0);
+
+	if (!r)
+		return -10000;
+	int ret = setup_attach(r->ring_fd, IORING_SETUP_SQPOLL);
+
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static int setup_attach_closed(void)
+{
+	return setup_attach(1000000, IORING_SETUP_SQPOLL);
+}
+
+/* Runs fn in a child process and returns what it returned (as an exit
+ * status: -errno values up to 255 fit). */
+static int in_child(int (*fn)(void))
+{
+	fflush(stdout);
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(-fn() & 0xff);
+	int st;
+
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -10000;
+	return -WEXITSTATUS(st);
+}
+
+static int emfile_child(void)
+{
+	struct rlimit rl = { 3, 3 };
+
+	/* 0, 1, 2 are taken: no descriptor is left for the ring. */
+	for (int fd = 3; fd < 1024; fd++)
+		close(fd);
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		return -10000;
+	return setup_params(4, 0, 0);
+}
+
+static int setup_emfile(void) { return in_child(emfile_child); }
+
+static int sqpoll_fd = -1;
+
+static int attach_other_process_child(void)
+{
+	return setup_attach(sqpoll_fd, IORING_SETUP_SQPOLL);
+}
+
+static int setup_attach_other_process(void)
+{
+	struct io_uring *r = plain(IORING_SETUP_SQPOLL);
+
+	if (!r)
+		return -10000;
+	sqpoll_fd = r->ring_fd;
+	int ret = in_child(attach_other_process_child);
+
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+/* 1 when the ring descriptor io_uring_setup returns is close-on-exec. */
+static int setup_cloexec(void)
+{
+	struct io_uring_params p;
+
+	memset(&p, 0, sizeof(p));
+	int fd = io_uring_setup(4, &p);
+
+	if (fd < 0)
+		return fd;
+	int ret = !!(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+
+	close(fd);
+	return ret;
+}
+
+static int enter_bad_fd(void) { return io_uring_enter(-1, 0, 0, 0, NULL); }
+
+static int enter_not_registered(void)
+{
+	struct io_uring *r = plain(0);
+
+	if (!r)
+		return -10000;
+	nops(r, 1, 0);	/* the task now has io_uring state: index 3 is empty */
+	int ret = io_uring_enter(3, 0, 0, IORING_ENTER_REGISTERED_RING, NULL);
+
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static int enter_disabled(void)
+{
+	struct io_uring *r = plain(IORING_SETUP_R_DISABLED);
+
+	if (!r)
+		return -10000;
+	int ret = io_uring_enter(r->ring_fd, 0, 0, IORING_ENTER_GETEVENTS, NULL);
+
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static struct io_uring *issuer_ring;
+static int issuer_ret;
+
+static void *submit_from_thread(void *p)
+{
+	(void)p;
+	issuer_ret = nops(issuer_ring, 1, 0);
+	return NULL;
+}
+
+static void *wait_from_thread(void *p)
+{
+	struct io_uring_cqe *cqe;
+
+	(void)p;
+	issuer_ret = wait_cqe_ms(issuer_ring, &cqe, 20);
+	return NULL;
+}
+
+static void *register_from_thread(void *p)
+{
+	int efd = eventfd(0, 0);
+
+	(void)p;
+	issuer_ret = io_uring_register_eventfd(issuer_ring, efd);
+	close(efd);
+	return NULL;
+}
+
+static int other_thread(unsigned flags, void *(*fn)(void *))
+{
+	issuer_ring = plain(IORING_SETUP_SINGLE_ISSUER | flags);
+	if (!issuer_ring)
+		return -10000;
+	pthread_t th;
+
+	pthread_create(&th, NULL, fn, NULL);
+	pthread_join(th, NULL);
+	io_uring_queue_exit(issuer_ring);
+	return issuer_ret;
+}
+
+static int enter_other_thread(void) { return other_thread(0, submit_from_thread); }
+/* Waiting is the owner's alone only with DEFER_TASKRUN; on a plain
+ * single-issuer ring another thread's timed wait just times out. */
+static int wait_other_thread(void) { return other_thread(0, wait_from_thread); }
+
+static int wait_other_thread_defer(void)
+{
+	return other_thread(IORING_SETUP_DEFER_TASKRUN, wait_from_thread);
+}
+
+static int register_other_thread(void) { return other_thread(0, register_from_thread); }
+
+static int enter_ext_arg(void *arg, size_t argsz, unsigned flags)
+{
+	struct io_uring *r = plain(0);
+
+	if (!r)
+		return -10000;
+	int ret = io_uring_enter2(r->ring_fd, 0, 1, IORING_ENTER_GETEVENTS | flags,
+				  (sigset_t *)arg, argsz);
+
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static int enter_bad_arg(void)
+{
+	return enter_ext_arg((void *)8, sizeof(struct io_uring_getevents_arg),
+			     IORING_ENTER_EXT_ARG);
+}
+
+static int enter_bad_argsz(void)
+{
+	struct io_uring_getevents_arg arg;
+
+	memset(&arg, 0, sizeof(arg));
+	return enter_ext_arg(&arg, 3, IORING_ENTER_EXT_ARG);
+}
+
+static int enter_unknown_flag(void) { return enter_ext_arg(NULL, 0, 1U << 30); }
+
+static int enter_signal(void)
+{
+	struct io_uring *r = plain(0);
+
+	if (!r)
+		return -10000;
+	guard(2);
+	ualarm(50000, 0);	/* the signal 50 ms into the wait */
+	int ret = io_uring_enter(r->ring_fd, 0, 1, IORING_ENTER_GETEVENTS, NULL);
+
+	alarm(0);
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static int enter_not_uring(void)
+{
+	int fds[2];
+
+	if (pipe(fds))
+		return -10000;
+	int ret = io_uring_enter(fds[0], 0, 0, 0, NULL);
+
+	close(fds[0]);
+	close(fds[1]);
+	return ret;
+}
+
+/* Submitting a request whose memory is bad: the call succeeds, the CQE
+ * carries EFAULT. Returns the enter result if it is not 1, else the res. */
+static int enter_bad_sqe_memory(void)
+{
+	struct io_uring *r = plain(0);
+	struct io_uring_cqe *cqe;
+	int fds[2];
+
+	if (!r || pipe(fds))
+		return -10000;
+	io_uring_prep_readv(io_uring_get_sqe(r), fds[0], (struct iovec *)8, 1, 0);
+	int ret = io_uring_submit(r);
+
+	if (ret == 1)
+		ret = wait_cqe_ms(r, &cqe, 2000) ? -20000 : 1000 + cqe->res;
+	io_uring_queue_exit(r);
+	close(fds[0]);
+	close(fds[1]);
+	return ret;
+}
+
+static void prep_read_fd(struct io_uring_sqe *sqe, void *arg)
+{
+	static char buf[8];
+
+	io_uring_prep_read(sqe, *(int *)arg, buf, sizeof(buf), 0);
+}
+
+static int cqe_bad_fd(void)
+{
+	int fd = 1000000;
+
+	return one_request(0, prep_read_fd, &fd);
+}
+
+static void prep_fixed(struct io_uring_sqe *sqe, void *arg)
+{
+	prep_read_fd(sqe, arg);
+	sqe->flags |= IOSQE_FIXED_FILE;
+}
+
+static int cqe_bad_fixed_file(void)
+{
+	int index = 3;
+
+	return one_request(0, prep_fixed, &index);
+}
+
+static void prep_readv_bad(struct io_uring_sqe *sqe, void *arg)
+{
+	(void)arg;
+	io_uring_prep_readv(sqe, 0, (struct iovec *)8, 1, 0);
+}
+
+static int cqe_efault(void) { return one_request(0, prep_readv_bad, NULL); }
+
+static void prep_fsync_addr(struct io_uring_sqe *sqe, void *arg)
+{
+	(void)arg;
+	io_uring_prep_fsync(sqe, 0, 0);
+	sqe->addr = 1;
+}
+
+static int cqe_unused_field(void) { return one_request(0, prep_fsync_addr, NULL); }
+
+static void prep_fsync_flag(struct io_uring_sqe *sqe, void *arg)
+{
+	(void)arg;
+	io_uring_prep_fsync(sqe, 0, 1U << 30);
+}
+
+static int cqe_unknown_flag(void) { return one_request(0, prep_fsync_flag, NULL); }
+
+static void prep_read_fixed_bad(struct io_uring_sqe *sqe, void *arg)
+{
+	static char buf[8];
+
+	(void)arg;
+	io_uring_prep_read_fixed(sqe, 0, buf, sizeof(buf), 0, 5);
+}
+
+static int cqe_bad_buf_index(void) { return one_request(0, prep_read_fixed_bad, NULL); }
+
+static void prep_recv_select(struct io_uring_sqe *sqe, void *arg)
+{
+	io_uring_prep_recv(sqe, *(int *)arg, NULL, 8, 0);
+	sqe->flags |= IOSQE_BUFFER_SELECT;
+	sqe->buf_group = 7;
+}
+
+static int cqe_no_buffers(void)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) || write(sv[1], "x", 1) != 1)
+		return -10000;
+	int ret = one_request(0, prep_recv_select, &sv[0]);
+
+	close(sv[0]);
+	close(sv[1]);
+	return ret;
+}
+
+static void prep_cancel_nothing(struct io_uring_sqe *sqe, void *arg)
+{
+	(void)arg;
+	io_uring_prep_cancel64(sqe, 0x12345678, 0);
+}
+
+static int cqe_cancel_not_found(void) { return one_request(0, prep_cancel_nothing, NULL); }
+
+static void prep_timeout(struct io_uring_sqe *sqe, void *arg)
+{
+	static struct __kernel_timespec ts = { .tv_nsec = 10000000 };
+
+	(void)arg;
+	io_uring_prep_timeout(sqe, &ts, 0, 0);
+}
+
+static int cqe_timeout(void) { return one_request(0, prep_timeout, NULL); }
+
+static void prep_unknown_opcode(struct io_uring_sqe *sqe, void *arg)
+{
+	(void)arg;
+	io_uring_prep_nop(sqe);
+	sqe->opcode = 250;
+}
+
+static int cqe_unknown_opcode(void) { return one_request(0, prep_unknown_opcode, NULL); }
+
+static void prep_accept_dontwait(struct io_uring_sqe *sqe, void *arg)
+{
+	io_uring_prep_accept(sqe, *(int *)arg, NULL, NULL, 0);
+	sqe->ioprio |= IORING_ACCEPT_DONTWAIT;
+}
+
+static int cqe_accept_dontwait(void)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+
+	/* An abstract address: nothing in the file system. */
+	snprintf(sa.sun_path + 1, sizeof(sa.sun_path) - 1, "uring-claims-%d", getpid());
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 1))
+		return -10000;
+	int ret = one_request(0, prep_accept_dontwait, &fd);
+
+	close(fd);
+	return ret;
+}
+
+static void prep_uring_cmd(struct io_uring_sqe *sqe, void *arg)
+{
+	io_uring_prep_rw(IORING_OP_URING_CMD, sqe, *(int *)arg, NULL, 0, 0);
+}
+
+static int cqe_cmd_not_supported(void)
+{
+	int fds[2];
+
+	if (pipe(fds))
+		return -10000;
+	int ret = one_request(0, prep_uring_cmd, &fds[0]);
+
+	close(fds[0]);
+	close(fds[1]);
+	return ret;
+}
+
+/* A link whose head fails: the next request gets ECANCELED. */
+static int cqe_link_canceled(void)
+{
+	struct io_uring *r = plain(0);
+	struct io_uring_cqe *cqe;
+	int res[2] = { 0, 0 };
+
+	if (!r)
+		return -10000;
+	struct io_uring_sqe *sqe = io_uring_get_sqe(r);
+
+	prep_read_fd(sqe, &(int){ 1000000 });
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe->user_data = 0;
+	io_uring_prep_nop(sqe = io_uring_get_sqe(r));
+	sqe->user_data = 1;
+	if (io_uring_submit(r) != 2)
+		return -20000;
+	for (int i = 0; i < 2; i++) {
+		if (wait_cqe_ms(r, &cqe, 2000))
+			return -20000;
+		res[cqe->user_data & 1] = cqe->res;
+		io_uring_cqe_seen(r, cqe);
+	}
+	io_uring_queue_exit(r);
+	return res[0] == -EBADF ? res[1] : -30000;
+}
+
+/* A ring restricted to NOP (and, for registration, to PROBE). */
+static struct io_uring *restricted(void)
+{
+	struct io_uring *r = plain(IORING_SETUP_R_DISABLED);
+	struct io_uring_restriction res[2];
+
+	if (!r)
+		return NULL;
+	memset(res, 0, sizeof(res));
+	res[0].opcode = IORING_RESTRICTION_SQE_OP;
+	res[0].sqe_op = IORING_OP_NOP;
+	res[1].opcode = IORING_RESTRICTION_REGISTER_OP;
+	res[1].register_op = IORING_REGISTER_PROBE;
+	if (io_uring_register_restrictions(r, res, 2) || io_uring_enable_rings(r)) {
+		io_uring_queue_exit(r);
+		return NULL;
+	}
+	return r;
+}
+
+static int cqe_restricted(void)
+{
+	struct io_uring *r = restricted();
+	struct io_uring_cqe *cqe;
+
+	if (!r)
+		return -10000;
+	prep_timeout(io_uring_get_sqe(r), NULL);
+	int ret = io_uring_submit(r);
+
+	if (ret == 1)
+		ret = wait_cqe_ms(r, &cqe, 2000) ? -20000 : cqe->res;
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static int register_restricted(void)
+{
+	struct io_uring *r = restricted();
+
+	if (!r)
+		return -10000;
+	int efd = eventfd(0, 0);
+	int ret = io_uring_register_eventfd(r, efd);
+
+	close(efd);
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static int reg(unsigned ring_flags, unsigned opcode, const void *arg, unsigned nr)
+{
+	struct io_uring *r = plain(ring_flags);
+
+	if (!r)
+		return -10000;
+	int ret = io_uring_register(r->ring_fd, opcode, arg, nr);
+
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static int register_bad_fd(void)
+{
+	return io_uring_register(1000000, IORING_REGISTER_PROBE, NULL, 0);
+}
+
+static int register_bad_eventfd(void)
+{
+	int fd = 1000000;
+
+	return reg(0, IORING_REGISTER_EVENTFD, &fd, 1);
+}
+
+static int register_enable_enabled(void)
+{
+	return reg(0, IORING_REGISTER_ENABLE_RINGS, NULL, 0);
+}
+
+static int register_files_twice(void)
+{
+	struct io_uring *r = plain(0);
+	int fds[1] = { 0 };
+
+	if (!r)
+		return -10000;
+	int ret = io_uring_register_files(r, fds, 1);
+
+	if (ret == 0)
+		ret = io_uring_register_files(r, fds, 1);
+	else
+		ret = -20000;
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static int register_pbuf_twice(void)
+{
+	struct io_uring *r = plain(0);
+	int err;
+
+	if (!r)
+		return -10000;
+	struct io_uring_buf_ring *br = io_uring_setup_buf_ring(r, 2, 3, 0, &err);
+
+	if (!br) {
+		io_uring_queue_exit(r);
+		return -20000;
+	}
+	/* A second ring for the same group id. */
+	io_uring_setup_buf_ring(r, 2, 3, 0, &err);
+	io_uring_queue_exit(r);
+	return err;
+}
+
+static int register_bad_arg(void)
+{
+	return reg(0, IORING_REGISTER_FILES, (void *)8, 1);
+}
+
+/* A mapped buffer one page over 1 GiB (mapped, never touched). */
+static int register_huge_buffer(void)
+{
+	size_t len = (1UL << 30) + 4096;
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -10000;
+	struct iovec iov = { .iov_base = p, .iov_len = len };
+	int ret = reg(0, IORING_REGISTER_BUFFERS, &iov, 1);
+
+	munmap(p, len);
+	return ret;
+}
+
+static int register_unknown_opcode(void) { return reg(0, 999, NULL, 0); }
+
+static int register_zero_files(void)
+{
+	int fd = 0;
+
+	return reg(0, IORING_REGISTER_FILES, &fd, 0);
+}
+
+static int register_resize_plain(void)
+{
+	struct io_uring_params p;
+
+	memset(&p, 0, sizeof(p));
+	p.sq_entries = 8;
+	p.cq_entries = 16;
+	return reg(0, IORING_REGISTER_RESIZE_RINGS, &p, 1);
+}
+
+static int register_too_many_files(void)
+{
+	static int fds[4];
+
+	return reg(0, IORING_REGISTER_FILES, fds, 1U << 21);
+}
+
+static int register_pbuf_status_missing(void)
+{
+	struct io_uring_buf_status st;
+
+	memset(&st, 0, sizeof(st));
+	st.buf_group = 9;
+	return reg(0, IORING_REGISTER_PBUF_STATUS, &st, 1);
+}
+
+static int register_unregister_missing_pbuf(void)
+{
+	struct io_uring_buf_reg br;
+
+	memset(&br, 0, sizeof(br));
+	br.bgid = 9;
+	return reg(0, IORING_UNREGISTER_PBUF_RING, &br, 1);
+}
+
+static int register_unregister_no_files(void)
+{
+	return reg(0, IORING_UNREGISTER_FILES, NULL, 0);
+}
+
+static int register_unregister_no_eventfd(void)
+{
+	return reg(0, IORING_UNREGISTER_EVENTFD, NULL, 0);
+}
+
+static int register_not_uring(void)
+{
+	int fds[2];
+
+	if (pipe(fds))
+		return -10000;
+	int ret = io_uring_register(fds[0], IORING_REGISTER_PROBE, NULL, 0);
+
+	close(fds[0]);
+	close(fds[1]);
+	return ret;
+}
+
+static const struct errno_claim {
+	const char *name;
+	int want;	/* the value the call or the CQE must give */
+	int min_major, min_minor;
+	int (*call)(void);
+} errno_claims[] = {
+	{ "setup-returns-cloexec-fd", 1, 5, 1, setup_cloexec },
+	{ "setup-EFAULT-params", -EFAULT, 5, 1, setup_null_params },
+	{ "setup-EINVAL-zero-entries", -EINVAL, 5, 1, setup_zero_entries },
+	{ "setup-EINVAL-too-many-entries", -EINVAL, 5, 1, setup_too_many },
+	{ "setup-clamp-caps-entries", 0, 5, 6, setup_too_many_clamped },
+	{ "setup-EINVAL-cq-smaller", -EINVAL, 5, 5, setup_cq_smaller },
+	{ "setup-EINVAL-cq-too-big", -EINVAL, 5, 5, setup_cq_too_big },
+	{ "setup-EINVAL-unknown-flag", -EINVAL, 5, 1, setup_unknown_flag },
+	{ "setup-EINVAL-reserved", -EINVAL, 5, 1, setup_reserved },
+	{ "setup-EINVAL-flag-needs-other", -EINVAL, 6, 1, setup_defer_without_single },
+	{ "setup-EINVAL-sq-thread-cpu", -EINVAL, 5, 1, setup_bad_cpu },
+	{ "setup-EINVAL-attach-not-uring", -EINVAL, 5, 6, setup_attach_not_uring },
+	{ "setup-EINVAL-attach-no-sqpoll", -EINVAL, 5, 11, setup_attach_no_sqpoll },
+	{ "setup-ENXIO-attach-closed", -ENXIO, 5, 6, setup_attach_closed },
+	{ "setup-EMFILE", -EMFILE, 5, 1, setup_emfile },
+	{ "setup-attach-other-process-new-thread", 0, 5, 11, setup_attach_other_process },
+	{ "enter-EBADF-fd", -EBADF, 5, 1, enter_bad_fd },
+	{ "enter-EBADF-registered-index", -EBADF, 5, 18, enter_not_registered },
+	{ "enter-EBADFD-disabled", -EBADFD, 5, 10, enter_disabled },
+	{ "enter-EEXIST-single-issuer", -EEXIST, 6, 0, enter_other_thread },
+	{ "enter-wait-other-thread-allowed", -ETIME, 6, 0, wait_other_thread },
+	{ "enter-EEXIST-defer-taskrun-wait", -EEXIST, 6, 1, wait_other_thread_defer },
+	{ "enter-EFAULT-arg", -EFAULT, 5, 11, enter_bad_arg },
+	{ "enter-bad-sqe-memory-in-cqe", 1000 - EFAULT, 5, 1, enter_bad_sqe_memory },
+	{ "enter-EINTR", -EINTR, 5, 1, enter_signal },
+	{ "enter-EINVAL-unknown-flag", -EINVAL, 5, 1, enter_unknown_flag },
+	{ "enter-EINVAL-argsz", -EINVAL, 5, 11, enter_bad_argsz },
+	{ "enter-EOPNOTSUPP-not-uring", -EOPNOTSUPP, 5, 1, enter_not_uring },
+	{ "cqe-EACCES-restricted", -EACCES, 5, 10, cqe_restricted },
+	{ "cqe-EAGAIN-accept-dontwait", -EAGAIN, 6, 10, cqe_accept_dontwait },
+	{ "cqe-EBADF-fd", -EBADF, 5, 1, cqe_bad_fd },
+	{ "cqe-EBADF-fixed-file", -EBADF, 5, 1, cqe_bad_fixed_file },
+	{ "cqe-ECANCELED-link", -ECANCELED, 5, 3, cqe_link_canceled },
+	{ "cqe-EFAULT", -EFAULT, 5, 1, cqe_efault },
+	{ "cqe-EINVAL-unused-field", -EINVAL, 5, 1, cqe_unused_field },
+	{ "cqe-EINVAL-unknown-flag", -EINVAL, 5, 1, cqe_unknown_flag },
+	{ "cqe-EFAULT-buf-index", -EFAULT, 5, 1, cqe_bad_buf_index },
+	{ "cqe-ENOBUFS", -ENOBUFS, 5, 7, cqe_no_buffers },
+	{ "cqe-ENOENT-cancel", -ENOENT, 5, 5, cqe_cancel_not_found },
+	{ "cqe-EINVAL-unknown-opcode", -EINVAL, 5, 1, cqe_unknown_opcode },
+	{ "cqe-EOPNOTSUPP-file", -EOPNOTSUPP, 5, 19, cqe_cmd_not_supported },
+	{ "cqe-ETIME-timeout", -ETIME, 5, 4, cqe_timeout },
+	{ "register-EACCES-restricted", -EACCES, 5, 10, register_restricted },
+	{ "register-EBADF-fd", -EBADF, 5, 1, register_bad_fd },
+	{ "register-EBADF-eventfd", -EBADF, 5, 2, register_bad_eventfd },
+	{ "register-EBADFD-enable", -EBADFD, 5, 10, register_enable_enabled },
+	{ "register-EBUSY-files", -EBUSY, 5, 1, register_files_twice },
+	{ "register-EEXIST-single-issuer", -EEXIST, 6, 0, register_other_thread },
+	{ "register-EEXIST-buffer-group", -EEXIST, 5, 19, register_pbuf_twice },
+	{ "register-EFAULT-arg", -EFAULT, 5, 1, register_bad_arg },
+	{ "register-EFAULT-over-1GiB", -EFAULT, 6, 18, register_huge_buffer },
+	{ "register-EINVAL-opcode", -EINVAL, 5, 1, register_unknown_opcode },
+	{ "register-EINVAL-zero-files", -EINVAL, 5, 1, register_zero_files },
+	{ "register-EINVAL-resize-plain", -EINVAL, 6, 13, register_resize_plain },
+	{ "register-EMFILE-files", -EMFILE, 5, 1, register_too_many_files },
+	{ "register-ENOENT-pbuf-status", -ENOENT, 6, 8, register_pbuf_status_missing },
+	{ "register-ENOENT-unregister-pbuf", -ENOENT, 5, 19, register_unregister_missing_pbuf },
+	{ "register-ENXIO-files", -ENXIO, 5, 1, register_unregister_no_files },
+	{ "register-ENXIO-eventfd", -ENXIO, 5, 2, register_unregister_no_eventfd },
+	{ "register-EOPNOTSUPP-not-uring", -EOPNOTSUPP, 5, 1, register_not_uring },
+};
+
+#define NERRNOS (sizeof(errno_claims) / sizeof(errno_claims[0]))
+
+static const struct errno_claim *current_errno;
+
+static enum verdict run_errno_claim(void)
+{
+	int got = current_errno->call();
+
+	if (got == current_errno->want)
+		return OK;
+	if (got <= -10000)
+		return fail("setting up the case failed (%d)", got);
+	return fail("got %d (%s), wanted %d (%s)", got,
+		    got < 0 && got > -4096 ? strerror(-got) : "-",
+		    current_errno->want,
+		    current_errno->want < 0 ? strerror(-current_errno->want) : "-");
+}
+
+struct claim {
 	const char *name;
 	int min_major, min_minor; /* the release from which the claim is stated */
 	enum verdict (*run)(void);
-} claims[] = {
+};
+
+static const struct claim claims[] = {
 	{ "enter-min-complete-capped", 6, 18, enter_min_complete_capped },
 	{ "enter-timed-wait", 5, 11, enter_timed_wait },
 	{ "get-sqe-not-cleared", 5, 1, get_sqe_not_cleared },
@@ -504,6 +1337,9 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < NCLAIMS; i++)
 			printf("%s %d.%d\n", claims[i].name, claims[i].min_major,
 			       claims[i].min_minor);
+		for (size_t i = 0; i < NERRNOS; i++)
+			printf("%s %d.%d\n", errno_claims[i].name, errno_claims[i].min_major,
+			       errno_claims[i].min_minor);
 		return 0;
 	}
 	for (size_t i = 0; i < NCLAIMS; i++) {
@@ -514,12 +1350,27 @@ int main(int argc, char **argv)
 		if (wanted)
 			failed |= run(&claims[i]);
 	}
+	for (size_t i = 0; i < NERRNOS; i++) {
+		int wanted = argc == 1;
+
+		for (int a = 1; a < argc; a++)
+			wanted |= !strcmp(argv[a], errno_claims[i].name);
+		if (wanted) {
+			struct claim c = { errno_claims[i].name, errno_claims[i].min_major,
+					   errno_claims[i].min_minor, run_errno_claim };
+
+			current_errno = &errno_claims[i];
+			failed |= run(&c);
+		}
+	}
 	for (int a = 1; a < argc; a++) {
-		size_t i = 0;
+		size_t i = 0, j = 0;
 
 		while (i < NCLAIMS && strcmp(argv[a], claims[i].name))
 			i++;
-		if (i == NCLAIMS) {
+		while (j < NERRNOS && strcmp(argv[a], errno_claims[j].name))
+			j++;
+		if (i == NCLAIMS && j == NERRNOS) {
 			printf("%s: FAIL no such check\n", argv[a]);
 			failed = 1;
 		}
