@@ -19,6 +19,7 @@
 //! installed header).
 
 mod check_c;
+mod history;
 mod inline;
 mod pages;
 mod releases;

@@ -585,27 +585,22 @@ pub fn add_examples(m: &mut Manual) {
     }
 }
 
-/// A HISTORY section on every section 3 page of an exported name: the
-/// liburing release that added it and, for registration, the kernel.
+/// A HISTORY section on every section 3 page of an exported name: its
+/// symbol version node, the liburing release that added it where liburing's
+/// record says (history.rs) and, for registration, the kernel.
 pub fn add_history(m: &mut Manual, since: &BTreeMap<&str, (u32, u32)>) {
     let versions = super::sources::symbol_versions();
+    super::history::check_tables(&versions);
     let keys: Vec<(String, String)> = m.pages.keys().cloned().collect();
     for key in keys {
         let (sec, name) = (&key.0, &key.1);
-        let Some((node, exact)) = versions.get(name) else {
+        let Some((node, in_liburing)) = versions.get(name) else {
             continue;
         };
         if sec != "3" {
             continue;
         }
-        let mut lines = vec![if *exact {
-            format!("Added in liburing {node} (symbol version LIBURING_{node}).")
-        } else {
-            format!(
-                "Present in liburing {node} and earlier releases; liburing-ffi exports it under \
-                 its first symbol version, LIBURING_{node}."
-            )
-        }];
+        let mut lines = vec![super::history::text(name, node, *in_liburing)];
         if let Some((_, kname)) = tables::CAPI_KERNEL_NAME.iter().find(|(n, _)| n == name) {
             let Some(v) = since.get(kname) else {
                 crate::fail(&format!("man: CAPI_KERNEL_NAME: {kname} has no release"));
