@@ -397,6 +397,26 @@ pub const INLINE: &[Inline] = &[
         ..I
     },
     Inline {
+        name: "IO_URING_VERSION_MAJOR",
+        kind: Macro,
+        prototype: "#define IO_URING_VERSION_MAJOR",
+        about: "The major version of the headers a program is compiled with, as an integer constant; <liburing/io_uring_version.h> defines it and <liburing.h> includes that file. With these headers it is 2.",
+        returns: "An integer constant expression, usable in #if.",
+        notes: "It tells what the program was compiled against. The library loaded when the program runs may be another release: io_uring_major_version() reports that one.",
+        see: &["IO_URING_VERSION_MINOR", "IO_URING_CHECK_VERSION", "io_uring_major_version", "io_uring_versions(7)"],
+        ..I
+    },
+    Inline {
+        name: "IO_URING_VERSION_MINOR",
+        kind: Macro,
+        prototype: "#define IO_URING_VERSION_MINOR",
+        about: "The minor version of the headers a program is compiled with, as an integer constant; <liburing/io_uring_version.h> defines it and <liburing.h> includes that file. With these headers it is 15, for release 2.15.",
+        returns: "An integer constant expression, usable in #if.",
+        notes: "Compare versions with IO_URING_CHECK_VERSION(), which handles the major version too, rather than with this number alone. io_uring_minor_version() reports the minor version of the library loaded at run time.",
+        see: &["IO_URING_VERSION_MAJOR", "IO_URING_CHECK_VERSION", "io_uring_minor_version", "io_uring_versions(7)"],
+        ..I
+    },
+    Inline {
         name: "io_uring_smp_load_acquire",
         kind: Macro,
         prototype: "#define io_uring_smp_load_acquire(p)",
@@ -456,6 +476,12 @@ fn every_row_is_documented_once() {
         }
         let is_macro = r.prototype.starts_with("#define ");
         assert_eq!(is_macro, r.kind == Macro, "{}", r.name);
-        assert!(r.prototype.contains(&format!("{}(", r.name)), "{}", r.name);
+        // An object-like macro's prototype is `#define NAME` alone.
+        let object_like = r.prototype == format!("#define {}", r.name);
+        assert!(
+            object_like || r.prototype.contains(&format!("{}(", r.name)),
+            "{}",
+            r.name
+        );
     }
 }

@@ -525,7 +525,32 @@ pub fn inline_page(m: &mut Manual, r: &Inline) {
     m.add("3", name, text, &alias_names);
 }
 
-/// A hand-written section 2 or 7 page, its directives expanded.
+/// `struct NAME { ... };` as the generated <liburing/io_uring.h> defines
+/// it, comments included, for a hand page's `.\" @struct NAME` line.
+fn struct_definition(name: &str) -> String {
+    let header = crate::c_headers::generated_files()
+        .into_iter()
+        .find(|(p, _)| p.ends_with("liburing/io_uring.h"))
+        .map(|(_, t)| t)
+        .unwrap_or_else(|| crate::fail("man: @struct: no generated io_uring.h"));
+    let start = format!("struct {name} {{");
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    for l in header.lines().skip_while(|l| *l != start) {
+        depth += l.matches('{').count() as i32 - l.matches('}').count() as i32;
+        out.push(l);
+        if depth == 0 {
+            break;
+        }
+    }
+    if out.is_empty() || depth != 0 {
+        crate::fail(&format!("man: @struct {name}: not defined in io_uring.h"));
+    }
+    out.join("\n")
+}
+
+/// A hand-written page, its directives expanded: `@names`, `@by-release`,
+/// `@struct NAME` (the structure from the generated header), `@example`.
 pub fn hand_page(m: &mut Manual, file: &str) {
     let (stem, sec) = file.rsplit_once('.').unwrap_or((file, ""));
     let src = read(&format!("man/pages/{file}"));
@@ -535,6 +560,8 @@ pub fn hand_page(m: &mut Manual, file: &str) {
             out.extend(releases::render(spec));
         } else if line == ".\\\" @by-release" {
             out.extend(releases::render_by_release());
+        } else if let Some(name) = line.strip_prefix(".\\\" @struct ") {
+            out.extend(roff::code_block(&struct_definition(name.trim())));
         } else if let Some(example) = line.strip_prefix(".\\\" @example ") {
             let block = roff::code_block(&read(&format!("man/examples/{example}")));
             let skip = usize::from(out.last().is_some_and(|l| l.starts_with(".SH")));
