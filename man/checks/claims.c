@@ -29,6 +29,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <sys/utsname.h>
@@ -456,6 +457,126 @@ out:
 	return v;
 }
 
+
+
+static int read_at(struct io_uring *ring, int fd, char *buf, unsigned len, __u64 off)
+{
+	struct io_uring_cqe *cqe;
+
+	io_uring_prep_read(io_uring_get_sqe(ring), fd, buf, len, off);
+	io_uring_submit(ring);
+	if (wait_cqe_ms(ring, &cqe, 2000))
+		return -20000;
+	int res = cqe->res;
+
+	io_uring_cqe_seen(ring, cqe);
+	return res;
+}
+
+/* io_uring_prep_read.3: offset -1 reads at the file position and moves it;
+ * another offset leaves the position alone. */
+static enum verdict prep_read_offset_minus_one(void)
+{
+	struct io_uring ring;
+	char name[] = "/tmp/uring-claims-XXXXXX", buf[4] = { 0 };
+	int fd = mkstemp(name);
+	enum verdict v = OK;
+
+	if (fd < 0)
+		return fail("mkstemp: %s", strerror(errno));
+	unlink(name);
+	if (write(fd, "abcdefgh", 8) != 8 || lseek(fd, 2, SEEK_SET) != 2 ||
+	    io_uring_queue_init(4, &ring, 0)) {
+		close(fd);
+		return fail("setting up the file or ring");
+	}
+	int res = read_at(&ring, fd, buf, 3, (__u64)-1);
+	off_t pos = lseek(fd, 0, SEEK_CUR);
+
+	if (res != 3 || memcmp(buf, "cde", 3) || pos != 5)
+		v = fail("offset -1 from position 2: res %d data %.3s position %ld, wanted 3 "
+			 "cde 5", res, buf, (long)pos);
+	res = read_at(&ring, fd, buf, 3, 0);
+	pos = lseek(fd, 0, SEEK_CUR);
+	if (v == OK && (res != 3 || memcmp(buf, "abc", 3) || pos != 5))
+		v = fail("offset 0: res %d data %.3s position %ld, wanted 3 abc 5", res, buf,
+			 (long)pos);
+	io_uring_queue_exit(&ring);
+	close(fd);
+	return v;
+}
+
+/* io_uring_prep_read.3: a pipe ignores the offset; a socket fails any
+ * offset but 0 and -1 with ESPIPE. */
+static enum verdict prep_read_non_seekable(void)
+{
+	struct io_uring ring;
+	int p[2], sv[2], r[4];
+	char buf[4];
+
+	if (pipe(p) || socketpair(AF_UNIX, SOCK_STREAM, 0, sv) || io_uring_queue_init(4, &ring, 0))
+		return fail("setting up");
+	if (write(p[1], "xyz", 3) != 3 || write(sv[1], "ab", 2) != 2)
+		return fail("write");
+	r[0] = read_at(&ring, p[0], buf, 3, 12345);
+	r[1] = read_at(&ring, sv[0], buf, 1, 77);
+	r[2] = read_at(&ring, sv[0], buf, 1, 0);
+	r[3] = read_at(&ring, sv[0], buf, 1, (__u64)-1);
+	io_uring_queue_exit(&ring);
+	close(p[0]);
+	close(p[1]);
+	close(sv[0]);
+	close(sv[1]);
+	if (r[0] != 3)
+		return fail("pipe at offset 12345: %d, wanted 3", r[0]);
+	if (r[1] != -ESPIPE)
+		return fail("socket at offset 77: %d, wanted -ESPIPE", r[1]);
+	if (r[2] != 1 || r[3] != 1)
+		return fail("socket at offsets 0 and -1: %d and %d, wanted 1 and 1", r[2], r[3]);
+	return OK;
+}
+
+/* io_uring_submit.3 and the prep pages: the iovec array of a readv is read
+ * while the request is submitted (IORING_FEAT_SUBMIT_STABLE); changing it
+ * afterwards, before the data arrives, changes nothing. */
+static enum verdict submit_stable_iovec(void)
+{
+	struct io_uring ring;
+	struct io_uring_params prm;
+	struct io_uring_cqe *cqe;
+	static char buf[8], other[8];
+	int p[2];
+
+	memset(&prm, 0, sizeof(prm));
+	if (pipe(p) || io_uring_queue_init_params(4, &ring, &prm))
+		return fail("setting up");
+	if (!(prm.features & IORING_FEAT_SUBMIT_STABLE)) {
+		io_uring_queue_exit(&ring);
+		return not_here("no IORING_FEAT_SUBMIT_STABLE");
+	}
+	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+
+	io_uring_prep_readv(io_uring_get_sqe(&ring), p[0], &iov, 1, 0);
+	int ret = io_uring_submit(&ring);
+
+	/* The pipe is empty: the request waits. Point the iovec elsewhere. */
+	iov.iov_base = other;
+	iov.iov_len = 1;
+	enum verdict v = OK;
+
+	if (ret != 1)
+		v = fail("submit: %d", ret);
+	else if (write(p[1], "hello", 5) != 5)
+		v = fail("write");
+	else if (wait_cqe_ms(&ring, &cqe, 2000))
+		v = fail("no CQE");
+	else if (cqe->res != 5 || memcmp(buf, "hello", 5) || other[0])
+		v = fail("res %d, buffer %.5s: the changed iovec was used", cqe->res, buf);
+	io_uring_queue_exit(&ring);
+	close(p[0]);
+	close(p[1]);
+	return v;
+}
 
 /* ---- Section 2 errno claims: one call, one expected result ------------
  *
@@ -1295,6 +1416,9 @@ static const struct claim claims[] = {
 	{ "recv-multishot-needs-buffer-select", 6, 0, recv_multishot_needs_buffer_select },
 	{ "recv-multishot-rearm", 6, 0, recv_multishot_rearm },
 	{ "submit-during-overflow", 6, 18, submit_during_overflow },
+	{ "prep-read-offset-minus-one", 5, 6, prep_read_offset_minus_one },
+	{ "prep-read-non-seekable", 5, 6, prep_read_non_seekable },
+	{ "submit-stable-iovec", 5, 5, submit_stable_iovec },
 };
 
 #define NCLAIMS (sizeof(claims) / sizeof(claims[0]))

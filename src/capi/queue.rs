@@ -54,8 +54,20 @@ macro_rules! cqe_out {
 ///
 /// # Notes
 /// With SQPOLL the call makes no system call unless the polling thread sleeps.
+/// The count it returns is then the number of entries in the SQ ring that the
+/// polling thread had not consumed yet when the call looked: it can include
+/// entries of earlier calls, and it can be smaller than the number just
+/// prepared (even 0) when the thread was quick. It does not say that the
+/// kernel has started the requests.
+///
 /// A request that fails after submission reports its error in its CQE, not
 /// here.
+///
+/// On kernels with `IORING_FEAT_SUBMIT_STABLE` (Linux 5.5), what only
+/// describes a request (an iovec array, a msghdr, a timespec, a path name) is
+/// copied while it is submitted and may be reused once this call returns
+/// (with SQPOLL: once the polling thread has consumed the SQE); the data
+/// buffers must stay valid until the CQE. [check: submit-stable-iovec]
 ///
 /// # See also
 /// io_uring_get_sqe, io_uring_submit_and_wait, io_uring_wait_cqe,

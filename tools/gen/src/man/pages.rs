@@ -430,6 +430,20 @@ pub fn prep_page(
                 .into(),
         );
     }
+    // Memory the request points to: how long it must live.
+    if params.iter().any(|p| p.ty.contains('*')) {
+        notes.push(
+            "Memory a parameter points to must stay valid for as long as the kernel may use \
+             it. A buffer the operation reads data from or writes results into must stay \
+             valid until the request's CQE arrives (for a zero-copy send, until its \
+             notification CQE). What only describes the request (an iovec array, a \
+             msghdr, a timespec, a path name) is copied while the request is submitted, on \
+             kernels with IORING_FEAT_SUBMIT_STABLE (Linux 5.5), so it only has to last until \
+             the submission: until io_uring_submit() returns, or, on an SQPOLL ring, until \
+             the polling thread has consumed the SQE. [check: submit-stable-iovec]"
+                .into(),
+        );
+    }
     notes.push(
         "The helper is inline in <liburing.h>; liburing-ffi exports it as a function for \
          languages that cannot use C inline functions."

@@ -195,6 +195,13 @@ pub const HELPERS: &[Helper] = &[
             OFFSET,
         ],
         base: rw(&[("op", "IORING_OP_READ"), ("addr", "buf"), ("len", "nbytes")]),
+        notes: "An offset of -1 (all bits set) reads at the file's current position and \
+                moves the position past the data read, as read(2) does; any other offset \
+                leaves the position alone, as pread(2) does. [check: \
+                prep-read-offset-minus-one]\n\n\
+                On a file without positions the offset is not used the same way: a pipe \
+                ignores it, and a socket fails the request with -ESPIPE unless it is 0 or \
+                -1. Pass 0 (or -1) for such files. [check: prep-read-non-seekable]",
         ..H
     },
     Helper {
