@@ -216,7 +216,9 @@ SPLICED_HEADERS := ring_types.h functions.h prep.h
 install: all
 	install -d $(DESTDIR)$(includedir)/liburing/io_uring $(DESTDIR)$(libdir) $(DESTDIR)$(libdevdir)/pkgconfig
 	if [ '$(install_uring_info)' = yes ]; then \
-		install -d $(DESTDIR)$(bindir) && install -m 755 $(URING_INFO) $(DESTDIR)$(bindir)/uring-info; fi
+		install -d $(DESTDIR)$(bindir) && install -m 755 $(URING_INFO) $(DESTDIR)$(bindir)/uring-info && \
+		install -d $(DESTDIR)$(mandir)/man1 && \
+		install -m 644 $(BUILD)/man/man1/uring-info.1 $(DESTDIR)$(mandir)/man1/; fi
 	for h in $(SPLICED_HEADERS); do \
 		[ "$$(grep -cx "#include \"liburing/$$h\"" include/liburing.h)" = 1 ] || \
 		{ echo "include/liburing.h must include liburing/$$h exactly once"; exit 1; }; \
@@ -252,7 +254,7 @@ install: all
 	done
 
 uninstall:
-	rm -f $(DESTDIR)$(bindir)/uring-info
+	rm -f $(DESTDIR)$(bindir)/uring-info $(DESTDIR)$(mandir)/man1/uring-info.1
 	rm -rf $(DESTDIR)$(includedir)/liburing $(DESTDIR)$(includedir)/liburing.h
 	rm -f $(DESTDIR)$(libdir)/liburing.so.$(VERSION) $(DESTDIR)$(libdir)/liburing.so.2 \
 	      $(DESTDIR)$(libdevdir)/liburing.so $(DESTDIR)$(libdevdir)/liburing.a \
@@ -456,9 +458,9 @@ all: man
 MAN_DIR := $(BUILD)/man
 PYTHON  ?= python3
 man:
-	rm -rf $(MAN_DIR)/man2 $(MAN_DIR)/man3 $(MAN_DIR)/man7
+	rm -rf $(MAN_DIR)/man1 $(MAN_DIR)/man2 $(MAN_DIR)/man3 $(MAN_DIR)/man7
 	mkdir -p $(MAN_DIR)
-	cp -RP man/generated/man2 man/generated/man3 man/generated/man7 \
+	cp -RP man/generated/man1 man/generated/man2 man/generated/man3 man/generated/man7 \
 		man/generated/names.txt man/generated/synopsis-check.c $(MAN_DIR)/
 
 # Every name resolves, each SYNOPSIS declaration compiles against the

@@ -56,7 +56,7 @@ UNDOCUMENTED_MACROS = {"uring_likely", "uring_unlikely"}
 
 
 def pages(man_dir):
-    for sec in ("man2", "man3", "man7"):
+    for sec in ("man1", "man2", "man3", "man7"):
         d = os.path.join(man_dir, sec)
         for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
             yield os.path.join(d, f)
@@ -244,8 +244,8 @@ def main(argv):
     man_dir, stage_usr, upstream_man = argv[:3]
     upstream_usr = argv[3] if len(argv) > 3 else None
     failures = []
-    counts = {s: len([p for p in pages(man_dir) if "/man%s/" % s in p]) for s in "237"}
-    print("check-man: %s" % ", ".join("%d files in section %s" % (counts[s], s) for s in "237"))
+    counts = {s: len([p for p in pages(man_dir) if "/man%s/" % s in p]) for s in "1237"}
+    print("check-man: %s" % ", ".join("%d files in section %s" % (counts[s], s) for s in "1237"))
     check_coverage(man_dir, stage_usr, failures)
     check_synopsis(man_dir, stage_usr, failures)
     check_lint(man_dir, failures)
