@@ -405,7 +405,7 @@ TEST_STAGES := \
 	fuzz-short \
 	check-man
 test:
-	@sh tools/deps/check.sh
+	@sh tools/deps/check.sh --install
 	@sh tools/test/run-stages.sh "$(MAKE)" $(TEST_STAGES)
 
 # Every exported function with NULL, negative, huge and unregistered
