@@ -11,7 +11,7 @@
 # one of ours costs more than upstream's plus ring_check (2): the compare and
 # branch with which every entry point of ours turns a NULL ring into an error
 # and lets LIBURING_TRACE watch the call, where liburing dereferences the
-# pointer. Where our code saves a jump liburing takes, that nets +1 (README,
+# pointer. Where our code saves a jump liburing takes, that nets +1 (docs/benchmarks.md,
 # "What a call costs").
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)

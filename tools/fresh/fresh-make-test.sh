@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # `make test` on a fresh Debian 12 (a minbase debootstrap, cached under
-# .cache/fresh/base) given only what README's "Needs" asks a user for: a Rust
+# .cache/fresh/base) given only what README.md's build prerequisites ask a user for: a Rust
 # toolchain (Debian 12's rustc-web/cargo-web 1.85, the MSRV), make and git;
 # `make deps` installs the rest from the prerequisites list. The committed HEAD
 # is cloned into a copy of the base, the run's log is .cache/fresh/make-test.log,
