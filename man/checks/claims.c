@@ -26,7 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -1316,6 +1321,59 @@ static int register_not_uring(void)
 	return ret;
 }
 
+
+/* io_uring_enter.2 RETURN VALUE: the number of SQEs consumed, fewer than
+ * to_submit when fewer are there. Raw enter on a ring whose 3 SQEs the
+ * library published without entering. */
+static int enter_returns_consumed(void)
+{
+	struct io_uring *r = plain(0);
+
+	if (!r)
+		return -10000;
+	for (int i = 0; i < 3; i++)
+		io_uring_prep_nop(io_uring_get_sqe(r));
+	/* Publish the 3 SQEs by hand (what io_uring_submit does before it
+	 * enters), then ask the kernel for 5. */
+	unsigned tail = r->sq.sqe_tail;
+
+	r->sq.sqe_head = tail;
+	io_uring_smp_store_release(r->sq.ktail, tail);
+	int ret = io_uring_enter(r->ring_fd, 5, 0, 0, NULL);
+
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+/* io_uring_register.2 RETURN VALUE: IORING_REGISTER_PERSONALITY returns the
+ * new personality id (positive). */
+static int register_returns_personality(void)
+{
+	int id = reg(0, IORING_REGISTER_PERSONALITY, NULL, 0);
+
+	return id > 0 ? 1 : id;
+}
+
+/* io_uring_setup.2 ENOSYS: a seccomp filter that answers io_uring_setup
+ * with ENOSYS (in a child, which the filter then binds). */
+static int enosys_child(void)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(code) / sizeof(code[0]), .filter = code };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return -10000;
+	return setup_params(4, 0, 0);
+}
+
+static int setup_enosys_seccomp(void) { return in_child(enosys_child); }
+
 static const struct errno_claim {
 	const char *name;
 	int want;	/* the value the call or the CQE must give */
@@ -1323,6 +1381,7 @@ static const struct errno_claim {
 	int (*call)(void);
 } errno_claims[] = {
 	{ "setup-returns-cloexec-fd", 1, 5, 1, setup_cloexec },
+	{ "setup-ENOSYS-seccomp", -ENOSYS, 5, 1, setup_enosys_seccomp },
 	{ "setup-EFAULT-params", -EFAULT, 5, 1, setup_null_params },
 	{ "setup-EINVAL-zero-entries", -EINVAL, 5, 1, setup_zero_entries },
 	{ "setup-EINVAL-too-many-entries", -EINVAL, 5, 1, setup_too_many },
@@ -1338,6 +1397,7 @@ static const struct errno_claim {
 	{ "setup-ENXIO-attach-closed", -ENXIO, 5, 6, setup_attach_closed },
 	{ "setup-EMFILE", -EMFILE, 5, 1, setup_emfile },
 	{ "setup-attach-other-process-new-thread", 0, 5, 11, setup_attach_other_process },
+	{ "enter-returns-consumed", 3, 5, 1, enter_returns_consumed },
 	{ "enter-EBADF-fd", -EBADF, 5, 1, enter_bad_fd },
 	{ "enter-EBADF-registered-index", -EBADF, 5, 18, enter_not_registered },
 	{ "enter-EBADFD-disabled", -EBADFD, 5, 10, enter_disabled },
@@ -1364,6 +1424,7 @@ static const struct errno_claim {
 	{ "cqe-EINVAL-unknown-opcode", -EINVAL, 5, 1, cqe_unknown_opcode },
 	{ "cqe-EOPNOTSUPP-file", -EOPNOTSUPP, 5, 19, cqe_cmd_not_supported },
 	{ "cqe-ETIME-timeout", -ETIME, 5, 4, cqe_timeout },
+	{ "register-returns-personality-id", 1, 5, 6, register_returns_personality },
 	{ "register-EACCES-restricted", -EACCES, 5, 10, register_restricted },
 	{ "register-EBADF-fd", -EBADF, 5, 1, register_bad_fd },
 	{ "register-EBADF-eventfd", -EBADF, 5, 2, register_bad_eventfd },
