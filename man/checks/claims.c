@@ -1374,6 +1374,138 @@ static int enosys_child(void)
 
 static int setup_enosys_seccomp(void) { return in_child(enosys_child); }
 
+
+/* ---- Section 3 claims: a library call and the value its page promises. */
+
+static int s3_queue_init_zero(void)
+{
+	struct io_uring r;
+	int ret = io_uring_queue_init(0, &r, 0);
+
+	if (ret == 0)
+		io_uring_queue_exit(&r);
+	return ret;
+}
+
+static int s3_peek_empty(void)
+{
+	struct io_uring *r = plain(0);
+	struct io_uring_cqe *cqe;
+
+	if (!r)
+		return -10000;
+	int ret = io_uring_peek_cqe(r, &cqe);
+
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static int s3_wait_timeout_empty(void)
+{
+	struct io_uring *r = plain(0);
+	struct io_uring_cqe *cqe;
+
+	if (!r)
+		return -10000;
+	int ret = wait_cqe_ms(r, &cqe, 20);
+
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static int s3_submit_and_wait_timeout_expired(void)
+{
+	struct io_uring *r = plain(0);
+	struct io_uring_cqe *cqe;
+	struct __kernel_timespec ts = { .tv_nsec = 20000000 };
+
+	if (!r)
+		return -10000;
+	int ret = io_uring_submit_and_wait_timeout(r, &cqe, 1, &ts, NULL);
+
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static int s3_wait_signal(int timed)
+{
+	struct io_uring *r = plain(0);
+	struct io_uring_cqe *cqe;
+
+	if (!r)
+		return -10000;
+	guard(2);
+	ualarm(50000, 0);
+	int ret = timed ? wait_cqe_ms(r, &cqe, 1000) : io_uring_wait_cqe(r, &cqe);
+
+	alarm(0);
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static int s3_wait_cqe_eintr(void) { return s3_wait_signal(0); }
+static int s3_wait_cqe_timeout_eintr(void) { return s3_wait_signal(1); }
+
+static int s3_register_files_ebadf(void)
+{
+	struct io_uring *r = plain(0);
+	int fds[2] = { -1, 1000000 };
+
+	if (!r)
+		return -10000;
+	int ret = io_uring_register_files(r, fds, 2);
+
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static int s3_register_buffers(int twice)
+{
+	struct io_uring *r = plain(0);
+	static char buf[4096];
+	struct iovec iov = { .iov_base = twice ? (void *)buf : (void *)4096,
+			     .iov_len = 4096 };
+
+	if (!r)
+		return -10000;
+	int ret = io_uring_register_buffers(r, &iov, 1);
+
+	if (twice)
+		ret = ret ? -20000 : io_uring_register_buffers(r, &iov, 1);
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static int s3_register_buffers_ebusy(void) { return s3_register_buffers(1); }
+static int s3_register_buffers_efault(void) { return s3_register_buffers(0); }
+
+/* 0: register twice (EBUSY); 1: a pipe, not an eventfd (EINVAL); 2: a
+ * closed descriptor (EBADF). */
+static int s3_register_eventfd(int how)
+{
+	struct io_uring *r = plain(0);
+	int efd = eventfd(0, 0), p[2] = { -1, -1 }, ret;
+
+	if (!r || efd < 0 || pipe(p))
+		return -10000;
+	if (how == 0)
+		ret = io_uring_register_eventfd(r, efd) ? -20000 :
+		      io_uring_register_eventfd(r, efd);
+	else if (how == 1)
+		ret = io_uring_register_eventfd(r, p[0]);
+	else
+		ret = io_uring_register_eventfd(r, 1000000);
+	io_uring_queue_exit(r);
+	close(efd);
+	close(p[0]);
+	close(p[1]);
+	return ret;
+}
+
+static int s3_register_eventfd_ebusy(void) { return s3_register_eventfd(0); }
+static int s3_register_eventfd_einval(void) { return s3_register_eventfd(1); }
+static int s3_register_eventfd_ebadf(void) { return s3_register_eventfd(2); }
+
 static const struct errno_claim {
 	const char *name;
 	int want;	/* the value the call or the CQE must give */
@@ -1443,6 +1575,18 @@ static const struct errno_claim {
 	{ "register-ENXIO-files", -ENXIO, 5, 1, register_unregister_no_files },
 	{ "register-ENXIO-eventfd", -ENXIO, 5, 2, register_unregister_no_eventfd },
 	{ "register-EOPNOTSUPP-not-uring", -EOPNOTSUPP, 5, 1, register_not_uring },
+	{ "queue-init-EINVAL-zero-entries", -EINVAL, 5, 1, s3_queue_init_zero },
+	{ "peek-cqe-EAGAIN", -EAGAIN, 5, 1, s3_peek_empty },
+	{ "wait-cqe-timeout-ETIME", -ETIME, 5, 1, s3_wait_timeout_empty },
+	{ "submit-and-wait-timeout-ETIME", -ETIME, 5, 1, s3_submit_and_wait_timeout_expired },
+	{ "wait-cqe-EINTR", -EINTR, 5, 1, s3_wait_cqe_eintr },
+	{ "wait-cqe-timeout-EINTR", -EINTR, 5, 1, s3_wait_cqe_timeout_eintr },
+	{ "register-files-EBADF", -EBADF, 5, 1, s3_register_files_ebadf },
+	{ "register-buffers-EBUSY", -EBUSY, 5, 1, s3_register_buffers_ebusy },
+	{ "register-buffers-EFAULT", -EFAULT, 5, 1, s3_register_buffers_efault },
+	{ "register-eventfd-EBUSY", -EBUSY, 5, 2, s3_register_eventfd_ebusy },
+	{ "register-eventfd-EINVAL-not-eventfd", -EINVAL, 5, 2, s3_register_eventfd_einval },
+	{ "register-eventfd-EBADF", -EBADF, 5, 2, s3_register_eventfd_ebadf },
 };
 
 #define NERRNOS (sizeof(errno_claims) / sizeof(errno_claims[0]))

@@ -149,7 +149,7 @@ pub unsafe extern "C" fn io_uring_submit_and_wait(ring: *mut io_uring, wait_nr: 
 /// value.
 ///
 /// # Errors
-/// - `ETIME`: the timeout expired first.
+/// - `ETIME`: the timeout expired first. [check: submit-and-wait-timeout-ETIME]
 /// - `EINTR`: a signal arrived while waiting.
 ///
 /// # Notes
@@ -380,8 +380,8 @@ pub unsafe extern "C" fn io_uring_wait_cqes_min_timeout(
 /// 0 with a CQE in `*cqe_ptr`, or a negated errno value.
 ///
 /// # Errors
-/// - `ETIME`: no completion arrived before `ts` expired.
-/// - `EINTR`: a signal arrived while waiting.
+/// - `ETIME`: no completion arrived before `ts` expired. [check: wait-cqe-timeout-ETIME]
+/// - `EINTR`: a signal arrived while waiting. [check: wait-cqe-timeout-EINTR]
 ///
 /// # See also
 /// io_uring_wait_cqe, io_uring_wait_cqes

@@ -90,7 +90,7 @@ unsafe fn setup_done<T>(
 ///
 /// # Errors
 /// - `EINVAL`: `entries` is 0 or too large, a flag is unknown to the kernel,
-///   or the flags do not go together.
+///   or the flags do not go together. [check: queue-init-EINVAL-zero-entries]
 /// - `ENOMEM`: the kernel or the mapping ran out of memory.
 /// - `EPERM`: io_uring is disabled for the caller (the
 ///   `kernel.io_uring_disabled` sysctl).

@@ -77,7 +77,7 @@ pub const INLINE: &[Inline] = &[
         prototype: "int io_uring_peek_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr)",
         about: "Looks for a completion without waiting: when the CQ ring holds one, a pointer to the oldest is stored in *@cqe_ptr.",
         returns: "0 with a CQE stored in *@cqe_ptr, or -EAGAIN when no completion is waiting. The call never blocks and enters the kernel only when completions are held back there (CQ overflow, or task work on a DEFER_TASKRUN ring).",
-        errors: "- EAGAIN: the CQ ring holds no completion for the application.",
+        errors: "- EAGAIN: the CQ ring holds no completion for the application. [check: peek-cqe-EAGAIN]",
         notes: "The CQE stays in the ring until io_uring_cqe_seen() or io_uring_cq_advance() hands its slot back; read what you need from it first.",
         see: &["io_uring_wait_cqe", "io_uring_peek_cqe", "io_uring_cqe_seen", "io_uring_for_each_cqe", "io_uring_cq_ready"],
         ..I
@@ -98,7 +98,7 @@ pub const INLINE: &[Inline] = &[
         prototype: "int io_uring_wait_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr)",
         about: "Waits for a completion. A pointer to the oldest one in the CQ ring is stored in *@cqe_ptr; when one is there already, the call returns at once without entering the kernel. The CQE stays in the ring until io_uring_cqe_seen() hands its slot back.",
         returns: "0 with a CQE in *@cqe_ptr, or a negative errno value; on a failure *@cqe_ptr is not meaningful.",
-        errors: "- EINTR: a signal arrived while waiting.\n- EAGAIN: no completion was found after waiting (possible with SQPOLL).\n- EBADR: completions were dropped because the CQ ring overflowed and the kernel could not keep them.",
+        errors: "- EINTR: a signal arrived while waiting. [check: wait-cqe-EINTR]\n- EAGAIN: no completion was found after waiting (possible with SQPOLL).\n- EBADR: completions were dropped because the CQ ring overflowed and the kernel could not keep them.",
         notes: "On a ring set up with IORING_SETUP_DEFER_TASKRUN the kernel runs completion work only when the task that submitted waits or calls io_uring_get_events(); this call does that for you.",
         see: &["io_uring_wait_cqe", "io_uring_peek_cqe", "io_uring_cqe_seen", "io_uring_for_each_cqe", "io_uring_wait_cqe_timeout", "io_uring_enter(2)"],
         ..I
