@@ -20,7 +20,7 @@ man/checks/claims.c. This module
     does (a claim this machine cannot show: memory exhaustion, a sysctl
     that would change the whole machine, hardware); `@check` comments
     elsewhere (DESCRIPTION, NOTES) are counted as checked statements of
-    their own. In section 2 every claim must be one or the other. The
+    their own. In sections 2 and 7 every claim must be one or the other. The
     counts per section are printed, and per page for the pages of sections
     1, 2 and 7 and every page with a check; the whole table goes to
     MAN_DIR/claims.tsv.
@@ -42,7 +42,7 @@ CHECK_RE = re.compile(r'^\.\\" @check (\S+)\s*$')
 UNCHECKED_RE = re.compile(r'^\.\\" @unchecked (\S.*)$')
 # Sections whose every ERRORS and RETURN VALUE claim must be checked or say
 # (`.\" @unchecked REASON`) why it cannot be here.
-ACCOUNTED_SECTIONS = ("2",)
+ACCOUNTED_SECTIONS = ("2", "7")
 
 
 def page_claims(text):

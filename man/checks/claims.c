@@ -583,6 +583,62 @@ static enum verdict submit_stable_iovec(void)
 	return v;
 }
 
+
+static void prep_pipe_read(struct io_uring *ring, int fd, __u64 data)
+{
+	static char buf[8];
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+	io_uring_prep_read(sqe, fd, buf, sizeof(buf), 0);
+	io_uring_sqe_set_data64(sqe, data);
+}
+
+/* io_uring_cancelation.7 RETURN VALUE: a cancel request's CQE holds 0 when
+ * it cancelled its target, the number cancelled with
+ * IORING_ASYNC_CANCEL_ALL; the cancelled requests complete with
+ * -ECANCELED. Reads wait on an empty pipe. */
+static enum verdict cancel_results(void)
+{
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	int p[2], canceled = 0, one = -1, all = -1;
+
+	if (pipe(p) || io_uring_queue_init(8, &ring, 0))
+		return fail("setting up");
+	prep_pipe_read(&ring, p[0], 1);
+	prep_pipe_read(&ring, p[0], 2);
+	prep_pipe_read(&ring, p[0], 3);
+	io_uring_submit(&ring);
+	/* One by user_data, then all that read the pipe, by descriptor. */
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+	io_uring_prep_cancel64(sqe, 1, 0);
+	io_uring_sqe_set_data64(sqe, 100);
+	io_uring_submit(&ring);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_cancel_fd(sqe, p[0], IORING_ASYNC_CANCEL_ALL);
+	io_uring_sqe_set_data64(sqe, 101);
+	io_uring_submit(&ring);
+	for (int i = 0; i < 5; i++) {
+		if (wait_cqe_ms(&ring, &cqe, 2000))
+			break;
+		if (cqe->user_data == 100)
+			one = cqe->res;
+		else if (cqe->user_data == 101)
+			all = cqe->res;
+		else if (cqe->res == -ECANCELED)
+			canceled++;
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	io_uring_queue_exit(&ring);
+	close(p[0]);
+	close(p[1]);
+	if (one != 0 || all != 2 || canceled != 3)
+		return fail("cancel by user_data: %d (wanted 0), cancel all by fd: %d (wanted 2), "
+			    "-ECANCELED reads: %d (wanted 3)", one, all, canceled);
+	return OK;
+}
+
 /* ---- Section 2 errno claims: one call, one expected result ------------
  *
  * Each function below makes one call that the page says fails with an
@@ -1624,6 +1680,7 @@ static const struct claim claims[] = {
 	{ "prep-read-offset-minus-one", 5, 6, prep_read_offset_minus_one },
 	{ "prep-read-non-seekable", 5, 6, prep_read_non_seekable },
 	{ "submit-stable-iovec", 5, 5, submit_stable_iovec },
+	{ "cancel-results", 5, 19, cancel_results },
 };
 
 #define NCLAIMS (sizeof(claims) / sizeof(claims[0]))
