@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -637,6 +638,58 @@ static enum verdict cancel_results(void)
 		return fail("cancel by user_data: %d (wanted 0), cancel all by fd: %d (wanted 2), "
 			    "-ECANCELED reads: %d (wanted 3)", one, all, canceled);
 	return OK;
+}
+
+
+/* io_uring_multishot.7: a multishot request ends when the CQ ring
+ * overflows: its CQE that went to the overflow list lacks
+ * IORING_CQE_F_MORE, and later events post nothing. A multishot poll on a
+ * datagram socket, a 2-entry CQ ring, 10 events without reaping. */
+static enum verdict multishot_ends_on_overflow(void)
+{
+	struct io_uring ring;
+	struct io_uring_params prm;
+	struct io_uring_cqe *cqe;
+	unsigned head, n = 0, more = 0, last_more = 1;
+	int sv[2];
+	char b;
+
+	memset(&prm, 0, sizeof(prm));
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) || io_uring_queue_init_params(1, &ring, &prm))
+		return fail("setting up");
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+	io_uring_prep_poll_multishot(sqe, sv[0], POLLIN);
+	io_uring_submit(&ring);
+	for (unsigned i = 0; i < prm.cq_entries + 8; i++) {
+		if (write(sv[1], "x", 1) != 1 || read(sv[0], &b, 1) != 1)
+			return fail("socket");
+		usleep(10000);
+	}
+	/* Everything posted so far, the overflowed CQEs included. */
+	for (int round = 0; round < 3; round++) {
+		io_uring_get_events(&ring);
+		io_uring_for_each_cqe(&ring, head, cqe) {
+			n++;
+			more += !!(cqe->flags & IORING_CQE_F_MORE);
+			last_more = !!(cqe->flags & IORING_CQE_F_MORE);
+		}
+		io_uring_cq_advance(&ring, io_uring_cq_ready(&ring));
+	}
+	enum verdict v = OK;
+
+	if (n != prm.cq_entries + 1 || more != prm.cq_entries || last_more)
+		v = fail("%u CQEs, %u with F_MORE, the last %s F_MORE; wanted %u, %u, without",
+			 n, more, last_more ? "with" : "without", prm.cq_entries + 1,
+			 prm.cq_entries);
+	else if (write(sv[1], "x", 1) != 1)
+		v = fail("write");
+	else if (wait_cqe_ms(&ring, &cqe, 100) != -ETIME)
+		v = fail("a CQE after the request ended");
+	io_uring_queue_exit(&ring);
+	close(sv[0]);
+	close(sv[1]);
+	return v;
 }
 
 /* ---- Section 2 errno claims: one call, one expected result ------------
@@ -1681,6 +1734,7 @@ static const struct claim claims[] = {
 	{ "prep-read-non-seekable", 5, 6, prep_read_non_seekable },
 	{ "submit-stable-iovec", 5, 5, submit_stable_iovec },
 	{ "cancel-results", 5, 19, cancel_results },
+	{ "multishot-ends-on-overflow", 5, 13, multishot_ends_on_overflow },
 };
 
 #define NCLAIMS (sizeof(claims) / sizeof(claims[0]))
