@@ -16,6 +16,7 @@
  * passes nothing. Exit status: 1 when a case failed, else 0.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
@@ -690,6 +691,86 @@ static enum verdict multishot_ends_on_overflow(void)
 	close(sv[0]);
 	close(sv[1]);
 	return v;
+}
+
+
+/* The polling threads of this process: its tasks named iou-sqp-*. */
+static int sqpoll_threads(void)
+{
+	char path[300], comm[32];
+	int n = 0;
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		FILE *f = fopen(path, "r");
+
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "iou-sqp-", 8))
+			n++;
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+/* The polling-thread count once it has stopped changing: a new thread
+ * names itself after it starts, so the count is sampled every 20 ms until
+ * it stays the same for 100 ms (2 s at most). */
+static int settled_sqpoll_threads(void)
+{
+	int last = sqpoll_threads(), same = 0;
+
+	for (int i = 0; i < 100 && same < 5; i++) {
+		usleep(20000);
+		int n = sqpoll_threads();
+
+		same = n == last ? same + 1 : 0;
+		last = n;
+	}
+	return last;
+}
+
+/* io_uring_sqpoll.7: IORING_SETUP_ATTACH_WQ makes rings of one process
+ * share a polling thread: a ring and one attached to it have one thread
+ * between them; a third, not attached, brings its own. */
+static enum verdict sqpoll_attach_shares_thread(void)
+{
+	struct io_uring a, b, c;
+	struct io_uring_params p;
+	int shared, sep;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_SQPOLL;
+	if (io_uring_queue_init_params(4, &a, &p))
+		return fail("SQPOLL ring");
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_SQPOLL | IORING_SETUP_ATTACH_WQ;
+	p.wq_fd = a.ring_fd;
+	if (io_uring_queue_init_params(4, &c, &p)) {
+		io_uring_queue_exit(&a);
+		return fail("attached SQPOLL ring");
+	}
+	shared = settled_sqpoll_threads();
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_SQPOLL;
+	if (io_uring_queue_init_params(4, &b, &p)) {
+		io_uring_queue_exit(&c);
+		io_uring_queue_exit(&a);
+		return fail("second SQPOLL ring");
+	}
+	sep = settled_sqpoll_threads();
+	io_uring_queue_exit(&b);
+	io_uring_queue_exit(&c);
+	io_uring_queue_exit(&a);
+	if (shared != 1 || sep != 2)
+		return fail("polling threads: %d for a ring and one attached to it (wanted 1), "
+			    "%d with a third ring not attached (wanted 2)", shared, sep);
+	return OK;
 }
 
 /* ---- Section 2 errno claims: one call, one expected result ------------
@@ -1735,6 +1816,7 @@ static const struct claim claims[] = {
 	{ "submit-stable-iovec", 5, 5, submit_stable_iovec },
 	{ "cancel-results", 5, 19, cancel_results },
 	{ "multishot-ends-on-overflow", 5, 13, multishot_ends_on_overflow },
+	{ "sqpoll-attach-shares-thread", 5, 12, sqpoll_attach_shares_thread },
 };
 
 #define NCLAIMS (sizeof(claims) / sizeof(claims[0]))
