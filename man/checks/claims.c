@@ -773,6 +773,167 @@ static enum verdict sqpoll_attach_shares_thread(void)
 	return OK;
 }
 
+
+/* Submits the n prepared SQEs and returns their results in res[], by
+ * user_data (0..n-1); 0 when all n CQEs came. */
+static int results(struct io_uring *ring, int n, int *res)
+{
+	struct io_uring_cqe *cqe;
+
+	if (io_uring_submit(ring) != n)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (wait_cqe_ms(ring, &cqe, 2000))
+			return -1;
+		if (cqe->user_data < (unsigned)n)
+			res[cqe->user_data] = cqe->res;
+		io_uring_cqe_seen(ring, cqe);
+	}
+	return 0;
+}
+
+/* io_uring_linked_requests.7: a short read ends the chain (the next request
+ * gets -ECANCELED); with IOSQE_IO_HARDLINK the chain goes on. */
+static enum verdict link_short_read(void)
+{
+	struct io_uring ring;
+	static char buf[8];
+	int p[2], res[4] = { 0 };
+
+	if (pipe(p) || io_uring_queue_init(8, &ring, 0))
+		return fail("setting up");
+	if (write(p[1], "abcdef", 6) != 6)
+		return fail("write");
+	for (int hard = 0; hard < 2; hard++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+		io_uring_prep_read(sqe, p[0], buf, 8, 0);	/* 3 bytes there */
+		sqe->flags |= hard ? IOSQE_IO_HARDLINK : IOSQE_IO_LINK;
+		io_uring_sqe_set_data64(sqe, 2 * hard);
+		sqe = io_uring_get_sqe(&ring);
+		io_uring_prep_nop(sqe);
+		io_uring_sqe_set_data64(sqe, 2 * hard + 1);
+	}
+	/* The first read takes all 6 bytes: write 3 more for the second. */
+	int ret = io_uring_submit(&ring);
+	struct io_uring_cqe *cqe;
+
+	if (ret != 4)
+		return fail("submit: %d", ret);
+	for (int i = 0; i < 2; i++) {
+		if (wait_cqe_ms(&ring, &cqe, 2000))
+			return fail("no CQE for the first chain");
+		res[cqe->user_data] = cqe->res;
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	if (write(p[1], "xyz", 3) != 3)
+		return fail("write");
+	for (int i = 0; i < 2; i++) {
+		if (wait_cqe_ms(&ring, &cqe, 2000))
+			return fail("no CQE for the second chain");
+		res[cqe->user_data] = cqe->res;
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	io_uring_queue_exit(&ring);
+	close(p[0]);
+	close(p[1]);
+	if (res[0] != 6 || res[1] != -ECANCELED)
+		return fail("linked: short read %d, next %d (wanted 6, -ECANCELED)", res[0], res[1]);
+	if (res[2] != 3 || res[3] != 0)
+		return fail("hard-linked: short read %d, next %d (wanted 3, 0)", res[2], res[3]);
+	return OK;
+}
+
+/* io_uring_linked_requests.7: a linked timeout that expires cancels its
+ * request (-ECANCELED) and posts -ETIME; when the request finishes first,
+ * the timeout posts -ECANCELED. */
+static enum verdict link_timeout_results(void)
+{
+	struct io_uring ring;
+	static struct __kernel_timespec ts = { .tv_nsec = 20000000 };
+	static char buf[8];
+	int p[2], res[4] = { 0 };
+
+	if (pipe(p) || io_uring_queue_init(8, &ring, 0))
+		return fail("setting up");
+	/* 0: a read that waits, 1: its timeout; 2: a NOP, 3: its timeout. */
+	for (int i = 0; i < 2; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+		if (i == 0)
+			io_uring_prep_read(sqe, p[0], buf, sizeof(buf), 0);
+		else
+			io_uring_prep_nop(sqe);
+		sqe->flags |= IOSQE_IO_LINK;
+		io_uring_sqe_set_data64(sqe, 2 * i);
+		sqe = io_uring_get_sqe(&ring);
+		io_uring_prep_link_timeout(sqe, &ts, 0);
+		io_uring_sqe_set_data64(sqe, 2 * i + 1);
+	}
+	int r = results(&ring, 4, res);
+
+	io_uring_queue_exit(&ring);
+	close(p[0]);
+	close(p[1]);
+	if (r)
+		return fail("CQEs missing");
+	if (res[0] != -ECANCELED || res[1] != -ETIME)
+		return fail("expired: request %d, timeout %d (wanted -ECANCELED, -ETIME)", res[0],
+			    res[1]);
+	if (res[2] != 0 || res[3] != -ECANCELED)
+		return fail("request first: request %d, timeout %d (wanted 0, -ECANCELED)", res[2],
+			    res[3]);
+	return OK;
+}
+
+/* io_uring_registered_files.7: an empty or out-of-range slot of the file
+ * table gives -EBADF. */
+static enum verdict fixed_file_bad_slot(void)
+{
+	struct io_uring ring;
+	static char buf[8];
+	int fds[2] = { -1, -1 }, res[2] = { 0 };
+
+	if (io_uring_queue_init(4, &ring, 0) || io_uring_register_files(&ring, fds, 2))
+		return fail("setting up");
+	for (int i = 0; i < 2; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+		io_uring_prep_read(sqe, i == 0 ? 1 : 9, buf, sizeof(buf), 0);
+		sqe->flags |= IOSQE_FIXED_FILE;
+		io_uring_sqe_set_data64(sqe, i);
+	}
+	int r = results(&ring, 2, res);
+
+	io_uring_queue_exit(&ring);
+	if (r || res[0] != -EBADF || res[1] != -EBADF)
+		return fail("empty slot %d, slot past the table %d (wanted -EBADF twice)", res[0],
+			    res[1]);
+	return OK;
+}
+
+/* io_uring_features.7: an SQE flag the kernel does not know makes the
+ * request's CQE say -EINVAL (bit 7 of sqe->flags has no meaning). */
+static enum verdict unknown_sqe_flag(void)
+{
+	struct io_uring ring;
+	int res[1] = { 0 };
+
+	if (io_uring_queue_init(4, &ring, 0))
+		return fail("setting up");
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+	io_uring_prep_nop(sqe);
+	sqe->flags |= 1U << 7;
+	io_uring_sqe_set_data64(sqe, 0);
+	int r = results(&ring, 1, res);
+
+	io_uring_queue_exit(&ring);
+	if (r || res[0] != -EINVAL)
+		return fail("NOP with sqe->flags bit 7: %d, wanted -EINVAL", res[0]);
+	return OK;
+}
+
 /* ---- Section 2 errno claims: one call, one expected result ------------
  *
  * Each function below makes one call that the page says fails with an
@@ -1696,6 +1857,34 @@ static int s3_register_eventfd_ebusy(void) { return s3_register_eventfd(0); }
 static int s3_register_eventfd_einval(void) { return s3_register_eventfd(1); }
 static int s3_register_eventfd_ebadf(void) { return s3_register_eventfd(2); }
 
+/* io_uring_registered_buffers.7, io_uring_register.2: a buffer in a
+ * shared mapping of a regular file (on an ext4 or other disk file system,
+ * not shared memory) is refused: EOPNOTSUPP on older kernels, EFAULT on
+ * newer ones (stated from 6.18, where it was checked). */
+static int register_file_backed(void)
+{
+	char name[] = "/var/tmp/uring-claims-XXXXXX";
+	int fd = mkstemp(name);
+
+	if (fd < 0)
+		return -10000;
+	unlink(name);
+	if (ftruncate(fd, 4096)) {
+		close(fd);
+		return -10000;
+	}
+	void *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	close(fd);
+	if (m == MAP_FAILED)
+		return -10000;
+	struct iovec iov = { .iov_base = m, .iov_len = 4096 };
+	int ret = reg(0, IORING_REGISTER_BUFFERS, &iov, 1);
+
+	munmap(m, 4096);
+	return ret;
+}
+
 static const struct errno_claim {
 	const char *name;
 	int want;	/* the value the call or the CQE must give */
@@ -1756,6 +1945,7 @@ static const struct errno_claim {
 	{ "register-EEXIST-buffer-group", -EEXIST, 5, 19, register_pbuf_twice },
 	{ "register-EFAULT-arg", -EFAULT, 5, 1, register_bad_arg },
 	{ "register-EFAULT-over-1GiB", -EFAULT, 6, 18, register_huge_buffer },
+	{ "register-file-backed-EFAULT", -EFAULT, 6, 18, register_file_backed },
 	{ "register-EINVAL-opcode", -EINVAL, 5, 1, register_unknown_opcode },
 	{ "register-EINVAL-zero-files", -EINVAL, 5, 1, register_zero_files },
 	{ "register-EINVAL-resize-plain", -EINVAL, 6, 13, register_resize_plain },
@@ -1817,6 +2007,10 @@ static const struct claim claims[] = {
 	{ "cancel-results", 5, 19, cancel_results },
 	{ "multishot-ends-on-overflow", 5, 13, multishot_ends_on_overflow },
 	{ "sqpoll-attach-shares-thread", 5, 12, sqpoll_attach_shares_thread },
+	{ "link-short-read", 5, 6, link_short_read },
+	{ "link-timeout-results", 5, 5, link_timeout_results },
+	{ "fixed-file-bad-slot", 5, 13, fixed_file_bad_slot },
+	{ "unknown-sqe-flag", 5, 1, unknown_sqe_flag },
 };
 
 #define NCLAIMS (sizeof(claims) / sizeof(claims[0]))
