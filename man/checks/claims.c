@@ -1885,6 +1885,74 @@ static int register_file_backed(void)
 	return ret;
 }
 
+
+static int s3_register_ring_fd(void)
+{
+	struct io_uring *r = plain(0);
+
+	if (!r)
+		return -10000;
+	int ret = io_uring_register_ring_fd(r);
+
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+static int s3_register_personality(void)
+{
+	struct io_uring *r = plain(0);
+
+	if (!r)
+		return -10000;
+	int ret = io_uring_register_personality(r);
+
+	io_uring_queue_exit(r);
+	return ret > 0 && ret <= 0xffff ? 1 : ret;
+}
+
+/* 3 completions ready: io_uring_cq_ready says 3 and io_uring_peek_batch_cqe
+ * with room for 8 stores 3; returns 10 * ready + batch. */
+static int s3_ready_and_batch(void)
+{
+	struct io_uring *r = plain(0);
+	struct io_uring_cqe *cqes[8];
+
+	if (!r)
+		return -10000;
+	for (int i = 0; i < 3; i++)
+		io_uring_prep_nop(io_uring_get_sqe(r));
+	if (io_uring_submit_and_wait(r, 3) != 3) {
+		io_uring_queue_exit(r);
+		return -20000;
+	}
+	int ready = (int)io_uring_cq_ready(r);
+	int batch = (int)io_uring_peek_batch_cqe(r, cqes, 8);
+
+	io_uring_queue_exit(r);
+	return 10 * ready + batch;
+}
+
+/* A 4-entry SQ with one SQE taken: io_uring_sq_space_left says 3. */
+static int s3_sq_space_left(void)
+{
+	struct io_uring *r = plain(0);
+
+	if (!r)
+		return -10000;
+	io_uring_get_sqe(r);
+	int ret = (int)io_uring_sq_space_left(r);
+
+	io_uring_queue_exit(r);
+	return ret;
+}
+
+/* io_uring_check_version(2, 15) is false with a 2.15 library, (2, 16) true:
+ * returns 2 * first + second. */
+static int s3_check_version(void)
+{
+	return 2 * io_uring_check_version(2, 15) + io_uring_check_version(2, 16);
+}
+
 static const struct errno_claim {
 	const char *name;
 	int want;	/* the value the call or the CQE must give */
@@ -1956,6 +2024,11 @@ static const struct errno_claim {
 	{ "register-ENXIO-eventfd", -ENXIO, 5, 2, register_unregister_no_eventfd },
 	{ "register-EOPNOTSUPP-not-uring", -EOPNOTSUPP, 5, 1, register_not_uring },
 	{ "queue-init-EINVAL-zero-entries", -EINVAL, 5, 1, s3_queue_init_zero },
+	{ "register-ring-fd-returns-1", 1, 5, 18, s3_register_ring_fd },
+	{ "register-personality-returns-id", 1, 5, 6, s3_register_personality },
+	{ "cq-ready-and-peek-batch-count", 33, 5, 1, s3_ready_and_batch },
+	{ "sq-space-left", 3, 5, 1, s3_sq_space_left },
+	{ "check-version", 1, 5, 1, s3_check_version },
 	{ "peek-cqe-EAGAIN", -EAGAIN, 5, 1, s3_peek_empty },
 	{ "wait-cqe-timeout-ETIME", -ETIME, 5, 1, s3_wait_timeout_empty },
 	{ "submit-and-wait-timeout-ETIME", -ETIME, 5, 1, s3_submit_and_wait_timeout_expired },

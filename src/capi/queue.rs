@@ -407,7 +407,7 @@ pub unsafe extern "C" fn io_uring_wait_cqe_timeout(
 /// - `count`: its length.
 ///
 /// # Return value
-/// The number of CQE pointers stored, possibly 0.
+/// The number of CQE pointers stored, possibly 0. [check: cq-ready-and-peek-batch-count]
 ///
 /// # Notes
 /// The CQEs stay in the ring; give their slots back with io_uring_cq_advance().

@@ -655,7 +655,7 @@ pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_i
 ///
 /// # Return value
 /// The new personality id (a positive 16-bit number) on success, or a negated
-/// errno value.
+/// errno value. [check: register-personality-returns-id]
 ///
 /// # Errors
 /// - `EBUSY`: no free id is left (ids are 16 bits wide).
@@ -855,7 +855,7 @@ pub unsafe extern "C" fn io_uring_register_iowq_max_workers(
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
-/// 1 (the number of descriptors registered) on success, or a negated errno value.
+/// 1 (the number of descriptors registered) on success, or a negated errno value. [check: register-ring-fd-returns-1]
 ///
 /// # Notes
 /// Later calls pass the registered index with `IORING_ENTER_REGISTERED_RING`,

@@ -517,7 +517,7 @@ pub extern "C" fn io_uring_minor_version() -> c_int {
 ///
 /// # Return value
 /// `true` when the library loaded at run time is older than `major.minor`,
-/// `false` otherwise.
+/// `false` otherwise. [check: check-version]
 ///
 /// # Notes
 /// The `IO_URING_CHECK_VERSION` macro makes the same test at compile time

@@ -154,7 +154,7 @@ pub const INLINE: &[Inline] = &[
         kind: Function,
         prototype: "unsigned io_uring_cq_ready(const struct io_uring *ring)",
         about: "Completions posted and not yet consumed.",
-        returns: "The number of CQEs that can be read without entering the kernel.",
+        returns: "The number of CQEs that can be read without entering the kernel. [check: cq-ready-and-peek-batch-count]",
         see: &["io_uring_cq_advance", "io_uring_sq_ready"],
         ..I
     },
@@ -248,7 +248,7 @@ pub const INLINE: &[Inline] = &[
         kind: Function,
         prototype: "unsigned io_uring_sq_space_left(const struct io_uring *ring)",
         about: "Free SQ slots.",
-        returns: "The number of SQEs io_uring_get_sqe() can still hand out before a submit.",
+        returns: "The number of SQEs io_uring_get_sqe() can still hand out before a submit. [check: sq-space-left]",
         see: &["io_uring_sq_ready", "io_uring_get_sqe"],
         ..I
     },
