@@ -260,7 +260,9 @@ SPLICED_HEADERS := ring_types.h functions.h prep.h
 install: all
 	install -d $(DESTDIR)$(includedir)/liburing/io_uring $(DESTDIR)$(libdir) $(DESTDIR)$(libdevdir)/pkgconfig
 	if [ '$(install_uring_info)' = yes ]; then \
-		install -d $(DESTDIR)$(bindir) && install -m 755 $(URING_INFO) $(DESTDIR)$(bindir)/uring-info; fi
+		install -d $(DESTDIR)$(bindir) && install -m 755 $(URING_INFO) $(DESTDIR)$(bindir)/uring-info && \
+		install -d $(DESTDIR)$(mandir)/man1 && \
+		install -m 644 $(BUILD)/man/man1/uring-info.1 $(DESTDIR)$(mandir)/man1/; fi
 	for h in $(SPLICED_HEADERS); do \
 		[ "$$(grep -cx "#include \"liburing/$$h\"" include/liburing.h)" = 1 ] || \
 		{ echo "include/liburing.h must include liburing/$$h exactly once"; exit 1; }; \
@@ -300,7 +302,7 @@ install: all
 	done
 
 uninstall:
-	rm -f $(DESTDIR)$(bindir)/uring-info
+	rm -f $(DESTDIR)$(bindir)/uring-info $(DESTDIR)$(mandir)/man1/uring-info.1
 	rm -rf $(DESTDIR)$(includedir)/liburing $(DESTDIR)$(includedir)/liburing.h
 	rm -f $(DESTDIR)$(libdir)/uring-rs/liburing-diag.so $(DESTDIR)$(libdevdir)/liburing-diag.a
 	-rmdir $(DESTDIR)$(libdir)/uring-rs 2>/dev/null
@@ -471,7 +473,7 @@ TEST_STAGES := \
 	fuzz-short \
 	check-man
 test:
-	@sh tools/deps/check.sh
+	@sh tools/deps/check.sh --install
 	@sh tools/test/run-stages.sh "$(MAKE)" $(TEST_STAGES)
 
 # Every exported function with NULL, negative, huge and unregistered
@@ -522,21 +524,23 @@ distclean: clean
 MAN_DIR := $(BUILD)/man
 PYTHON  ?= python3
 man:
-	rm -rf $(MAN_DIR)/man2 $(MAN_DIR)/man3 $(MAN_DIR)/man7
+	rm -rf $(MAN_DIR)/man1 $(MAN_DIR)/man2 $(MAN_DIR)/man3 $(MAN_DIR)/man7
 	mkdir -p $(MAN_DIR)
-	cp -RP man/generated/man2 man/generated/man3 man/generated/man7 \
+	cp -RP man/generated/man1 man/generated/man2 man/generated/man3 man/generated/man7 \
 		man/generated/names.txt man/generated/synopsis-check.c $(MAN_DIR)/
 
 # Every name resolves, each SYNOPSIS declaration compiles against the
 # installed header (synopsis-check.c, written by tools/gen), lint-clean, the
 # examples compile and run, no sentence taken from liburing's pages
 # (upstream's source: LIBURING_SRC, else the Debian source package, from
-# $(UPSTREAM)).
+# $(UPSTREAM)), and every claim a page ties to a case of
+# man/checks/claims.c holds on this kernel, driven by our library and by
+# upstream's (man/claims.py).
 # (`stage` builds `all`, so the pages too; naming `man` here as well would let
 # make -j regenerate them while the stage's install copies them.)
 check-man: stage
-	src=$$($(UPSTREAM) source) && \
-	$(PYTHON) man/check.py $(MAN_DIR) $(abspath $(STAGE))/usr "$$src/man"
+	src=$$($(UPSTREAM) source) && up=$$($(UPSTREAM) stage) && \
+	$(PYTHON) man/check.py $(MAN_DIR) $(abspath $(STAGE))/usr "$$src/man" "$$up/usr"
 
 # Browsable HTML: $(MAN_DIR)/html/index.html links every page.
 html: man

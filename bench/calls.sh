@@ -12,7 +12,7 @@
 # - every entry point: ring_check (2), the compare and branch with which it
 #   turns a NULL ring into an error (and the submit paths let LIBURING_TRACE
 #   watch the call), where liburing dereferences the pointer; where our code
-#   saves a jump liburing takes, that nets +1 (README, "What a call costs");
+#   saves a jump liburing takes, that nets +1 (docs/benchmarks.md, "What a call costs");
 # - registration calls: also fail_hook (4), the test of the kernel's answer
 #   that hands a failure to LIBURING_DEBUG (2), and the stack frame that
 #   hook's call needs where liburing's leaf function uses the red zone (2);

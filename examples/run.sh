@@ -41,6 +41,19 @@ scenario_personality() {
 	timeout 30 "$1"
 }
 
+# The example makes two mistakes on purpose: LIBURING_DEBUG must explain the
+# refused setup on stderr, LIBURING_TRACE must warn about the multishot
+# receive without IOSQE_BUFFER_SELECT (README.md shows both outputs).
+scenario_diagnostics() {
+	LIBURING_DEBUG=1 LIBURING_TRACE="$out/diagnostics.trace" timeout 30 "$1" \
+		2>"$out/diagnostics.err" || return $?
+	grep -q '^liburing: io_uring_queue_init_params(entries 8, flags IORING_SETUP_DEFER_TASKRUN) failed' \
+		"$out/diagnostics.err" || { echo "no LIBURING_DEBUG line"; return 1; }
+	grep -q 'WARNING: .*lacks IOSQE_BUFFER_SELECT' "$out/diagnostics.trace" ||
+		{ echo "no LIBURING_TRACE warning"; return 1; }
+	echo "LIBURING_DEBUG and LIBURING_TRACE explained both mistakes"
+}
+
 # The server serves exactly 4 clients, then exits by itself; the clients run
 # in parallel, each sending 200 messages of varying size and checking the
 # echo of each before the next.

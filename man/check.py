@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Checks the generated manual (make check-man):
 
-    man/check.py MAN_DIR STAGE_USR UPSTREAM_MAN_DIR
+    man/check.py MAN_DIR STAGE_USR UPSTREAM_MAN_DIR [UPSTREAM_STAGE_USR]
 
   coverage    every exported symbol (src/liburing*.map), public function-like
               macro of the installed header (as `cc -E -dM` lists them) and
@@ -22,7 +22,13 @@
               and io_uring/bpf_filter.h is in a page and has a row in
               man/kernel-releases.tsv; each section 2 page names its whole
               family and explains every errno its call can fail with
-              (man/coverage.py, which also prints words per section).
+              (man/coverage.py, which also prints words per section);
+  claims      every `.\\" @check NAME` of a page names a case of
+              man/checks/claims.c, every case is named by a page, and each
+              passes (or is "not checkable here" on this kernel) built
+              against STAGE_USR and against UPSTREAM_STAGE_USR (upstream
+              liburing); ERRORS and RETURN VALUE claims counted, checked and
+              unchecked, per page and section (man/claims.py).
 Figures are printed; the exit status is 1 when any check fails.
 """
 
@@ -35,6 +41,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "liburing-tests"))
 
+import claims  # noqa: E402
 import coverage  # noqa: E402
 import provenance  # noqa: E402
 
@@ -49,7 +56,7 @@ UNDOCUMENTED_MACROS = {"uring_likely", "uring_unlikely"}
 
 
 def pages(man_dir):
-    for sec in ("man2", "man3", "man7"):
+    for sec in ("man1", "man2", "man3", "man7"):
         d = os.path.join(man_dir, sec)
         for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
             yield os.path.join(d, f)
@@ -225,7 +232,7 @@ def check_provenance(man_dir, upstream_man, failures):
 
 
 def main(argv):
-    if len(argv) != 3:
+    if len(argv) not in (3, 4):
         print(__doc__)
         return 2
     import shutil
@@ -234,10 +241,11 @@ def main(argv):
         print("check-man: %s not installed (Debian: man-db, mandoc, groff-base; "
               ".ci/run installs them)" % ", ".join(missing))
         return 1
-    man_dir, stage_usr, upstream_man = argv
+    man_dir, stage_usr, upstream_man = argv[:3]
+    upstream_usr = argv[3] if len(argv) > 3 else None
     failures = []
-    counts = {s: len([p for p in pages(man_dir) if "/man%s/" % s in p]) for s in "237"}
-    print("check-man: %s" % ", ".join("%d files in section %s" % (counts[s], s) for s in "237"))
+    counts = {s: len([p for p in pages(man_dir) if "/man%s/" % s in p]) for s in "1237"}
+    print("check-man: %s" % ", ".join("%d files in section %s" % (counts[s], s) for s in "1237"))
     check_coverage(man_dir, stage_usr, failures)
     check_synopsis(man_dir, stage_usr, failures)
     check_lint(man_dir, failures)
@@ -245,6 +253,7 @@ def main(argv):
     check_provenance(man_dir, upstream_man, failures)
     coverage.sys_provenance = provenance
     coverage.check(man_dir, stage_usr, upstream_man, list(pages(man_dir)), failures)
+    claims.check(man_dir, stage_usr, upstream_usr, list(pages(man_dir)), failures)
     for f in failures:
         print("FAIL " + f)
     print("check-man: %s" % ("%d failures" % len(failures) if failures else "ok"))

@@ -10,7 +10,7 @@ out=$man_dir/html
 rm -rf "$out"
 mkdir -p "$out"
 links=$out/links.sed
-for page in "$man_dir"/man[237]/*.[237]; do
+for page in "$man_dir"/man[1237]/*.[1237]; do
 	base=$(basename "$page")
 	name=${base%.*}
 	sec=${base##*.}
@@ -21,9 +21,10 @@ done > "$links"
 	echo '<!DOCTYPE html>'
 	echo '<html><head><meta charset="utf-8"><title>uring-rs manual</title></head><body>'
 	echo '<h1>uring-rs reference manual</h1>'
-	for sec in 7 2 3; do
+	for sec in 7 1 2 3; do
 		case $sec in
 		7) title="Overview and topics (section 7)" ;;
+		1) title="Commands (section 1)" ;;
 		2) title="System calls (section 2)" ;;
 		3) title="Library functions and macros (section 3)" ;;
 		esac

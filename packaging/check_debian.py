@@ -24,7 +24,9 @@ Then, on the packages of each:
              liburing2.symbols (check level 4): Debian's (1), ours (2, run in
              the sid root; packaging/symbols.py writes it from the version scripts)
   contents   `dpkg -c` of our liburing2 / liburing-dev lists the same files as
-             Debian's own 2.15-1 binaries (man pages and examples aside)
+             Debian's own 2.15-1 binaries (man pages and examples aside), and
+             every man page of Debian's liburing-dev is installed by ours too
+             (by name and section; ours has more pages, which are listed)
   lintian    findings on our packages that Debian's own packages do not have
   hardening  hardening-check on liburing.so.2.15: relro, bindnow, fortify as
              in Debian's build
@@ -68,6 +70,24 @@ CONTENTS_ASIDE = ("usr/share/man/", "usr/share/doc/liburing-dev/examples/")
 # What only our packaging ships, by design: the diagnostics object that
 # LIBURING_DEBUG / LIBURING_TRACE load, and its archive for static programs.
 CONTENTS_OURS_ONLY = ("/uring-rs", "/liburing-diag.a")
+MAN_PREFIX = "usr/share/man/"
+
+
+def man_pages(listing):
+    """{NAME.SECTION} of the man pages in a dpkg -c listing (file or link,
+    compressed or not)."""
+    out = set()
+    for p, kind in listing.items():
+        if p.startswith(MAN_PREFIX) and kind != "dir":
+            base = p.rsplit("/", 1)[-1]
+            out.add(base[:-3] if base.endswith(".gz") else base)
+    return out
+
+
+def man_differences(ours, theirs):
+    """(pages only Debian's package has, pages only ours has), sorted."""
+    a, b = man_pages(ours), man_pages(theirs)
+    return sorted(b - a), sorted(a - b)
 # The tools the checks run, and the Debian package that brings each.
 TOOLS = {"dpkg-buildpackage": "dpkg-dev", "dh": "debhelper", "fakeroot": "fakeroot",
          "lintian": "lintian", "hardening-check": "devscripts", "debootstrap": "debootstrap"}
@@ -350,7 +370,15 @@ def compare_contents(ours, theirs, report):
             lines.append("  only in Debian's: %s" % p)
         for p in kinds:
             lines.append("  differs: %s: ours %s, Debian's %s" % (p, a[p], b[p]))
-        differ = differ or bool(only_ours or only_theirs or kinds)
+        missing_pages, extra_pages = man_differences(a, b)
+        if man_pages(b):
+            lines.append("  man pages: Debian's %d, ours %d, %d of Debian's missing from ours; "
+                         "only in ours: %s" % (len(man_pages(b)), len(man_pages(a)),
+                                               len(missing_pages),
+                                               " ".join(extra_pages) or "none"))
+        for p in missing_pages:
+            lines.append("  man page only in Debian's: %s" % p)
+        differ = differ or bool(only_ours or only_theirs or kinds or missing_pages)
     report.add("contents", FAIL if differ else PASS, time.time() - t0, "\n    ".join(lines))
 
 

@@ -1463,8 +1463,9 @@ IOURINGINLINE void io_uring_prep_recv(struct io_uring_sqe *sqe, int sockfd,
 }
 
 /*
- * Receives again and again, normally into provided buffers, posting a
- * completion per receive until cancelled or out of buffers.
+ * Receives again and again from a socket, each time into a buffer the kernel
+ * picks from a provided-buffer group, posting a completion per receive until
+ * the request ends.
  */
 IOURINGINLINE void io_uring_prep_recv_multishot(struct io_uring_sqe *sqe,
 	int sockfd, void *buf, size_t len, int flags)

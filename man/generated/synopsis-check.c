@@ -9,6 +9,12 @@
 #ifndef IO_URING_CHECK_VERSION
 #error "IO_URING_CHECK_VERSION (IO_URING_CHECK_VERSION(3)) is not defined by <liburing.h>"
 #endif
+#ifndef IO_URING_VERSION_MAJOR
+#error "IO_URING_VERSION_MAJOR (IO_URING_VERSION_MAJOR(3)) is not defined by <liburing.h>"
+#endif
+#ifndef IO_URING_VERSION_MINOR
+#error "IO_URING_VERSION_MINOR (IO_URING_VERSION_MINOR(3)) is not defined by <liburing.h>"
+#endif
 #ifndef io_uring_for_each_cqe
 #error "io_uring_for_each_cqe (io_uring_for_each_cqe(3)) is not defined by <liburing.h>"
 #endif

@@ -119,7 +119,7 @@ pub unsafe extern "C" fn io_uring_buf_ring_head(
 /// # Errors
 /// - `EINVAL`: a bad size or flag, or the kernel has no buffer rings (before
 ///   Linux 5.19).
-/// - `EEXIST`: group `bgid` is in use.
+/// - `EEXIST`: group `bgid` is in use. [check: register-EEXIST-buffer-group]
 /// - `ENOMEM`: the memory could not be mapped.
 ///
 /// # See also

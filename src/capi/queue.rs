@@ -45,13 +45,29 @@ macro_rules! cqe_out {
 ///
 /// # Errors
 /// - `EAGAIN`: the kernel could not allocate request memory; reap and retry.
-/// - `EBUSY`: the CQ ring is overflowing; reap completions first.
+/// - `EBUSY`: older kernels only: completions are waiting in the kernel's
+///   overflow list (`IORING_SQ_CQ_OVERFLOW` set) and could not all be moved
+///   into the CQ ring; reap completions first. Linux 6.18 (checked here; the
+///   release that changed this is not established) keeps accepting
+///   submissions while the flag is set. [check: submit-during-overflow]
 /// - `EEXIST`: a `IORING_SETUP_SINGLE_ISSUER` ring was used by another task.
 ///
 /// # Notes
 /// With SQPOLL the call makes no system call unless the polling thread sleeps.
+/// The count it returns is then the number of entries in the SQ ring that the
+/// polling thread had not consumed yet when the call looked: it can include
+/// entries of earlier calls, and it can be smaller than the number just
+/// prepared (even 0) when the thread was quick. It does not say that the
+/// kernel has started the requests.
+///
 /// A request that fails after submission reports its error in its CQE, not
 /// here.
+///
+/// On kernels with `IORING_FEAT_SUBMIT_STABLE` (Linux 5.5), what only
+/// describes a request (an iovec array, a msghdr, a timespec, a path name) is
+/// copied while it is submitted and may be reused once this call returns
+/// (with SQPOLL: once the polling thread has consumed the SQE); the data
+/// buffers must stay valid until the CQE. [check: submit-stable-iovec]
 ///
 /// # See also
 /// io_uring_get_sqe, io_uring_submit_and_wait, io_uring_wait_cqe,
@@ -93,7 +109,9 @@ unsafe fn submit_detour(ring: *mut io_uring, wait_nr: c_uint, getevents: bool) -
 ///
 /// # Errors
 /// - `EINTR`: a signal arrived while waiting.
-/// - `EBUSY`: the CQ ring is overflowing.
+/// - `EBUSY`: older kernels only, as for io_uring_submit(): completions wait
+///   in the overflow list; Linux 6.18 keeps accepting submissions.
+///   [check: submit-during-overflow]
 ///
 /// # See also
 /// io_uring_submit, io_uring_submit_and_wait_timeout, io_uring_wait_cqe
@@ -131,7 +149,7 @@ pub unsafe extern "C" fn io_uring_submit_and_wait(ring: *mut io_uring, wait_nr: 
 /// value.
 ///
 /// # Errors
-/// - `ETIME`: the timeout expired first.
+/// - `ETIME`: the timeout expired first. [check: submit-and-wait-timeout-ETIME]
 /// - `EINTR`: a signal arrived while waiting.
 ///
 /// # Notes
@@ -362,8 +380,8 @@ pub unsafe extern "C" fn io_uring_wait_cqes_min_timeout(
 /// 0 with a CQE in `*cqe_ptr`, or a negated errno value.
 ///
 /// # Errors
-/// - `ETIME`: no completion arrived before `ts` expired.
-/// - `EINTR`: a signal arrived while waiting.
+/// - `ETIME`: no completion arrived before `ts` expired. [check: wait-cqe-timeout-ETIME]
+/// - `EINTR`: a signal arrived while waiting. [check: wait-cqe-timeout-EINTR]
 ///
 /// # See also
 /// io_uring_wait_cqe, io_uring_wait_cqes
@@ -389,7 +407,7 @@ pub unsafe extern "C" fn io_uring_wait_cqe_timeout(
 /// - `count`: its length.
 ///
 /// # Return value
-/// The number of CQE pointers stored, possibly 0.
+/// The number of CQE pointers stored, possibly 0. [check: cq-ready-and-peek-batch-count]
 ///
 /// # Notes
 /// The CQEs stay in the ring; give their slots back with io_uring_cq_advance().
@@ -480,8 +498,17 @@ pub unsafe extern "C" fn __io_uring_sqring_wait(ring: *mut io_uring) -> c_int {
 /// A null `ring` gives NULL where liburing would dereference it.
 ///
 /// # Return value
-/// A cleared SQE, or NULL when the submission queue is full: submit, then try
-/// again.
+/// The next free SQE, or NULL when the submission queue is full: submit, then
+/// try again.
+///
+/// The SQE is not cleared. `flags`, `ioprio`, the opcode flags (`rw_flags`
+/// and its aliases), `buf_index`, `personality`, `file_index` and `addr3` are
+/// reset to 0; every other field, `user_data`, `fd`, `addr`, `len` and `off`
+/// among them, still holds what the request that last used the slot wrote.
+/// The `io_uring_prep_*` helpers set the fields their operation reads, but not
+/// `user_data`: set it with io_uring_sqe_set_data64() or
+/// io_uring_sqe_set_data() for every request whose completion you look at.
+/// [check: get-sqe-not-cleared]
 ///
 /// # See also
 /// io_uring_submit, io_uring_sq_space_left, io_uring_get_sqe128

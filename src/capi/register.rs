@@ -89,8 +89,8 @@ macro_rules! ring_call {
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `EBUSY`: a file table is registered already.
-/// - `EBADF`: an entry is neither an open descriptor nor -1.
+/// - `EBUSY`: a file table is registered already. [check: register-EBUSY-files]
+/// - `EBADF`: an entry is neither an open descriptor nor -1. [check: register-files-EBADF]
 /// - `EMFILE`: `nr_files` exceeds the process's descriptor limit; the library
 ///   raises the soft `RLIMIT_NOFILE` once and retries, as liburing does.
 ///
@@ -259,9 +259,9 @@ pub unsafe extern "C" fn io_uring_unregister_files(ring: *mut io_uring) -> c_int
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `EBUSY`: a buffer table is registered already.
+/// - `EBUSY`: a buffer table is registered already. [check: register-buffers-EBUSY]
 /// - `ENOMEM`: pinning failed or exceeded the locked-memory limit.
-/// - `EFAULT`: a buffer is not valid memory.
+/// - `EFAULT`: a buffer is not valid memory. [check: register-buffers-EFAULT]
 ///
 /// # See also
 /// io_uring_unregister_buffers, io_uring_prep_read_fixed,
@@ -496,9 +496,9 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `EBUSY`: an eventfd is registered already; unregister it first.
-/// - `EINVAL`: `fd` is not an eventfd, or `ring` is NULL.
-/// - `EBADF`: `fd` is not an open descriptor.
+/// - `EBUSY`: an eventfd is registered already; unregister it first. [check: register-eventfd-EBUSY]
+/// - `EINVAL`: `fd` is not an eventfd, or `ring` is NULL. [check: register-eventfd-EINVAL-not-eventfd]
+/// - `EBADF`: `fd` is not an open descriptor. [check: register-eventfd-EBADF]
 ///
 /// # Notes
 /// From then on the kernel adds to the eventfd's counter when it posts
@@ -584,7 +584,7 @@ pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_i
 ///
 /// # Return value
 /// The new personality id (a positive 16-bit number) on success, or a negated
-/// errno value.
+/// errno value. [check: register-personality-returns-id]
 ///
 /// # Errors
 /// - `EBUSY`: no free id is left (ids are 16 bits wide).
@@ -784,7 +784,7 @@ pub unsafe extern "C" fn io_uring_register_iowq_max_workers(
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
 /// # Return value
-/// 1 (the number of descriptors registered) on success, or a negated errno value.
+/// 1 (the number of descriptors registered) on success, or a negated errno value. [check: register-ring-fd-returns-1]
 ///
 /// # Notes
 /// Later calls pass the registered index with `IORING_ENTER_REGISTERED_RING`,

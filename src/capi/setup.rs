@@ -107,7 +107,7 @@ unsafe fn setup_done<T>(
 ///
 /// # Errors
 /// - `EINVAL`: `entries` is 0 or too large, a flag is unknown to the kernel,
-///   or the flags do not go together.
+///   or the flags do not go together. [check: queue-init-EINVAL-zero-entries]
 /// - `ENOMEM`: the kernel or the mapping ran out of memory.
 /// - `EPERM`: io_uring is disabled for the caller (the
 ///   `kernel.io_uring_disabled` sysctl).
@@ -534,7 +534,7 @@ pub extern "C" fn io_uring_minor_version() -> c_int {
 ///
 /// # Return value
 /// `true` when the library loaded at run time is older than `major.minor`,
-/// `false` otherwise.
+/// `false` otherwise. [check: check-version]
 ///
 /// # Notes
 /// The `IO_URING_CHECK_VERSION` macro makes the same test at compile time

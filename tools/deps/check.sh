@@ -3,8 +3,22 @@
 # The first step of `make test`: every program of prerequisites.txt is there,
 # and rustc is new enough, or the run stops now instead of failing a stage
 # twenty minutes in. Exit 1 with the missing programs and their packages.
+#
+#   check.sh [--install]
+#
+# With --install (what `make test` passes), missing Debian packages are
+# installed first when that can be done without asking: as root, with
+# apt-get (install.sh, which says what it installs). Otherwise the message
+# names the one command to run. The Rust toolchain is never installed here.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+if [ "${1:-}" = --install ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 &&
+        ! sh "$here/check.sh" >/dev/null 2>&1; then
+        sh "$here/install.sh" || true
+    fi
+    exec sh "$here/check.sh"
+fi
 missing=
 packages=
 while read -r cmd pkg _; do
@@ -27,7 +41,13 @@ fi
 
 if [ -n "$missing" ] || [ -n "$old" ]; then
     [ -z "$missing" ] || echo "prerequisites: missing:$missing (tools/deps/prerequisites.txt)"
-    [ -z "$packages" ] || echo "prerequisites: 'make deps' installs the Debian packages:$packages"
+    if [ -n "$packages" ]; then
+        if [ "$(id -u)" = 0 ]; then
+            echo "prerequisites: run 'make deps' (apt-get install$packages)"
+        else
+            echo "prerequisites: run 'sudo make deps' (apt-get install$packages)"
+        fi
+    fi
     [ -z "$old" ] || echo "prerequisites: $old"
     case $missing in *cargo* | *rustc*) old=x ;; esac
     [ -z "$old" ] || echo "prerequisites: a Rust toolchain >= $msrv: rustup's, or Debian's rustc and cargo (Debian 12: rustc-web cargo-web)"

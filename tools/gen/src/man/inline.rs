@@ -77,7 +77,7 @@ pub const INLINE: &[Inline] = &[
         prototype: "int io_uring_peek_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr)",
         about: "Looks for a completion without waiting: when the CQ ring holds one, a pointer to the oldest is stored in *@cqe_ptr.",
         returns: "0 with a CQE stored in *@cqe_ptr, or -EAGAIN when no completion is waiting. The call never blocks and enters the kernel only when completions are held back there (CQ overflow, or task work on a DEFER_TASKRUN ring).",
-        errors: "- EAGAIN: the CQ ring holds no completion for the application.",
+        errors: "- EAGAIN: the CQ ring holds no completion for the application. [check: peek-cqe-EAGAIN]",
         notes: "The CQE stays in the ring until io_uring_cqe_seen() or io_uring_cq_advance() hands its slot back; read what you need from it first.",
         see: &["io_uring_wait_cqe", "io_uring_peek_cqe", "io_uring_cqe_seen", "io_uring_for_each_cqe", "io_uring_cq_ready"],
         ..I
@@ -98,7 +98,7 @@ pub const INLINE: &[Inline] = &[
         prototype: "int io_uring_wait_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr)",
         about: "Waits for a completion. A pointer to the oldest one in the CQ ring is stored in *@cqe_ptr; when one is there already, the call returns at once without entering the kernel. The CQE stays in the ring until io_uring_cqe_seen() hands its slot back.",
         returns: "0 with a CQE in *@cqe_ptr, or a negative errno value; on a failure *@cqe_ptr is not meaningful.",
-        errors: "- EINTR: a signal arrived while waiting.\n- EAGAIN: no completion was found after waiting (possible with SQPOLL).\n- EBADR: completions were dropped because the CQ ring overflowed and the kernel could not keep them.",
+        errors: "- EINTR: a signal arrived while waiting. [check: wait-cqe-EINTR]\n- EAGAIN: no completion was found after waiting (possible with SQPOLL).\n- EBADR: completions were dropped because the CQ ring overflowed and the kernel could not keep them.",
         notes: "On a ring set up with IORING_SETUP_DEFER_TASKRUN the kernel runs completion work only when the task that submitted waits or calls io_uring_get_events(); this call does that for you.",
         see: &["io_uring_wait_cqe", "io_uring_peek_cqe", "io_uring_cqe_seen", "io_uring_for_each_cqe", "io_uring_wait_cqe_timeout", "io_uring_enter(2)"],
         ..I
@@ -154,7 +154,7 @@ pub const INLINE: &[Inline] = &[
         kind: Function,
         prototype: "unsigned io_uring_cq_ready(const struct io_uring *ring)",
         about: "Completions posted and not yet consumed.",
-        returns: "The number of CQEs that can be read without entering the kernel.",
+        returns: "The number of CQEs that can be read without entering the kernel. [check: cq-ready-and-peek-batch-count]",
         see: &["io_uring_cq_advance", "io_uring_sq_ready"],
         ..I
     },
@@ -220,7 +220,7 @@ pub const INLINE: &[Inline] = &[
         kind: Function,
         prototype: "struct io_uring_sqe *io_uring_get_sqe128(struct io_uring *ring)",
         about: "A 128-byte SQE, or NULL. On IORING_SETUP_SQE128 rings that is any SQE. On IORING_SETUP_SQE_MIXED rings it is two adjacent 64-byte slots, which may not straddle the end of the array: when only the last slot is left before the end, it becomes a NOP that posts nothing on success, and the big SQE starts at slot 0. The request must use a 128-byte opcode, so that the kernel steps over both slots. Other rings: always NULL.",
-        returns: "A pointer to a cleared 128-byte SQE, or NULL when the SQ ring is full or the ring has no 128-byte entries.",
+        returns: "A pointer to a 128-byte SQE, or NULL when the SQ ring is full or the ring has no 128-byte entries. As with io_uring_get_sqe(), only some fields are reset to 0; user_data and the others keep what the slot held before.",
         notes: "IORING_SETUP_SQE_MIXED is recent: probe for it by asking io_uring_queue_init() for it and falling back on -EINVAL.",
         see: &["io_uring_get_sqe", "io_uring_prep_nop128", "io_uring_prep_uring_cmd128"],
         ..I
@@ -248,7 +248,7 @@ pub const INLINE: &[Inline] = &[
         kind: Function,
         prototype: "unsigned io_uring_sq_space_left(const struct io_uring *ring)",
         about: "Free SQ slots.",
-        returns: "The number of SQEs io_uring_get_sqe() can still hand out before a submit.",
+        returns: "The number of SQEs io_uring_get_sqe() can still hand out before a submit. [check: sq-space-left]",
         see: &["io_uring_sq_ready", "io_uring_get_sqe"],
         ..I
     },
@@ -397,6 +397,26 @@ pub const INLINE: &[Inline] = &[
         ..I
     },
     Inline {
+        name: "IO_URING_VERSION_MAJOR",
+        kind: Macro,
+        prototype: "#define IO_URING_VERSION_MAJOR",
+        about: "The major version of the headers a program is compiled with, as an integer constant; <liburing/io_uring_version.h> defines it and <liburing.h> includes that file. With these headers it is 2.",
+        returns: "An integer constant expression, usable in #if.",
+        notes: "It tells what the program was compiled against. The library loaded when the program runs may be another release: io_uring_major_version() reports that one.",
+        see: &["IO_URING_VERSION_MINOR", "IO_URING_CHECK_VERSION", "io_uring_major_version", "io_uring_versions(7)"],
+        ..I
+    },
+    Inline {
+        name: "IO_URING_VERSION_MINOR",
+        kind: Macro,
+        prototype: "#define IO_URING_VERSION_MINOR",
+        about: "The minor version of the headers a program is compiled with, as an integer constant; <liburing/io_uring_version.h> defines it and <liburing.h> includes that file. With these headers it is 15, for release 2.15.",
+        returns: "An integer constant expression, usable in #if.",
+        notes: "Compare versions with IO_URING_CHECK_VERSION(), which handles the major version too, rather than with this number alone. io_uring_minor_version() reports the minor version of the library loaded at run time.",
+        see: &["IO_URING_VERSION_MAJOR", "IO_URING_CHECK_VERSION", "io_uring_minor_version", "io_uring_versions(7)"],
+        ..I
+    },
+    Inline {
         name: "io_uring_smp_load_acquire",
         kind: Macro,
         prototype: "#define io_uring_smp_load_acquire(p)",
@@ -456,6 +476,12 @@ fn every_row_is_documented_once() {
         }
         let is_macro = r.prototype.starts_with("#define ");
         assert_eq!(is_macro, r.kind == Macro, "{}", r.name);
-        assert!(r.prototype.contains(&format!("{}(", r.name)), "{}", r.name);
+        // An object-like macro's prototype is `#define NAME` alone.
+        let object_like = r.prototype == format!("#define {}", r.name);
+        assert!(
+            object_like || r.prototype.contains(&format!("{}(", r.name)),
+            "{}",
+            r.name
+        );
     }
 }

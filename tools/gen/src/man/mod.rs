@@ -9,7 +9,7 @@
 //! | section 3, library functions | the doc comments of the C boundary (`src/capi/*.rs`, read with `syn`): description, then `# Arguments`, `# Return value`, `# Errors`, `# Notes`, `# See also`; `# Safety` becomes a note. SYNOPSIS: cbindgen's prototype, as in `functions.h` |
 //! | section 3, `io_uring_prep_*` | the prep helper table (`crate::prep`): parameters, SQE stores, opcode |
 //! | section 3, other inline helpers and macros | [`inline::INLINE`] |
-//! | sections 2 and 7 | hand-written pages in `man/pages/`, whose `.\" @example FILE` lines pull in the compiled examples of `man/examples/` and `.\" @names PREFIX...` lines the kernel-release rows |
+//! | sections 1, 2 and 7 (and io_uring_recvmsg_out.3) | hand-written pages in `man/pages/`, whose `.\" @example FILE` lines pull in the compiled examples of `man/examples/` and `.\" @names PREFIX...` lines the kernel-release rows |
 //! | kernel releases | `uring_uapi::releases` (also the prep pages' "available since" notes) |
 //! | HISTORY | the symbol version scripts `src/liburing*.map` |
 //!
@@ -19,6 +19,7 @@
 //! installed header).
 
 mod check_c;
+mod history;
 mod inline;
 mod pages;
 mod releases;
@@ -174,7 +175,7 @@ pub fn generated_files() -> (Files, Files) {
 /// `make headers` no longer writes are stale.
 pub fn present() -> Vec<String> {
     let mut out = Vec::new();
-    for sec in ["man2", "man3", "man7"] {
+    for sec in ["man1", "man2", "man3", "man7"] {
         let d = crate::repo().join(DIR).join(sec);
         for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
             out.push(format!("{DIR}/{sec}/{}", e.file_name().to_string_lossy()));
@@ -195,7 +196,7 @@ fn write(out: &Path, files: &[(String, String)], links: &[(String, String)]) {
             fail(&format!("{}: {e}", p.display()));
         }
     };
-    for sec in ["man2", "man3", "man7"] {
+    for sec in ["man1", "man2", "man3", "man7"] {
         let d = out.join(sec);
         if d.exists() {
             io(std::fs::remove_dir_all(&d), &d);

@@ -395,6 +395,9 @@ pub fn prep_page(
     let ops = opcodes(&stores);
     let op = ops.first().map(String::as_str);
     let mut notes = Vec::new();
+    if !h.notes.is_empty() {
+        notes.push(h.notes.to_string());
+    }
     if let Some(op) = op {
         let op_since = since.get(format!("IORING_OP_{op}").as_str()).copied();
         let avail = op_since
@@ -427,6 +430,20 @@ pub fn prep_page(
                 .into(),
         );
     }
+    // Memory the request points to: how long it must live.
+    if params.iter().any(|p| p.ty.contains('*')) {
+        notes.push(
+            "Memory a parameter points to must stay valid for as long as the kernel may use \
+             it. A buffer the operation reads data from or writes results into must stay \
+             valid until the request's CQE arrives (for a zero-copy send, until its \
+             notification CQE). What only describes the request (an iovec array, a \
+             msghdr, a timespec, a path name) is copied while the request is submitted, on \
+             kernels with IORING_FEAT_SUBMIT_STABLE (Linux 5.5), so it only has to last until \
+             the submission: until io_uring_submit() returns, or, on an SQPOLL ring, until \
+             the polling thread has consumed the SQE. [check: submit-stable-iovec]"
+                .into(),
+        );
+    }
     notes.push(
         "The helper is inline in <liburing.h>; liburing-ffi exports it as a function for \
          languages that cannot use C inline functions."
@@ -437,8 +454,9 @@ pub fn prep_page(
     desc.extend(arguments(&names, &meanings));
     desc.push(".PP".into());
     desc.extend(roff::prose(
-        "The helper stores these fields of the SQE and no others (io_uring_get_sqe() cleared \
-         the rest):",
+        "The helper stores these fields of the SQE and no others; every other field keeps \
+         what io_uring_get_sqe() left in it, which for user_data is the value of the \
+         request that used the slot before (see io_uring_get_sqe(3)):",
     ));
     desc.extend(fields);
     // The other helpers that prepare the same opcode.
@@ -457,7 +475,7 @@ pub fn prep_page(
             .collect();
     }
     see.extend(["io_uring_get_sqe", "io_uring_submit", "io_uring_wait_cqe"]);
-    let see_also = see_also(m, name, &see, about);
+    let see_also = see_also(m, name, &see, &format!("{about} {}", h.notes));
     let text = roff::page(
         name,
         "3",
@@ -521,7 +539,32 @@ pub fn inline_page(m: &mut Manual, r: &Inline) {
     m.add("3", name, text, &alias_names);
 }
 
-/// A hand-written section 2 or 7 page, its directives expanded.
+/// `struct NAME { ... };` as the generated <liburing/io_uring.h> defines
+/// it, comments included, for a hand page's `.\" @struct NAME` line.
+fn struct_definition(name: &str) -> String {
+    let header = crate::c_headers::generated_files()
+        .into_iter()
+        .find(|(p, _)| p.ends_with("liburing/io_uring.h"))
+        .map(|(_, t)| t)
+        .unwrap_or_else(|| crate::fail("man: @struct: no generated io_uring.h"));
+    let start = format!("struct {name} {{");
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    for l in header.lines().skip_while(|l| *l != start) {
+        depth += l.matches('{').count() as i32 - l.matches('}').count() as i32;
+        out.push(l);
+        if depth == 0 {
+            break;
+        }
+    }
+    if out.is_empty() || depth != 0 {
+        crate::fail(&format!("man: @struct {name}: not defined in io_uring.h"));
+    }
+    out.join("\n")
+}
+
+/// A hand-written page, its directives expanded: `@names`, `@by-release`,
+/// `@struct NAME` (the structure from the generated header), `@example`.
 pub fn hand_page(m: &mut Manual, file: &str) {
     let (stem, sec) = file.rsplit_once('.').unwrap_or((file, ""));
     let src = read(&format!("man/pages/{file}"));
@@ -531,6 +574,8 @@ pub fn hand_page(m: &mut Manual, file: &str) {
             out.extend(releases::render(spec));
         } else if line == ".\\\" @by-release" {
             out.extend(releases::render_by_release());
+        } else if let Some(name) = line.strip_prefix(".\\\" @struct ") {
+            out.extend(roff::code_block(&struct_definition(name.trim())));
         } else if let Some(example) = line.strip_prefix(".\\\" @example ") {
             let block = roff::code_block(&read(&format!("man/examples/{example}")));
             let skip = usize::from(out.last().is_some_and(|l| l.starts_with(".SH")));
@@ -581,27 +626,22 @@ pub fn add_examples(m: &mut Manual) {
     }
 }
 
-/// A HISTORY section on every section 3 page of an exported name: the
-/// liburing release that added it and, for registration, the kernel.
+/// A HISTORY section on every section 3 page of an exported name: its
+/// symbol version node, the liburing release that added it where liburing's
+/// record says (history.rs) and, for registration, the kernel.
 pub fn add_history(m: &mut Manual, since: &BTreeMap<&str, (u32, u32)>) {
     let versions = super::sources::symbol_versions();
+    super::history::check_tables(&versions);
     let keys: Vec<(String, String)> = m.pages.keys().cloned().collect();
     for key in keys {
         let (sec, name) = (&key.0, &key.1);
-        let Some((node, exact)) = versions.get(name) else {
+        let Some((node, in_liburing)) = versions.get(name) else {
             continue;
         };
         if sec != "3" {
             continue;
         }
-        let mut lines = vec![if *exact {
-            format!("Added in liburing {node} (symbol version LIBURING_{node}).")
-        } else {
-            format!(
-                "Present in liburing {node} and earlier releases; liburing-ffi exports it under \
-                 its first symbol version, LIBURING_{node}."
-            )
-        }];
+        let mut lines = vec![super::history::text(name, node, *in_liburing)];
         if let Some((_, kname)) = tables::CAPI_KERNEL_NAME.iter().find(|(n, _)| n == name) {
             let Some(v) = since.get(kname) else {
                 crate::fail(&format!("man: CAPI_KERNEL_NAME: {kname} has no release"));

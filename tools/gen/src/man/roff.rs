@@ -246,6 +246,25 @@ fn tagged(item: &str) -> Option<(String, String)> {
     None
 }
 
+/// The `[check: NAME]` markers of a paragraph or list item taken out: the
+/// text without them, and each NAME as a roff comment `.\" @check NAME`
+/// that `make check-man` (man/claims.py) ties to a case of
+/// man/checks/claims.c.
+pub fn take_checks(text: &str) -> (String, Vec<String>) {
+    let mut rest = text.to_string();
+    let mut lines = Vec::new();
+    while let Some(a) = rest.find("[check: ") {
+        let Some(len) = rest[a..].find(']') else {
+            break;
+        };
+        let name = rest[a + 8..a + len].trim().to_string();
+        lines.push(format!(".\\\" @check {name}"));
+        let tail = rest[a + len + 1..].to_string();
+        rest = format!("{}{}", rest[..a].trim_end(), tail);
+    }
+    (rest, lines)
+}
+
 /// Paragraphs and `- term: text` lists as roff body lines.
 pub fn prose(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -268,6 +287,7 @@ pub fn prose(text: &str) -> Vec<String> {
                 }
             }
             for it in items {
+                let (it, checks) = take_checks(&it);
                 match tagged(&it) {
                     Some((term, rest)) => {
                         out.push(".TP".into());
@@ -279,9 +299,12 @@ pub fn prose(text: &str) -> Vec<String> {
                         out.push(inline(&it));
                     }
                 }
+                out.extend(checks);
             }
         } else {
+            let (para, checks) = take_checks(&para);
             out.push(inline(&para));
+            out.extend(checks);
         }
         out.push(".PP".into());
     }
@@ -444,6 +467,26 @@ mod tests {
         assert_eq!(
             s[5],
             ".B \"                               struct io_uring_params *p);\""
+        );
+    }
+
+    #[test]
+    fn check_markers_become_roff_comments() {
+        assert_eq!(
+            prose("- `EBUSY`: old kernels. [check: a-b]\n- `EINVAL`: bad."),
+            [
+                ".TP",
+                ".B EBUSY",
+                "old kernels.",
+                ".\\\" @check a-b",
+                ".TP",
+                ".B EINVAL",
+                "bad."
+            ]
+        );
+        assert_eq!(
+            prose("It holds. [check: x] [check: y]"),
+            ["It holds.", ".\\\" @check x", ".\\\" @check y"]
         );
     }
 }

@@ -61,21 +61,16 @@ pub fn exported_symbols() -> Vec<String> {
     all
 }
 
-fn version_key(v: &str) -> Vec<u32> {
-    v.split('.').map(|x| x.parse().unwrap_or(0)).collect()
-}
-
-/// name -> (liburing release, exact): the version node that first exports
-/// each symbol. liburing-ffi's first node (2.4) also holds every inline
-/// helper older than it, so a node below 2.5 from that map means "this
-/// release or earlier".
+/// name -> (node, in liburing.map): the symbol version node that first
+/// exports each symbol, from liburing.map when it is there, else from
+/// liburing-ffi.map (the inline helpers); see history.rs for what a node
+/// does and does not say about releases.
 pub fn symbol_versions() -> BTreeMap<String, (String, bool)> {
     let mut out = BTreeMap::new();
-    for (path, exact_from) in [(MAPS[0], "0"), (MAPS[1], "2.5")] {
+    for (path, in_liburing) in [(MAPS[0], true), (MAPS[1], false)] {
         for (node, names) in nodes(path) {
-            let exact = version_key(&node) >= version_key(exact_from);
             for n in names {
-                out.entry(n).or_insert_with(|| (node.clone(), exact));
+                out.entry(n).or_insert_with(|| (node.clone(), in_liburing));
             }
         }
     }

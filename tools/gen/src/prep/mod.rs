@@ -91,4 +91,7 @@ pub struct Helper {
     pub only_if: Option<&'static str>,
     /// The SQE pointer is the second parameter, after `int op`.
     pub sqe_not_first: bool,
+    /// More of the page's NOTES (prose; `[check: NAME]` ties a claim to a
+    /// case of man/checks/claims.c), before the generated notes.
+    pub notes: &'static str,
 }

@@ -29,6 +29,7 @@ const H: Helper = Helper {
     stores: NONE,
     only_if: None,
     sqe_not_first: false,
+    notes: "",
 };
 
 const IOVECS: Param = pm(
@@ -194,6 +195,13 @@ pub const HELPERS: &[Helper] = &[
             OFFSET,
         ],
         base: rw(&[("op", "IORING_OP_READ"), ("addr", "buf"), ("len", "nbytes")]),
+        notes: "An offset of -1 (all bits set) reads at the file's current position and \
+                moves the position past the data read, as read(2) does; any other offset \
+                leaves the position alone, as pread(2) does. [check: \
+                prep-read-offset-minus-one]\n\n\
+                On a file without positions the offset is not used the same way: a pipe \
+                ignores it, and a socket fails the request with -ESPIPE unless it is 0 or \
+                -1. Pass 0 (or -1) for such files. [check: prep-read-non-seekable]",
         ..H
     },
     Helper {
@@ -1355,8 +1363,9 @@ pub const HELPERS: &[Helper] = &[
     },
     Helper {
         name: "io_uring_prep_recv_multishot",
-        about: "Receives again and again, normally into provided buffers, posting a \
-                completion per receive until cancelled or out of buffers.",
+        about: "Receives again and again from a socket, each time into a buffer the kernel \
+                picks from a provided-buffer group, posting a completion per receive until \
+                the request ends.",
         params: &[
             p("int", "sockfd"),
             p("void *", "buf"),
@@ -1365,6 +1374,16 @@ pub const HELPERS: &[Helper] = &[
         ],
         base: on("io_uring_prep_recv", &[]),
         stores: &[or("ioprio", "IORING_RECV_MULTISHOT")],
+        notes: "Buffer selection is required: set `IOSQE_BUFFER_SELECT` in the SQE's flags \
+                and the group in its `buf_group` field, with buf NULL and len 0. \
+                Without it the kernel fails the request with -EINVAL. \
+                [check: recv-multishot-needs-buffer-select]\n\n\
+                Each CQE with `IORING_CQE_F_MORE` in its flags means the request is still \
+                armed. A CQE without it is the last one: the request has ended (for example \
+                with -ENOBUFS when the group ran out of buffers), data that arrives later \
+                stays in the socket, and the program must prepare and submit the request \
+                again to go on receiving. [check: recv-multishot-rearm] \
+                See io_uring_multishot(7) and io_uring_provided_buffers(7).",
         ..H
     },
     // ---- provided buffers (the older, request-based way) --------------
