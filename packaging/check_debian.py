@@ -30,6 +30,9 @@
              liburing.so.2 and liburing-ffi.so.2 resolve to (sha256), before
              and after ldconfig, the diversions, nothing left behind, and
              upstream's nop.t run by the system's loader
+  autopkgtest  debian/tests (capi-tests on the installed packages; the
+             switch with a program built against Debian's liburing-dev)
+             with autopkgtest's null backend in the root, no network
   clean      after the build, `debian/rules clean` gives back the unpacked .dsc
   reproducible  a second build from the .dsc in another path, as another
              user, umask 002, LC_ALL=C, another time zone, parallel=1: every
@@ -777,6 +780,29 @@ def make_dirs(root, inside, user=sid_chroot.BUILD_USER):
     root.chroot(["sh", "-c", 'mkdir -p "$0" && chown -R "$1:$1" "$0"', inside, user])
 
 
+def run_autopkgtest(root, inside, report):
+    """debian/tests against the built packages, autopkgtest's null backend in the
+    sid root (Debian's liburing2 installed by the switch cycle, ours purged). The
+    tools and the tests' Debian dependencies are installed first with network;
+    the run itself has none (our packages come from autopkgtest's own local
+    repository of the .debs)."""
+    t0 = time.time()
+    root.chroot(["apt-get", "-q", "-y", "install", "autopkgtest", "liburing-dev", "strace"])
+    rc, out = root.capture(["sh", "-c", 'cd "$0" && exec autopkgtest --output-dir '
+                            '/tmp/autopkgtest-out -B ./*.deb "./$1/" -- null',
+                            os.path.dirname(inside), os.path.basename(inside)])
+    summary = out.split("@@@@@@@@@@@@@@@@@@@@ summary", 1)[-1].splitlines()
+    results = [ln.split()[:2] for ln in summary[1:] if re.match(r"^\S+\s+(PASS|FAIL|SKIP)", ln)]
+    capi = re.search(r"^(\d+ passed, \d+ failed, \d+ skipped)$", out, flags=re.M)
+    ok = rc == 0 and results and all(r[1] == "PASS" for r in results)
+    report.add("autopkgtest", PASS if ok else FAIL, time.time() - t0,
+               "autopkgtest -- null, no network: %s%s%s"
+               % (", ".join(" ".join(r) for r in results) or "no results",
+                  " (capi-tests: %s)" % capi.group(1) if capi else "",
+                  "" if ok else "; exit %d; last lines:\n%s"
+                  % (rc, "\n".join(out.strip().splitlines()[-15:]))))
+
+
 def clean_restores(root, dsc, inside, report):
     """After the build, debian/rules clean leaves the tree as dpkg-source -x gave it."""
     t0 = time.time()
@@ -894,6 +920,7 @@ def build_in_sid(root, work, args, src, log, report):
         install_cycle(root, tree, ours, theirs, progs[0], work, report)
     else:
         report.add("switch-cycle", FAIL, 0, "no Debian liburing2 .deb or no nop.t")
+    run_autopkgtest(root, inside, report)
     clean_restores(root, dsc, inside, report)
     if not args.no_repro:
         reproducible(root, dsc, source, upstream, options, dict(ours, **{

@@ -100,7 +100,9 @@ class SidChroot:
         """argv inside the root, in mount (and without net: network) namespaces of its
         own, so /proc and the .deb cache are unmounted when it ends, whatever happens."""
         root = root or self.root
-        mounts = ["mount -t proc proc %s/proc" % sh_quote(root)]
+        # /sys too: the C API tests (autopkgtest) read CPU and device facts there.
+        mounts = ["mount -t proc proc %s/proc" % sh_quote(root),
+                  "mount -t sysfs sysfs %s/sys" % sh_quote(root)]
         if root == self.root:
             os.makedirs(self.archives, exist_ok=True)
             mounts.append("mount --bind %s %s/var/cache/apt/archives"
@@ -124,8 +126,8 @@ class SidChroot:
         """argv inside the root (no network), its output as text."""
         inner = ["chroot", self.root, "env", "-i", "PATH=" + BUILD_ENV["PATH"], "LANG=C.UTF-8",
                  "sh", "-c", 'cd "$0" && exec "$@"', cwd] + argv
-        script = "mount -t proc proc %s/proc && exec %s" % (
-            sh_quote(self.root), " ".join(sh_quote(a) for a in inner))
+        script = "mount -t proc proc %s/proc && mount -t sysfs sysfs %s/sys && exec %s" % (
+            sh_quote(self.root), sh_quote(self.root), " ".join(sh_quote(a) for a in inner))
         return capture(["unshare", "--mount", "--net", "--fork", "sh", "-c", script])
 
     # ------------------------------------------------------------ one build
