@@ -75,6 +75,7 @@ AR := $(CROSS_COMPILE)ar
 endif
 OBJCOPY ?= $(CROSS_COMPILE)objcopy
 NM      ?= $(CROSS_COMPILE)nm
+STRIP   ?= $(CROSS_COMPILE)strip
 READELF ?= $(CROSS_COMPILE)readelf
 export NM
 # i386's PIC thunks sit in section groups that `ld -r` would keep twice
@@ -94,7 +95,10 @@ LIB_SO      := $(BUILD)/liburing.so.$(VERSION)
 LIB_A       := $(BUILD)/liburing.a
 FFI_SO      := $(BUILD)/liburing-ffi.so.$(VERSION)
 FFI_A       := $(BUILD)/liburing-ffi.a
-SO_LDFLAGS  := -shared -s -Wl,--gc-sections -Wl,-z,now -Wl,-z,noexecstack -Wl,--no-undefined
+# No -s: the build keeps its debug information (DWARF, build-id); stripping is
+# the packager's step (dh_strip, which makes the -dbgsym packages) or
+# `make install-strip`'s.
+SO_LDFLAGS  := -shared -Wl,--gc-sections -Wl,-z,now -Wl,-z,noexecstack -Wl,--no-undefined
 
 # As liburing: the dev symlink is relative when libdevdir is libdir, and
 # names libdir absolutely otherwise (so it resolves inside the final system).
@@ -107,7 +111,7 @@ GEN_SRC  := $(shell find tools/gen/src -name '*.rs') tools/gen/Cargo.toml
 GEN := $(CARGO) run --quiet --manifest-path tools/gen/Cargo.toml --
 HEADERS  := $(shell find include -name '*.h')
 
-.PHONY: all lib ffi diag headers check-headers install uninstall test unit-test lint capi-tests \
+.PHONY: all lib ffi diag headers check-headers install install-strip uninstall test unit-test lint capi-tests \
 	liburing-tests stage clean check-symbols bench bench-calls check-licence abi-assert bench-smoke check-differential fuzz fuzz-short \
 	runtests examples distclean check-debian \
 	check-sanitize harness-selftest
@@ -144,12 +148,15 @@ map_symbols = awk '/^[ \t]*[A-Za-z_][A-Za-z0-9_]*;/ { gsub(/[ \t;]/, ""); print 
 # as Debian's compiler_builtins' __gcc_personality_v0 and its _Unwind_* calls)
 # are removed: left in, they would make the C compiler link libgcc_s.
 # Nothing in the library unwinds (panic = "abort", no callbacks), so the
-# Rust code's unwind tables (.eh_frame) are dropped too.
+# Rust code's unwind tables (.eh_frame) are dropped too. The debug information
+# stays, except where a section is dropped (the archives' copies without the
+# diagnostics constructor): its DWARF refers to that section, and objcopy
+# cannot remove a section something still names.
 # $(call relink_object,output,version map,extra objects,Rust archive,sections to drop)
 define relink_object
 	@mkdir -p $(dir $(1))
 	{ $(call map_symbols,$(2)); printf '%s\n' $(INTERNAL_SYMS); } | sort -u > $(1).syms
-	$(OBJCOPY) --strip-debug --remove-section=.llvmbc --remove-section=.llvmcmd \
+	$(OBJCOPY) $(if $(5),--strip-debug) --remove-section=.llvmbc --remove-section=.llvmcmd \
 		--remove-section=.eh_frame $(addprefix --remove-section=,$(5)) $(4) $(1).rust.a
 	$(LD) -r $(RELINK_LDFLAGS) --gc-sections $$(sed 's/^/-u /' $(1).syms) -o $(1).all.o $(3) \
 		--whole-archive $(1).rust.a --no-whole-archive
@@ -186,9 +193,13 @@ $(LIB_SO): $(BUILD)/liburing.o src/liburing.map Makefile
 
 # liburing-ffi: the same library plus every inline helper of liburing.h
 # compiled once from our own header into real functions.
+# As liburing's build: 64-bit off_t whatever the target (the large-file ABI),
+# so on 32-bit targets the helpers taking off_t (io_uring_prep_fadvise64,
+# io_uring_prep_madvise64) read the 64-bit argument callers built with
+# _FILE_OFFSET_BITS=64 pass; a no-op on 64-bit targets.
 $(BUILD)/ffi.o: src/ffi.c $(HEADERS) $(wildcard config.mk)
 	@mkdir -p $(BUILD)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE_FLAGS) -fPIC -Iinclude -c -o $@ src/ffi.c
+	$(CC) -D_FILE_OFFSET_BITS=64 $(CPPFLAGS) $(CFLAGS) $(SANITIZE_FLAGS) -fPIC -Iinclude -c -o $@ src/ffi.c
 
 $(BUILD)/liburing-ffi.o: $(RUST_A) $(BUILD)/ffi.o src/liburing-ffi.map Makefile
 	$(call relink_object,$@,src/liburing-ffi.map,$(BUILD)/ffi.o,$(RUST_A),)
@@ -300,6 +311,17 @@ install: all
 		install -d $(DESTDIR)$(mandir)/man$$sec && \
 		install -m 644 "$$@" $(DESTDIR)$(mandir)/man$$sec/ || exit 1; \
 	done
+
+# As autotools' install-strip: `make install`, then the installed shared
+# objects and uring-info without symbol tables or debug information, the
+# archives without debug information (their symbols are what a link needs).
+install-strip: install
+	for f in $(DESTDIR)$(libdir)/liburing.so.$(VERSION) $(DESTDIR)$(libdir)/liburing-ffi.so.$(VERSION) \
+		$(DESTDIR)$(libdir)/uring-rs/liburing-diag.so $(DESTDIR)$(bindir)/uring-info; do \
+		[ ! -f "$$f" ] || $(STRIP) --strip-all "$$f" || exit 1; done
+	for f in $(DESTDIR)$(libdevdir)/liburing.a $(DESTDIR)$(libdevdir)/liburing-ffi.a \
+		$(DESTDIR)$(libdevdir)/liburing-diag.a; do \
+		[ ! -f "$$f" ] || $(STRIP) --strip-debug "$$f" || exit 1; done
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/uring-info $(DESTDIR)$(mandir)/man1/uring-info.1

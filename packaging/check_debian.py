@@ -15,7 +15,28 @@
    installed: Debian's rustc and cargo, crates from the librust-*-dev packages
    (debian/rules points cargo at /usr/share/cargo/registry), an unprivileged
    user, no network (unshare --net), the tests of debian/rules included
-   unless --nocheck.
+   unless --nocheck. Its packages install beside Debian's liburing2 and
+   liburing-dev (packaging/README.md), so (2) compares them path for path
+   with Debian's mapped into the private directories. Steps of (2) only:
+
+  source     the orig tarball (the tree without debian/, dated as the
+             changelog entry), `dpkg-buildpackage -S`; the binary build then
+             runs from the .dsc alone
+  dbgsym     each stripped ELF file's build-id has its debug file in the
+             -dbgsym package, and addr2line places an exported function
+  switch-cycle  Debian's liburing2, ours beside it, uring-rs-switch, liburing2
+             reinstalled / removed / installed under it, the switch removed,
+             reinstalled and purged, ours purged: after each step which file
+             liburing.so.2 and liburing-ffi.so.2 resolve to (sha256), before
+             and after ldconfig, the diversions, nothing left behind, and
+             upstream's nop.t run by the system's loader
+  autopkgtest  debian/tests (capi-tests on the installed packages; the
+             switch with a program built against Debian's liburing-dev)
+             with autopkgtest's null backend in the root, no network
+  clean      after the build, `debian/rules clean` gives back the unpacked .dsc
+  reproducible  a second build from the .dsc in another path, as another
+             user, umask 002, LC_ALL=C, another time zone, parallel=1: every
+             .deb bit-identical (sha256) to the first (--no-repro: skipped)
 
 Then, on the packages of each:
 
@@ -28,10 +49,12 @@ Then, on the packages of each:
              every man page of Debian's liburing-dev is installed by ours too
              (by name and section; ours has more pages, which are listed)
   lintian    findings on our packages that Debian's own packages do not have
+             (2: sid's lintian, installed in the sid root, on both)
   hardening  hardening-check on liburing.so.2.15: relro, bindnow, fortify as
              in Debian's build
-  unpacked   our liburing2 unpacked with dpkg -x into a scratch root; a NOP
-             round trip and one liburing example run against it
+  unpacked   our liburing2 (2: liburing-rs2) unpacked with dpkg -x into a
+             scratch root; a NOP round trip and one liburing example run
+             against it with LD_LIBRARY_PATH
 
 (1) uses DEB_BUILD_OPTIONS=nocheck: the recipe's `make runtests` would run our
 whole test suite (make test) a second time; CI runs it once already.
@@ -45,6 +68,7 @@ are installed here with apt-get when missing. Everything goes to
 """
 
 import argparse
+import email.utils
 import glob
 import os
 import re
@@ -65,6 +89,11 @@ import sid_chroot  # noqa: E402  (packaging/sid_chroot.py: the clean sid root)
 
 DEBIAN_VERSION = "2.15-1"
 PACKAGES = ("liburing2", "liburing-dev")
+# Our packaging's binary packages (packaging/README.md): the libraries and the
+# development files beside Debian's, in private directories; uring-info; the
+# opt-in switch. OUR_PAIRS: which of Debian's each one stands beside.
+OUR_PACKAGES = ("liburing-rs2", "liburing-rs-dev", "uring-info", "uring-rs-switch")
+OUR_PAIRS = {"liburing2": "liburing-rs2", "liburing-dev": "liburing-rs-dev"}
 # Parts of the package contents that come from other work: compared, not required.
 CONTENTS_ASIDE = ("usr/share/man/", "usr/share/doc/liburing-dev/examples/")
 # What only our packaging ships, by design: the diagnostics object that
@@ -78,7 +107,9 @@ def man_pages(listing):
     compressed or not)."""
     out = set()
     for p, kind in listing.items():
-        if p.startswith(MAN_PREFIX) and kind != "dir":
+        # Debian's place, or the private one of our packages that install
+        # beside Debian's (packaging/README.md).
+        if p.startswith((MAN_PREFIX, "usr/share/uring-rs/man/")) and kind != "dir":
             base = p.rsplit("/", 1)[-1]
             out.add(base[:-3] if base.endswith(".gz") else base)
     return out
@@ -97,9 +128,6 @@ PASS, FAIL = "PASS", "FAIL"
 # lintian tags on our packages that come from Debian's recipe or this machine's
 # tools rather than from our tree, and why. Anything else only on ours fails.
 NOT_OURS = {
-    "initial-upload-closes-no-bugs": "packaging/debian/ has never been uploaded to Debian, so "
-                                     "its one changelog entry closes no ITP bug (an upload "
-                                     "would close the bug that asks for it)",
     "recommended-field": "Debian's debian/control sets no Priority; the newer dpkg-gencontrol "
                          "that built Debian's own packages fills in 'optional', this machine's "
                          "older one leaves it out",
@@ -123,6 +151,8 @@ RUST_FORTIFY_EXPLAINED = {
     "read": "LIBURING_DEBUG/uring-info reading /proc and /sys into a slice, length = slice's",
     "getgroups": "LIBURING_DEBUG's io_uring_group check, length = the array's",
     "pread": "LIBURING_TRACE reading back its summary block into an array, length = the array's",
+    "realpath": "locating the diagnostics object next to the library, into a PATH_MAX array",
+    "poll": "one pollfd on the stack with nfds = 1, before a diagnostic write to stderr",
 }
 
 
@@ -282,13 +312,23 @@ def check_paths(tree, debian_src, report):
     report.add("paths", verdict, time.time() - t0, detail)
 
 
-def check_symbols(tree, report, version=DEBIAN_VERSION, runner=None):
+def check_symbols(tree, report, version=DEBIAN_VERSION, runner=None, package="liburing2",
+                  private=None):
     """dpkg-gensymbols at check level 4: any new or missing symbol fails.
 
-    runner(cmd, cwd) -> (status, output) runs it (default: here, in tree)."""
+    runner(cmd, cwd) -> (status, output) runs it (default: here, in tree).
+    private: the libraries' directory inside the package when it is not a
+    public one (dpkg-gensymbols then gets them with -e); the symbols file is
+    liburing2.symbols either way, liburing2's exported API."""
     t0 = time.time()
-    cmd = ["dpkg-gensymbols", "-pliburing2", "-Pdebian/liburing2", "-v" + version, "-c4",
-           "-Odebian/liburing2.symbols.generated"]
+    # (In the sid root the result goes to /tmp: the tree must stay as built, for
+    # the clean check.)
+    cmd = ["dpkg-gensymbols", "-p" + package, "-Pdebian/" + package, "-v" + version, "-c4",
+           "-Idebian/liburing2.symbols", "-O%s/%s.symbols.generated"
+           % ("/tmp" if private else "debian", package)]
+    if private:
+        cmd += ["-edebian/%s/%s/%s" % (package, private, lib)
+                for lib in ("liburing.so.2", "liburing-ffi.so.2")]
     rc, out = (runner or (lambda c, d: output(c, cwd=d)))(cmd, tree)
     diff = [ln for ln in out.splitlines() if re.match(r"^[+-] ", ln)]
     say("check-debian: $ %s\n%s" % (" ".join(cmd), out.strip() or "(no output)"))
@@ -349,21 +389,49 @@ def deb_listing(deb):
     return entries
 
 
-def compare_contents(ours, theirs, report):
+def beside_path(path, pkg, ma):
+    """Where Debian's file path of pkg is in our side-by-side package (None: nowhere)."""
+    ours = OUR_PAIRS[pkg]
+    for deb, mine in (("usr/share/doc/%s" % pkg, "usr/share/doc/%s" % ours),
+                      ("usr/include", "usr/include/uring-rs"),
+                      ("usr/lib/%s" % ma, "usr/lib/%s/uring-rs" % ma)):
+        if path == deb or path.startswith(deb + "/"):
+            return mine + path[len(deb):]
+    return path
+
+
+def compare_contents(ours, theirs, report, beside=False):
+    """beside: ours are the side-by-side packages, Debian's paths map to the
+    private directories (beside_path); else the same names and paths."""
     t0 = time.time()
     lines, differ = [], False
+    ma = output(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"])[1].strip()
     for pkg in PACKAGES:
-        a, b = deb_listing(ours[pkg]), deb_listing(theirs[pkg])
+        a = deb_listing(ours[OUR_PAIRS[pkg] if beside else pkg])
+        b = deb_listing(theirs[pkg])
+        if beside:
+            b = {beside_path(p, pkg, ma): k for p, k in b.items()}
+            # Directories our private ones nest in, on Debian's side too.
+            for p in list(a):
+                if a[p] == "dir" and p not in b and any(q.startswith(p + "/") for q in b):
+                    b[p] = "dir"
+        if beside:
+            asides = CONTENTS_ASIDE + ("usr/share/uring-rs/",
+                                       "usr/share/doc/liburing-rs-dev/examples/")
+            ours_only = ("/uring-rs/uring-rs", "/liburing-diag.a")
+        else:
+            asides, ours_only = CONTENTS_ASIDE, CONTENTS_OURS_ONLY
         aside = lambda p: (any(p.startswith(x) or (p + "/").startswith(x)  # noqa: E731
-                               for x in CONTENTS_ASIDE)
-                           or any(x in p for x in CONTENTS_OURS_ONLY))
+                               for x in asides)
+                           or any(x in p for x in ours_only))
         only_ours = sorted(p for p in a if p not in b and not aside(p))
         only_theirs = sorted(p for p in b if p not in a and not aside(p))
         kinds = sorted(p for p in a if p in b and a[p] != b[p])
         same = len([p for p in a if p in b and a[p] == b[p] and not aside(p)])
         n_aside = (len([p for p in a if aside(p)]), len([p for p in b if aside(p)]))
-        lines.append("%s: %d paths identical; man pages/examples aside: ours %d, Debian's %d"
-                     % (pkg, same, n_aside[0], n_aside[1]))
+        lines.append("%s%s: %d paths identical; man pages/examples aside: ours %d, "
+                     "Debian's %d" % (OUR_PAIRS[pkg] + " beside " if beside else "", pkg, same,
+                                      n_aside[0], n_aside[1]))
         for p in only_ours:
             lines.append("  only in ours:     %s" % p)
         for p in only_theirs:
@@ -379,18 +447,55 @@ def compare_contents(ours, theirs, report):
         for p in missing_pages:
             lines.append("  man page only in Debian's: %s" % p)
         differ = differ or bool(only_ours or only_theirs or kinds or missing_pages)
+    if beside:
+        differ = check_own_packages(ours, ma, lines) or differ
     report.add("contents", FAIL if differ else PASS, time.time() - t0, "\n    ".join(lines))
 
 
-def lintian_tags(debs, cache=None):
+# What the two packages of ours that Debian has no counterpart for hold, besides
+# their /usr/share/doc/<package>/ files (MA: the multiarch triplet).
+OWN_CONTENTS = {
+    "uring-info": {"usr/bin/uring-info": "file",
+                   "usr/share/man/man1/uring-info.1.gz": "file"},
+    "uring-rs-switch": {"usr/lib/MA/liburing.so.2.15": "-> uring-rs/liburing.so.2.15",
+                        "usr/lib/MA/liburing.so.2": "-> liburing.so.2.15",
+                        "usr/lib/MA/liburing-ffi.so.2.15": "-> uring-rs/liburing-ffi.so.2.15",
+                        "usr/lib/MA/liburing-ffi.so.2": "-> liburing-ffi.so.2.15"},
+}
+
+
+def check_own_packages(ours, ma, lines):
+    """uring-info and uring-rs-switch hold exactly OWN_CONTENTS; True if not."""
+    differ = False
+    for pkg, want in OWN_CONTENTS.items():
+        want = {p.replace("MA", ma): k for p, k in want.items()}
+        got = {p: k for p, k in deb_listing(ours[pkg]).items()
+               if k != "dir" and not p.startswith("usr/share/doc/%s/" % pkg)}
+        bad = sorted(set(got.items()) ^ set(want.items()))
+        lines.append("%s: %s" % (pkg, "exactly its %d files" % len(want) if not bad else
+                                 "DIFFERS: " + ", ".join("%s %s" % kv for kv in bad)))
+        differ = differ or bool(bad)
+    return differ
+
+
+# Accepted only while packaging/debian/changelog's entry is UNRELEASED: the
+# upload that releases it closes the ITP bug in that entry.
+UNRELEASED_ONLY = {"initial-upload-closes-no-bugs": "the changelog entry is UNRELEASED, not "
+                                                    "an upload: the entry that uploads it "
+                                                    "closes the ITP bug"}
+
+
+def lintian_tags(debs, cache=None, runner=None):
     """lintian on the .debs: the set of 'X: package: tag' findings, and the raw text.
 
-    With cache (a file), the output is kept there: Debian's packages do not change."""
+    With cache (a file), the output is kept there: Debian's packages do not change.
+    runner(cmd) -> (status, output) runs lintian (default: this machine's)."""
     if cache and os.path.isfile(cache):
         with open(cache) as f:
             out = f.read()
     else:
-        rc, out = output(["lintian", "-I", "--pedantic", "--tag-display-limit", "0"] + debs)
+        rc, out = (runner or output)(["lintian", "-I", "--pedantic", "--tag-display-limit",
+                                      "0"] + debs)
         if cache:
             with open(cache, "w") as f:
                 f.write(out)
@@ -402,13 +507,44 @@ def lintian_tags(debs, cache=None):
     return tags, out
 
 
-def check_lintian(ours, theirs, report):
-    """Findings also present on Debian's own packages belong to its recipe, not to us."""
+def check_lintian(ours, theirs, report, beside=False, root=None):
+    """Findings also present on Debian's own packages belong to its recipe, not to us.
+
+    beside: ours are the side-by-side packages; a finding on liburing-rs2 counts
+    as the same finding on liburing2 (OUR_PAIRS) for that comparison.
+    root: run sid's lintian in the sid root (installed there), on both."""
     t0 = time.time()
-    our_tags, text = lintian_tags([ours[p] for p in PACKAGES])
-    their_tags, _ = lintian_tags([theirs[p] for p in PACKAGES], cache=os.path.join(
-        os.path.dirname(theirs[PACKAGES[0]]), "lintian.txt"))
-    say("check-debian: lintian -I --pedantic on our packages:\n%s" % (text.strip() or "(clean)"))
+    runner, cache, names = None, os.path.join(os.path.dirname(theirs[PACKAGES[0]]),
+                                              "lintian.txt"), None
+    if root:
+        root.chroot(["apt-get", "-q", "-y", "install", "lintian"])
+        version = root.version_of("lintian")
+        cache = cache.replace(".txt", "-sid-%s.txt" % version)
+        inside = "/tmp/lintian"
+        os.makedirs(root.path(inside), exist_ok=True)
+        for deb in list(ours.values()) + [theirs[p] for p in PACKAGES]:
+            shutil.copy2(deb, root.path(inside))
+        names = lambda debs: ["%s/%s" % (inside, os.path.basename(d))  # noqa: E731
+                              for d in debs]
+        runner = root.capture
+    mine = list(ours.values()) if beside else [ours[p] for p in PACKAGES]
+    our_tags, text = lintian_tags(names(mine) if names else mine, runner=runner)
+    if beside:
+        debian_name = {v: k for k, v in OUR_PAIRS.items()}
+        our_tags = {"%s: %s: %s" % (lambda x, p, t: (x, debian_name.get(p, p), t))(
+            *t.split(": ", 2)) for t in our_tags}
+    their = [theirs[p] for p in PACKAGES]
+    their_tags, _ = lintian_tags(names(their) if names else their, cache=cache, runner=runner)
+    say("check-debian: lintian%s -I --pedantic on our packages:\n%s"
+        % (" (sid's %s)" % version if root else "", text.strip() or "(clean)"))
+    if beside:
+        with open(os.path.join(REPO, "packaging", "debian", "changelog")) as f:
+            unreleased = re.search(r"^\S+ \([^)]+\) UNRELEASED;", f.read(), flags=re.M)
+        if unreleased:
+            accepted = [t for t in our_tags if t.rsplit(": ", 1)[1] in UNRELEASED_ONLY]
+            our_tags -= set(accepted)
+            for t in sorted({t.rsplit(": ", 1)[1] for t in accepted}):
+                say("check-debian: lintian %s: %s" % (t, UNRELEASED_ONLY[t]))
     shared = sorted(our_tags & their_tags)
     only_ours = sorted(our_tags - their_tags)
     explained = [t for t in only_ours if t.rsplit(": ", 1)[1] in NOT_OURS]
@@ -437,10 +573,13 @@ def hardening(path):
     return props, out
 
 
-def check_hardening(tree, theirs, work, report):
+def check_hardening(tree, theirs, work, report, beside=False):
     t0 = time.time()
     arch = output(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"])[1].strip()
     ours_so = os.path.join(tree, "debian", "liburing2", "usr", "lib", arch, "liburing.so.2.15")
+    if beside:
+        ours_so = os.path.join(tree, "debian", "liburing-rs2", "usr", "lib", arch, "uring-rs",
+                               "liburing.so.2.15")
     root = os.path.join(work, "debian-root")
     rmtree(root)
     subprocess.check_call(["dpkg", "-x", theirs["liburing2"], root])
@@ -511,13 +650,14 @@ def loads_from(prog, libdir, env):
     return m.group(1) if m else None
 
 
-def check_unpacked(ours, work, harness_cache, src, log, report, scratch="root"):
+def check_unpacked(ours, work, harness_cache, src, log, report, scratch="root", beside=False):
     t0 = time.time()
     arch = output(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"])[1].strip()
     root = os.path.join(work, scratch)
     rmtree(root)
-    subprocess.check_call(["dpkg", "-x", ours["liburing2"], root])
-    libdir = os.path.join(root, "usr", "lib", arch)
+    pkg = "liburing-rs2" if beside else "liburing2"
+    subprocess.check_call(["dpkg", "-x", ours[pkg], root])
+    libdir = os.path.join(root, "usr", "lib", arch, *(["uring-rs"] if beside else []))
     progs = upstream_programs(harness_cache, src, work, log)
     if not progs:
         report.add("unpacked", FAIL, time.time() - t0,
@@ -545,9 +685,9 @@ def check_unpacked(ours, work, harness_cache, src, log, report, scratch="root"):
         results.append("%s %s" % (label, "ok" if not problem else "FAILED: " + problem))
         ok = ok and not problem
     report.add("unpacked", PASS if ok else FAIL, time.time() - t0,
-               "dpkg -x liburing2 -> %s; LD_LIBRARY_PATH=%s (both programs load "
+               "dpkg -x %s -> %s; LD_LIBRARY_PATH=%s (both programs load "
                "liburing.so.2 from there): %s"
-               % (os.path.relpath(root, REPO), os.path.relpath(libdir, root), ", ".join(results)))
+               % (pkg, os.path.relpath(root, REPO), os.path.relpath(libdir, root), ", ".join(results)))
 
 
 # --------------------------------------------------------------------------- main
@@ -565,14 +705,17 @@ def their_debs(work, log, report, cache={}):
     return cache["debs"]
 
 
-def compare_with_debian(tree, ours, work, args, src, log, report, scratch):
-    """The checks on built packages that do not depend on how they were built."""
+def compare_with_debian(tree, ours, work, args, src, log, report, scratch, beside=False,
+                        root=None):
+    """The checks on built packages that do not depend on how they were built.
+
+    beside: ours are our own packaging's (OUR_PACKAGES), else Debian's names."""
     theirs = their_debs(work, log, report)
     if theirs:
-        compare_contents(ours, theirs, report)
-        check_lintian(ours, theirs, report)
-        check_hardening(tree, theirs, work, report)
-    check_unpacked(ours, work, args.harness_cache, src, log, report, scratch)
+        compare_contents(ours, theirs, report, beside)
+        check_lintian(ours, theirs, report, beside, root)
+        check_hardening(tree, theirs, work, report, beside)
+    check_unpacked(ours, work, args.harness_cache, src, log, report, scratch, beside)
 
 
 def debian_recipe(work, args, debian_src, log, report):
@@ -637,6 +780,103 @@ def our_packaging_in_sid(work, args, src, log, report):
         root.close()
 
 
+def source_package(root, source, version, inside, report):
+    """The orig tarball (the tree without debian/), then dpkg-buildpackage -S as the
+    build user without network. Returns the .dsc's path inside the root, or None."""
+    t0 = time.time()
+    upstream = version.split("-")[0]
+    top = os.path.basename(inside)
+    orig = "%s_%s.orig.tar.xz" % (source, upstream)
+    # Every file dated as the changelog entry (SOURCE_DATE_EPOCH), as a release
+    # tarball made from a tag would be.
+    with open(os.path.join(root.path(inside), "debian", "changelog")) as f:
+        m = re.search(r"^ -- .*?>  (.+)$", f.read(), flags=re.M)
+    epoch = int(email.utils.parsedate_to_datetime(m.group(1)).timestamp())
+    rc = root.run_as(["tar", "--sort=name", "--mtime=@%d" % epoch, "--owner=0", "--group=0",
+                      "--numeric-owner", "--exclude=%s/debian" % top, "-cJf", orig, top],
+                     sid_chroot.BUILD_DIR)
+    rc = rc or root.build(inside, "", args=("-S", "-d"))
+    dsc = "%s/%s_%s.dsc" % (sid_chroot.BUILD_DIR, source, version)
+    ok = rc == 0 and os.path.isfile(root.path(dsc))
+    files = sorted(os.path.basename(f) for f in glob.glob(root.path(
+        "%s/%s_%s*" % (sid_chroot.BUILD_DIR, source, upstream))))
+    report.add("source", PASS if ok else FAIL, time.time() - t0,
+               "dpkg-buildpackage -S: %s" % (" ".join(files) if ok else "exit %d" % rc))
+    return dsc if ok else None
+
+
+def make_dirs(root, inside, user=sid_chroot.BUILD_USER):
+    """mkdir -p inside the root, the directories made owned by user."""
+    root.chroot(["sh", "-c", 'mkdir -p "$0" && chown -R "$1:$1" "$0"', inside, user])
+
+
+def run_autopkgtest(root, inside, report):
+    """debian/tests against the built packages, autopkgtest's null backend in the
+    sid root (Debian's liburing2 installed by the switch cycle, ours purged). The
+    tools and the tests' Debian dependencies are installed first with network;
+    the run itself has none (our packages come from autopkgtest's own local
+    repository of the .debs)."""
+    t0 = time.time()
+    root.chroot(["apt-get", "-q", "-y", "install", "autopkgtest", "liburing-dev", "strace"])
+    rc, out = root.capture(["sh", "-c", 'cd "$0" && exec autopkgtest --output-dir '
+                            '/tmp/autopkgtest-out -B ./*.deb "./$1/" -- null',
+                            os.path.dirname(inside), os.path.basename(inside)])
+    summary = out.split("@@@@@@@@@@@@@@@@@@@@ summary", 1)[-1].splitlines()
+    results = [ln.split()[:2] for ln in summary[1:] if re.match(r"^\S+\s+(PASS|FAIL|SKIP)", ln)]
+    capi = re.search(r"^(\d+ passed, \d+ failed, \d+ skipped)$", out, flags=re.M)
+    ok = rc == 0 and results and all(r[1] == "PASS" for r in results)
+    report.add("autopkgtest", PASS if ok else FAIL, time.time() - t0,
+               "autopkgtest -- null, no network: %s%s%s"
+               % (", ".join(" ".join(r) for r in results) or "no results",
+                  " (capi-tests: %s)" % capi.group(1) if capi else "",
+                  "" if ok else "; exit %d; last lines:\n%s"
+                  % (rc, "\n".join(out.strip().splitlines()[-15:]))))
+
+
+def clean_restores(root, dsc, inside, report):
+    """After the build, debian/rules clean leaves the tree as dpkg-source -x gave it."""
+    t0 = time.time()
+    fresh = "%s/fresh/%s" % (sid_chroot.BUILD_DIR, os.path.basename(inside))
+    rc = root.run_as(["debian/rules", "clean"], inside)
+    make_dirs(root, os.path.dirname(fresh))
+    rc = rc or root.run_as(["dpkg-source", "-x", dsc, fresh], "/")
+    rc2, out = root.capture(["diff", "-r", "--no-dereference", fresh, inside])
+    same = rc == 0 and rc2 == 0
+    report.add("clean", PASS if same else FAIL, time.time() - t0,
+               "after the build, debian/rules clean: the tree equals the unpacked .dsc"
+               if same else "exit %d; differs:\n%s" % (rc, "\n".join(out.splitlines()[:12])))
+
+
+def reproducible(root, dsc, source, upstream, options, first, report):
+    """A second build from the .dsc: another path, user, umask, locale, time zone and
+    (later) time; SOURCE_DATE_EPOCH comes from the changelog in both. Every .deb
+    (dbgsym ones included) must be bit-identical to the first build's."""
+    t0 = time.time()
+    inside = "%s/elsewhere/deeper/%s-%s" % (sid_chroot.BUILD_DIR, source, upstream)
+    user = "builder2"
+    root.chroot(["useradd", "--no-create-home", "--home-dir", "/nonexistent", user],
+                check=False)
+    make_dirs(root, os.path.dirname(inside), user)
+    root.run_as(["dpkg-source", "-x", dsc, inside], "/", user=user)
+    rc = root.build(inside, options.replace("parallel=2", "parallel=1"), user=user,
+                    umask="002", env={"LANG": "C", "LC_ALL": "C", "TZ": "Etc/GMT-14"})
+    differ, same = [], 0
+    for name, deb in sorted(first.items()):
+        other = os.path.join(os.path.dirname(root.path(inside)), os.path.basename(deb))
+        if not os.path.isfile(other):
+            differ.append("%s missing" % os.path.basename(deb))
+        elif output(["sha256sum", deb])[1].split()[0] != output(["sha256sum", other])[1].split()[0]:
+            differ.append(os.path.basename(deb))
+        else:
+            same += 1
+    ok = rc == 0 and not differ
+    report.add("reproducible", PASS if ok else FAIL, time.time() - t0,
+               "second build in %s as %s, umask 002, LC_ALL=C, TZ=Etc/GMT-14, parallel=1: "
+               "%d of %d .debs bit-identical (sha256)%s"
+               % (os.path.dirname(inside), user, same, len(first),
+                  "" if ok else "; build exit %d; DIFFER: %s" % (rc, " ".join(differ))))
+
+
 def build_in_sid(root, work, args, src, log, report):
     with open(os.path.join(REPO, "packaging", "debian", "changelog")) as f:
         m = re.search(r"^(\S+) \(([^)]+)\)", f.read(), flags=re.M)
@@ -662,6 +902,15 @@ def build_in_sid(root, work, args, src, log, report):
     report.add("offline", FAIL if reached else PASS, time.time() - t0,
                "in the build's namespaces, a TCP connection to the mirror: %s" % how)
 
+    dsc = source_package(root, source, version, inside, report)
+    if not dsc:
+        return
+    # The binary build from the .dsc alone, unpacked where nothing else is.
+    inside = "%s/dsc/%s-%s" % (sid_chroot.BUILD_DIR, source, upstream)
+    tree = root.path(inside)
+    make_dirs(root, os.path.dirname(inside))
+    root.run_as(["dpkg-source", "-x", dsc, inside], "/")
+
     t0 = time.time()
     options = "nocheck parallel=2" if args.nocheck else "parallel=2"
     say("check-debian: in sid, as %s, no network: DEB_BUILD_OPTIONS='%s' "
@@ -669,10 +918,13 @@ def build_in_sid(root, work, args, src, log, report):
     start = log.tell()
     rc = root.build(inside, options)
     debs = {p: glob.glob(os.path.join(os.path.dirname(tree), "%s_%s_*.deb" % (p, version)))
-            for p in PACKAGES}
+            for p in OUR_PACKAGES}
+    dbgsym = {p: glob.glob(os.path.join(os.path.dirname(tree), "%s-dbgsym_%s_*.deb"
+                                        % (p, version))) for p in DBGSYM}
     extra = sorted(os.path.basename(d) for d in glob.glob(os.path.join(
-        os.path.dirname(tree), "*.deb")) if not any(d in v for v in debs.values()))
-    detail = "unshare --net, the tree unchanged"
+        os.path.dirname(tree), "*.deb")) if not any(d in v for v in debs.values())
+        and not any(d in v for v in dbgsym.values()))
+    detail = "unshare --net, from the .dsc alone"
     if rc != 0 or not all(debs.values()):
         log.flush()
         with open(log.name, errors="replace") as f:
@@ -685,9 +937,199 @@ def build_in_sid(root, work, args, src, log, report):
     report.add("build", PASS if not extra else FAIL, time.time() - t0,
                "%s; %s%s" % (" ".join(os.path.basename(d) for d in ours.values()), detail,
                              "; UNEXPECTED packages: " + " ".join(extra) if extra else ""))
-    check_symbols(inside, report, version=version,
+    arch = output(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"])[1].strip()
+    check_dbgsym(ours, dbgsym, arch, work, report)
+    check_symbols(inside, report, package="liburing-rs2",
+                  private="usr/lib/%s/uring-rs" % arch,
                   runner=lambda cmd, cwd: root.capture(cmd, cwd=cwd))
-    compare_with_debian(tree, ours, work, args, src, log, report, "sid-unpacked")
+    compare_with_debian(tree, ours, work, args, src, log, report, "sid-unpacked", beside=True,
+                        root=root)
+    theirs = their_debs(work, log, report)
+    progs = upstream_programs(args.harness_cache, src, work, log)
+    if theirs and progs:
+        install_cycle(root, tree, ours, theirs, progs[0], work, report)
+    else:
+        report.add("switch-cycle", FAIL, 0, "no Debian liburing2 .deb or no nop.t")
+    run_autopkgtest(root, inside, report)
+    clean_restores(root, dsc, inside, report)
+    if not args.no_repro:
+        reproducible(root, dsc, source, upstream, options, dict(ours, **{
+            p + "-dbgsym": v[0] for p, v in dbgsym.items() if v}), report)
+
+
+# --------------------------------------------------------------------------- debug symbols
+
+# The ELF files of each package whose debug information dh_strip moves into
+# <package>-dbgsym (MA: the multiarch triplet), and one function of each to
+# symbolise. (liburing-diag.so is left out: its relink drops a constructor
+# section, which takes the Rust code's DWARF with it, see the Makefile's
+# relink_object; its -dbgsym file has the symbol table only.)
+DBGSYM = {"liburing-rs2": {"usr/lib/MA/uring-rs/liburing.so.2.15": "io_uring_queue_init",
+                           "usr/lib/MA/uring-rs/liburing-ffi.so.2.15": "io_uring_prep_nop"},
+          "uring-info": {"usr/bin/uring-info": None}}
+
+
+def check_dbgsym(ours, dbgsym, ma, work, report):
+    """Each stripped file has a build-id, its -dbgsym package has the debug file
+    for exactly that build-id (.build-id/xx/rest.debug) with DWARF in it, and
+    addr2line on it names the source file of an exported function."""
+    t0 = time.time()
+    lines, bad = [], []
+    for pkg, files in DBGSYM.items():
+        if len(dbgsym.get(pkg, [])) != 1:
+            bad.append("no %s-dbgsym package" % pkg)
+            continue
+        top = os.path.join(work, "dbgsym", pkg)
+        rmtree(top)
+        os.makedirs(top)
+        subprocess.check_call(["dpkg", "-x", ours[pkg], top])
+        subprocess.check_call(["dpkg", "-x", dbgsym[pkg][0], top])
+        for rel, func in files.items():
+            path = os.path.join(top, rel.replace("MA", ma))
+            m = re.search(r"Build ID: ([0-9a-f]+)", output(["readelf", "-n", path])[1])
+            if not m:
+                bad.append("%s has no build-id" % rel)
+                continue
+            bid = m.group(1)
+            debug = os.path.join(top, "usr", "lib", "debug", ".build-id", bid[:2],
+                                 bid[2:] + ".debug")
+            sections = output(["readelf", "-SW", path])[1]
+            if ".debug_info" in sections:
+                bad.append("%s is not stripped" % rel)
+            if not os.path.isfile(debug) or ".debug_info" not in output(
+                    ["readelf", "-SW", debug])[1]:
+                bad.append("%s: no DWARF at .build-id/%s/%s.debug" % (rel, bid[:2], bid[2:]))
+                continue
+            where = ""
+            if func:
+                sym = re.search(r"^([0-9a-f]+) \S+ %s(@|$)" % func,
+                                output(["nm", "-D", "--defined-only", path])[1], flags=re.M)
+                loc = output(["addr2line", "-f", "-e", debug, "0x" + sym.group(1)])[1].split()\
+                    if sym else []
+                if len(loc) < 2 or loc[1].startswith("??"):
+                    bad.append("%s: addr2line cannot place %s" % (rel, func))
+                    continue
+                where = ", %s at %s" % (func, loc[1])
+            lines.append("%s: build-id %s..., %s-dbgsym%s" % (os.path.basename(rel), bid[:12],
+                                                             pkg, where))
+    report.add("dbgsym", FAIL if bad else PASS, time.time() - t0,
+               "; ".join(lines + ["PROBLEMS: " + "; ".join(bad)] if bad else lines))
+
+
+# --------------------------------------------------------------------------- switch cycle
+
+SWITCHED = ("liburing.so.2", "liburing.so.2.15", "liburing-ffi.so.2", "liburing-ffi.so.2.15")
+
+
+def install_cycle(root, tree, ours, theirs, nop, work, report):
+    """In the sid root (as root, no network): Debian's liburing2, then ours beside it,
+    the switch, Debian's upgraded and removed under it, the switch removed, ours
+    purged; after each step, where liburing.so.2 and liburing-ffi.so.2 resolve (by
+    content: the sha256 of Debian's file or ours), the diversions, an ldconfig run
+    that must change nothing, and upstream's nop.t (linked against liburing.so.2)
+    run by the system's loader. What piuparts would check, on the files that matter."""
+    t0 = time.time()
+    ma = output(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"])[1].strip()
+    lib = "/usr/lib/" + ma
+    stage = "/tmp/cycle"
+    os.makedirs(root.path(stage), exist_ok=True)
+    for f in list(ours.values()) + [theirs["liburing2"], nop]:
+        shutil.copy2(f, root.path(stage))
+    deb = {p: "%s/%s" % (stage, os.path.basename(f)) for p, f in ours.items()}
+    deb["liburing2"] = "%s/%s" % (stage, os.path.basename(theirs["liburing2"]))
+
+    def digest(path):
+        return output(["sha256sum", path])[1].split()[0]
+    debian_root = os.path.join(work, "cycle-debian")
+    rmtree(debian_root)
+    subprocess.check_call(["dpkg", "-x", theirs["liburing2"], debian_root])
+    want = {"debian": {n: digest(os.path.realpath(os.path.join(debian_root, lib[1:], n)))
+                       for n in ("liburing.so.2", "liburing-ffi.so.2")},
+            "ours": {n: digest(os.path.realpath(os.path.join(
+                tree, "debian", "liburing-rs2", lib[1:], "uring-rs", n)))
+                for n in ("liburing.so.2", "liburing-ffi.so.2")}}
+
+    def sh(cmd):
+        return root.capture(["sh", "-c", cmd])
+
+    def state(expect):
+        """Problems with the state against expect ('debian' or 'ours')."""
+        bad = []
+        # nop.t first: as the dpkg run left the system, before any ldconfig.
+        rc, out = sh("cd %s && ./%s" % (stage, os.path.basename(nop)))
+        if rc != 0:
+            bad.append("nop.t exit %d: %s" % (rc, out.strip()[-200:]))
+        for again in (False, True):
+            if again:
+                sh("ldconfig")
+            for n in ("liburing.so.2", "liburing-ffi.so.2"):
+                rc, out = sh("sha256sum \"$(readlink -f %s/%s)\"" % (lib, n))
+                got = out.split()[0] if rc == 0 and out.strip() else "missing"
+                if got != want[expect][n]:
+                    bad.append("%s%s is not %s's" % (n, " after ldconfig" if again else "",
+                                                     expect))
+        rc, out = sh("dpkg-divert --list")
+        diverted = sorted(ln.split()[2] for ln in out.splitlines()
+                          if ln.endswith("by uring-rs-switch"))
+        expected = sorted("%s/%s" % (lib, n) for n in SWITCHED) if expect == "ours" else []
+        if diverted != expected:
+            bad.append("diversions %s, expected %s" % (diverted, expected))
+        if expect == "ours":
+            for n in SWITCHED:
+                away = "%s/uring-rs-switch/%s" % (lib, n)
+                rc, out = sh("test -e %s && echo present" % away)
+                installed = sh("dpkg-query -W -f '${Status}' liburing2")[1]
+                if installed.endswith(" installed") != ("present" in out):
+                    bad.append("%s %s" % (away, "missing" if "present" not in out else
+                                          "left behind"))
+        else:
+            rc, out = sh("ls -d %s/uring-rs-switch 2>/dev/null" % lib)
+            if out.strip():
+                bad.append("%s/uring-rs-switch left behind" % lib)
+        return bad
+
+    steps = [
+        ("Debian's liburing2", "dpkg -i %s" % deb["liburing2"], "debian"),
+        ("liburing-rs2, -dev, uring-info beside it", "dpkg -i %s %s %s" % (
+            deb["liburing-rs2"], deb["liburing-rs-dev"], deb["uring-info"]), "debian"),
+        ("uring-rs-switch", "dpkg -i %s" % deb["uring-rs-switch"], "ours"),
+        ("liburing2 reinstalled under the switch", "dpkg -i %s" % deb["liburing2"], "ours"),
+        ("liburing2 removed under the switch", "dpkg -r liburing2", "ours"),
+        ("liburing2 installed under the switch", "dpkg -i %s" % deb["liburing2"], "ours"),
+        ("uring-rs-switch removed", "dpkg -r uring-rs-switch", "debian"),
+        ("uring-rs-switch again, then purged", "dpkg -i %s && dpkg -P uring-rs-switch"
+         % deb["uring-rs-switch"], "debian"),
+        ("ours purged", "dpkg -P liburing-rs-dev uring-info liburing-rs2", "debian"),
+    ]
+    lines, failed = [], False
+    for label, cmd, expect in steps:
+        rc, out = sh(cmd)
+        bad = ["%s: exit %d: %s" % (cmd, rc, out.strip()[-300:])] if rc != 0 else []
+        bad += state(expect)
+        if label == "liburing-rs2, -dev, uring-info beside it":
+            rc, out = sh("cd %s && LD_LIBRARY_PATH=%s/uring-rs LD_TRACE_LOADED_OBJECTS=1 ./%s"
+                         % (stage, lib, os.path.basename(nop)))
+            if "%s/uring-rs/liburing.so.2" % lib not in out:
+                bad.append("LD_LIBRARY_PATH=%s/uring-rs does not select ours" % lib)
+            rc, out = sh("cd %s && LD_LIBRARY_PATH=%s/uring-rs ./%s" % (
+                stage, lib, os.path.basename(nop)))
+            if rc != 0:
+                bad.append("nop.t on ours via LD_LIBRARY_PATH: exit %d" % rc)
+            rc, out = sh("uring-info >/dev/null")
+            if rc != 0:
+                bad.append("uring-info: exit %d" % rc)
+        if label == "ours purged":
+            rc, out = sh("ls -d %s/uring-rs /usr/include/uring-rs /usr/share/uring-rs "
+                         "2>/dev/null" % lib)
+            if out.strip():
+                bad.append("left behind: " + " ".join(out.split()))
+        lines.append("%s: %s %s" % (label, expect, "ok" if not bad else
+                                    "FAILED: " + "; ".join(bad)))
+        failed = failed or bool(bad)
+    report.add("switch-cycle", FAIL if failed else PASS, time.time() - t0,
+               "after each step: liburing.so.2 and liburing-ffi.so.2 resolve to Debian's or "
+               "our file (sha256), before and after ldconfig; the 4 diversions exactly when "
+               "switched; nop.t runs (before ldconfig)\n    " + "\n    ".join(lines))
 
 
 def main(argv):
@@ -699,6 +1141,8 @@ def main(argv):
                     help="liburing-tests cache: source package and upstream builds")
     ap.add_argument("--only", choices=("recipe", "sid"),
                     help="one of the two builds: Debian's recipe here, or ours in sid")
+    ap.add_argument("--no-repro", action="store_true",
+                    help="leave out the second (reproducibility) build in sid")
     ap.add_argument("--nocheck", action="store_true",
                     help="sid build with DEB_BUILD_OPTIONS=nocheck (a buildd runs the tests)")
     args = ap.parse_args(argv)

@@ -100,7 +100,9 @@ class SidChroot:
         """argv inside the root, in mount (and without net: network) namespaces of its
         own, so /proc and the .deb cache are unmounted when it ends, whatever happens."""
         root = root or self.root
-        mounts = ["mount -t proc proc %s/proc" % sh_quote(root)]
+        # /sys too: the C API tests (autopkgtest) read CPU and device facts there.
+        mounts = ["mount -t proc proc %s/proc" % sh_quote(root),
+                  "mount -t sysfs sysfs %s/sys" % sh_quote(root)]
         if root == self.root:
             os.makedirs(self.archives, exist_ok=True)
             mounts.append("mount --bind %s %s/var/cache/apt/archives"
@@ -124,8 +126,8 @@ class SidChroot:
         """argv inside the root (no network), its output as text."""
         inner = ["chroot", self.root, "env", "-i", "PATH=" + BUILD_ENV["PATH"], "LANG=C.UTF-8",
                  "sh", "-c", 'cd "$0" && exec "$@"', cwd] + argv
-        script = "mount -t proc proc %s/proc && exec %s" % (
-            sh_quote(self.root), " ".join(sh_quote(a) for a in inner))
+        script = "mount -t proc proc %s/proc && mount -t sysfs sysfs %s/sys && exec %s" % (
+            sh_quote(self.root), sh_quote(self.root), " ".join(sh_quote(a) for a in inner))
         return capture(["unshare", "--mount", "--net", "--fork", "sh", "-c", script])
 
     # ------------------------------------------------------------ one build
@@ -172,13 +174,12 @@ class SidChroot:
                         symlinks=True)
 
     def mirror_reachable_offline(self):
-        """Can the build reach the mirror? (python3 is a Build-Depends, so it is there.)
-        Returns (reached, what happened)."""
+        """Can the build reach the mirror? (bash and coreutils' timeout are essential,
+        so they are there.) Returns (reached, what happened)."""
         host = urllib.parse.urlsplit(self.mirror()[0]).hostname
-        probe = ("import socket\ntry:\n socket.create_connection((%r, 80), timeout=10)\n"
-                 " print('connected')\nexcept OSError as e:\n print('failed: %%s' %% e)"
-                 % host)
-        rc, out = self.capture(["python3", "-c", probe])
+        probe = ('if timeout 10 bash -c "exec 3<>/dev/tcp/$0/80" 2>/dev/null; '
+                 'then echo connected; else echo "failed: no TCP connection to its port 80"; fi')
+        rc, out = self.capture(["bash", "-c", probe, host])
         out = out.strip()
         return out == "connected", out
 
@@ -190,11 +191,18 @@ class SidChroot:
         rc, out = self.capture(["dpkg-query", "-W", "-f", "${Version}", package])
         return out.strip() if rc == 0 else "?"
 
-    def build(self, tree_inside, options):
-        """dpkg-buildpackage -b as BUILD_USER with no network; returns its exit status."""
-        env = dict(BUILD_ENV, DEB_BUILD_OPTIONS=options)
-        return self.chroot(["dpkg-buildpackage", "-b", "-uc", "-us"], net=False,
-                           user=BUILD_USER, cwd=tree_inside, env=env, check=False)
+    def build(self, tree_inside, options, args=("-b",), user=BUILD_USER, umask="022",
+              env=None):
+        """dpkg-buildpackage <args> -uc -us as user, with umask, with no network;
+        env: variables added to BUILD_ENV. Returns its exit status."""
+        env = dict(BUILD_ENV, DEB_BUILD_OPTIONS=options, **(env or {}))
+        return self.chroot(["sh", "-c", 'umask "$0" && exec "$@"', umask, "dpkg-buildpackage"]
+                           + list(args) + ["-uc", "-us"], net=False, user=user,
+                           cwd=tree_inside, env=env, check=False)
+
+    def run_as(self, argv, cwd, user=BUILD_USER):
+        """argv as user with no network, in cwd; returns its exit status."""
+        return self.chroot(argv, net=False, user=user, cwd=cwd, env=BUILD_ENV, check=False)
 
 
 def sh_quote(s):
