@@ -49,8 +49,8 @@ use uring_core::hooks::{self, CompleteSide, SubmitSide};
 const MAX_RINGS: usize = 64;
 /// Requests followed per ring (open addressing on `user_data`).
 const REQ_SLOTS: usize = 4096;
-/// Probes before a lookup gives up.
-const PROBES: usize = 32;
+/// Slots of one bucket of the request table.
+const WAYS: usize = 8;
 /// Chains remembered per ring (the most recent ones).
 const CHAIN_SLOTS: usize = 32;
 /// Buffer groups whose -ENOBUFS streak is counted per ring.
@@ -298,17 +298,24 @@ fn wants(c: &RingCheck, kind: u32) -> bool {
 // Requests in flight
 // ---------------------------------------------------------------------------
 
-fn hash(v: u64) -> usize {
-    (v.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize % REQ_SLOTS
+/// The first slot of `user_data`'s bucket: the requests of one value live
+/// in one of the `WAYS` slots from there (a full bucket stops the counts).
+fn bucket(v: u64) -> usize {
+    ((v.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize % (REQ_SLOTS / WAYS)) * WAYS
 }
 
-fn find(c: &mut RingCheck, user_data: u64) -> Option<usize> {
-    let start = hash(user_data);
-    (0..PROBES).map(|k| (start + k) % REQ_SLOTS).find(|&i| {
-        c.reqs
-            .get(i)
-            .is_some_and(|r| r.count != 0 && r.user_data == user_data)
-    })
+fn find(c: &RingCheck, user_data: u64) -> Option<usize> {
+    let b = bucket(user_data);
+    let ways = c.reqs.get(b..b + WAYS)?;
+    ways.iter()
+        .position(|r| r.count != 0 && r.user_data == user_data)
+        .map(|k| b + k)
+}
+
+fn free_slot(c: &RingCheck, user_data: u64) -> Option<usize> {
+    let b = bucket(user_data);
+    let ways = c.reqs.get(b..b + WAYS)?;
+    ways.iter().position(|r| r.count == 0).map(|k| b + k)
 }
 
 fn is_multishot(sqe: &io_uring_sqe) -> bool {
@@ -392,11 +399,7 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
         c.in_flight += 1;
         return;
     }
-    let start = hash(user_data);
-    let free = (0..PROBES)
-        .map(|k| (start + k) % REQ_SLOTS)
-        .find(|&i| c.reqs.get(i).is_some_and(|r| r.count == 0));
-    match free.and_then(|i| c.reqs.get_mut(i)) {
+    match free_slot(c, user_data).and_then(|i| c.reqs.get_mut(i)) {
         Some(r) => {
             *r = Req {
                 user_data,

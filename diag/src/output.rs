@@ -389,7 +389,8 @@ pub fn append_block(block: &[u8]) -> Option<i64> {
     if off < 0 {
         return None;
     }
-    let mut check = [0u8; 2048];
+    // Room for the largest block (trace.rs: SUMMARY_BYTES).
+    let mut check = [0u8; 4096];
     let check = check.get_mut(..block.len())?;
     // SAFETY: `check` is a writable buffer of its length.
     let got = unsafe {

@@ -51,13 +51,41 @@ const ERR_SLOTS: usize = 64;
 /// `AT_FDCWD`: a negative fd that is valid for the *at() opcodes.
 const AT_FDCWD: i32 = -100;
 /// Bytes of the in-place summary block of a file target.
-const SUMMARY_BYTES: usize = 1536;
+const SUMMARY_BYTES: usize = 2560;
+/// Latency buckets: bucket k holds latencies below 2^k ns (the last one
+/// everything longer, about 9 minutes and up).
+const LAT_BUCKETS: usize = 40;
+/// Opcodes whose latency is kept per ring (the first ones seen).
+const LAT_OPS: usize = 16;
+/// Longest-waiting requests kept per ring.
+const SLOWEST: usize = 4;
 
 #[derive(Clone, Copy)]
 struct UdataSlot {
     user_data: u64,
+    /// When the trace saw the kernel consume its SQE (CLOCK_MONOTONIC ns).
+    at_ns: u64,
     opcode: u8,
     used: bool,
+}
+
+/// Request latencies of one opcode: a fixed log2 histogram, no allocation
+/// per request.
+#[derive(Clone, Copy)]
+struct OpLatency {
+    /// The opcode plus one (0: unused).
+    op1: u16,
+    count: u64,
+    max_ns: u64,
+    buckets: [u32; LAT_BUCKETS],
+}
+
+/// One of the longest-waiting requests.
+#[derive(Clone, Copy)]
+struct Slow {
+    ns: u64,
+    user_data: u64,
+    opcode: u8,
 }
 
 #[derive(Clone, Copy)]
@@ -90,6 +118,9 @@ struct RingTrace {
     warnings: u64,
     errs: [ErrCount; ERR_SLOTS],
     errs_uncounted: u64,
+    lat: [OpLatency; LAT_OPS],
+    lat_uncounted: u64,
+    slowest: [Slow; SLOWEST],
     /// File offset + 1 of this ring's summary block (0: none yet, -1:
     /// none could be placed).
     summary_at: i64,
@@ -467,7 +498,7 @@ fn log_sqe(t: &mut RingTrace, sqe: &io_uring_sqe) {
         *n += 1;
     }
     t.sqes_consumed += 1;
-    remember(t, sqe.user_data, op);
+    remember(t, sqe.user_data, op, now_ns());
 
     let mut l = ring_line(t);
     l.s("SQE ");
@@ -580,13 +611,14 @@ fn check_sqe(t: &mut RingTrace, sqe: &io_uring_sqe) {
 }
 
 /// Remembers which opcode `user_data` was submitted with.
-fn remember(t: &mut RingTrace, user_data: u64, op: u8) {
+fn remember(t: &mut RingTrace, user_data: u64, op: u8, at_ns: u64) {
     let start = hash(user_data);
     for k in 0..16 {
         if let Some(s) = t.udata.get_mut((start + k) % UDATA_SLOTS) {
             if !s.used || s.user_data == user_data {
                 *s = UdataSlot {
                     user_data,
+                    at_ns,
                     opcode: op,
                     used: true,
                 };
@@ -598,19 +630,21 @@ fn remember(t: &mut RingTrace, user_data: u64, op: u8) {
     if let Some(s) = t.udata.get_mut(start) {
         *s = UdataSlot {
             user_data,
+            at_ns,
             opcode: op,
             used: true,
         };
     }
 }
 
-/// The opcode `user_data` was submitted with; forgotten unless `keep`.
-fn recall(t: &mut RingTrace, user_data: u64, keep: bool) -> Option<u8> {
+/// The opcode `user_data` was submitted with and when; forgotten unless
+/// `keep`.
+fn recall(t: &mut RingTrace, user_data: u64, keep: bool) -> Option<(u8, u64)> {
     let start = hash(user_data);
     for k in 0..16 {
         let s = t.udata.get_mut((start + k) % UDATA_SLOTS)?;
         if s.used && s.user_data == user_data {
-            let op = s.opcode;
+            let op = (s.opcode, s.at_ns);
             if !keep {
                 s.used = false;
             }
@@ -618,6 +652,80 @@ fn recall(t: &mut RingTrace, user_data: u64, keep: bool) -> Option<u8> {
         }
     }
     None
+}
+
+/// CLOCK_MONOTONIC in ns (the vDSO: no system call).
+fn now_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid out-parameter.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    (ts.tv_sec as u64)
+        .wrapping_mul(1_000_000_000)
+        .wrapping_add(ts.tv_nsec as u64)
+}
+
+/// Counts one request's latency, from its SQE seen consumed to its last
+/// CQE seen, under its opcode; keeps the longest ones.
+fn count_latency(t: &mut RingTrace, op: u8, user_data: u64, ns: u64) {
+    let want = u16::from(op) + 1;
+    let slot = t
+        .lat
+        .iter()
+        .position(|l| l.op1 == want)
+        .or_else(|| t.lat.iter().position(|l| l.op1 == 0));
+    match slot.and_then(|i| t.lat.get_mut(i)) {
+        Some(l) => {
+            l.op1 = want;
+            l.count += 1;
+            l.max_ns = l.max_ns.max(ns);
+            let k = (64 - ns.leading_zeros() as usize).min(LAT_BUCKETS - 1);
+            if let Some(b) = l.buckets.get_mut(k) {
+                *b = b.saturating_add(1);
+            }
+        }
+        None => t.lat_uncounted += 1,
+    }
+    // The shortest of the kept ones makes room.
+    if let Some(min) = t.slowest.iter_mut().min_by_key(|s| s.ns) {
+        if ns > min.ns {
+            *min = Slow {
+                ns,
+                user_data,
+                opcode: op,
+            };
+        }
+    }
+}
+
+/// The upper bound of the histogram bucket holding quantile `q` (in
+/// hundredths) of `l`'s requests, in ns.
+fn quantile(l: &OpLatency, q: u64) -> u64 {
+    let want = (l.count * q).div_ceil(100).max(1);
+    let mut seen = 0u64;
+    for (k, &n) in l.buckets.iter().enumerate() {
+        seen += u64::from(n);
+        if seen >= want {
+            // Bucket k holds [2^(k-1), 2^k): never report past the max.
+            return (1u64 << k.min(63)).min(l.max_ns.max(1));
+        }
+    }
+    l.max_ns
+}
+
+/// Appends a duration in a readable unit.
+fn duration(l: &mut Line, ns: u64) {
+    if ns >= 10_000_000_000 {
+        l.u(ns / 1_000_000_000).s("s");
+    } else if ns >= 10_000_000 {
+        l.u(ns / 1_000_000).s("ms");
+    } else if ns >= 10_000 {
+        l.u(ns / 1_000).s("us");
+    } else {
+        l.u(ns).s("ns");
+    }
 }
 
 fn hash(v: u64) -> usize {
@@ -705,7 +813,14 @@ fn log_cqe(t: &mut RingTrace, cqe: &io_uring_cqe) {
         return;
     }
     t.cqes_seen += 1;
-    let op = recall(t, cqe.user_data, cqe.flags & IORING_CQE_F_MORE != 0);
+    let more = cqe.flags & IORING_CQE_F_MORE != 0;
+    let seen = recall(t, cqe.user_data, more);
+    let op = seen.map(|(op, _)| op);
+    if let Some((op, at)) = seen {
+        if !more && at != 0 && cqe.user_data != crate::queue::LIBURING_UDATA_TIMEOUT {
+            count_latency(t, op, cqe.user_data, now_ns().saturating_sub(at));
+        }
+    }
     let mut l = ring_line(t);
     l.s("CQE user_data=").x(cqe.user_data).s(" res=");
     if cqe.res < 0 {
@@ -843,7 +958,7 @@ fn finish(t: &mut RingTrace) {
     }
 }
 
-fn summary(t: &RingTrace) -> [Line; 3] {
+fn summary(t: &RingTrace) -> [Line; 5] {
     let mut a = ring_line(t);
     a.s("summary: ")
         .u(t.sqes_consumed)
@@ -901,7 +1016,47 @@ fn summary(t: &RingTrace) -> [Line; 3] {
     if !any {
         c.s(" none seen");
     }
-    [a, b, c]
+
+    let mut d = ring_line(t);
+    d.s("summary: request times per opcode (SQE consumed to last CQE, as the library saw them; p50/p99 are bucket bounds):");
+    let mut any = false;
+    for l in t.lat.iter().filter(|l| l.op1 != 0 && l.count != 0) {
+        any = true;
+        d.s(" ");
+        opcode(&mut d, (l.op1 - 1) as u8);
+        d.s(" n=").u(l.count).s(" p50<=");
+        duration(&mut d, quantile(l, 50));
+        d.s(" p99<=");
+        duration(&mut d, quantile(l, 99));
+        d.s(" max=");
+        duration(&mut d, l.max_ns);
+        d.s(";");
+    }
+    if t.lat_uncounted != 0 {
+        d.s(" other=").u(t.lat_uncounted);
+        any = true;
+    }
+    if !any {
+        d.s(" none");
+    }
+
+    let mut e = ring_line(t);
+    e.s("summary: longest-waiting requests:");
+    let mut slow = t.slowest;
+    slow.sort_unstable_by_key(|s| core::cmp::Reverse(s.ns));
+    let mut any = false;
+    for s in slow.iter().filter(|s| s.ns != 0) {
+        any = true;
+        e.s(" ");
+        opcode(&mut e, s.opcode);
+        e.s(" user_data=").x(s.user_data).s(" ");
+        duration(&mut e, s.ns);
+        e.s(";");
+    }
+    if !any {
+        e.s(" none");
+    }
+    [a, b, c, d, e]
 }
 
 /// The summary lines, newline-terminated and padded with spaces to
@@ -982,6 +1137,6 @@ mod tests {
         assert_eq!(block.last(), Some(&b'\n'));
         let text = core::str::from_utf8(&block).unwrap();
         assert!(text.contains("summary: ops per opcode: NOP=3\n"));
-        assert_eq!(text.matches('\n').count(), 4);
+        assert_eq!(text.matches('\n').count(), 6);
     }
 }
