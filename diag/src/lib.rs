@@ -213,6 +213,9 @@ extern "C" fn at_exit() {
     if tracing() {
         trace::finish_all();
     }
+    if trace_on() && output::json() {
+        trace::json_finish();
+    }
 }
 
 /// `LIBURING_DEBUG` is on.
