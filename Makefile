@@ -399,6 +399,12 @@ bench-calls: stage
 	sh bench/calls.sh $(abspath $(STAGE))/usr/lib $(abspath $(STAGE))/usr/include \
 		$$up/lib $$up/include
 
+# User instructions per NOP round trip with LIBURING_CHECK=1 and with the
+# text and JSON traces, beside the untraced loop (callgrind; issue 31).
+bench-diag: stage
+	sh bench/diag-cost.sh $(abspath $(STAGE))/usr
+.PHONY: bench-diag
+
 # What linking the library costs a program that asks for no diagnostics,
 # ours against upstream's (tools/footprint.sh): sizes, relocations, page
 # faults, RSS, start time. Measures; judges nothing (not in make test).
