@@ -558,7 +558,7 @@ liburing-tests-traced: stage
 # The threaded, fork and resize C API tests with tracing on (file target).
 capi-tests-traced: stage
 	rm -rf $(BUILD)/capi-traces && mkdir -p $(BUILD)/capi-traces
-	LIBURING_TRACE=$(abspath $(BUILD))/capi-traces/all.trace LIBURING_DEBUG=1 \
+	LIBURING_TRACE=$(abspath $(BUILD))/capi-traces/all.trace LIBURING_DEBUG=1 LIBURING_CHECK=1 \
 		CAPI_BUILD_DIR=$(abspath $(BUILD))/capi-traces/build sh capi-tests/run.sh $(abspath $(STAGE)) submit_wait_threads fork_dontfork \
 		register-resize defer_taskrun cq_overflow sqpoll register-ring-fd
 	@grep -c 'summary: ' $(BUILD)/capi-traces/all.trace | sed 's/^/summary lines in the trace: /'
