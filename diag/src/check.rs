@@ -154,6 +154,9 @@ struct RingCheck {
     peeks_idle: u32,
     overflow_last: u32,
     cur_chain: u32,
+    /// A member of the current chain had IOSQE_CQE_SKIP_SUCCESS: when one
+    /// such fails, the kernel posts no CQE for the members after it.
+    chain_skip: bool,
     next_chain: u32,
     chain_pos: u16,
     ended: Option<(u64, u8, i32, i32)>,
@@ -343,6 +346,7 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
             c.next_chain = c.next_chain.wrapping_add(1).max(1);
             c.cur_chain = c.next_chain;
             c.chain_pos = 0;
+            c.chain_skip = false;
             let slot = (c.cur_chain as usize) % CHAIN_SLOTS;
             if let Some(ch) = c.chains.get_mut(slot) {
                 *ch = Chain {
@@ -368,6 +372,12 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
     } else {
         (0, 0)
     };
+    // After a member that skips its CQE on success, the chain's CQEs are
+    // not all owed: its later members are not followed.
+    let after_skip = chain != 0 && c.chain_skip;
+    if chain != 0 && sqe.flags & IOSQE_CQE_SKIP_SUCCESS != 0 {
+        c.chain_skip = true;
+    }
 
     // A multishot request of the same kind on the same file is a re-arm.
     if let Some((_, op, fd, _)) = c.ended {
@@ -375,7 +385,7 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
             c.ended = None;
         }
     }
-    if c.lost || sqe.flags & IOSQE_CQE_SKIP_SUCCESS != 0 {
+    if c.lost || after_skip || sqe.flags & IOSQE_CQE_SKIP_SUCCESS != 0 {
         // No CQE is owed on success: not followed.
         return;
     }
@@ -441,7 +451,9 @@ fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: &str) {
     if r.buf_select {
         enobufs(c, &r, cqe.res, call);
     }
-    if r.chain != 0 {
+    // A chain member sharing its user_data with another request in flight
+    // cannot be told apart from it: no chain finding from it.
+    if r.chain != 0 && r.count == 1 {
         chain_cqe(c, &r, cqe.res, call);
     }
 }
@@ -879,6 +891,13 @@ pub fn waiting(cq: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool
         if timed || c.lost || c.in_flight != 0 || ready >= wait_nr {
             return;
         }
+        // More than the SQ holds: another process (after fork) moved the
+        // kernel's head past this one's private tail; nothing to say.
+        let unsubmitted = if unsubmitted > cq.cq_entries() {
+            0
+        } else {
+            unsubmitted
+        };
         if unsubmitted != 0 && wants(c, UNSUBMITTED) {
             let mut l = head(c, "unsubmitted-wait", call);
             l.s("waiting for ")
