@@ -432,6 +432,12 @@ bench-calls: stage
 	sh bench/calls.sh $(abspath $(STAGE))/usr/lib $(abspath $(STAGE))/usr/include \
 		$$up/lib $$up/include
 
+# User instructions per NOP round trip with LIBURING_CHECK=1 and with the
+# text and JSON traces, beside the untraced loop (callgrind; issue 31).
+bench-diag: stage
+	sh bench/diag-cost.sh $(abspath $(STAGE))/usr
+.PHONY: bench-diag
+
 # What linking the library costs a program that asks for no diagnostics,
 # ours against upstream's (tools/footprint.sh): sizes, relocations, page
 # faults, RSS, start time. Measures; judges nothing (not in make test).
@@ -585,7 +591,7 @@ liburing-tests-traced: stage
 # The threaded, fork and resize C API tests with tracing on (file target).
 capi-tests-traced: stage
 	rm -rf $(BUILD)/capi-traces && mkdir -p $(BUILD)/capi-traces
-	LIBURING_TRACE=$(abspath $(BUILD))/capi-traces/all.trace LIBURING_DEBUG=1 \
+	LIBURING_TRACE=$(abspath $(BUILD))/capi-traces/all.trace LIBURING_DEBUG=1 LIBURING_CHECK=1 \
 		CAPI_BUILD_DIR=$(abspath $(BUILD))/capi-traces/build sh capi-tests/run.sh $(abspath $(STAGE)) submit_wait_threads fork_dontfork \
 		register-resize defer_taskrun cq_overflow sqpoll register-ring-fd
 	@grep -c 'summary: ' $(BUILD)/capi-traces/all.trace | sed 's/^/summary lines in the trace: /'

@@ -220,6 +220,10 @@ static void check_workload_trace(const char *variant, const char *t)
 	CHECKM(count(t, "): SQE ") == NOPS + 3, "%s: %d SQE lines", variant, count(t, "): SQE "));
 	CHECK(strstr(t, "ring 1 (fd "));
 	CHECK(strstr(t, "summary: ops per opcode: NOP=6 READ=1"));
+	/* Request times: per opcode from a fixed histogram, and the slowest. */
+	CHECK(strstr(t, "summary: request times per opcode (") && strstr(t, " NOP n="));
+	CHECK(strstr(t, " p50<=") && strstr(t, " p99<=") && strstr(t, " max="));
+	CHECK(strstr(t, "summary: longest-waiting requests: ") && strstr(t, "user_data=0x"));
 	CHECK(strstr(t, "summary: errors per opcode and errno: NOP/EINVAL=1 READ/EBADF=1") ||
 	      strstr(t, "summary: errors per opcode and errno: READ/EBADF=1 NOP/EINVAL=1"));
 	CHECK(strstr(t, "WARNING: SQE user_data=0xc8 READ: sqe->fd is negative without IOSQE_FIXED_FILE"));

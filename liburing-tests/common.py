@@ -62,9 +62,10 @@ TEST_MODES = ("reference", "source", "binary", "traced")
 ALL_MODES = TEST_MODES + ("examples",)
 DROPIN_MODES = ("source", "binary", "traced")
 # "traced": the binary drop-in run again with our diagnostics switched on
-# (a trace file per test, LIBURING_DEBUG=1): tracing must change no outcome.
+# (a trace file per test, LIBURING_DEBUG=1, LIBURING_CHECK=1): diagnostics
+# must change no outcome.
 BINARY_MODES = ("binary", "traced")
-TRACED_ENV = ("LIBURING_TRACE={tracedir}/{test}.trace", "LIBURING_DEBUG=1")
+TRACED_ENV = ("LIBURING_TRACE={tracedir}/{test}.trace", "LIBURING_DEBUG=1", "LIBURING_CHECK=1")
 
 # Outcome kinds.
 PASS, SKIP, FAIL, TIMEOUT, NOBUILD, NA = "pass", "skip", "fail", "timeout", "nobuild", "n/a"

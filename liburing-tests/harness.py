@@ -334,8 +334,8 @@ def run_tests(run, builds, runner):
             traces = os.listdir(runner.tracedir)
             size = sum(os.path.getsize(os.path.join(runner.tracedir, f)) for f in traces)
             say(
-                "traced: %d trace files, %.0f MB (LIBURING_TRACE and LIBURING_DEBUG=1 set)"
-                % (len(traces), size / 1e6)
+                "traced: %d trace files, %.0f MB (LIBURING_TRACE, LIBURING_DEBUG=1 and "
+                "LIBURING_CHECK=1 set)" % (len(traces), size / 1e6)
             )
             if not os.environ.get("KEEP_TRACES"):
                 shutil.rmtree(runner.tracedir, ignore_errors=True)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-//! Loads the diagnostics object when `LIBURING_DEBUG` or `LIBURING_TRACE`
-//! asks for it, and only then.
+//! Loads the diagnostics object when `LIBURING_DEBUG`, `LIBURING_TRACE` or
+//! `LIBURING_CHECK` asks for it, and only then.
 //!
 //! The diagnostics (setup and registration causes, the trace, their name
 //! tables) are about ten times the size of the library. They live in a
@@ -8,7 +8,7 @@
 //! of the loaded `liburing.so.2` (after resolving symbolic links), so the
 //! build tree, a `DESTDIR` install, a system install and `LD_PRELOAD` from
 //! any directory all find the one built with them. A program that sets
-//! neither variable pays one `getauxval` and two `getenv` calls at load.
+//! none of the variables pays one `getauxval` and three `getenv` calls at load.
 //!
 //! The object is refused when it was built against another observer
 //! interface ([`hooks::INTERFACE`]); when it is missing or refused, one
@@ -52,7 +52,7 @@ extern "C" fn attach_at_load() {
     if unsafe { libc::getauxval(libc::AT_SECURE) } != 0 {
         return;
     }
-    if !asks(c"LIBURING_DEBUG") && !asks(c"LIBURING_TRACE") {
+    if !asks(c"LIBURING_DEBUG") && !asks(c"LIBURING_TRACE") && !asks(c"LIBURING_CHECK") {
         return;
     }
     let mut path = [0u8; PATH_BYTES];
@@ -125,7 +125,7 @@ fn object_path(out: &mut [u8; PATH_BYTES]) -> bool {
 #[cold]
 #[inline(never)]
 fn say(why: &[u8]) {
-    const HEAD: &[u8] = b"liburing: LIBURING_DEBUG/LIBURING_TRACE ignored: ";
+    const HEAD: &[u8] = b"liburing: LIBURING_DEBUG/LIBURING_TRACE/LIBURING_CHECK ignored: ";
     let parts = [
         libc::iovec {
             iov_base: HEAD.as_ptr().cast_mut().cast(),

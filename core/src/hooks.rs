@@ -84,6 +84,11 @@ pub struct Observer {
         extern "C" fn(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, enters: u32),
     /// A wait or peek call that did not submit is done.
     pub reaped: extern "C" fn(cq: CompleteSide<'_>, result: i32, enters: u32),
+    /// A call that submits nothing is about to sleep in the kernel for
+    /// `wait_nr` CQEs (`timed`: with a timeout). `unsubmitted`: SQEs the
+    /// program took from the SQ that no submit call has handed to the
+    /// kernel (read racily when another thread submits; a hint only).
+    pub waiting: extern "C" fn(cq: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool),
     /// `io_uring_register` failed with `errno`.
     pub register_failed: extern "C" fn(opcode: u32, arg: *const c_void, nr_args: u32, errno: i32),
 }
@@ -468,6 +473,25 @@ pub unsafe fn reaped(ring: NonNull<io_uring>, result: i32, enters: u32) -> i32 {
         (o.reaped)(unsafe { CompleteSide::new(ring) }, result, enters);
     }
     result
+}
+
+/// A wait that submits nothing is about to enter the kernel to sleep (call
+/// only when [`watching_rings`]).
+///
+/// # Safety
+/// `ring` is the live ring of the wait call this thread is in.
+#[cold]
+#[inline(never)]
+pub unsafe fn waiting(ring: NonNull<io_uring>, unsubmitted: u32, wait_nr: u32, timed: bool) {
+    if let Some(o) = observer() {
+        // SAFETY: per the caller.
+        (o.waiting)(
+            unsafe { CompleteSide::new(ring) },
+            unsubmitted,
+            wait_nr,
+            timed,
+        );
+    }
 }
 
 /// `io_uring_register` failed with `e`; returns `e`, so that the caller's

@@ -450,7 +450,28 @@ impl Waited {
 /// extra enter flags) costs it nothing. It counts its enters (one register
 /// increment) and, when an observer watches rings, reports at the end.
 #[inline(always)]
-fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec) -> Waited {
+fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, spec: WaitSpec) -> Waited {
+    get_cqe_loop_as(ring, cqe_out, spec, Watch::AtEnd)
+}
+
+/// How a copy of the wait loop reports to an observer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Watch {
+    /// Known unwatched: no test at all.
+    Never,
+    /// Tests [`hooks::watching_rings`] at the end and reports then.
+    AtEnd,
+    /// Watched: reports before sleeping too.
+    Always,
+}
+
+#[inline(always)]
+fn get_cqe_loop_as(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    mut spec: WaitSpec,
+    watch: Watch,
+) -> Waited {
     let mut cqe: *mut io_uring_cqe;
     let mut looped = false;
     // liburing's `err`: 0 = nothing yet, > 0 = first enter's count, < 0 = -errno.
@@ -506,6 +527,9 @@ fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec) -> Wai
             break;
         }
 
+        if watch == Watch::Always {
+            report_waiting(ring, &spec, available, looped);
+        }
         let entered = enter(ring, spec.submit, spec.wait_nr, flags, spec.arg, spec.argsz);
         enters += 1;
         match entered {
@@ -529,11 +553,33 @@ fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, mut spec: WaitSpec) -> Wai
     }
 
     cqe_out.write(cqe);
-    if hooks::watching_rings() {
+    if watch == Watch::Always || watch == Watch::AtEnd && hooks::watching_rings() {
         cold_path();
         return Waited(report_wait(ring, submits, err, enters));
     }
     Waited(err)
+}
+
+/// Tells an observer that a wait submitting nothing is about to sleep.
+#[cold]
+#[inline(never)]
+fn report_waiting(ring: LiveRing, spec: &WaitSpec, available: u32, looped: bool) {
+    if looped || spec.submit != 0 || spec.wait_nr <= available {
+        return;
+    }
+    let Some(p) = NonNull::new(ring.as_ptr().cast_mut()) else {
+        return;
+    };
+    // SQEs not yet handed to the kernel: with SQPOLL those not yet
+    // published (its thread takes published ones by itself), else those
+    // the kernel has not consumed.
+    let unsubmitted = if ring.flags() & IORING_SETUP_SQPOLL != 0 {
+        ring.sqe_tail().wrapping_sub(ring.sqe_head())
+    } else {
+        ring.sqe_tail().wrapping_sub(load_sq_head(ring))
+    };
+    // SAFETY: this thread is in a wait call on the live ring.
+    unsafe { hooks::waiting(p, unsubmitted, spec.wait_nr, spec.has_ts) }
 }
 
 /// The wait loop's hook call, out of line and cold.
@@ -575,15 +621,48 @@ fn wait_sigmask(
     wait_nr: u32,
     sigmask: *const libc::sigset_t,
 ) -> Waited {
-    let spec = WaitSpec {
+    // The plain waits can sleep with no end: watched, they run a cold copy
+    // of the loop that also reports before sleeping (one test either way).
+    if hooks::watching_rings() {
+        cold_path();
+        return wait_sigmask_watched(ring, cqe_out, submit, wait_nr, sigmask);
+    }
+    get_cqe_loop_as(
+        ring,
+        cqe_out,
+        sigmask_spec(submit, wait_nr, sigmask),
+        Watch::Never,
+    )
+}
+
+/// [`wait_sigmask`] under an observer, out of line and cold.
+#[cold]
+#[inline(never)]
+fn wait_sigmask_watched(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    submit: u32,
+    wait_nr: u32,
+    sigmask: *const libc::sigset_t,
+) -> Waited {
+    get_cqe_loop_as(
+        ring,
+        cqe_out,
+        sigmask_spec(submit, wait_nr, sigmask),
+        Watch::Always,
+    )
+}
+
+#[inline(always)]
+fn sigmask_spec(submit: u32, wait_nr: u32, sigmask: *const libc::sigset_t) -> WaitSpec {
+    WaitSpec {
         submit,
         wait_nr,
         get_flags: 0,
         arg: sigmask.cast(),
         argsz: KERNEL_SIGSET_BYTES,
         has_ts: false,
-    };
-    get_cqe_loop(ring, cqe_out, spec)
+    }
 }
 
 /// Waits through `IORING_ENTER_EXT_ARG` (liburing's `io_uring_wait_cqes_new`

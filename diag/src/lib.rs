@@ -10,7 +10,10 @@
 //!   is logged decoded, with a per-ring summary at `io_uring_queue_exit` or
 //!   process exit, kept current in place for a file ([`trace`]).
 //!
-//! Both variables are ignored in a secure-execution process (setuid,
+//! - `LIBURING_CHECK=1` (or `abort`): misuse of io_uring is reported as
+//!   it happens, one finding per kind and ring ([`check`]).
+//!
+//! The variables are ignored in a secure-execution process (setuid,
 //! setgid or file capabilities: `getauxval(AT_SECURE)` is non-zero), as the
 //! C library ignores its own debugging variables there: otherwise any user
 //! could make a privileged program create or append to a file of their
@@ -49,6 +52,7 @@ use uring_core::uapi::names;
 use uring_sysinfo as sysinfo;
 
 mod atomic_u64;
+mod check;
 pub mod line;
 mod op_flags;
 pub mod output;
@@ -77,13 +81,80 @@ static SUMMARIES_AT_EXIT: extern "C" fn() = at_exit;
 /// The observer installed when either variable is set.
 static OBSERVER: hooks::Observer = hooks::Observer {
     setup_failed,
-    ring_created: trace::ring_created,
-    ring_changed: trace::ring_changed,
-    ring_exit: trace::ring_exit,
-    submitted: trace::submitted,
-    reaped: trace::reaped,
+    ring_created,
+    ring_changed,
+    ring_exit,
+    submitted,
+    reaped,
+    waiting,
     register_failed,
 };
+
+/// `LIBURING_TRACE` was on at attach: the trace follows rings (its
+/// records live on when its target stops taking lines).
+static TRACE_ON: AtomicBool = AtomicBool::new(false);
+
+fn trace_on() -> bool {
+    TRACE_ON.load(Ordering::Relaxed)
+}
+
+// The ring hooks go to the trace and to the checker, each when asked for.
+
+extern "C" fn ring_created(ring: &structs::io_uring) {
+    if trace_on() {
+        trace::ring_created(ring);
+    }
+    if check::checking() {
+        check::ring_created(ring);
+    }
+}
+
+extern "C" fn ring_changed(ring: &structs::io_uring) {
+    if trace_on() {
+        trace::ring_changed(ring);
+    }
+    if check::checking() {
+        check::ring_changed(ring);
+    }
+}
+
+extern "C" fn ring_exit(ring: &structs::io_uring) {
+    if trace_on() {
+        trace::ring_exit(ring);
+    }
+    if check::checking() {
+        check::ring_exit(ring);
+    }
+}
+
+extern "C" fn submitted(
+    sq: hooks::SubmitSide<'_>,
+    cq: Option<hooks::CompleteSide<'_>>,
+    result: i32,
+    enters: u32,
+) {
+    if trace_on() {
+        trace::submitted(sq, cq, result, enters);
+    }
+    if check::checking() {
+        check::submitted(sq, cq, result, enters);
+    }
+}
+
+extern "C" fn reaped(cq: hooks::CompleteSide<'_>, result: i32, enters: u32) {
+    if trace_on() {
+        trace::reaped(cq, result, enters);
+    }
+    if check::checking() {
+        check::reaped(cq, result, enters);
+    }
+}
+
+extern "C" fn waiting(cq: hooks::CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool) {
+    if check::checking() {
+        check::waiting(cq, unsubmitted, wait_nr, timed);
+    }
+}
 
 /// Whether the variable `name` asks for something (set, not empty, not `0`).
 fn asks(name: &core::ffi::CStr) -> bool {
@@ -123,15 +194,17 @@ pub extern "C" fn uring_diag_attach(interface: u64) -> Attachment {
     IDLE_SUMMARIES.store(asks(c"LIBURING_TRACE_IDLE"), Ordering::Relaxed);
     let tracing = output::open_trace();
     if tracing {
+        TRACE_ON.store(true, Ordering::Relaxed);
         trace::started();
     }
-    if !tracing && !debugging() {
+    let checking = check::start();
+    if !tracing && !checking && !debugging() {
         return nothing(hooks::NOTHING_ASKED);
     }
     Attachment {
         status: hooks::ATTACHED,
         observer: Some(&OBSERVER),
-        rings: tracing,
+        rings: tracing || checking,
     }
 }
 
@@ -139,6 +212,9 @@ pub extern "C" fn uring_diag_attach(interface: u64) -> Attachment {
 extern "C" fn at_exit() {
     if tracing() {
         trace::finish_all();
+    }
+    if trace_on() && output::json() {
+        trace::json_finish();
     }
 }
 

@@ -151,6 +151,16 @@ impl Line {
 
     /// Writes the line to the trace target, in one call.
     pub fn emit_trace(&mut self) {
+        if crate::output::json() {
+            return;
+        }
+        crate::output::trace(self.finished());
+    }
+
+    /// Writes the line as one JSON trace event (the caller wrote the
+    /// object; a comma and a newline follow it).
+    pub fn emit_event(&mut self) {
+        self.s(",");
         crate::output::trace(self.finished());
     }
 

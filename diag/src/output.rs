@@ -68,6 +68,25 @@ static TRACING: AtomicBool = AtomicBool::new(false);
 /// Trace bytes written so far (native width: no target's fallback for
 /// 64-bit atomics, which takes a spin flag, may be used on this path).
 static WRITTEN: AtomicUsize = AtomicUsize::new(0);
+/// The trace is Chrome trace-event JSON (`LIBURING_TRACE_FORMAT=json`, or
+/// a file name ending in `.json`): no text lines, no in-place summaries.
+static JSON: AtomicBool = AtomicBool::new(false);
+
+/// The trace is written as JSON events.
+pub fn json() -> bool {
+    JSON.load(Ordering::Relaxed)
+}
+
+/// Ends the JSON array with `last` (an event without its comma): written
+/// past `LIBURING_TRACE_MAX` too, so the file stays valid JSON.
+pub fn json_close(last: &[u8]) {
+    let t = target();
+    if !json() || t.fd < 0 {
+        return;
+    }
+    let _errno = SavedErrno::save();
+    write_to(t, last);
+}
 
 fn target() -> Target {
     // SAFETY: see `SetAtAttach`.
@@ -96,6 +115,11 @@ pub fn open_trace() -> bool {
         file: None,
         max: trace_max(),
     };
+    // SAFETY: getenv with a NUL-terminated name, at load.
+    let format = unsafe { libc::getenv(c"LIBURING_TRACE_FORMAT".as_ptr()) };
+    // SAFETY: a non-null getenv result is a NUL-terminated string.
+    let json = (!format.is_null() && unsafe { CStr::from_ptr(format) }.to_bytes() == b"json")
+        || dest.to_bytes().ends_with(b".json");
     match dest.to_bytes() {
         b"" | b"0" => return false,
         b"stderr" | b"1" => {}
@@ -103,7 +127,9 @@ pub fn open_trace() -> bool {
             Ok((fd, id)) => {
                 t.fd = fd;
                 t.file = Some(id);
-                t.summary_fd = open_again(dest, id);
+                if !json {
+                    t.summary_fd = open_again(dest, id);
+                }
             }
             Err(why) => {
                 let parts: [&[u8]; 5] = [
@@ -123,6 +149,10 @@ pub fn open_trace() -> bool {
     // can run alongside.
     unsafe { *TARGET.0.get() = t };
     TRACING.store(true, Ordering::Relaxed);
+    if json {
+        JSON.store(true, Ordering::Relaxed);
+        trace(b"[\n");
+    }
     true
 }
 
@@ -261,7 +291,7 @@ pub fn trace(bytes: &[u8]) {
     let before = WRITTEN.load(Ordering::Relaxed);
     if before.saturating_add(n) > max {
         // One thread writes the notice; tracing stops for every thread.
-        if TRACING.swap(false, Ordering::Relaxed) {
+        if TRACING.swap(false, Ordering::Relaxed) && !json() {
             write_to(
                 t,
                 b"uring-trace: LIBURING_TRACE_MAX reached; tracing stops here (summaries still follow in their blocks)\n",
@@ -389,7 +419,8 @@ pub fn append_block(block: &[u8]) -> Option<i64> {
     if off < 0 {
         return None;
     }
-    let mut check = [0u8; 2048];
+    // Room for the largest block (trace.rs: SUMMARY_BYTES).
+    let mut check = [0u8; 4096];
     let check = check.get_mut(..block.len())?;
     // SAFETY: `check` is a writable buffer of its length.
     let got = unsafe {

@@ -51,13 +51,46 @@ const ERR_SLOTS: usize = 64;
 /// `AT_FDCWD`: a negative fd that is valid for the *at() opcodes.
 const AT_FDCWD: i32 = -100;
 /// Bytes of the in-place summary block of a file target.
-const SUMMARY_BYTES: usize = 1536;
+const SUMMARY_BYTES: usize = 2560;
+/// Latency buckets: bucket k holds latencies below 2^k ns (the last one
+/// everything longer, about 9 minutes and up).
+const LAT_BUCKETS: usize = 40;
+/// Opcodes whose latency is kept per ring (the first ones seen).
+const LAT_OPS: usize = 16;
+/// Longest-waiting requests kept per ring.
+const SLOWEST: usize = 4;
 
 #[derive(Clone, Copy)]
 struct UdataSlot {
     user_data: u64,
+    /// When the trace saw the kernel consume its SQE (CLOCK_MONOTONIC ns).
+    at_ns: u64,
+    /// The submitting thread (`pthread_self`), for the JSON timeline.
+    thread: u64,
+    fd: i32,
+    len: u32,
     opcode: u8,
+    sqe_flags: u8,
     used: bool,
+}
+
+/// Request latencies of one opcode: a fixed log2 histogram, no allocation
+/// per request.
+#[derive(Clone, Copy)]
+struct OpLatency {
+    /// The opcode plus one (0: unused).
+    op1: u16,
+    count: u64,
+    max_ns: u64,
+    buckets: [u32; LAT_BUCKETS],
+}
+
+/// One of the longest-waiting requests.
+#[derive(Clone, Copy)]
+struct Slow {
+    ns: u64,
+    user_data: u64,
+    opcode: u8,
 }
 
 #[derive(Clone, Copy)]
@@ -90,6 +123,9 @@ struct RingTrace {
     warnings: u64,
     errs: [ErrCount; ERR_SLOTS],
     errs_uncounted: u64,
+    lat: [OpLatency; LAT_OPS],
+    lat_uncounted: u64,
+    slowest: [Slow; SLOWEST],
     /// File offset + 1 of this ring's summary block (0: none yet, -1:
     /// none could be placed).
     summary_at: i64,
@@ -341,9 +377,11 @@ pub extern "C" fn ring_created(ring: &io_uring) {
     };
     let tr = rec.get();
     tr.id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+    let id32 = tr.id;
     tr.ring = core::ptr::from_ref(ring) as usize;
     let (sq, cq) = hooks::both_sides(ring);
     tr.ring_fd = sq.ring_fd();
+    let fd = tr.ring_fd;
     tr.setup_flags = ring.flags;
     tr.sq_cursor = sq_consumed_mark(sq);
     tr.cq_cursor = cq.cq_khead();
@@ -375,6 +413,16 @@ pub extern "C" fn ring_created(ring: &io_uring) {
             slot.pending_enters.store(0, Ordering::Relaxed);
             slot.rec.store(rec.0.as_ptr(), Ordering::Release);
             l.emit_trace();
+            if output::json() {
+                // The ring's track, named as the text trace names it.
+                let mut m = Line::new();
+                m.s("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":")
+                    .u(u64::from(id32));
+                m.s(",\"tid\":0,\"args\":{\"name\":\"ring ")
+                    .u(u64::from(id32));
+                m.s(" (fd ").i(i64::from(fd)).s(")\"}}");
+                m.emit_event();
+            }
         }
         None => {
             l.s(" (not traced: more than 64 rings)");
@@ -449,6 +497,12 @@ fn observe_sq(t: &mut RingTrace, sq: SubmitSide<'_>, result: i32) {
     }
     if sq.sq_kflags() & IORING_SQ_CQ_OVERFLOW != 0 {
         t.overflow_seen += 1;
+        if output::json() {
+            json_instant(t, "CQ overflow (IORING_SQ_CQ_OVERFLOW)", now_ns());
+        }
+    }
+    if output::json() {
+        json_counter(t, "SQ fill", sq.sqe_head().wrapping_sub(sq.sq_khead()));
     }
 }
 
@@ -467,7 +521,22 @@ fn log_sqe(t: &mut RingTrace, sqe: &io_uring_sqe) {
         *n += 1;
     }
     t.sqes_consumed += 1;
-    remember(t, sqe.user_data, op);
+    remember(
+        t,
+        UdataSlot {
+            user_data: sqe.user_data,
+            at_ns: now_ns(),
+            thread: this_thread(),
+            fd: sqe.fd,
+            len: sqe.len,
+            opcode: op,
+            sqe_flags: sqe.flags,
+            used: true,
+        },
+    );
+    if output::json() {
+        return;
+    }
 
     let mut l = ring_line(t);
     l.s("SQE ");
@@ -579,38 +648,31 @@ fn check_sqe(t: &mut RingTrace, sqe: &io_uring_sqe) {
     }
 }
 
-/// Remembers which opcode `user_data` was submitted with.
-fn remember(t: &mut RingTrace, user_data: u64, op: u8) {
-    let start = hash(user_data);
+/// Remembers which opcode (and when, where) a `user_data` was submitted with.
+fn remember(t: &mut RingTrace, new: UdataSlot) {
+    let start = hash(new.user_data);
     for k in 0..16 {
         if let Some(s) = t.udata.get_mut((start + k) % UDATA_SLOTS) {
-            if !s.used || s.user_data == user_data {
-                *s = UdataSlot {
-                    user_data,
-                    opcode: op,
-                    used: true,
-                };
+            if !s.used || s.user_data == new.user_data {
+                *s = new;
                 return;
             }
         }
     }
     // Crowded: evict the first candidate.
     if let Some(s) = t.udata.get_mut(start) {
-        *s = UdataSlot {
-            user_data,
-            opcode: op,
-            used: true,
-        };
+        *s = new;
     }
 }
 
-/// The opcode `user_data` was submitted with; forgotten unless `keep`.
-fn recall(t: &mut RingTrace, user_data: u64, keep: bool) -> Option<u8> {
+/// The opcode `user_data` was submitted with and when; forgotten unless
+/// `keep`.
+fn recall(t: &mut RingTrace, user_data: u64, keep: bool) -> Option<UdataSlot> {
     let start = hash(user_data);
     for k in 0..16 {
         let s = t.udata.get_mut((start + k) % UDATA_SLOTS)?;
         if s.used && s.user_data == user_data {
-            let op = s.opcode;
+            let op = *s;
             if !keep {
                 s.used = false;
             }
@@ -618,6 +680,80 @@ fn recall(t: &mut RingTrace, user_data: u64, keep: bool) -> Option<u8> {
         }
     }
     None
+}
+
+/// CLOCK_MONOTONIC in ns (the vDSO: no system call).
+fn now_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid out-parameter.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    (ts.tv_sec as u64)
+        .wrapping_mul(1_000_000_000)
+        .wrapping_add(ts.tv_nsec as u64)
+}
+
+/// Counts one request's latency, from its SQE seen consumed to its last
+/// CQE seen, under its opcode; keeps the longest ones.
+fn count_latency(t: &mut RingTrace, op: u8, user_data: u64, ns: u64) {
+    let want = u16::from(op) + 1;
+    let slot = t
+        .lat
+        .iter()
+        .position(|l| l.op1 == want)
+        .or_else(|| t.lat.iter().position(|l| l.op1 == 0));
+    match slot.and_then(|i| t.lat.get_mut(i)) {
+        Some(l) => {
+            l.op1 = want;
+            l.count += 1;
+            l.max_ns = l.max_ns.max(ns);
+            let k = (64 - ns.leading_zeros() as usize).min(LAT_BUCKETS - 1);
+            if let Some(b) = l.buckets.get_mut(k) {
+                *b = b.saturating_add(1);
+            }
+        }
+        None => t.lat_uncounted += 1,
+    }
+    // The shortest of the kept ones makes room.
+    if let Some(min) = t.slowest.iter_mut().min_by_key(|s| s.ns) {
+        if ns > min.ns {
+            *min = Slow {
+                ns,
+                user_data,
+                opcode: op,
+            };
+        }
+    }
+}
+
+/// The upper bound of the histogram bucket holding quantile `q` (in
+/// hundredths) of `l`'s requests, in ns.
+fn quantile(l: &OpLatency, q: u64) -> u64 {
+    let want = (l.count * q).div_ceil(100).max(1);
+    let mut seen = 0u64;
+    for (k, &n) in l.buckets.iter().enumerate() {
+        seen += u64::from(n);
+        if seen >= want {
+            // Bucket k holds [2^(k-1), 2^k): never report past the max.
+            return (1u64 << k.min(63)).min(l.max_ns.max(1));
+        }
+    }
+    l.max_ns
+}
+
+/// Appends a duration in a readable unit.
+fn duration(l: &mut Line, ns: u64) {
+    if ns >= 10_000_000_000 {
+        l.u(ns / 1_000_000_000).s("s");
+    } else if ns >= 10_000_000 {
+        l.u(ns / 1_000_000).s("ms");
+    } else if ns >= 10_000 {
+        l.u(ns / 1_000).s("us");
+    } else {
+        l.u(ns).s("ns");
+    }
 }
 
 fn hash(v: u64) -> usize {
@@ -647,7 +783,11 @@ fn observe_cq(t: &mut RingTrace, cq: CompleteSide<'_>) {
         // The kernel may be reusing the slots of the oldest ones.
         skip_to_head(t, head);
     }
-    t.cq_dropped = u64::from(cq.cq_overflow());
+    let dropped = u64::from(cq.cq_overflow());
+    if dropped != t.cq_dropped && output::json() {
+        json_instant(t, "CQ overflow: CQEs dropped", now_ns());
+    }
+    t.cq_dropped = dropped;
     let shift = crate::geometry::cqe_shift(t.setup_flags);
     let mixed = t.setup_flags & IORING_SETUP_CQE_MIXED != 0;
     loop {
@@ -705,7 +845,24 @@ fn log_cqe(t: &mut RingTrace, cqe: &io_uring_cqe) {
         return;
     }
     t.cqes_seen += 1;
-    let op = recall(t, cqe.user_data, cqe.flags & IORING_CQE_F_MORE != 0);
+    let more = cqe.flags & IORING_CQE_F_MORE != 0;
+    let seen = recall(t, cqe.user_data, more);
+    let op = seen.map(|r| r.opcode);
+    if let Some(r) = seen {
+        if !more && r.at_ns != 0 && cqe.user_data != crate::queue::LIBURING_UDATA_TIMEOUT {
+            let now = now_ns();
+            count_latency(t, r.opcode, cqe.user_data, now.saturating_sub(r.at_ns));
+            if output::json() {
+                json_request(t, &r, cqe, now);
+            }
+        }
+    }
+    if output::json() {
+        if cqe.res == -libc::ENOBUFS {
+            json_instant(t, "ENOBUFS: provided-buffer group empty", now_ns());
+        }
+        return;
+    }
     let mut l = ring_line(t);
     l.s("CQE user_data=").x(cqe.user_data).s(" res=");
     if cqe.res < 0 {
@@ -729,6 +886,98 @@ fn log_cqe(t: &mut RingTrace, cqe: &io_uring_cqe) {
         l.s(")");
     }
     l.emit_trace();
+}
+
+// ---------------------------------------------------------------------------
+// Chrome trace-event JSON (LIBURING_TRACE_FORMAT=json)
+// ---------------------------------------------------------------------------
+//
+// One process per ring (pid = the ring's trace id), one thread per thread
+// of the program (tid = its pthread_self, cheap to read). Each request is
+// a complete event ("X") from its SQE seen consumed to its last CQE seen,
+// written when that CQE is seen; calls that entered the kernel, CQ
+// overflows and dry buffer groups are instant events; SQ and CQ fill are
+// counters. Every event is one line ending in a comma; the array is closed
+// at exit (output::json_close).
+
+/// The calling thread, as an id for the timeline (no system call).
+fn this_thread() -> u64 {
+    // SAFETY: no preconditions.
+    (unsafe { libc::pthread_self() }) as u64 & ((1 << 53) - 1)
+}
+
+/// Appends `ns` as microseconds with three decimals.
+fn micros(l: &mut Line, ns: u64) {
+    l.u(ns / 1000).s(".");
+    let frac = ns % 1000;
+    if frac < 100 {
+        l.s("0");
+    }
+    if frac < 10 {
+        l.s("0");
+    }
+    l.u(frac);
+}
+
+fn json_head(l: &mut Line, t: &RingTrace, ph: &str, name: &str, tid: u64, ns: u64) {
+    l.s("{\"ph\":\"").s(ph).s("\",\"name\":\"").s(name);
+    l.s("\",\"pid\":").u(u64::from(t.id)).s(",\"tid\":").u(tid);
+    l.s(",\"ts\":");
+    micros(l, ns);
+}
+
+fn json_request(t: &RingTrace, r: &UdataSlot, cqe: &io_uring_cqe, now: u64) {
+    let mut l = Line::new();
+    let name = names::short_name(OPCODE, u64::from(r.opcode)).unwrap_or("opcode");
+    json_head(&mut l, t, "X", name, r.thread, r.at_ns);
+    l.s(",\"dur\":");
+    micros(&mut l, now.saturating_sub(r.at_ns));
+    l.s(",\"cat\":\"request\",\"args\":{\"opcode\":")
+        .u(u64::from(r.opcode));
+    l.s(",\"user_data\":\"")
+        .x(r.user_data)
+        .s("\",\"fd\":")
+        .i(i64::from(r.fd));
+    l.s(",\"len\":")
+        .u(u64::from(r.len))
+        .s(",\"sqe_flags\":")
+        .u(u64::from(r.sqe_flags));
+    l.s(",\"res\":")
+        .i(i64::from(cqe.res))
+        .s(",\"cqe_flags\":")
+        .u(u64::from(cqe.flags));
+    l.s("}}");
+    l.emit_event();
+}
+
+fn json_instant(t: &RingTrace, name: &str, ns: u64) {
+    let mut l = Line::new();
+    json_head(&mut l, t, "i", name, this_thread(), ns);
+    l.s(",\"s\":\"t\"}");
+    l.emit_event();
+}
+
+fn json_counter(t: &RingTrace, name: &str, value: u32) {
+    let mut l = Line::new();
+    json_head(&mut l, t, "C", name, 0, now_ns());
+    l.s(",\"args\":{\"entries\":").u(u64::from(value)).s("}}");
+    l.emit_event();
+}
+
+fn json_call(t: &RingTrace, what: &str, enters: u32, result: i32) {
+    let mut l = Line::new();
+    json_head(&mut l, t, "i", what, this_thread(), now_ns());
+    l.s(",\"s\":\"t\",\"args\":{\"enters\":")
+        .u(u64::from(enters));
+    l.s(",\"result\":").i(i64::from(result)).s("}}");
+    l.emit_event();
+}
+
+/// Closes the JSON array (at exit).
+pub fn json_finish() {
+    let mut l = Line::new();
+    l.s("{\"ph\":\"M\",\"name\":\"trace_end\",\"pid\":0,\"tid\":0,\"args\":{}}]");
+    output::json_close(l.finished());
 }
 
 fn count_error(t: &mut RingTrace, op: Option<u8>, errno: i32) {
@@ -777,16 +1026,22 @@ pub extern "C" fn submitted(
             errno(&mut l, -result);
             l.emit_trace();
         }
+        if enters != 0 && output::json() {
+            json_call(t, "submit (entered the kernel)", enters, result);
+        }
         observe_sq(t, sq, result);
         if let Some(cq) = cq {
             observe_cq(t, cq);
+            if output::json() {
+                json_counter(t, "CQ fill", cq.cq_ktail().wrapping_sub(cq.cq_khead()));
+            }
         }
         keep_summary_current(t);
     });
 }
 
 /// A wait or peek call is done.
-pub extern "C" fn reaped(cq: CompleteSide<'_>, _result: i32, enters: u32) {
+pub extern "C" fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32) {
     let calls = Pending {
         submits: 0,
         waits: 1,
@@ -796,7 +1051,13 @@ pub extern "C" fn reaped(cq: CompleteSide<'_>, _result: i32, enters: u32) {
         t.ring_fd = cq.ring_fd();
         t.waits += 1;
         t.enters += u64::from(enters);
+        if enters != 0 && output::json() {
+            json_call(t, "wait (entered the kernel)", enters, result);
+        }
         observe_cq(t, cq);
+        if output::json() {
+            json_counter(t, "CQ fill", cq.cq_ktail().wrapping_sub(cq.cq_khead()));
+        }
         keep_summary_current(t);
     });
 }
@@ -843,7 +1104,7 @@ fn finish(t: &mut RingTrace) {
     }
 }
 
-fn summary(t: &RingTrace) -> [Line; 3] {
+fn summary(t: &RingTrace) -> [Line; 5] {
     let mut a = ring_line(t);
     a.s("summary: ")
         .u(t.sqes_consumed)
@@ -901,7 +1162,47 @@ fn summary(t: &RingTrace) -> [Line; 3] {
     if !any {
         c.s(" none seen");
     }
-    [a, b, c]
+
+    let mut d = ring_line(t);
+    d.s("summary: request times per opcode (SQE consumed to last CQE, as the library saw them; p50/p99 are bucket bounds):");
+    let mut any = false;
+    for l in t.lat.iter().filter(|l| l.op1 != 0 && l.count != 0) {
+        any = true;
+        d.s(" ");
+        opcode(&mut d, (l.op1 - 1) as u8);
+        d.s(" n=").u(l.count).s(" p50<=");
+        duration(&mut d, quantile(l, 50));
+        d.s(" p99<=");
+        duration(&mut d, quantile(l, 99));
+        d.s(" max=");
+        duration(&mut d, l.max_ns);
+        d.s(";");
+    }
+    if t.lat_uncounted != 0 {
+        d.s(" other=").u(t.lat_uncounted);
+        any = true;
+    }
+    if !any {
+        d.s(" none");
+    }
+
+    let mut e = ring_line(t);
+    e.s("summary: longest-waiting requests:");
+    let mut slow = t.slowest;
+    slow.sort_unstable_by_key(|s| core::cmp::Reverse(s.ns));
+    let mut any = false;
+    for s in slow.iter().filter(|s| s.ns != 0) {
+        any = true;
+        e.s(" ");
+        opcode(&mut e, s.opcode);
+        e.s(" user_data=").x(s.user_data).s(" ");
+        duration(&mut e, s.ns);
+        e.s(";");
+    }
+    if !any {
+        e.s(" none");
+    }
+    [a, b, c, d, e]
 }
 
 /// The summary lines, newline-terminated and padded with spaces to

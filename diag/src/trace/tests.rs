@@ -34,5 +34,5 @@ fn summary_block_is_fixed_size_and_newline_terminated() {
     assert_eq!(block.last(), Some(&b'\n'));
     let text = core::str::from_utf8(&block).unwrap();
     assert!(text.contains("summary: ops per opcode: NOP=3\n"));
-    assert_eq!(text.matches('\n').count(), 4);
+    assert_eq!(text.matches('\n').count(), 6);
 }

@@ -1,0 +1,935 @@
+// SPDX-License-Identifier: MIT
+//! `LIBURING_CHECK`: misuse of io_uring caught inside the program.
+//!
+//! `LIBURING_CHECK=1` prints a finding on stderr when a call of the
+//! program's shows one of the mistakes below; `LIBURING_CHECK=abort` also
+//! aborts the process at the first one (for test suites). Each kind of
+//! finding is printed once per ring. A finding names what happened, the
+//! ring, the thread (id and name), the library call it was seen in, why it
+//! matters, and the fix.
+//!
+//! The checks (each name is the finding's tag):
+//! - `owner-thread`: a `SINGLE_ISSUER` or `DEFER_TASKRUN` ring answered
+//!   -EEXIST because another thread owns it (named, and whether enabling an
+//!   `R_DISABLED` ring made it the owner).
+//! - `peek-only`: a `DEFER_TASKRUN` ring with requests in flight that the
+//!   program only peeks at, so the kernel never runs their completion work.
+//! - `unsubmitted-wait`: a wait about to sleep with nothing in flight while
+//!   SQEs taken from the SQ were never submitted: it would sleep forever.
+//! - `multishot-ended`: the same, where a multishot request ended (no
+//!   `IORING_CQE_F_MORE`) and was not armed again.
+//! - `cq-overflow`: the CQ overflowed because CQEs are not marked seen.
+//! - `enobufs`: a provided-buffer group ran dry again and again.
+//! - `link-cancelled`: a linked request was cancelled because an earlier
+//!   member of its chain failed (that member is named).
+//! - `user-data-reuse`: an SQE's `user_data` equals that of a request still
+//!   in flight (0 is ignored: a program that leaves it 0 tells none apart).
+//! - `fork`: a ring set up by one process used by a child after `fork`.
+//!
+//! Like the trace, the checker walks the SQEs the kernel consumed and the
+//! CQEs it posted from the hooks (see `uring_core::hooks`), makes no system
+//! call on the program's ring, and keeps its per-ring records in a table
+//! without locks: a record is checked out with an atomic swap, and a call
+//! that finds it checked out (two threads at once, a signal handler) skips
+//! its checks rather than wait. Where it cannot follow every CQE (the
+//! program consumed some inline and the kernel reused their slots), the
+//! checks that count requests in flight stop for that ring rather than
+//! guess.
+
+use core::ptr::{null_mut, NonNull};
+use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
+
+use super::line::Line;
+use super::names::{self, OPCODE};
+use super::sysinfo;
+use crate::structs::io_uring;
+use crate::uapi::*;
+use uring_core::hooks::{self, CompleteSide, SubmitSide};
+
+const MAX_RINGS: usize = 64;
+/// Requests followed per ring (open addressing on `user_data`).
+const REQ_SLOTS: usize = 4096;
+/// Slots of one bucket of the request table.
+const WAYS: usize = 8;
+/// Chains remembered per ring (the most recent ones).
+const CHAIN_SLOTS: usize = 32;
+/// Buffer groups whose -ENOBUFS streak is counted per ring.
+const GROUP_SLOTS: usize = 8;
+/// Consecutive -ENOBUFS of one group that make a finding.
+const ENOBUFS_STREAK: u32 = 8;
+/// Consecutive peeks that did not enter, with requests in flight, that make
+/// a finding on a DEFER_TASKRUN ring.
+const PEEK_STREAK: u32 = 4096;
+
+/// 0: off, 1: report, 2: report and abort.
+static MODE: AtomicU32 = AtomicU32::new(0);
+/// Bumped in every child of a fork (pthread_atfork).
+static FORK_GEN: AtomicU32 = AtomicU32::new(0);
+static NEXT_ID: AtomicU32 = AtomicU32::new(1);
+
+// The kinds of finding (bits of `RingCheck::reported`).
+const OWNER: u32 = 1 << 0;
+const PEEK: u32 = 1 << 1;
+const UNSUBMITTED: u32 = 1 << 2;
+const MSHOT: u32 = 1 << 3;
+const OVERFLOW: u32 = 1 << 4;
+const ENOBUFS: u32 = 1 << 5;
+const LINK: u32 = 1 << 6;
+const REUSE: u32 = 1 << 7;
+const FORK: u32 = 1 << 8;
+
+/// Whether `LIBURING_CHECK` is on.
+pub fn checking() -> bool {
+    MODE.load(Ordering::Relaxed) != 0
+}
+
+/// Reads `LIBURING_CHECK` (at attach); true when it asks for checks.
+pub fn start() -> bool {
+    // SAFETY: getenv with a NUL-terminated name, from the load-time attach.
+    let v = unsafe { libc::getenv(c"LIBURING_CHECK".as_ptr()) };
+    if v.is_null() {
+        return false;
+    }
+    // SAFETY: a non-null getenv result is a NUL-terminated string.
+    let v = unsafe { core::ffi::CStr::from_ptr(v) }.to_bytes();
+    let mode = match v {
+        b"" | b"0" => return false,
+        b"abort" => 2,
+        _ => 1,
+    };
+    MODE.store(mode, Ordering::Relaxed);
+    // SAFETY: registers a handler with no preconditions; it only bumps an
+    // atomic in the child.
+    unsafe { libc::pthread_atfork(None, None, Some(forked)) };
+    true
+}
+
+extern "C" fn forked() {
+    FORK_GEN.fetch_add(1, Ordering::Relaxed);
+}
+
+#[derive(Clone, Copy)]
+struct Req {
+    user_data: u64,
+    /// Requests in flight with this user_data (0: free slot).
+    count: u32,
+    opcode: u8,
+    multishot: bool,
+    buf_select: bool,
+    buf_group: u16,
+    fd: i32,
+    /// Chain number (0: not linked) and place in it (1-based).
+    chain: u32,
+    pos: u16,
+}
+
+#[derive(Clone, Copy)]
+struct Chain {
+    id: u32,
+    has_link_timeout: bool,
+    done: bool,
+    /// The member that failed: user_data, opcode, place, result.
+    failed: Option<(u64, u8, u16, i32)>,
+    /// The first member seen cancelled before the failure was seen.
+    cancelled: Option<(u64, u8, u16)>,
+}
+
+/// One checked ring; allocated zeroed (every field valid as zero bytes).
+struct RingCheck {
+    id: u32,
+    ring: usize,
+    ring_fd: i32,
+    flags: u32,
+    /// The thread that owns a SINGLE_ISSUER ring (0: not known yet).
+    owner_tid: i32,
+    owner_from_enable: bool,
+    pid: i32,
+    fork_gen: u32,
+    sq_cursor: u32,
+    cq_cursor: u32,
+    /// A CQE went by unseen (or the table filled): no in-flight counts.
+    lost: bool,
+    in_flight: u32,
+    reported: u32,
+    peeks_idle: u32,
+    overflow_last: u32,
+    cur_chain: u32,
+    /// A member of the current chain had IOSQE_CQE_SKIP_SUCCESS: when one
+    /// such fails, the kernel posts no CQE for the members after it.
+    chain_skip: bool,
+    next_chain: u32,
+    chain_pos: u16,
+    ended: Option<(u64, u8, i32, i32)>,
+    /// A user_data submitted while one of its value was in flight: the
+    /// value, the new opcode, the old one.
+    suspect: Option<(u64, u8, u8)>,
+    groups: [(u16, u32); GROUP_SLOTS],
+    chains: [Chain; CHAIN_SLOTS],
+    reqs: [Req; REQ_SLOTS],
+}
+
+struct Slot {
+    ring: AtomicUsize,
+    rec: AtomicPtr<RingCheck>,
+}
+
+#[allow(clippy::declare_interior_mutable_const)] // the array's initialiser
+const FREE: Slot = Slot {
+    ring: AtomicUsize::new(0),
+    rec: AtomicPtr::new(null_mut()),
+};
+static SLOTS: [Slot; MAX_RINGS] = [FREE; MAX_RINGS];
+
+/// Runs `f` on `ring`'s record when this thread can check it out (the
+/// same hand-over as the trace's table: Acquire swap out, Release back).
+fn with_ring<R>(ring: usize, f: impl FnOnce(&mut RingCheck) -> R) -> Option<R> {
+    let slot = SLOTS
+        .iter()
+        .find(|s| s.ring.load(Ordering::Relaxed) == ring)?;
+    let rec = NonNull::new(slot.rec.swap(null_mut(), Ordering::Acquire))?;
+    let mut p = rec;
+    // SAFETY: checked out by the swap: this thread's alone until stored back.
+    let r = f(unsafe { p.as_mut() });
+    slot.rec.store(rec.as_ptr(), Ordering::Release);
+    Some(r)
+}
+
+/// Takes `ring`'s record out of the table for good.
+fn remove(ring: usize) -> Option<NonNull<RingCheck>> {
+    let slot = SLOTS
+        .iter()
+        .find(|s| s.ring.load(Ordering::Relaxed) == ring)?;
+    let rec = NonNull::new(slot.rec.swap(null_mut(), Ordering::Acquire))?;
+    slot.ring.store(0, Ordering::Release);
+    Some(rec)
+}
+
+fn gettid() -> i32 {
+    // SAFETY: no preconditions.
+    unsafe { libc::gettid() }
+}
+
+// ---------------------------------------------------------------------------
+// Findings
+// ---------------------------------------------------------------------------
+
+/// Appends `tid (name)` with the name from /proc (or `?`).
+fn thread(l: &mut Line, tid: i32) {
+    l.u(tid.max(0) as u64).s(" (");
+    let mut path = Line::new();
+    path.s("/proc/self/task/").u(tid.max(0) as u64).s("/comm");
+    let mut p = [0u8; 48];
+    let n = path.as_bytes().len().min(p.len() - 1);
+    p[..n].copy_from_slice(&path.as_bytes()[..n]);
+    let mut name = [0u8; 32];
+    let mut got = 0usize;
+    // SAFETY: a NUL-terminated path; read into a live buffer; the fd is ours.
+    unsafe {
+        let fd = libc::open(p.as_ptr().cast(), libc::O_RDONLY | libc::O_CLOEXEC);
+        if fd >= 0 {
+            let r = libc::read(fd, name.as_mut_ptr().cast(), name.len());
+            if r > 0 {
+                got = r as usize;
+            }
+            libc::close(fd);
+        }
+    }
+    let name = &name[..got];
+    let name = name.strip_suffix(b"\n").unwrap_or(name);
+    if name.is_empty() {
+        l.s("?");
+    } else {
+        l.bytes(name);
+    }
+    l.s(")");
+}
+
+fn opname(l: &mut Line, op: u8) {
+    match names::short_name(OPCODE, u64::from(op)) {
+        Some(n) => l.s(n),
+        None => l.s("opcode ").u(u64::from(op)),
+    };
+}
+
+fn errname(l: &mut Line, res: i32) {
+    if res < 0 {
+        l.s("-");
+        match sysinfo::errno_name(-res) {
+            Some(n) => l.s(n),
+            None => l.s("errno ").u(u64::from(res.unsigned_abs())),
+        };
+    } else {
+        l.i(i64::from(res));
+    }
+}
+
+/// The head of a finding: `uring-check: <tag>: ring N (fd F), thread T (name), in <call>: `.
+fn head(c: &RingCheck, tag: &str, call: &str) -> Line {
+    let mut l = Line::new();
+    l.s("uring-check: ").s(tag).s(": ring ").u(u64::from(c.id));
+    l.s(" (fd ").i(i64::from(c.ring_fd)).s("), thread ");
+    thread(&mut l, gettid());
+    l.s(", in ").s(call).s(": ");
+    l
+}
+
+/// Prints a finding (once per kind and ring): the first line built by the
+/// caller, then why and the fix; aborts in abort mode.
+fn report(c: &mut RingCheck, kind: u32, mut first: Line, why: &str, fix: &str) {
+    c.reported |= kind;
+    first.emit_stderr();
+    let mut l = Line::new();
+    l.s("uring-check:   why: ").s(why);
+    l.emit_stderr();
+    let mut l = Line::new();
+    l.s("uring-check:   fix: ").s(fix);
+    l.emit_stderr();
+    if MODE.load(Ordering::Relaxed) == 2 {
+        let mut l = Line::new();
+        l.s("uring-check: LIBURING_CHECK=abort: aborting at the first finding");
+        l.emit_stderr();
+        // SAFETY: no preconditions; ends the process.
+        unsafe { libc::abort() };
+    }
+}
+
+fn wants(c: &RingCheck, kind: u32) -> bool {
+    c.reported & kind == 0
+}
+
+// ---------------------------------------------------------------------------
+// Requests in flight
+// ---------------------------------------------------------------------------
+
+/// The first slot of `user_data`'s bucket: the requests of one value live
+/// in one of the `WAYS` slots from there (a full bucket stops the counts).
+fn bucket(v: u64) -> usize {
+    ((v.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize % (REQ_SLOTS / WAYS)) * WAYS
+}
+
+fn find(c: &RingCheck, user_data: u64) -> Option<usize> {
+    let b = bucket(user_data);
+    let ways = c.reqs.get(b..b + WAYS)?;
+    ways.iter()
+        .position(|r| r.count != 0 && r.user_data == user_data)
+        .map(|k| b + k)
+}
+
+fn free_slot(c: &RingCheck, user_data: u64) -> Option<usize> {
+    let b = bucket(user_data);
+    let ways = c.reqs.get(b..b + WAYS)?;
+    ways.iter().position(|r| r.count == 0).map(|k| b + k)
+}
+
+fn is_multishot(sqe: &io_uring_sqe) -> bool {
+    match sqe.opcode {
+        IORING_OP_RECV | IORING_OP_RECVMSG => sqe.ioprio & IORING_RECV_MULTISHOT != 0,
+        IORING_OP_ACCEPT => sqe.ioprio & IORING_ACCEPT_MULTISHOT != 0,
+        IORING_OP_POLL_ADD => sqe.len & IORING_POLL_ADD_MULTI != 0,
+        IORING_OP_READ_MULTISHOT => true,
+        IORING_OP_TIMEOUT => sqe.rw_flags & IORING_TIMEOUT_MULTISHOT != 0,
+        _ => false,
+    }
+}
+
+fn chain_mut(c: &mut RingCheck, id: u32) -> Option<&mut Chain> {
+    c.chains.iter_mut().find(|ch| ch.id == id && id != 0)
+}
+
+/// One SQE the kernel consumed.
+fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
+    // Chains: a member links to the next; the chain ends at the first SQE
+    // without a link flag.
+    let linked = sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK) != 0;
+    let (chain, pos) = if c.cur_chain != 0 || linked {
+        if c.cur_chain == 0 {
+            c.next_chain = c.next_chain.wrapping_add(1).max(1);
+            c.cur_chain = c.next_chain;
+            c.chain_pos = 0;
+            c.chain_skip = false;
+            let slot = (c.cur_chain as usize) % CHAIN_SLOTS;
+            if let Some(ch) = c.chains.get_mut(slot) {
+                *ch = Chain {
+                    id: c.cur_chain,
+                    has_link_timeout: false,
+                    done: false,
+                    failed: None,
+                    cancelled: None,
+                };
+            }
+        }
+        c.chain_pos = c.chain_pos.saturating_add(1);
+        let id = c.cur_chain;
+        if sqe.opcode == IORING_OP_LINK_TIMEOUT {
+            if let Some(ch) = chain_mut(c, id) {
+                ch.has_link_timeout = true;
+            }
+        }
+        if !linked {
+            c.cur_chain = 0;
+        }
+        (id, c.chain_pos)
+    } else {
+        (0, 0)
+    };
+    // After a member that skips its CQE on success, the chain's CQEs are
+    // not all owed: its later members are not followed.
+    let after_skip = chain != 0 && c.chain_skip;
+    if chain != 0 && sqe.flags & IOSQE_CQE_SKIP_SUCCESS != 0 {
+        c.chain_skip = true;
+    }
+
+    // A multishot request of the same kind on the same file is a re-arm.
+    if let Some((_, op, fd, _)) = c.ended {
+        if op == sqe.opcode && fd == sqe.fd {
+            c.ended = None;
+        }
+    }
+    if c.lost || after_skip || sqe.flags & IOSQE_CQE_SKIP_SUCCESS != 0 {
+        // No CQE is owed on success: not followed.
+        return;
+    }
+    let user_data = sqe.user_data;
+    if let Some(i) = find(c, user_data) {
+        // Judged after this call's look at the CQ: the other request's
+        // CQE may be there already, consumed by the program inline.
+        if user_data != 0
+            && user_data != crate::queue::LIBURING_UDATA_TIMEOUT
+            && c.suspect.is_none()
+        {
+            c.suspect = Some((user_data, sqe.opcode, c.reqs[i].opcode));
+        }
+        if let Some(r) = c.reqs.get_mut(i) {
+            r.count += 1;
+            r.opcode = sqe.opcode;
+            r.multishot = is_multishot(sqe);
+            r.chain = chain;
+            r.pos = pos;
+        }
+        c.in_flight += 1;
+        return;
+    }
+    match free_slot(c, user_data).and_then(|i| c.reqs.get_mut(i)) {
+        Some(r) => {
+            *r = Req {
+                user_data,
+                count: 1,
+                opcode: sqe.opcode,
+                multishot: is_multishot(sqe),
+                buf_select: sqe.flags & IOSQE_BUFFER_SELECT != 0,
+                buf_group: sqe.buf_index,
+                fd: sqe.fd,
+                chain,
+                pos,
+            };
+            c.in_flight += 1;
+        }
+        None => c.lost = true,
+    }
+}
+
+/// One CQE the kernel posted.
+fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: &str) {
+    if cqe.flags & IORING_CQE_F_SKIP != 0 {
+        return;
+    }
+    c.peeks_idle = 0;
+    let Some(i) = find(c, cqe.user_data) else {
+        return;
+    };
+    let r = c.reqs[i];
+    let more = cqe.flags & IORING_CQE_F_MORE != 0;
+    if !more {
+        if let Some(e) = c.reqs.get_mut(i) {
+            e.count -= 1;
+        }
+        c.in_flight = c.in_flight.saturating_sub(1);
+        if r.multishot {
+            c.ended = Some((r.user_data, r.opcode, r.fd, cqe.res));
+        }
+    }
+    if r.buf_select {
+        enobufs(c, &r, cqe.res, call);
+    }
+    // A chain member sharing its user_data with another request in flight
+    // cannot be told apart from it: no chain finding from it.
+    if r.chain != 0 && r.count == 1 {
+        chain_cqe(c, &r, cqe.res, call);
+    }
+}
+
+/// Reports a user_data submitted while another request with the same
+/// value is still in flight (both counted after the CQ was looked at).
+fn reuse(c: &mut RingCheck, call: &str) {
+    let Some((user_data, op, prev)) = c.suspect.take() else {
+        return;
+    };
+    let still = find(c, user_data)
+        .and_then(|i| c.reqs.get(i))
+        .map_or(0, |r| r.count);
+    if still < 2 || c.lost || !wants(c, REUSE) {
+        return;
+    }
+    let mut l = head(c, "user-data-reuse", call);
+    l.s("an SQE (");
+    opname(&mut l, op);
+    l.s(") was submitted with user_data=").x(user_data);
+    l.s(", the value of a request still in flight (");
+    opname(&mut l, prev);
+    l.s(")");
+    report(
+        c,
+        REUSE,
+        l,
+        "the CQEs of the two cannot be told apart, so a completion may be taken for the other request (and a buffer or object freed too early)",
+        "give every request in flight its own user_data (a counter, or the address of the request's own state)",
+    );
+}
+
+fn enobufs(c: &mut RingCheck, r: &Req, res: i32, call: &str) {
+    let g = r.buf_group;
+    let slot = c
+        .groups
+        .iter()
+        .position(|&(grp, n)| grp == g && n != 0)
+        .or_else(|| c.groups.iter().position(|&(_, n)| n == 0));
+    let Some(slot) = slot else {
+        return;
+    };
+    if res != -libc::ENOBUFS {
+        if let Some(e) = c.groups.get_mut(slot) {
+            *e = (0, 0);
+        }
+        return;
+    }
+    let n = c.groups.get(slot).map_or(0, |e| e.1) + 1;
+    if let Some(e) = c.groups.get_mut(slot) {
+        *e = (g, n);
+    }
+    if n >= ENOBUFS_STREAK && wants(c, ENOBUFS) {
+        let mut l = head(c, "enobufs", call);
+        l.u(u64::from(n)).s(" requests in a row (the last ");
+        opname(&mut l, r.opcode);
+        l.s(" user_data=").x(r.user_data);
+        l.s(") failed with -ENOBUFS: provided-buffer group ")
+            .u(u64::from(g))
+            .s(" is empty");
+        report(
+            c,
+            ENOBUFS,
+            l,
+            "the buffers taken from the group are not given back (or too few were provided), so every request that selects one fails and a multishot request stops",
+            "return each buffer to the ring once its data is used (io_uring_buf_ring_add + io_uring_buf_ring_advance, or io_uring_buf_ring_cq_advance), provide more or larger buffers, or use IOU_PBUF_RING_INC",
+        );
+    }
+}
+
+fn chain_cqe(c: &mut RingCheck, r: &Req, res: i32, call: &str) {
+    let Some(ch) = chain_mut(c, r.chain) else {
+        return;
+    };
+    if ch.has_link_timeout || ch.done {
+        return;
+    }
+    if res == -libc::ECANCELED {
+        if ch.failed.is_none() {
+            if ch.cancelled.is_none() {
+                ch.cancelled = Some((r.user_data, r.opcode, r.pos));
+            }
+            return;
+        }
+    } else if res < 0 && ch.failed.is_none() {
+        ch.failed = Some((r.user_data, r.opcode, r.pos, res));
+        if ch.cancelled.is_none() {
+            return;
+        }
+    } else {
+        return;
+    }
+    // Both a failure and a cancelled member are known.
+    ch.done = true;
+    let (Some((fu, fop, fpos, fres)), Some((cu, cop, cpos))) = (
+        ch.failed,
+        ch.cancelled.or(Some((r.user_data, r.opcode, r.pos))),
+    ) else {
+        return;
+    };
+    if !wants(c, LINK) {
+        return;
+    }
+    let mut l = head(c, "link-cancelled", call);
+    l.s("linked request #").u(u64::from(cpos)).s(" (");
+    opname(&mut l, cop);
+    l.s(" user_data=")
+        .x(cu)
+        .s(") completed with -ECANCELED because member #");
+    l.u(u64::from(fpos)).s(" (");
+    opname(&mut l, fop);
+    l.s(" user_data=").x(fu).s(") failed with ");
+    errname(&mut l, fres);
+    report(
+        c,
+        LINK,
+        l,
+        "with IOSQE_IO_LINK a failed member cancels the rest of the chain: their -ECANCELED is a consequence, the cause is the member named",
+        "fix the failing member (its own CQE carries the error), or use IOSQE_IO_HARDLINK where later members must run anyway",
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Walks (as the trace's, see trace.rs)
+// ---------------------------------------------------------------------------
+
+fn consumed_mark(sq: SubmitSide<'_>) -> u32 {
+    if sq.flags() & IORING_SETUP_SQPOLL != 0 {
+        sq.sqe_head()
+    } else {
+        sq.sq_khead()
+    }
+}
+
+fn walk_sq(c: &mut RingCheck, sq: SubmitSide<'_>) {
+    let to = consumed_mark(sq);
+    let from = c.sq_cursor;
+    c.sq_cursor = to;
+    let entries = sq.sq_entries();
+    if to.wrapping_sub(from) > entries {
+        c.lost = true;
+        return;
+    }
+    let mixed = c.flags & IORING_SETUP_SQE_MIXED != 0;
+    let shift = crate::geometry::sqe_shift(c.flags);
+    let mut pos = from;
+    while to.wrapping_sub(pos) != 0 && to.wrapping_sub(pos) <= entries {
+        let Some(sqe) = sq.sqe((pos & sq.sq_mask()) << shift) else {
+            break;
+        };
+        on_sqe(c, &sqe);
+        let big = matches!(sqe.opcode, IORING_OP_NOP128 | IORING_OP_URING_CMD128);
+        pos = pos.wrapping_add(if mixed && big { 2 } else { 1 });
+    }
+    // A chain does not run on past the SQEs of one submission.
+    c.cur_chain = 0;
+}
+
+fn walk_cq(c: &mut RingCheck, cq: CompleteSide<'_>, call: &str) {
+    let entries = cq.cq_entries();
+    let head = cq.cq_khead();
+    let tail = cq.cq_ktail();
+    let pending = tail.wrapping_sub(c.cq_cursor);
+    // Past a full lap, or a full one whose oldest slots the program has
+    // released (the kernel may be rewriting them): not all can be seen.
+    let ahead = (head.wrapping_sub(c.cq_cursor) as i32) > 0;
+    if pending > entries || pending == entries && ahead {
+        c.lost = true;
+        c.cq_cursor = head;
+    }
+    let shift = crate::geometry::cqe_shift(c.flags);
+    let mixed = c.flags & IORING_SETUP_CQE_MIXED != 0;
+    loop {
+        let left = tail.wrapping_sub(c.cq_cursor);
+        if left == 0 || left > entries {
+            break;
+        }
+        let Some(cqe) = cq.cqe((c.cq_cursor & cq.cq_mask()) << shift) else {
+            break;
+        };
+        let released = (head.wrapping_sub(c.cq_cursor) as i32) > 0;
+        if released && cq.cq_ktail().wrapping_sub(c.cq_cursor) >= entries {
+            // Lapped while we looked: the counts can no longer be trusted.
+            c.lost = true;
+            c.cq_cursor = head;
+            continue;
+        }
+        let step = if mixed && cqe.flags & IORING_CQE_F_32 != 0 {
+            2
+        } else {
+            1
+        };
+        if step > left {
+            break;
+        }
+        on_cqe(c, &cqe, call);
+        c.cq_cursor = c.cq_cursor.wrapping_add(step);
+    }
+    let dropped = cq.cq_overflow();
+    if dropped != c.overflow_last {
+        c.overflow_last = dropped;
+        c.lost = true;
+        overflow(c, call, Some(dropped));
+    }
+}
+
+fn overflow(c: &mut RingCheck, call: &str, dropped: Option<u32>) {
+    if !wants(c, OVERFLOW) {
+        return;
+    }
+    let mut l = head(c, "cq-overflow", call);
+    match dropped {
+        Some(n) => l.s("the CQ overflowed: the kernel dropped ").u(u64::from(n)).s(" CQEs"),
+        None => l.s("the CQ overflowed: the kernel holds back CQEs for want of room (IORING_SQ_CQ_OVERFLOW)"),
+    };
+    report(
+        c,
+        OVERFLOW,
+        l,
+        "CQEs are taken off the CQ only when marked seen (io_uring_cqe_seen / io_uring_cq_advance); kept back, they fill it, the kernel must stash further completions (slow, memory-bound) or drop them, and a program waiting for a dropped one waits forever",
+        "mark every CQE seen once handled, reap before submitting more than the CQ holds, or set up a larger CQ (IORING_SETUP_CQSIZE)",
+    );
+}
+
+/// Checks common to every call: a ring of another process.
+fn common(c: &mut RingCheck, call: &str) {
+    if c.fork_gen != FORK_GEN.load(Ordering::Relaxed) && wants(c, FORK) {
+        c.lost = true;
+        let mut l = head(c, "fork", call);
+        l.s("the ring was set up by process ")
+            .u(c.pid.max(0) as u64);
+        l.s(" and is used by its child ");
+        // SAFETY: no preconditions.
+        l.u(unsafe { libc::getpid() }.max(0) as u64)
+            .s(" after fork");
+        report(
+            c,
+            FORK,
+            l,
+            "parent and child share the ring's memory and kernel context: the SQ and CQ indices of one overwrite the other's, requests complete in the wrong process and buffers are read after they are freed",
+            "set up a ring of its own in the child (io_uring_queue_init after fork) and leave the parent's alone there (or close it: io_uring_queue_exit in the child only unmaps its copy)",
+        );
+    }
+}
+
+fn eexist(c: &mut RingCheck, call: &str, result: i32) {
+    if result != -libc::EEXIST
+        || c.flags & (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN) == 0
+        || !wants(c, OWNER)
+    {
+        return;
+    }
+    let mut l = head(c, "owner-thread", call);
+    l.s("-EEXIST: this ");
+    l.s(if c.flags & IORING_SETUP_DEFER_TASKRUN != 0 {
+        "IORING_SETUP_DEFER_TASKRUN"
+    } else {
+        "IORING_SETUP_SINGLE_ISSUER"
+    });
+    l.s(" ring belongs to the thread ");
+    if c.owner_tid > 0 {
+        thread(&mut l, c.owner_tid);
+        if c.owner_from_enable {
+            l.s(", which enabled it (the ring was set up IORING_SETUP_R_DISABLED: the thread that calls io_uring_enable_rings becomes its owner) and submitted first");
+        } else {
+            l.s(", which set it up");
+        }
+    } else {
+        l.s("that enabled it, not known here (set up IORING_SETUP_R_DISABLED: io_uring_enable_rings makes its caller the owner)");
+    }
+    report(
+        c,
+        OWNER,
+        l,
+        "the kernel lets only the owner thread submit to such a ring (and, with DEFER_TASKRUN, wait on it); any other thread gets -EEXIST and its SQEs stay unsubmitted",
+        "submit (and wait) from the owner thread only, passing work to it (a queue, or IORING_OP_MSG_RING from a ring of the other thread), or drop SINGLE_ISSUER/DEFER_TASKRUN from the setup flags; with R_DISABLED, call io_uring_enable_rings in the thread that will submit",
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Observer functions (called from lib.rs when checking)
+// ---------------------------------------------------------------------------
+
+pub fn ring_created(ring: &io_uring) {
+    // SAFETY: calloc; zeroed bytes are a valid RingCheck.
+    let Some(rec) = NonNull::new(
+        unsafe { libc::calloc(1, core::mem::size_of::<RingCheck>()) }.cast::<RingCheck>(),
+    ) else {
+        return;
+    };
+    let id = core::ptr::from_ref(ring) as usize;
+    if let Some(old) = remove(id) {
+        // SAFETY: from calloc, out of the table.
+        unsafe { libc::free(old.as_ptr().cast()) };
+    }
+    let (sq, cq) = hooks::both_sides(ring);
+    let mut p = rec;
+    // SAFETY: freshly allocated, ours alone.
+    let c = unsafe { p.as_mut() };
+    c.id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+    c.ring = id;
+    c.ring_fd = sq.ring_fd();
+    c.flags = ring.flags;
+    if ring.flags & IORING_SETUP_R_DISABLED == 0 {
+        c.owner_tid = gettid();
+    }
+    // SAFETY: no preconditions.
+    c.pid = unsafe { libc::getpid() };
+    c.fork_gen = FORK_GEN.load(Ordering::Relaxed);
+    c.sq_cursor = consumed_mark(sq);
+    c.cq_cursor = cq.cq_khead();
+    c.overflow_last = cq.cq_overflow();
+    c.lost = ring.flags & IORING_SETUP_SQ_REWIND != 0;
+    let claimed = SLOTS.iter().find(|s| {
+        s.ring
+            .compare_exchange(0, id, Ordering::AcqRel, Ordering::Relaxed)
+            .is_ok()
+    });
+    match claimed {
+        Some(slot) => slot.rec.store(rec.as_ptr(), Ordering::Release),
+        // SAFETY: from calloc, never published.
+        None => unsafe { libc::free(rec.as_ptr().cast()) },
+    }
+}
+
+pub fn ring_changed(ring: &io_uring) {
+    let (sq, cq) = hooks::both_sides(ring);
+    with_ring(core::ptr::from_ref(ring) as usize, |c| {
+        c.ring_fd = sq.ring_fd();
+        walk_cq(c, cq, "a ring change");
+        c.sq_cursor = consumed_mark(sq);
+        c.cq_cursor = cq.cq_khead();
+    });
+}
+
+pub fn ring_exit(ring: &io_uring) {
+    let (_, cq) = hooks::both_sides(ring);
+    // The CQEs the program consumed inline since the last call seen.
+    with_ring(core::ptr::from_ref(ring) as usize, |c| {
+        walk_cq(c, cq, "io_uring_queue_exit (CQEs consumed before it)");
+    });
+    if let Some(rec) = remove(core::ptr::from_ref(ring) as usize) {
+        // SAFETY: from calloc, out of the table.
+        unsafe { libc::free(rec.as_ptr().cast()) };
+    }
+}
+
+pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, enters: u32) {
+    let call = if cq.is_some() {
+        "a submit-and-wait call (io_uring_submit_and_wait*/io_uring_wait_cqe* with SQEs to submit)"
+    } else {
+        "io_uring_submit"
+    };
+    with_ring(sq.id() as usize, |c| {
+        c.ring_fd = sq.ring_fd();
+        common(c, call);
+        eexist(c, call, result);
+        if c.owner_tid == 0 && result > 0 {
+            c.owner_tid = gettid();
+            c.owner_from_enable = true;
+        }
+        walk_sq(c, sq);
+        // The CQ too, after the SQ (so that every CQE's request is known):
+        // the program may have consumed CQEs inline since the last call.
+        // SAFETY: the ring is live for this call. A submit call does not own
+        // the CQ side: another thread may be reaping meanwhile, so the walk
+        // reads only kernel-shared words (atomically) and CQE copies, and
+        // drops its counts (`lost`) when the CQ was lapped under it.
+        let cqv = cq
+            .or_else(|| NonNull::new(sq.id().cast_mut()).map(|p| unsafe { CompleteSide::new(p) }));
+        if let Some(cqv) = cqv {
+            walk_cq(c, cqv, call);
+        }
+        reuse(c, call);
+        if enters != 0 && cq.is_some() {
+            // Entered to get events: the kernel ran the ring's task work.
+            c.peeks_idle = 0;
+        } else {
+            idle_call(c, call, result);
+        }
+        if sq.sq_kflags() & IORING_SQ_CQ_OVERFLOW != 0 {
+            overflow(c, call, None);
+        }
+    });
+}
+
+pub fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32) {
+    let call = "a wait or peek call (io_uring_wait_cqe*/io_uring_peek_cqe)";
+    with_ring(cq.id() as usize, |c| {
+        common(c, call);
+        eexist(c, call, result);
+        walk_cq(c, cq, call);
+        if enters != 0 {
+            c.peeks_idle = 0;
+            return;
+        }
+        idle_call(c, call, result);
+    });
+}
+
+/// A call that neither found a CQE nor entered the kernel to get events:
+/// on a DEFER_TASKRUN ring with requests in flight, many in a row mean the
+/// kernel is never given the chance to complete them.
+fn idle_call(c: &mut RingCheck, call: &str, result: i32) {
+    if c.flags & IORING_SETUP_DEFER_TASKRUN == 0
+        || c.lost
+        || c.in_flight == 0
+        || result < 0 && result != -libc::EAGAIN
+    {
+        return;
+    }
+    c.peeks_idle += 1;
+    if c.peeks_idle >= PEEK_STREAK && wants(c, PEEK) {
+        let mut l = head(c, "peek-only", call);
+        l.u(u64::from(c.peeks_idle))
+            .s(" calls in a row submitted or peeked without entering the kernel to get events, with ")
+            .u(u64::from(c.in_flight))
+            .s(" request(s) in flight on this IORING_SETUP_DEFER_TASKRUN ring");
+        report(
+            c,
+            PEEK,
+            l,
+            "with DEFER_TASKRUN the kernel completes requests only when the owner thread enters it to wait or get events; submitting and peeking never do, so these completions arrive late or never",
+            "wait (io_uring_wait_cqe*, io_uring_submit_and_wait*) instead of spinning, or call io_uring_get_events (or io_uring_submit_and_get_events) before peeking",
+        );
+    }
+}
+
+pub fn waiting(cq: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool) {
+    let call = "a wait call about to sleep (io_uring_wait_cqe*)";
+    with_ring(cq.id() as usize, |c| {
+        common(c, call);
+        walk_cq(c, cq, call);
+        let ready = cq.cq_ktail().wrapping_sub(cq.cq_khead());
+        if timed || c.lost || c.in_flight != 0 || ready >= wait_nr {
+            return;
+        }
+        // More than the SQ holds: another process (after fork) moved the
+        // kernel's head past this one's private tail; nothing to say.
+        let unsubmitted = if unsubmitted > cq.cq_entries() {
+            0
+        } else {
+            unsubmitted
+        };
+        if unsubmitted != 0 && wants(c, UNSUBMITTED) {
+            let mut l = head(c, "unsubmitted-wait", call);
+            l.s("waiting for ")
+                .u(u64::from(wait_nr))
+                .s(" CQE(s) with no request in flight, while ")
+                .u(u64::from(unsubmitted))
+                .s(" SQE(s) taken with io_uring_get_sqe were never submitted");
+            report(
+                c,
+                UNSUBMITTED,
+                l,
+                "io_uring_wait_cqe does not submit: prepared SQEs reach the kernel only through a submit call, so this wait can sleep forever",
+                "call io_uring_submit before waiting, or wait with io_uring_submit_and_wait, which does both",
+            );
+        } else if let Some((ud, op, _, res)) = c.ended {
+            if wants(c, MSHOT) {
+                let mut l = head(c, "multishot-ended", call);
+                l.s("waiting for ")
+                    .u(u64::from(wait_nr))
+                    .s(" CQE(s) with no request in flight: the multishot ");
+                opname(&mut l, op);
+                l.s(" user_data=").x(ud).s(" ended (its last CQE, res=");
+                errname(&mut l, res);
+                l.s(", had no IORING_CQE_F_MORE) and was not armed again");
+                report(
+                    c,
+                    MSHOT,
+                    l,
+                    "a multishot request stops for good when a CQE without IORING_CQE_F_MORE arrives (an error, -ENOBUFS, a full CQ, cancellation); nothing more will complete, so this wait can sleep forever",
+                    "check IORING_CQE_F_MORE on every CQE of a multishot request and submit it again when it is clear",
+                );
+            }
+        }
+    });
+}
