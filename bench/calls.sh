@@ -55,7 +55,8 @@ for fc in io_uring_submit:4 io_uring_submit_and_wait:1 __io_uring_get_cqe:1 \
 	f=${fc%:*} n=${fc#*:}
 	o=$(per_call "$out/api-ours.cg" "$f" $((n * iters)))
 	u=$(per_call "$out/api-upstream.cg" "$f" $((n * iters)))
-	mark= allowed=$((ring_check + tolerance))
+	mark=''
+	allowed=$((ring_check + tolerance))
 	case $f in *register*) allowed=$((allowed + fail_hook)) ;; esac
 	if awk -v o="$o" -v u="$u" -v c="$allowed" 'BEGIN { exit !(o + 0 > u + c) }'; then
 		mark=" (more than upstream + $allowed)" worse=1

@@ -49,12 +49,15 @@ printf 'int main(void) { return 0; }\n' >"$out/empty.c"
 $CC -O2 -o "$out/empty-dyn" "$out/empty.c"
 $CC -O2 -static -o "$out/empty-static" "$out/empty.c"
 for lib in ours up; do
-	eval usr=\$$lib
+	if [ $lib = ours ]; then usr=$ours; else usr=$up; fi
 	$CC -O2 -I"$usr/include" -o "$out/nop-a-$lib" "$out/nop.c" "$usr/lib/liburing.a"
 	$CC -O2 -static -I"$usr/include" -o "$out/nop-static-$lib" "$out/nop.c" "$usr/lib/liburing.a"
 	$CC -O2 -o "$out/empty-so-$lib" "$out/empty.c" -L"$usr/lib" -Wl,-rpath,"$usr/lib" \
 		-Wl,--no-as-needed -l:liburing.so.2
-	"$out/nop-a-$lib" && "$out/nop-static-$lib" || { echo "footprint: nop-$lib failed" >&2; exit 1; }
+	if ! "$out/nop-a-$lib" || ! "$out/nop-static-$lib"; then
+		echo "footprint: nop-$lib failed" >&2
+		exit 1
+	fi
 done
 
 row() { printf '| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4"; }

@@ -116,7 +116,9 @@ pub(crate) fn graph(src: &Path) -> Graph {
     for f in &files {
         // Test modules live in files of their own (`queue/tests.rs`,
         // `setup/ring_fd_and_resize_tests.rs`): test code, left out.
-        if f.file_stem().is_some_and(|s| s.to_string_lossy().ends_with("tests")) {
+        if f.file_stem()
+            .is_some_and(|s| s.to_string_lossy().ends_with("tests"))
+        {
             continue;
         }
         let Some(from) = f.strip_prefix(src).ok().and_then(top_module) else {
