@@ -34,6 +34,14 @@ done
 
 for lib in ours upstream; do
 	if [ $lib = ours ]; then L=$our_lib I=$our_inc; else L=$up_lib I=$up_inc; fi
+	# A stripped copy of each library: callgrind then charges everything an
+	# exported function runs to it, where with a full symbol table a tail
+	# jump into an internal function would take that function's cost away.
+	mkdir -p "$out/lib-$lib"
+	strip -o "$out/lib-$lib/liburing.so.2" "$L/liburing.so.2"
+	# The diagnostics object stays beside it, as installed (unused here).
+	[ ! -d "$L/uring-rs" ] || cp -r "$L/uring-rs" "$out/lib-$lib/"
+	L=$out/lib-$lib
 	$CC -O2 -D_GNU_SOURCE -I"$I" -o "$out/api-calls-$lib" "$here/api-calls.c" \
 		-L"$L" -Wl,-rpath,"$L" -l:liburing.so.2 -ldl
 	valgrind --tool=callgrind --callgrind-out-file="$out/api-$lib.cg" \
@@ -55,6 +63,11 @@ for fc in io_uring_submit:4 io_uring_submit_and_wait:1 __io_uring_get_cqe:1 \
 	f=${fc%:*} n=${fc#*:}
 	o=$(per_call "$out/api-ours.cg" "$f" $((n * iters)))
 	u=$(per_call "$out/api-upstream.cg" "$f" $((n * iters)))
+	# A measurement that found next to nothing is broken, not fast.
+	if awk -v o="$o" 'BEGIN { exit !(o + 0 < 8) }'; then
+		echo "calls.sh: $f measured at $o instructions per call: the measurement is broken" >&2
+		worse=1
+	fi
 	mark=''
 	allowed=$((ring_check + tolerance))
 	case $f in *register*) allowed=$((allowed + fail_hook)) ;; esac
