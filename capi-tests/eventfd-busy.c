@@ -213,8 +213,15 @@ static void test_busy_ring(void)
 	CHECKM(evfd_take(efd) == 0, "async eventfd signalled an inline NOP");
 
 	complete_pipe(&ring, 4);
-	CHECKM(evfd_take(efd) == 0,
-	      "async eventfd signalled task-context completions");
+	/*
+	 * Measured: 6.1 signals these (its pipe reads complete from an io-wq
+	 * worker), 6.12 and later do not; upstream liburing sees the same.
+	 */
+	if (check_kernel_version() >= 6012)
+		CHECKM(evfd_take(efd) == 0,
+		       "async eventfd signalled task-context completions");
+	else
+		(void) evfd_take(efd);
 
 	{
 		int zfd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
@@ -309,6 +316,11 @@ static void test_defer_taskrun(void)
 
 int main(void)
 {
+	/* Before 5.18 registering an eventfd waits for every request in flight. */
+	if (check_kernel_version() < 5018) {
+		printf("SKIP: eventfd registration quiesces the ring before Linux 5.18\n");
+		return 77;
+	}
 	test_busy_ring();
 	test_defer_taskrun();
 	printf("PASS\n");
