@@ -135,7 +135,7 @@ def main():
     if os.path.exists(p):
         with open(p) as f:
             lt_nobuild = [line.split(None, 2) for line in f if line.strip()]
-    md = ["# check-kernels report", "",
+    md = ["<!-- SPDX-License-Identifier: MIT -->", "# check-kernels report", "",
           "liburing's suite: %s; modes reference (upstream on upstream), source and binary "
           "drop-in (ours)." % a.suite_desc, ""]
     if nobuild_up:
@@ -146,6 +146,9 @@ def main():
         md.append("- liburing %s `%s`: %s" % (m, n, why.strip()))
     total_pass = total_fail = 0
     summary = []
+    table = ["| kernel | release | wall s | capi ours p/f/s | capi upstream p/f/s | "
+             "suite reference | source | binary | regressions | fallback tests ours/upstream | "
+             "failed |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for k in a.kernels:
         run = parse(os.path.join(a.out, "console-%s.log.txt" % k))
         try:
@@ -187,6 +190,16 @@ def main():
                                    for m in ("reference", "source", "binary")
                                    if run["lt"].get(m)) or "not run",
                           len(regressions), wall, len(fails)))
+        pfs = lambda c: "%d/%d/%d" % (c[PASS], c[FAIL] + c[TIMEOUT], c[SKIP])  # noqa: E731
+        fb_names = sorted(n for n in run["capi"] if n.startswith("fallback-"))
+        table.append("| %s | `%s` | %s | %s | %s | %s | %s | %s | %d | %s | %d |" % (
+            k, run["kernel"], wall, pfs(cc), pfs(cu),
+            pfs(counts(run["lt"].get("reference", {}))), pfs(counts(run["lt"].get("source", {}))),
+            pfs(counts(run["lt"].get("binary", {}))), len(regressions),
+            "%d/%d pass of %d" % (sum(run["capi"][n]["kind"] == PASS for n in fb_names),
+                                  sum(run["upstream"].get(n, {}).get("kind") == PASS
+                                      for n in fb_names), len(fb_names)),
+            len(fails)))
         retried = os.path.exists(os.path.join(a.out, "console-%s.log.1.txt" % k))
         md += ["", "## %s (`%s`)" % (k, run["kernel"]), "",
                "Wall time of the boot: %s s.%s" % (wall, " The first boot did not finish and "
@@ -228,6 +241,7 @@ def main():
             md += ["", "`%s`:" % title, "", "```"] + (text or ["(nothing)"]) + ["```"]
         for x in fails:
             print("FAIL %s: %s" % (k, x))
+    md[5:5] = table + [""]
     with open(os.path.join(a.out, "report.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     print()
