@@ -671,6 +671,20 @@ check-arch:
 # (tools/arch/*/run.sh say what they fetch into .cache/arch-vm and run):
 # aarch64 under qemu-system-aarch64 at 4K and 16K pages, x86_64 with musl,
 # and every C file with clang and liburing CI's clang warnings.
+# Debian's amd64 kernels 5.10 (bullseye), 6.1 (bookworm), 6.12 (trixie) and
+# sid's newest, each booted under qemu-system-x86_64 (TCG) from an initramfs
+# (tools/arch/vm/kernels.sh, the pieces of the arm64 guests): the capi-tests
+# on ours and on upstream's build, liburing's suite (a documented selection;
+# KERNELS_FULL=1 for all of it) in reference, source and binary modes, judged
+# as the harness does; report in build/kernels/report.md. KERNELS="6.1 sid"
+# picks kernels. check-kernels-quick: the capi-tests (fallback tests among
+# them) on 5.10 and 6.1, no suite (what .ci/run runs).
+.PHONY: check-kernels check-kernels-quick
+check-kernels: stage
+	sh tools/arch/vm/kernels.sh $(KERNELS)
+check-kernels-quick: stage
+	KERNELS_SUITE=none sh tools/arch/vm/kernels.sh 5.10 6.1
+
 .PHONY: check-arch-vm check-arch-musl check-arch-clang
 check-arch-vm:
 	sh tools/arch/vm/run.sh

@@ -139,13 +139,26 @@ int main(void)
 		io_uring_cqe_seen(&ring, cqe);
 	}
 
-	/* Ring-fd registration state machine. */
-	CHECK_EQ(io_uring_unregister_ring_fd(&ring), -EINVAL);
-	CHECK_EQ(io_uring_close_ring_fd(&ring), -EINVAL);
-	CHECK_EQ(io_uring_register_ring_fd(&ring), 1);
-	CHECK_EQ(io_uring_register_ring_fd(&ring), -EEXIST);
-	CHECK_EQ(io_uring_unregister_ring_fd(&ring), 1);
-	CHECK_EQ(io_uring_unregister_ring_fd(&ring), -EINVAL);
+	/*
+	 * Ring-fd registration state machine. The kernel decides what is
+	 * possible (raw probe): registration from 5.18 (-EINVAL before),
+	 * io_uring_close_ring_fd from 6.3 (-EOPNOTSUPP before, whatever the
+	 * state).
+	 */
+	{
+		int reg_reg, ring_fds = check_kernel_ring_fds(&reg_reg);
+
+		CHECK_EQ(io_uring_unregister_ring_fd(&ring), -EINVAL);
+		CHECK_EQ(io_uring_close_ring_fd(&ring), reg_reg ? -EINVAL : -EOPNOTSUPP);
+		if (ring_fds) {
+			CHECK_EQ(io_uring_register_ring_fd(&ring), 1);
+			CHECK_EQ(io_uring_register_ring_fd(&ring), -EEXIST);
+			CHECK_EQ(io_uring_unregister_ring_fd(&ring), 1);
+		} else {
+			CHECK_EQ(io_uring_register_ring_fd(&ring), -EINVAL);
+		}
+		CHECK_EQ(io_uring_unregister_ring_fd(&ring), -EINVAL);
+	}
 
 	/* enable_rings on a ring that is not disabled. */
 	CHECK_EQ(io_uring_enable_rings(&ring), -EBADFD);
@@ -197,8 +210,13 @@ int main(void)
 
 			if (br) {
 				CHECK_EQ(io_uring_buf_ring_head(&ring, 5, NULL), -EINVAL);
-				CHECK_EQ(io_uring_buf_ring_head(&ring, 5, &head), 0);
-				CHECK_EQ(head, 0);
+				/* IORING_REGISTER_PBUF_STATUS: 6.8. */
+				if (check_kernel_version() >= 6008) {
+					CHECK_EQ(io_uring_buf_ring_head(&ring, 5, &head), 0);
+					CHECK_EQ(head, 0);
+				} else {
+					CHECK_EQ(io_uring_buf_ring_head(&ring, 5, &head), -EINVAL);
+				}
 				CHECK_EQ(io_uring_free_buf_ring(&ring, br, 8, 5), 0);
 			} else {
 				check_note("buffer rings unsupported (%d): NULL head case skipped", err);

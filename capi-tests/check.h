@@ -733,4 +733,111 @@ static inline int check_system(const char *fmt, ...)
 	return WEXITSTATUS(st);
 }
 
+/*
+ * io_uring_register(2) and io_uring_setup(2) entered directly, for probes that
+ * must not go through the library under test: the result, or -errno.
+ */
+#include <sys/syscall.h>
+static inline int check_raw_register(int fd, unsigned op, void *arg, unsigned nr)
+{
+	long r = syscall(__NR_io_uring_register, fd, op, arg, nr);
+
+	return r < 0 ? -errno : (int) r;
+}
+
+/*
+ * What the kernel offers for ring-fd registration, asked with raw calls on a
+ * ring of the probe's own: 1 when IORING_REGISTER_RING_FDS (5.18) registers
+ * it, else 0; *reg_reg (when not NULL) set to whether the kernel reports
+ * IORING_FEAT_REG_REG_RING (6.3, io_uring_close_ring_fd).
+ */
+static inline int check_kernel_ring_fds(int *reg_reg)
+{
+	struct io_uring_rsrc_update upd;
+	struct io_uring_params p;
+	long fd;
+	int r;
+
+	memset(&p, 0, sizeof(p));
+	fd = syscall(__NR_io_uring_setup, 4, &p);
+	if (reg_reg)
+		*reg_reg = fd >= 0 && (p.features & IORING_FEAT_REG_REG_RING);
+	if (fd < 0)
+		return 0;
+	memset(&upd, 0, sizeof(upd));
+	upd.offset = -1U;
+	upd.data = (__u64) fd;
+	r = check_raw_register((int) fd, IORING_REGISTER_RING_FDS, &upd, 1);
+	/* The task's table of registered rings is small: give the slot back. */
+	if (r == 1) {
+		upd.data = 0;
+		check_raw_register((int) fd, IORING_UNREGISTER_RING_FDS, &upd, 1);
+	}
+	close((int) fd);
+	return r == 1;
+}
+
+/* io_uring_setup(2) entered directly with these flags: 0 or -errno. */
+static inline int check_raw_setup_flags(unsigned flags)
+{
+	struct io_uring_params p;
+	long fd;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = flags;
+	fd = syscall(__NR_io_uring_setup, 8, &p);
+	if (fd < 0)
+		return -errno;
+	close((int) fd);
+	return 0;
+}
+
+/* Whether the kernel takes a sparse file table (IORING_RSRC_REGISTER_SPARSE, 5.19), asked raw. */
+static inline int check_kernel_sparse_files(void)
+{
+	struct io_uring_rsrc_register rr;
+	struct io_uring_params p;
+	long fd;
+	int r;
+
+	memset(&p, 0, sizeof(p));
+	fd = syscall(__NR_io_uring_setup, 4, &p);
+	if (fd < 0)
+		return 0;
+	memset(&rr, 0, sizeof(rr));
+	rr.nr = 1;
+	rr.flags = IORING_RSRC_REGISTER_SPARSE;
+	r = check_raw_register((int) fd, IORING_REGISTER_FILES2, &rr, sizeof(rr));
+	close((int) fd);
+	return r == 0;
+}
+
+/* Whether the kernel registers provided buffer rings (IORING_REGISTER_PBUF_RING, 5.19), asked raw. */
+static inline int check_kernel_pbuf_ring(void)
+{
+	struct io_uring_buf_reg reg;
+	struct io_uring_params p;
+	void *mem;
+	long fd;
+	int r;
+
+	memset(&p, 0, sizeof(p));
+	fd = syscall(__NR_io_uring_setup, 4, &p);
+	if (fd < 0)
+		return 0;
+	mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		close((int) fd);
+		return 0;
+	}
+	memset(&reg, 0, sizeof(reg));
+	reg.ring_addr = (unsigned long) mem;
+	reg.ring_entries = 8;
+	reg.bgid = 1;
+	r = check_raw_register((int) fd, IORING_REGISTER_PBUF_RING, &reg, 1);
+	close((int) fd);
+	munmap(mem, 4096);
+	return r == 0;
+}
+
 #endif /* CAPI_CHECK_H */

@@ -114,12 +114,20 @@ int main(void)
 	CHECK(ring.flags & IORING_SETUP_DEFER_TASKRUN);
 	CHECK_EQ(pipe(pipefd), 0);
 
-	/* 1. Revealed by io_uring_get_events(). */
+	/*
+	 * 1. Revealed by io_uring_get_events(). Measured: 6.1 runs no deferred
+	 * task work for an enter without a wait (the CQE stays hidden until a
+	 * wait), 6.12 and later do; upstream liburing sees the same.
+	 */
 	arm_read(1);
 	write_and_check_invisible();
 	CHECK_EQ(io_uring_get_events(&ring), 0);
-	CHECK_EQ(io_uring_cq_ready(&ring), 1);
-	CHECK_EQ(io_uring_peek_cqe(&ring, &cqe), 0);
+	if (check_kernel_version() >= 6012) {
+		CHECK_EQ(io_uring_cq_ready(&ring), 1);
+		CHECK_EQ(io_uring_peek_cqe(&ring, &cqe), 0);
+	} else {
+		CHECK_EQ(io_uring_wait_cqe(&ring, &cqe), 0);
+	}
 	check_read_cqe(cqe, 1);
 
 	/* 2. Revealed by io_uring_wait_cqe() (enters with GETEVENTS). */
@@ -132,8 +140,12 @@ int main(void)
 	arm_read(3);
 	write_and_check_invisible();
 	CHECK_EQ(io_uring_submit_and_get_events(&ring), 0);
-	CHECK_EQ(io_uring_cq_ready(&ring), 1);
-	CHECK_EQ(io_uring_peek_cqe(&ring, &cqe), 0);
+	if (check_kernel_version() >= 6012) { /* as in 1. */
+		CHECK_EQ(io_uring_cq_ready(&ring), 1);
+		CHECK_EQ(io_uring_peek_cqe(&ring, &cqe), 0);
+	} else {
+		CHECK_EQ(io_uring_wait_cqe(&ring, &cqe), 0);
+	}
 	check_read_cqe(cqe, 3);
 
 	/* 4. Revealed by a timed wait. */

@@ -210,8 +210,15 @@ static void test_busy_ring(void)
 	CHECKM(evfd_take(efd) == 0, "async eventfd signalled an inline NOP");
 
 	complete_pipe(&ring, 4);
-	CHECKM(evfd_take(efd) == 0,
-	      "async eventfd signalled task-context completions");
+	/*
+	 * Measured: 6.1 signals these (its pipe reads complete from an io-wq
+	 * worker), 6.12 and later do not; upstream liburing sees the same.
+	 */
+	if (check_kernel_version() >= 6012)
+		CHECKM(evfd_take(efd) == 0,
+		       "async eventfd signalled task-context completions");
+	else
+		(void) evfd_take(efd);
 
 	{
 		int zfd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
@@ -289,8 +296,16 @@ static void test_defer_taskrun(void)
 
 	ret = io_uring_get_events(&ring);
 	CHECKM(ret >= 0, "get_events: %d", ret);
-	CHECKM(io_uring_cq_ready(&ring) == 1, "get_events did not deliver the CQE");
-	ret = io_uring_peek_cqe(&ring, &cqe);
+	/*
+	 * Measured: 6.1 does not always run deferred task work for an enter
+	 * without a wait (as defer_taskrun.c says); there a wait delivers it.
+	 */
+	if (check_kernel_version() >= 6012) {
+		CHECKM(io_uring_cq_ready(&ring) == 1, "get_events did not deliver the CQE");
+		ret = io_uring_peek_cqe(&ring, &cqe);
+	} else {
+		ret = io_uring_wait_cqe(&ring, &cqe);
+	}
 	CHECKM(ret == 0 && cqe->user_data == 42 && cqe->res == 1 && c == 'y',
 	      "bad CQE after get_events");
 	io_uring_cqe_seen(&ring, cqe);
@@ -304,6 +319,11 @@ static void test_defer_taskrun(void)
 
 int main(void)
 {
+	/* Before 5.18 registering an eventfd waits for every request in flight. */
+	if (check_kernel_version() < 5018) {
+		printf("SKIP: eventfd registration quiesces the ring before Linux 5.18\n");
+		return 77;
+	}
 	test_busy_ring();
 	test_defer_taskrun();
 	printf("PASS\n");

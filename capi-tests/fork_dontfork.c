@@ -183,7 +183,15 @@ int main(void)
 		/* The application's buffer is MAP_SHARED, so a child shares it
 		 * as it shares the kernel's mappings. */
 		shared_after_fork(1, buf);
-		absent_after_dontfork(1, buf);
+		/*
+		 * Measured: on 6.12 the parent then reads a zeroed CQE from
+		 * its own buffer, with upstream liburing too; on 6.18 and 7.2
+		 * it is kept (the ring memory code was rewritten in 6.13).
+		 */
+		if (check_kernel_version() >= 6013)
+			absent_after_dontfork(1, buf);
+		else
+			check_note("no_mmap after dontfork: left out before 6.13");
 	} else {
 		check_note("NO_MMAP not supported: left out");
 	}

@@ -86,9 +86,21 @@ static void test_tags_sparse(void)
 	CHECK_EQ(check_wait_ud(&ring, 13), 0);
 	check_fixed_read(&ring, 2);
 	CHECK_EQ(io_uring_unregister_buffers(&ring), 0);
-	CHECK_EQ(check_wait_ud(&ring, 21), 0);
+	/*
+	 * Measured: 5.10, 6.1 and 6.12 post the remaining tags of an
+	 * unregistered table later than 2 s (or at ring exit), 6.18 and 7.2
+	 * at once, for upstream liburing alike (the kernel's resource
+	 * tables were rewritten in 6.13).
+	 */
+	if (check_kernel_version() >= 6013)
+		CHECK_EQ(check_wait_ud(&ring, 21), 0);
 
-	/* Sparse: empty slots until updated. */
+	/* Sparse: empty slots until updated (5.19, raw probe). */
+	if (!check_kernel_sparse_files()) {
+		check_note("sparse part skipped: kernel lacks sparse tables (5.19)");
+		io_uring_queue_exit(&ring);
+		return;
+	}
 	CHECK_EQ(io_uring_register_buffers_sparse(&ring, NR_BUFS), 0);
 	CHECK(fixed_read(&ring, 1) <= 0);
 	CHECK_EQ(io_uring_register_buffers_update_tag(&ring, 1, &iovs[1], NULL, 1), 1);
@@ -141,8 +153,8 @@ static void test_clone(void)
 		ret = io_uring_clone_buffers_offset(&dst2, &src, 0, 3, 2,
 						    IORING_REGISTER_DST_REPLACE);
 		CHECKM(ret == -EINVAL || ret == -EOVERFLOW, "range clone: %d", ret);
+		CHECK_EQ(io_uring_unregister_buffers(&dst2), 0);
 	}
-	CHECK_EQ(io_uring_unregister_buffers(&dst2), 0);
 	CHECK_EQ(io_uring_unregister_buffers(&dst), 0);
 
 	/* Source known by its registered index, then with its fd closed. */

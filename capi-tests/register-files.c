@@ -114,7 +114,14 @@ static void test_tags(void)
 
 	/* Unregistering releases the rest: tag 102. */
 	CHECK_EQ(io_uring_unregister_files(&ring), 0);
-	CHECK_EQ(check_wait_ud(&ring, 102), 0);
+	/*
+	 * Measured: 5.10, 6.1 and 6.12 post the remaining tags of an
+	 * unregistered table later than 2 s (or at ring exit), 6.18 and 7.2
+	 * at once, for upstream liburing alike (the kernel's resource
+	 * tables were rewritten in 6.13).
+	 */
+	if (check_kernel_version() >= 6013)
+		CHECK_EQ(check_wait_ud(&ring, 102), 0);
 
 	/* A table without tags (NULL) works too. */
 	CHECK_EQ(io_uring_register_files_tags(&ring, files, NULL, 2), 0);
@@ -191,13 +198,18 @@ static void test_rlimit_raise(void)
 
 	low = old;
 	low.rlim_cur = 64;
-	CHECK_EQ(setrlimit(RLIMIT_NOFILE, &low), 0);
-	ret = io_uring_register_files_sparse(&ring, 1000);
-	CHECK_EQ(getrlimit(RLIMIT_NOFILE, &now), 0);
-	CHECK_EQ(ret, 0);
-	CHECKM(now.rlim_cur >= 1000, "soft limit not raised: %llu",
-	       (unsigned long long) now.rlim_cur);
-	CHECK_EQ(io_uring_unregister_files(&ring), 0);
+	/* Sparse tables: 5.19 (raw probe). */
+	if (check_kernel_sparse_files()) {
+		CHECK_EQ(setrlimit(RLIMIT_NOFILE, &low), 0);
+		ret = io_uring_register_files_sparse(&ring, 1000);
+		CHECK_EQ(getrlimit(RLIMIT_NOFILE, &now), 0);
+		CHECK_EQ(ret, 0);
+		CHECKM(now.rlim_cur >= 1000, "soft limit not raised: %llu",
+		       (unsigned long long) now.rlim_cur);
+		CHECK_EQ(io_uring_unregister_files(&ring), 0);
+	} else {
+		check_note("sparse rlimit part skipped: kernel lacks sparse tables (5.19)");
+	}
 
 	/* Same for a plain table (all slots empty) and a tagged one. */
 	files = malloc(1500 * sizeof(int));
@@ -211,7 +223,7 @@ static void test_rlimit_raise(void)
 	CHECK_EQ(io_uring_unregister_files(&ring), 0);
 
 	/* Beyond the hard limit the raise cannot help: EMFILE comes back. */
-	if (old.rlim_max != RLIM_INFINITY && old.rlim_max < (1U << 20)) {
+	if (old.rlim_max != RLIM_INFINITY && old.rlim_max < (1U << 20) && check_kernel_sparse_files()) {
 		low.rlim_max = 128;
 		low.rlim_cur = 64;
 		CHECK_EQ(setrlimit(RLIMIT_NOFILE, &low), 0);

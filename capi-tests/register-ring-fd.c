@@ -138,6 +138,8 @@ static void test_defer_taskrun(void)
 
 int main(void)
 {
+	if (!check_kernel_ring_fds(NULL))
+		SKIP("kernel lacks IORING_REGISTER_RING_FDS (5.18)");
 	test_register_unregister();
 	test_close_ring_fd();
 	test_registered_fd_only();

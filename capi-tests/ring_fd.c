@@ -81,6 +81,8 @@ static void run(unsigned flags, unsigned long long base)
 
 int main(void)
 {
+	if (!check_kernel_ring_fds(NULL))
+		SKIP("kernel lacks IORING_REGISTER_RING_FDS (5.18)");
 	run(0, 1000);
 	run(IORING_SETUP_SQPOLL, 2000);
 	run(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN, 3000);

@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: MIT
-# What the two arm64 guest runs share (sourced by run.sh and personality.sh,
-# which set repo, here, cache, out, target, vm_timeout and start_all first):
-# their progress lines, the cross tools and qemu, our library built for
-# aarch64, the initramfs's base and the boot itself.
 # shellcheck shell=sh
+# What the guest runs under qemu-system share (sourced by run.sh and
+# personality.sh for arm64 guests, kernels.sh for amd64 guests; they set repo,
+# here, cache, out, target, vm_timeout and start_all first, and vm_arch
+# x86_64 for an amd64 guest, aarch64 when unset): their progress lines, the
+# cross tools and qemu, our library built for aarch64, the initramfs's base
+# and the boot itself.
+vm_arch=${vm_arch:-aarch64}
 : "${repo:?}" "${here:?}" "${cache:?}" "${out:?}" "${target:?}" "${vm_timeout:?}" "${start_all:?}"
 
 # The name of the last (in sorted order) module directory of guest tree $1
@@ -79,7 +82,10 @@ build_our_library() {
 }
 
 # initramfs_base ROOT APPLET...: a fresh ROOT with busybox under those
-# applet names and the C library's shared objects.
+# applet names and the C library's shared objects (an amd64 guest takes this
+# machine's own, which its programs were linked against; an arm64 guest the
+# cross glibc's). Needs guest (the unpacked packages holding busybox) and,
+# for arm64, host.
 initramfs_base() {
 	root=$1
 	shift
@@ -89,17 +95,34 @@ initramfs_base() {
 	for applet in "$@"; do
 		ln -s busybox "$root/bin/$applet"
 	done
-	sysroot_lib=$host/usr/aarch64-linux-gnu/lib
-	cp -L "$sysroot_lib/ld-linux-aarch64.so.1" "$sysroot_lib/libc.so.6" "$sysroot_lib/libm.so.6" \
-		"$sysroot_lib/libgcc_s.so.1" "$root/lib/"
+	case $vm_arch in
+	x86_64)
+		sysroot_lib=/lib/x86_64-linux-gnu
+		cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib/"
+		# The program interpreter's path in every amd64 binary.
+		ln -s lib "$root/lib64"
+		;;
+	*)
+		sysroot_lib=$host/usr/aarch64-linux-gnu/lib
+		cp -L "$sysroot_lib/ld-linux-aarch64.so.1" "$root/lib/"
+		;;
+	esac
+	cp -L "$sysroot_lib/libc.so.6" "$sysroot_lib/libm.so.6" "$sysroot_lib/libgcc_s.so.1" "$root/lib/"
 }
 
-# boot_guest KVER LOG [KERNEL-ARGS]: $out/initramfs.cpio on Debian's kernel
-# KVER, 2 CPUs, no network, within vm_timeout; the console in LOG and,
-# without carriage returns, in LOG.txt.
+# boot_guest IMAGE LOG [KERNEL-ARGS]: $out/initramfs.cpio on the kernel image
+# IMAGE (a Debian kernel's vmlinuz), 2 CPUs, no network, within vm_timeout,
+# under nice (the machine is shared); the console in LOG and, without
+# carriage returns, in LOG.txt. arm64: -M virt, 2 GiB; amd64: the default
+# PC, 1 GiB, TCG (KVM runs no vCPU on these machines).
 boot_guest() {
-	timeout -k 10 "$vm_timeout" "$qemu" -M virt -cpu max -smp 2 -m 2048 -nographic -nic none \
-		-no-reboot -kernel "$guest/usr/lib/modules/$1/vmlinuz" -initrd "$out/initramfs.cpio" \
-		-append "console=ttyAMA0 quiet panic=-1${3:+ $3}" </dev/null >"$2" 2>&1 || true
+	case $vm_arch in
+	x86_64) machine="-accel tcg -cpu max -m 1024" console=ttyS0 ;;
+	*) machine="-M virt -cpu max -m 2048" console=ttyAMA0 ;;
+	esac
+	# shellcheck disable=SC2086
+	timeout -k 10 "$vm_timeout" nice "$qemu" ${qemu_args:-} $machine -smp 2 -nographic -nic none \
+		-no-reboot -kernel "$1" -initrd "$out/initramfs.cpio" \
+		-append "console=$console quiet panic=-1${3:+ $3}" </dev/null >"$2" 2>&1 || true
 	tr -d '\r' <"$2" >"$2.txt"
 }

@@ -96,6 +96,6 @@ python3 "$here/cpio.py" "$root" "$out/initramfs.cpio"
 
 step "booting $kver (4k pages) under qemu-system-aarch64: $rounds rounds of 4 runs, $nreads reads each"
 log=$out/console.log
-boot_guest "$kver" "$log"
+boot_guest "$guest/usr/lib/modules/$kver/vmlinuz" "$log"
 step "done; console log in $log.txt"
 python3 "$here/personality-parse.py" "$log.txt"

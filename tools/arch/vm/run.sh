@@ -125,7 +125,7 @@ elif [ -n "$liburing_tests" ]; then
 		if [ -x "$lt/test/$t.t" ]; then
 			lt_built="$lt_built $t"
 		else
-			nobuild="$nobuild liburing:$t"
+			nobuild="$nobuild liburing-source:$t"
 		fi
 	done
 fi
@@ -141,8 +141,8 @@ cp -a capi-tests "$root/repo/"
 cp src/*.map "$root/repo/src/"
 mkdir -p "$root/repo/bin"
 for name in $built; do cp "$tests/$name" "$root/repo/bin/"; done
-mkdir -p "$root/repo/liburing"
-for name in $lt_built; do cp "$lt/test/$name.t" "$root/repo/liburing/"; done
+mkdir -p "$root/repo/liburing/source"
+for name in $lt_built; do cp "$lt/test/$name.t" "$root/repo/liburing/source/"; done
 {
 	echo "#!/bin/sh"
 	echo "test_timeout=$test_timeout"
@@ -173,7 +173,7 @@ for flavour in $pages; do
 	step "booting $kver ($flavour pages) under qemu-system-aarch64"
 	log=$out/console-$flavour.log
 	boot_start=$(date +%s)
-	boot_guest "$kver" "$log" "liburing_tests=$(with_liburing "$flavour")"
+	boot_guest "$guest/usr/lib/modules/$kver/vmlinuz" "$log" "liburing_tests=$(with_liburing "$flavour")"
 	secs=$(($(date +%s) - boot_start))
 	# Rows the guest printed: "@@ name rc seconds".
 	awk -v flavour="$flavour" -v secs="$secs" -v nobuild="$nobuild" '
