@@ -29,7 +29,9 @@ sys.path.insert(0, os.path.join(REPO, "liburing-tests"))
 from common import worse, failing, rec, PASS, SKIP, FAIL, TIMEOUT  # noqa: E402
 import pairs  # noqa: E402
 
-KERNEL_LOG = re.compile(r"^\[ *[0-9]+\.[0-9]+\] .*(kernel BUG at|WARNING:|BUG:|Oops:|Internal error)")
+KERNEL_LOG = re.compile(
+    r"^\[ *[0-9]+\.[0-9]+\] .*(kernel BUG at|WARNING:|BUG:|Oops:|Internal error)"
+)
 
 
 def kind(rc):
@@ -44,8 +46,17 @@ def kind(rc):
 
 
 def parse(path):
-    run = {"capi": {}, "upstream": {}, "lt": {}, "pairs": {}, "logs": {}, "diag": [],
-           "kernel": "?", "done": False, "kernlog": []}
+    run = {
+        "capi": {},
+        "upstream": {},
+        "lt": {},
+        "pairs": {},
+        "logs": {},
+        "diag": [],
+        "kernel": "?",
+        "done": False,
+        "kernlog": [],
+    }
     if not os.path.exists(path):
         return run
     block, text = None, []
@@ -113,9 +124,10 @@ def judge_lt(run):
                 out[(mode, name)] = pairs.UNJUDGED
                 continue
             by_round = {rnd: (rec(kind(a)), rec(kind(b))) for rnd, a, b in recorded}
-            judge = pairs.PairJudge(worse, failing, rounds=len(recorded),
-                                    needed=min(2, len(recorded)))
-            verdicts = judge.judge([name], lambda n, rnd: by_round[rnd] + (0.0,))
+            judge = pairs.PairJudge(
+                worse, failing, rounds=len(recorded), needed=min(2, len(recorded))
+            )
+            verdicts = judge.judge([name], lambda n, rnd, rounds=by_round: rounds[rnd] + (0.0,))
             out[(mode, name)] = verdicts[name]["verdict"]
     return out
 
@@ -135,20 +147,30 @@ def main():
     if os.path.exists(p):
         with open(p) as f:
             lt_nobuild = [line.split(None, 2) for line in f if line.strip()]
-    md = ["<!-- SPDX-License-Identifier: MIT -->", "# check-kernels report", "",
-          "liburing's suite: %s; modes reference (upstream on upstream), source and binary "
-          "drop-in (ours)." % a.suite_desc, ""]
+    md = [
+        "<!-- SPDX-License-Identifier: MIT -->",
+        "# check-kernels report",
+        "",
+        "liburing's suite: %s; modes reference (upstream on upstream), source and binary "
+        "drop-in (ours)." % a.suite_desc,
+        "",
+    ]
     if nobuild_up:
-        md.append("capi-tests that do not build against upstream's headers (ours only): %s"
-                  % ", ".join("`%s`" % n for n in nobuild_up))
+        md.append(
+            "capi-tests that do not build against upstream's headers (ours only): %s"
+            % ", ".join("`%s`" % n for n in nobuild_up)
+        )
         md.append("")
     for m, n, why in lt_nobuild:
         md.append("- liburing %s `%s`: %s" % (m, n, why.strip()))
     total_pass = total_fail = 0
     summary = []
-    table = ["| kernel | release | wall s | capi ours p/f/s | capi upstream p/f/s | "
-             "suite reference | source | binary | regressions | fallback tests ours/upstream | "
-             "failed |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    table = [
+        "| kernel | release | wall s | capi ours p/f/s | capi upstream p/f/s | "
+        "suite reference | source | binary | regressions | fallback tests ours/upstream | "
+        "failed |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for k in a.kernels:
         run = parse(os.path.join(a.out, "console-%s.log.txt" % k))
         try:
@@ -162,8 +184,11 @@ def main():
         for n, r in sorted(run["capi"].items()):
             if r["kind"] not in (PASS, SKIP):
                 fails.append("capi %s: %s" % (n, r["kind"]))
-        worse_than_up = [n for n, r in run["capi"].items()
-                         if n in run["upstream"] and worse(r, run["upstream"][n])]
+        worse_than_up = [
+            n
+            for n, r in run["capi"].items()
+            if n in run["upstream"] and worse(r, run["upstream"][n])
+        ]
         for n in sorted(worse_than_up):
             if run["capi"][n]["kind"] in (PASS, SKIP):  # a skip where upstream passes
                 fails.append("capi %s: %s on ours, pass on upstream" % (n, run["capi"][n]["kind"]))
@@ -179,62 +204,126 @@ def main():
         passed = cc[PASS] + cc[SKIP]
         total_pass += passed
         total_fail += len(fails)
-        summary.append("%-5s %s: capi ours %d/%d/%d, upstream %d/%d/%d (pass/fail/skip); "
-                       "liburing %s; %d regression(s); %s s; %d failed"
-                       % (k, run["kernel"], cc[PASS], cc[FAIL] + cc[TIMEOUT], cc[SKIP],
-                          cu[PASS], cu[FAIL] + cu[TIMEOUT], cu[SKIP],
-                          " ".join("%s %d/%d/%d" % (m, counts(run["lt"].get(m, {}))[PASS],
-                                                    counts(run["lt"].get(m, {}))[FAIL] +
-                                                    counts(run["lt"].get(m, {}))[TIMEOUT],
-                                                    counts(run["lt"].get(m, {}))[SKIP])
-                                   for m in ("reference", "source", "binary")
-                                   if run["lt"].get(m)) or "not run",
-                          len(regressions), wall, len(fails)))
+        summary.append(
+            "%-5s %s: capi ours %d/%d/%d, upstream %d/%d/%d (pass/fail/skip); "
+            "liburing %s; %d regression(s); %s s; %d failed"
+            % (
+                k,
+                run["kernel"],
+                cc[PASS],
+                cc[FAIL] + cc[TIMEOUT],
+                cc[SKIP],
+                cu[PASS],
+                cu[FAIL] + cu[TIMEOUT],
+                cu[SKIP],
+                " ".join(
+                    "%s %d/%d/%d"
+                    % (
+                        m,
+                        counts(run["lt"].get(m, {}))[PASS],
+                        counts(run["lt"].get(m, {}))[FAIL] + counts(run["lt"].get(m, {}))[TIMEOUT],
+                        counts(run["lt"].get(m, {}))[SKIP],
+                    )
+                    for m in ("reference", "source", "binary")
+                    if run["lt"].get(m)
+                )
+                or "not run",
+                len(regressions),
+                wall,
+                len(fails),
+            )
+        )
         pfs = lambda c: "%d/%d/%d" % (c[PASS], c[FAIL] + c[TIMEOUT], c[SKIP])  # noqa: E731
         fb_names = sorted(n for n in run["capi"] if n.startswith("fallback-"))
-        table.append("| %s | `%s` | %s | %s | %s | %s | %s | %s | %d | %s | %d |" % (
-            k, run["kernel"], wall, pfs(cc), pfs(cu),
-            pfs(counts(run["lt"].get("reference", {}))), pfs(counts(run["lt"].get("source", {}))),
-            pfs(counts(run["lt"].get("binary", {}))), len(regressions),
-            "%d/%d pass of %d" % (sum(run["capi"][n]["kind"] == PASS for n in fb_names),
-                                  sum(run["upstream"].get(n, {}).get("kind") == PASS
-                                      for n in fb_names), len(fb_names)),
-            len(fails)))
+        table.append(
+            "| %s | `%s` | %s | %s | %s | %s | %s | %s | %d | %s | %d |"
+            % (
+                k,
+                run["kernel"],
+                wall,
+                pfs(cc),
+                pfs(cu),
+                pfs(counts(run["lt"].get("reference", {}))),
+                pfs(counts(run["lt"].get("source", {}))),
+                pfs(counts(run["lt"].get("binary", {}))),
+                len(regressions),
+                "%d/%d pass of %d"
+                % (
+                    sum(run["capi"][n]["kind"] == PASS for n in fb_names),
+                    sum(run["upstream"].get(n, {}).get("kind") == PASS for n in fb_names),
+                    len(fb_names),
+                ),
+                len(fails),
+            )
+        )
         retried = os.path.exists(os.path.join(a.out, "console-%s.log.1.txt" % k))
-        md += ["", "## %s (`%s`)" % (k, run["kernel"]), "",
-               "Wall time of the boot: %s s.%s" % (wall, " The first boot did not finish and "
-                                                  "was repeated (console-%s.log.1.txt)." % k
-                                                  if retried else ""), "",
-               "| | pass | fail | skip |", "|---|---|---|---|",
-               "| capi-tests, ours | %d | %d | %d |" % (cc[PASS], cc[FAIL] + cc[TIMEOUT], cc[SKIP]),
-               "| capi-tests, upstream's build | %d | %d | %d |"
-               % (cu[PASS], cu[FAIL] + cu[TIMEOUT], cu[SKIP])]
+        md += [
+            "",
+            "## %s (`%s`)" % (k, run["kernel"]),
+            "",
+            "Wall time of the boot: %s s.%s"
+            % (
+                wall,
+                " The first boot did not finish and was repeated (console-%s.log.1.txt)." % k
+                if retried
+                else "",
+            ),
+            "",
+            "| | pass | fail | skip |",
+            "|---|---|---|---|",
+            "| capi-tests, ours | %d | %d | %d |" % (cc[PASS], cc[FAIL] + cc[TIMEOUT], cc[SKIP]),
+            "| capi-tests, upstream's build | %d | %d | %d |"
+            % (cu[PASS], cu[FAIL] + cu[TIMEOUT], cu[SKIP]),
+        ]
         for m in ("reference", "source", "binary"):
             if run["lt"].get(m):
                 c = counts(run["lt"][m])
-                md.append("| liburing %s | %d | %d | %d |" % (m, c[PASS], c[FAIL] + c[TIMEOUT],
-                                                               c[SKIP]))
+                md.append(
+                    "| liburing %s | %d | %d | %d |" % (m, c[PASS], c[FAIL] + c[TIMEOUT], c[SKIP])
+                )
         md += ["", "Regressions against upstream on this kernel: %d." % len(regressions)]
         if verdicts:
-            md += ["", "Drop-in results worse than the reference in the first pass, "
-                   "after paired reruns:", ""]
+            md += [
+                "",
+                "Drop-in results worse than the reference in the first pass, after paired reruns:",
+                "",
+            ]
             for (mode, n), v in sorted(verdicts.items()):
-                md.append("- %s `%s`: %s (%s)" % (mode, n, v, "; ".join(
-                    "%d) %s/%s" % x for x in sorted(run["pairs"].get((mode, n), [])))))
-        diff = sorted(n for n in run["capi"] if n in run["upstream"]
-                      and run["capi"][n]["kind"] != run["upstream"][n]["kind"])
+                md.append(
+                    "- %s `%s`: %s (%s)"
+                    % (
+                        mode,
+                        n,
+                        v,
+                        "; ".join("%d) %s/%s" % x for x in sorted(run["pairs"].get((mode, n), []))),
+                    )
+                )
+        diff = sorted(
+            n
+            for n in run["capi"]
+            if n in run["upstream"] and run["capi"][n]["kind"] != run["upstream"][n]["kind"]
+        )
         if diff:
             md += ["", "capi-tests whose result differs between ours and upstream's build:", ""]
-            md += ["- `%s`: ours %s, upstream %s" % (n, run["capi"][n]["kind"],
-                                                      run["upstream"][n]["kind"]) for n in diff]
+            md += [
+                "- `%s`: ours %s, upstream %s"
+                % (n, run["capi"][n]["kind"], run["upstream"][n]["kind"])
+                for n in diff
+            ]
         fb = sorted(n for n in run["capi"] if n.startswith("fallback-"))
         if fb:
             md += ["", "Fallback tests (ours / upstream's build; the path each took):", ""]
             for n in fb:
                 path = [x for x in run["logs"].get(n, []) if x.startswith("path:")]
-                md.append("- `%s`: %s / %s; %s" % (n, run["capi"][n]["kind"],
-                                                   run["upstream"].get(n, {"kind": "-"})["kind"],
-                                                   path[0] if path else ""))
+                md.append(
+                    "- `%s`: %s / %s; %s"
+                    % (
+                        n,
+                        run["capi"][n]["kind"],
+                        run["upstream"].get(n, {"kind": "-"})["kind"],
+                        path[0] if path else "",
+                    )
+                )
         if fails:
             md += ["", "Failures:", ""] + ["- %s" % x for x in fails]
         for title, text in run["diag"]:

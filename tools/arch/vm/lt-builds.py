@@ -50,9 +50,11 @@ def main():
     builds.root = os.path.join(out, "trees")
     os.makedirs(builds.root, exist_ok=True)
     targets = [n + ".t" for n in names]
-    trees = {"reference": builds.ref,
-             "source": builds.source(stage, False, targets, []),
-             "binary": builds.binary(targets)}
+    trees = {
+        "reference": builds.ref,
+        "source": builds.source(stage, False, targets, []),
+        "binary": builds.binary(targets),
+    }
     internal = set(upstream.internal_symbols(cache))
     nobuild = []
     for mode, tree in trees.items():
@@ -62,8 +64,9 @@ def main():
         for n in names:
             t = os.path.join(tree, "test", n + ".t")
             if os.path.exists(t):
-                subprocess.run(["strip", "--strip-debug", "-o", os.path.join(dest, n + ".t"), t],
-                               check=True)
+                subprocess.run(
+                    ["strip", "--strip-debug", "-o", os.path.join(dest, n + ".t"), t], check=True
+                )
                 continue
             reason = "does not build"
             if mode == "binary":
@@ -74,8 +77,10 @@ def main():
             nobuild.append("%s %s %s" % (mode, n, reason))
     with open(os.path.join(out, "nobuild.txt"), "w") as f:
         f.write("".join(line + "\n" for line in nobuild))
-    say("liburing's tests for the guest: %d names, %d missing builds (%s)"
-        % (len(names), len(nobuild), os.path.join(out, "nobuild.txt")))
+    say(
+        "liburing's tests for the guest: %d names, %d missing builds (%s)"
+        % (len(names), len(nobuild), os.path.join(out, "nobuild.txt"))
+    )
 
 
 if __name__ == "__main__":
