@@ -733,17 +733,8 @@ static inline int check_system(const char *fmt, ...)
 	return WEXITSTATUS(st);
 }
 
-/*
- * io_uring_register(2) and io_uring_setup(2) entered directly, for probes that
- * must not go through the library under test: the result, or -errno.
- */
-#include <sys/syscall.h>
-static inline int check_raw_register(int fd, unsigned op, void *arg, unsigned nr)
-{
-	long r = syscall(__NR_io_uring_register, fd, op, arg, nr);
-
-	return r < 0 ? -errno : (int) r;
-}
+/* (The probes below enter the kernel with check_raw_setup and
+ * check_raw_register, above: never through the library under test.) */
 
 /*
  * What the kernel offers for ring-fd registration, asked with raw calls on a
