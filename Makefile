@@ -87,7 +87,8 @@ RELINK_LDFLAGS ?= --force-group-allocation
 # libraries still export only the version script's names.
 RELINK_LOCALIZE ?= yes
 RUST_A := $(CARGO_TARGET_DIR)/$(if $(RUST_TARGET),$(RUST_TARGET)/)release/liburing.a
-DIAG_RUST_A := $(CARGO_TARGET_DIR)/$(if $(RUST_TARGET),$(RUST_TARGET)/)release/liburing_diag.a
+# Beside the library's archive (a cross build that names RUST_A gets its own).
+DIAG_RUST_A := $(dir $(RUST_A))liburing_diag.a
 STAGE  := $(BUILD)/stage
 URING_INFO := $(BUILD)/uring-info
 
@@ -370,10 +371,13 @@ lint:
 	sh tools/lint/python.sh
 	sh tools/lint/shell.sh
 
+# Per-test time limit: diag-check builds and runs 20 programs and the
+# examples (15 s on an idle machine).
+CAPI_TIMEOUT ?= 90
 capi-tests: stage
 	rm -rf $(BUILD)/capi-tests
 	CAPI_BUILD_DIR=$(abspath $(BUILD))/capi-tests CAPI_EXTRA_CFLAGS="$(SANITIZE_FLAGS)" \
-		sh capi-tests/run.sh $(abspath $(STAGE))
+		CAPI_TIMEOUT=$(CAPI_TIMEOUT) sh capi-tests/run.sh $(abspath $(STAGE))
 	sh capi-tests/pkgconfig.sh $(abspath $(STAGE))
 
 # The Rust ABI tables as C static assertions; the harness compiles them

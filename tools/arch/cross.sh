@@ -64,7 +64,7 @@ for arch in ${CHECK_ARCH_CROSS:-armhf armel riscv64 ppc64el s390x mips64el loong
 	if [ "$arch" = loong64 ]; then
 		# Debian 12 has no loong64 cross gcc or binutils (sid's need a newer
 		# glibc than this machine's): the Rust library is compiled only.
-		step "$arch-compile" cargo build --release --quiet -p uring-rs --lib \
+		step "$arch-compile" cargo build --release --quiet -p uring-rs -p uring-diag --lib \
 			--target "$rust" -Zbuild-std=core --target-dir "$target_dir"
 		continue
 	fi

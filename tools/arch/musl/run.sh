@@ -67,7 +67,7 @@ rust_lib=$(sh tools/arch/vm/rust-core.sh "$repo/.cache/arch-vm" 2>"$out/rust-src
 	{ cat "$out/rust-src.log"; exit 1; }
 rust_lib=$(cd "$rust_lib" && pwd)
 check rust-build env RUSTC_BOOTSTRAP=1 __CARGO_TESTS_ONLY_SRC_ROOT="$rust_lib" \
-	cargo build --release --quiet -p uring-rs --lib --target $target -Zbuild-std=core || finish
+	cargo build --release --quiet -p uring-rs -p uring-diag --lib --target $target -Zbuild-std=core || finish
 
 lib_build=$out/lib
 stage=$out/stage

@@ -59,7 +59,7 @@ fetch_cross_tools() {
 # directory of the cross binutils under their plain names).
 build_our_library() {
 	RUSTC_BOOTSTRAP=1 __CARGO_TESTS_ONLY_SRC_ROOT=$(cd "$rust_lib" && pwd) \
-		quietly cargo build --release --quiet -p uring-rs --lib --target "$target" -Zbuild-std=core
+		quietly cargo build --release --quiet -p uring-rs -p uring-diag --lib --target "$target" -Zbuild-std=core
 	# The Makefile's relink calls ld, objcopy and ar by those names.
 	tools=$out/bin
 	mkdir -p "$tools"
