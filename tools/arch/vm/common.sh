@@ -7,7 +7,8 @@
 # cross tools and qemu, our library built for aarch64, the initramfs's base
 # and the boot itself.
 vm_arch=${vm_arch:-aarch64}
-: "${repo:?}" "${here:?}" "${cache:?}" "${out:?}" "${target:?}" "${vm_timeout:?}" "${start_all:?}"
+: "${repo:?}" "${here:?}" "${cache:?}" "${out:?}" "${vm_timeout:?}" "${start_all:?}"
+: "${target=}" # amd64 guests (kernels.sh) need no cross target
 
 # The name of the last (in sorted order) module directory of guest tree $1
 # matching pattern $2: its kernel release.
