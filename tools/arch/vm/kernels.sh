@@ -149,8 +149,8 @@ for name in $nobuild; do
 	sed 's/^/    /' "$out/tests-ours/$name.build.log" | head -n 20
 done
 # These compile programs while they run; the guest has no compiler (nor
-# strace, which diag-harm needs where the tree has it).
-guest_skip="static_link diag-trace diag-harm"
+# strace and python3, which diag-harm and diag-json need).
+guest_skip="static_link diag-trace diag-harm diag-check diag-json"
 
 lt_built=""
 if [ "$suite" != none ]; then

@@ -88,8 +88,9 @@ nobuild=$(cd "$tests/nobuild" && find . -type f | sed 's|^\./||' | sort | tr '\n
 for name in $nobuild; do
 	sed 's/^/    /' "$tests/$name.build.log" | head -n 20
 done
-# These compile programs while they run; the guest has no compiler.
-guest_skip="static_link diag-trace"
+# These compile programs while they run, or run strace or python3 (diag-harm,
+# diag-json); the guest has none of them.
+guest_skip="static_link diag-trace diag-harm diag-check diag-json"
 
 # A share of liburing's own suite in its source drop-in mode (the
 # liburing-tests harness's term): upstream's test programs built against our
