@@ -27,10 +27,8 @@ static ATTACH_AT_START: extern "C" fn() = attach_at_start;
 
 #[cfg_attr(any(test, miri), allow(dead_code))]
 extern "C" fn attach_at_start() {
-    // SAFETY: getauxval has no preconditions; 0 when the entry is absent.
-    if unsafe { libc::getauxval(libc::AT_SECURE) } != 0 {
-        return;
-    }
+    // The attach function answers NOTHING_ASKED in a secure-execution
+    // process itself, as for the shared library's loader.
     let a = crate::uring_diag_attach(hooks::INTERFACE);
     if let (hooks::ATTACHED, Some(observer)) = (a.status, a.observer) {
         // SAFETY: a constructor of the program: no ring exists and no
