@@ -8,11 +8,11 @@
 use core::mem::size_of;
 
 use crate::geometry::empty_ring;
-use crate::register::register_probe;
+use crate::register::{live, register};
 use crate::ring::LiveRing;
 use crate::setup::{queue_exit, queue_init};
 use crate::syscall::{Errno, SysResult};
-use crate::uapi::{io_uring_probe, io_uring_probe_op};
+use crate::uapi::{io_uring_probe, io_uring_probe_op, IORING_REGISTER_PROBE};
 
 /// How many opcode slots a probe has room for (the kernel fills fewer).
 pub const PROBE_OPS: u32 = 256;
@@ -32,7 +32,14 @@ pub fn get_probe_ring(ring: LiveRing) -> SysResult<*mut io_uring_probe> {
     }
     // SAFETY: `probe` is zeroed memory with room for PROBE_OPS entries,
     // which is what the kernel may write.
-    match unsafe { register_probe(ring, probe, PROBE_OPS) } {
+    match unsafe {
+        register(
+            live(ring),
+            IORING_REGISTER_PROBE,
+            probe.cast_const().cast(),
+            PROBE_OPS,
+        )
+    } {
         Ok(_) => Ok(probe),
         Err(e) => {
             // SAFETY: allocated above and not handed out.

@@ -17,6 +17,12 @@
 //! Registering the ring's own fd and resizing belong to the ring lifecycle
 //! ([`crate::setup`]), which issues them through [`register_with`].
 //!
+//! The calls that hand the C caller's argument to the kernel untouched have
+//! no function of their own here: their C entry points, generated from one
+//! table (`tools/gen/src/register_calls/table.rs`), call [`register`],
+//! [`without_argument`], [`with_int`] or [`ringless`] directly. What remains
+//! builds the struct the kernel reads (tables with tags, updates, clones).
+//!
 //! Functions whose argument carries addresses the kernel will read or write
 //! later are `unsafe`; the rest take references to self-contained structs.
 
@@ -29,23 +35,12 @@ use crate::ring::LiveRing;
 use crate::structs::{int_flags, io_uring};
 use crate::syscall::{self, Errno, SysResult};
 use crate::uapi::{
-    io_uring_bpf, io_uring_buf_reg, io_uring_buf_status, io_uring_clock_register,
-    io_uring_clone_buffers, io_uring_file_index_range, io_uring_mem_region_reg, io_uring_napi,
-    io_uring_probe, io_uring_query_hdr, io_uring_restriction, io_uring_rsrc_register,
-    io_uring_rsrc_update, io_uring_rsrc_update2, io_uring_sqe, io_uring_sync_cancel_reg,
-    io_uring_zcrx_ifq_reg, zcrx_ctrl, IORING_REGISTER_BPF_FILTER, IORING_REGISTER_BUFFERS,
-    IORING_REGISTER_BUFFERS2, IORING_REGISTER_BUFFERS_UPDATE, IORING_REGISTER_CLOCK,
-    IORING_REGISTER_CLONE_BUFFERS, IORING_REGISTER_ENABLE_RINGS, IORING_REGISTER_EVENTFD,
-    IORING_REGISTER_EVENTFD_ASYNC, IORING_REGISTER_FILES, IORING_REGISTER_FILES2,
+    io_uring_buf_reg, io_uring_buf_status, io_uring_clone_buffers, io_uring_file_index_range,
+    io_uring_rsrc_register, io_uring_rsrc_update, io_uring_rsrc_update2, IORING_REGISTER_BUFFERS2,
+    IORING_REGISTER_BUFFERS_UPDATE, IORING_REGISTER_CLONE_BUFFERS, IORING_REGISTER_FILES2,
     IORING_REGISTER_FILES_UPDATE, IORING_REGISTER_FILES_UPDATE2, IORING_REGISTER_FILE_ALLOC_RANGE,
-    IORING_REGISTER_IOWQ_AFF, IORING_REGISTER_IOWQ_MAX_WORKERS, IORING_REGISTER_MEM_REGION,
-    IORING_REGISTER_NAPI, IORING_REGISTER_PBUF_STATUS, IORING_REGISTER_PERSONALITY,
-    IORING_REGISTER_PROBE, IORING_REGISTER_QUERY, IORING_REGISTER_RESTRICTIONS,
-    IORING_REGISTER_SEND_MSG_RING, IORING_REGISTER_SRC_REGISTERED, IORING_REGISTER_SYNC_CANCEL,
-    IORING_REGISTER_USE_REGISTERED_RING, IORING_REGISTER_ZCRX_CTRL, IORING_REGISTER_ZCRX_IFQ,
-    IORING_RSRC_REGISTER_SPARSE, IORING_UNREGISTER_BUFFERS, IORING_UNREGISTER_EVENTFD,
-    IORING_UNREGISTER_FILES, IORING_UNREGISTER_IOWQ_AFF, IORING_UNREGISTER_NAPI,
-    IORING_UNREGISTER_PBUF_RING, IORING_UNREGISTER_PERSONALITY,
+    IORING_REGISTER_PBUF_STATUS, IORING_REGISTER_SRC_REGISTERED,
+    IORING_REGISTER_USE_REGISTERED_RING, IORING_RSRC_REGISTER_SPARSE, IORING_UNREGISTER_PBUF_RING,
 };
 
 // ---------------------------------------------------------------------------
@@ -83,6 +78,13 @@ impl RegTarget {
 #[inline(always)]
 pub fn live(ring: LiveRing<'_>) -> RegTarget {
     RegTarget::of(ring.int_flags(), ring.enter_ring_fd(), ring.ring_fd())
+}
+
+impl From<LiveRing<'_>> for RegTarget {
+    #[inline(always)]
+    fn from(ring: LiveRing<'_>) -> RegTarget {
+        live(ring)
+    }
 }
 
 impl From<&io_uring> for RegTarget {
@@ -159,12 +161,6 @@ const FILE_ALLOC_RANGE: RegOp<io_uring_file_index_range> =
 // SAFETY: `src_fd` is a number; no addresses in it.
 const CLONE_BUFFERS: RegOp<io_uring_clone_buffers> =
     unsafe { RegOp::new(IORING_REGISTER_CLONE_BUFFERS, 1) };
-/// One `int` fd, read.
-// SAFETY: a plain int.
-const EVENTFD: RegOp<i32> = unsafe { RegOp::new(IORING_REGISTER_EVENTFD, 1) };
-/// One `int` fd, read.
-// SAFETY: a plain int.
-const EVENTFD_ASYNC: RegOp<i32> = unsafe { RegOp::new(IORING_REGISTER_EVENTFD_ASYNC, 1) };
 /// Only `bgid` is used when unregistering.
 // SAFETY: one `io_uring_buf_reg`, whose `ring_addr` unregistering ignores.
 pub const UNREGISTER_PBUF_RING: RegOp<io_uring_buf_reg> =
@@ -182,11 +178,51 @@ pub fn register_with<T>(to: impl Into<RegTarget>, op: RegOp<T>, arg: &mut T) -> 
     unsafe { register(to, op.code, ptr::from_mut(arg).cast(), op.nr_args) }
 }
 
-/// Like [`register`] for opcodes that take no argument.
+/// Like [`register`] for opcodes that take no argument (NULL).
 #[inline]
-fn register_bare(to: impl Into<RegTarget>, opcode: u32, nr_args: u32) -> SysResult<i32> {
+pub fn without_argument(to: impl Into<RegTarget>, opcode: u32, nr_args: u32) -> SysResult<i32> {
     // SAFETY: a null argument is never dereferenced by these opcodes.
     unsafe { register(to, opcode, null(), nr_args) }
+}
+
+/// Like [`register`] with the address of one `int` (`nr_args` 1), as the
+/// eventfd registrations pass their descriptor.
+///
+/// # Safety
+/// `opcode` must read at most one `int` at its argument, during the call
+/// only.
+#[inline(always)]
+pub unsafe fn with_int(ring: LiveRing, opcode: u32, value: i32) -> SysResult<i32> {
+    let mut value = value;
+    // SAFETY: `value` is a live local; the caller vouches for what `opcode`
+    // does with it. (The target is built here, not by the caller: so the
+    // optimiser loads only the fd the taken path passes, as liburing does.)
+    unsafe { register(live(ring), opcode, ptr::from_mut(&mut value).cast(), 1) }
+}
+
+/// Issues `opcode` with no ring (fd -1): the calls that act on the task or
+/// name their ring inside the argument. The observer is not told: there is
+/// no ring of the program's to explain a failure by.
+///
+/// # Safety
+/// As [`register`].
+#[inline]
+pub unsafe fn ringless(opcode: u32, arg: *const c_void, nr_args: u32) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { syscall::io_uring_register(u32::MAX, opcode, arg, nr_args) }
+}
+
+/// A byte count as the kernel's `nr_args` (an `int` there): 2 GiB or more
+/// is refused with `EINVAL` before the call, as liburing refuses it.
+#[inline]
+pub fn count_from_size(size: usize) -> SysResult<u32> {
+    match i32::try_from(size) {
+        Ok(n) => Ok(n as u32),
+        Err(_) => {
+            crate::hint::cold_path();
+            Err(Errno::EINVAL)
+        }
+    }
 }
 
 /// A pointer as the kernel's `__u64` address field.
@@ -281,7 +317,7 @@ fn raise_nofile_limit(nr: u32) -> SysResult<()> {
 /// Runs a file-table registration; on `EMFILE`, raises the fd limit once
 /// for `nr` files and tries again.
 #[inline(always)]
-fn with_nofile_retry(nr: u32, attempt: impl FnMut() -> SysResult<i32>) -> SysResult<i32> {
+pub fn with_nofile_retry(nr: u32, attempt: impl FnMut() -> SysResult<i32>) -> SysResult<i32> {
     let mut attempt = attempt;
     // Tested and passed on as the kernel's `int` and made a result once at
     // the end: the first attempt then costs liburing's one compare, where
@@ -302,17 +338,6 @@ fn retry_with_more_files(nr: u32, mut attempt: impl FnMut() -> SysResult<i32>) -
     // liburing ignores a failure to read the limit and retries anyway.
     let _ = raise_nofile_limit(nr);
     attempt()
-}
-
-/// `io_uring_register_files`: a file table holding the `nr` fds of `files`.
-///
-/// # Safety
-/// `files` must be readable for `nr` `int`s.
-pub unsafe fn register_files(ring: LiveRing, files: *const i32, nr: u32) -> SysResult<i32> {
-    // SAFETY: the kernel reads `nr` fds from `files`, as the caller vouches.
-    with_nofile_retry(nr, move || unsafe {
-        register(live(ring), IORING_REGISTER_FILES, files.cast(), nr)
-    })
 }
 
 /// `io_uring_register_files_tags`: like [`register_files`], with a tag per
@@ -421,28 +446,9 @@ pub fn register_file_alloc_range(ring: LiveRing, off: u32, len: u32) -> SysResul
     register_with(live(ring), FILE_ALLOC_RANGE, &mut range)
 }
 
-/// `io_uring_unregister_files`.
-pub fn unregister_files(ring: LiveRing) -> SysResult<i32> {
-    register_bare(live(ring), IORING_UNREGISTER_FILES, 0)
-}
-
 // ---------------------------------------------------------------------------
 // Buffers
 // ---------------------------------------------------------------------------
-
-/// `io_uring_register_buffers`: a buffer table of the `nr` iovecs.
-///
-/// # Safety
-/// `iovecs` must be readable for `nr` entries, and the memory they describe
-/// must stay mapped while registered (the kernel pins it).
-pub unsafe fn register_buffers(
-    ring: LiveRing,
-    iovecs: *const libc::iovec,
-    nr: u32,
-) -> SysResult<i32> {
-    // SAFETY: forwarded caller guarantee.
-    unsafe { register(live(ring), IORING_REGISTER_BUFFERS, iovecs.cast(), nr) }
-}
 
 /// `io_uring_register_buffers_tags`: [`register_buffers`] with a tag per
 /// slot (null for none).
@@ -494,11 +500,6 @@ pub unsafe fn register_buffers_update_tag(
             nr,
         )
     }
-}
-
-/// `io_uring_unregister_buffers`.
-pub fn unregister_buffers(ring: LiveRing) -> SysResult<i32> {
-    register_bare(live(ring), IORING_UNREGISTER_BUFFERS, 0)
 }
 
 /// `__io_uring_clone_buffers_offset`: copies `nr` registered buffers of
@@ -564,314 +565,18 @@ pub fn clone_buffers_raw(dst: LiveRing, src: LiveRing, flags: u32) -> SysResult<
 }
 
 // ---------------------------------------------------------------------------
-// Eventfd, personalities, probe, restrictions
-// ---------------------------------------------------------------------------
-
-/// `io_uring_register_eventfd`: `event_fd` is signalled on completions.
-/// The kernel does not wait for in-flight requests to do this.
-pub fn register_eventfd(ring: LiveRing, event_fd: i32) -> SysResult<i32> {
-    let mut fd = event_fd;
-    register_with(live(ring), EVENTFD, &mut fd)
-}
-
-/// `io_uring_register_eventfd_async`: signalled only for completions that
-/// were posted from the kernel's async workers.
-pub fn register_eventfd_async(ring: LiveRing, event_fd: i32) -> SysResult<i32> {
-    let mut fd = event_fd;
-    register_with(live(ring), EVENTFD_ASYNC, &mut fd)
-}
-
-/// `io_uring_unregister_eventfd`.
-pub fn unregister_eventfd(ring: LiveRing) -> SysResult<i32> {
-    register_bare(live(ring), IORING_UNREGISTER_EVENTFD, 0)
-}
-
-/// `io_uring_register_personality`: records the caller's credentials and
-/// returns their id, for `sqe->personality`.
-pub fn register_personality(ring: LiveRing) -> SysResult<i32> {
-    register_bare(live(ring), IORING_REGISTER_PERSONALITY, 0)
-}
-
-/// `io_uring_unregister_personality`: the id travels as the count argument.
-pub fn unregister_personality(ring: LiveRing, id: i32) -> SysResult<i32> {
-    register_bare(live(ring), IORING_UNREGISTER_PERSONALITY, id as u32)
-}
-
-/// `io_uring_register_probe`: fills `p` (with room for `nr_ops` entries).
-///
-/// # Safety
-/// `p` must be writable for the header and `nr_ops` `io_uring_probe_op`s.
-pub unsafe fn register_probe(
-    ring: LiveRing,
-    p: *mut io_uring_probe,
-    nr_ops: u32,
-) -> SysResult<i32> {
-    // SAFETY: forwarded caller guarantee.
-    unsafe {
-        register(
-            live(ring),
-            IORING_REGISTER_PROBE,
-            p.cast_const().cast(),
-            nr_ops,
-        )
-    }
-}
-
-/// `io_uring_register_restrictions`: only for rings created disabled.
-///
-/// # Safety
-/// `res` must be readable for `nr` entries.
-pub unsafe fn register_restrictions(
-    ring: LiveRing,
-    res: *const io_uring_restriction,
-    nr: u32,
-) -> SysResult<i32> {
-    // SAFETY: forwarded caller guarantee.
-    unsafe { register(live(ring), IORING_REGISTER_RESTRICTIONS, res.cast(), nr) }
-}
-
-/// `io_uring_enable_rings`: starts a ring created with
-/// `IORING_SETUP_R_DISABLED` (the caller becomes its submitter task).
-pub fn enable_rings(ring: LiveRing) -> SysResult<i32> {
-    register_bare(live(ring), IORING_REGISTER_ENABLE_RINGS, 0)
-}
-
-// ---------------------------------------------------------------------------
 // io-wq
 // ---------------------------------------------------------------------------
 
-/// `io_uring_register_iowq_aff`: CPU affinity of the async workers.
-/// `cpusz` is the mask's size in bytes; 2 GiB or more is refused.
-///
-/// # Safety
-/// `mask` must be readable for `cpusz` bytes.
-pub unsafe fn register_iowq_aff(
-    ring: LiveRing,
-    cpusz: usize,
-    mask: *const libc::cpu_set_t,
-) -> SysResult<i32> {
-    let Ok(len) = i32::try_from(cpusz) else {
-        crate::hint::cold_path();
-        return Err(Errno::EINVAL);
-    };
-    // SAFETY: forwarded caller guarantee.
-    unsafe {
-        register(
-            live(ring),
-            IORING_REGISTER_IOWQ_AFF,
-            mask.cast(),
-            len as u32,
-        )
-    }
-}
-
-/// `io_uring_unregister_iowq_aff`.
-pub fn unregister_iowq_aff(ring: LiveRing) -> SysResult<i32> {
-    register_bare(live(ring), IORING_UNREGISTER_IOWQ_AFF, 0)
-}
-
-/// `io_uring_register_iowq_max_workers`: sets the bounded/unbounded worker
-/// limits (0 leaves one unchanged) and returns the previous ones in `val`.
-/// `val` goes to the kernel as given (a null one gets the kernel's answer).
-///
-/// # Safety
-/// `val` must be null or valid for reading and writing two `u32`s.
-pub unsafe fn register_iowq_max_workers(ring: LiveRing, val: *mut u32) -> SysResult<i32> {
-    // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
-    unsafe {
-        register(
-            live(ring),
-            IORING_REGISTER_IOWQ_MAX_WORKERS,
-            val.cast_const().cast(),
-            2,
-        )
-    }
-}
-
 // ---------------------------------------------------------------------------
-// Cancelation, NAPI, clock, messages
+// Wait-argument registration (a stub)
 // ---------------------------------------------------------------------------
-
-/// `io_uring_register_sync_cancel`: cancels matching requests and waits
-/// (up to `reg.timeout`) for them to finish. `reg` goes to the kernel as
-/// given.
-///
-/// # Safety
-/// `reg` must be null or a readable `io_uring_sync_cancel_reg`.
-pub unsafe fn register_sync_cancel(
-    ring: LiveRing,
-    reg: *const io_uring_sync_cancel_reg,
-) -> SysResult<i32> {
-    // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
-    unsafe { register(live(ring), IORING_REGISTER_SYNC_CANCEL, reg.cast(), 1) }
-}
-
-/// `io_uring_register_napi`: enables NAPI busy polling; the previous
-/// settings are written back into `napi`, which goes to the kernel as given.
-///
-/// # Safety
-/// `napi` must be null or valid for reading and writing.
-pub unsafe fn register_napi(ring: LiveRing, napi: *mut io_uring_napi) -> SysResult<i32> {
-    // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
-    unsafe {
-        register(
-            live(ring),
-            IORING_REGISTER_NAPI,
-            napi.cast_const().cast(),
-            1,
-        )
-    }
-}
-
-/// `io_uring_unregister_napi`: disables it (old settings into `napi`).
-///
-/// # Safety
-/// `napi` must be null or writable (liburing allows null).
-pub unsafe fn unregister_napi(ring: LiveRing, napi: *mut io_uring_napi) -> SysResult<i32> {
-    // SAFETY: forwarded caller guarantee; the kernel skips a null argument.
-    unsafe {
-        register(
-            live(ring),
-            IORING_UNREGISTER_NAPI,
-            napi.cast_const().cast(),
-            1,
-        )
-    }
-}
-
-/// `io_uring_register_clock`: the clock wait timeouts are measured against.
-/// `arg` goes to the kernel as given.
-///
-/// # Safety
-/// `arg` must be null or a readable `io_uring_clock_register`.
-pub unsafe fn register_clock(
-    ring: LiveRing,
-    arg: *const io_uring_clock_register,
-) -> SysResult<i32> {
-    // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
-    unsafe { register(live(ring), IORING_REGISTER_CLOCK, arg.cast(), 0) }
-}
-
-/// `io_uring_register_sync_msg`: runs an `IORING_OP_MSG_RING` SQE
-/// synchronously, with no source ring. `sqe` goes to the kernel as given.
-///
-/// # Safety
-/// `sqe` must be null or a readable SQE.
-pub unsafe fn register_sync_msg(sqe: *const io_uring_sqe) -> SysResult<i32> {
-    // SAFETY: forwarded caller guarantee; the kernel checks the pointer
-    // (the target ring is named by fd inside the SQE).
-    unsafe { syscall::io_uring_register(u32::MAX, IORING_REGISTER_SEND_MSG_RING, sqe.cast(), 1) }
-}
-
-// ---------------------------------------------------------------------------
-// Memory regions, zero-copy receive, BPF filters, queries
-// ---------------------------------------------------------------------------
-
-/// `io_uring_register_region`.
-///
-/// # Safety
-/// The region descriptor `reg` points to, and any user memory it names,
-/// must be valid as the kernel requires for the lifetime of the ring.
-pub unsafe fn register_region(ring: LiveRing, reg: *mut io_uring_mem_region_reg) -> SysResult<i32> {
-    // SAFETY: forwarded caller guarantee.
-    unsafe {
-        register(
-            live(ring),
-            IORING_REGISTER_MEM_REGION,
-            reg.cast_const().cast(),
-            1,
-        )
-    }
-}
 
 /// `io_uring_register_wait_reg`: kept as liburing 2.15 has it, a stub that
 /// always fails with `EINVAL` (register a region with
 /// `IORING_MEM_REGION_REG_WAIT_ARG` instead).
 pub fn register_wait_reg() -> SysResult<i32> {
     Err(Errno::EINVAL)
-}
-
-/// `io_uring_register_ifq`: a zero-copy receive interface queue.
-///
-/// # Safety
-/// `reg` and the area/region descriptors it points to must be valid as the
-/// kernel requires.
-pub unsafe fn register_ifq(ring: LiveRing, reg: *mut io_uring_zcrx_ifq_reg) -> SysResult<i32> {
-    // SAFETY: forwarded caller guarantee.
-    unsafe {
-        register(
-            live(ring),
-            IORING_REGISTER_ZCRX_IFQ,
-            reg.cast_const().cast(),
-            1,
-        )
-    }
-}
-
-/// `io_uring_register_zcrx_ctrl`. `ctrl` goes to the kernel as given.
-///
-/// # Safety
-/// `ctrl` must be null or valid for what its operation makes the kernel
-/// read and write.
-pub unsafe fn register_zcrx_ctrl(ring: LiveRing, ctrl: *mut zcrx_ctrl) -> SysResult<i32> {
-    // SAFETY: forwarded caller guarantee; the kernel checks the pointer.
-    unsafe {
-        register(
-            live(ring),
-            IORING_REGISTER_ZCRX_CTRL,
-            ctrl.cast_const().cast(),
-            0,
-        )
-    }
-}
-
-/// `io_uring_register_bpf_filter`: filters for this ring's requests.
-///
-/// # Safety
-/// `bpf` and the program it points to must be readable.
-pub unsafe fn register_bpf_filter(ring: LiveRing, bpf: *mut io_uring_bpf) -> SysResult<i32> {
-    // SAFETY: forwarded caller guarantee.
-    unsafe {
-        register(
-            live(ring),
-            IORING_REGISTER_BPF_FILTER,
-            bpf.cast_const().cast(),
-            1,
-        )
-    }
-}
-
-/// `io_uring_register_bpf_filter_task`: filters for every ring of the task.
-///
-/// # Safety
-/// As [`register_bpf_filter`].
-pub unsafe fn register_bpf_filter_task(bpf: *mut io_uring_bpf) -> SysResult<i32> {
-    // SAFETY: forwarded caller guarantee.
-    unsafe {
-        syscall::io_uring_register(
-            u32::MAX,
-            IORING_REGISTER_BPF_FILTER,
-            bpf.cast_const().cast(),
-            1,
-        )
-    }
-}
-
-/// `io_uring_register_query`: asks the kernel what it supports, no ring
-/// needed. Queries chain through `next_entry`.
-///
-/// # Safety
-/// Every header of the chain and its answer buffer must be valid.
-pub unsafe fn register_query(query: *mut io_uring_query_hdr) -> SysResult<i32> {
-    // SAFETY: forwarded caller guarantee.
-    unsafe {
-        syscall::io_uring_register(
-            u32::MAX,
-            IORING_REGISTER_QUERY,
-            query.cast_const().cast(),
-            0,
-        )
-    }
 }
 
 #[cfg(test)]

@@ -93,11 +93,6 @@ LIBURING_NOEXCEPT;
 
 int __io_uring_sqring_wait(struct io_uring *ring) LIBURING_NOEXCEPT;
 
-int io_uring_register_files(struct io_uring *ring,
-                            const int *files,
-                            unsigned int nr_files)
-LIBURING_NOEXCEPT;
-
 int io_uring_register_files_tags(struct io_uring *ring,
                                  const int *files,
                                  const __u64 *tags,
@@ -124,13 +119,6 @@ int io_uring_register_file_alloc_range(struct io_uring *ring,
                                        unsigned int len)
 LIBURING_NOEXCEPT;
 
-int io_uring_unregister_files(struct io_uring *ring) LIBURING_NOEXCEPT;
-
-int io_uring_register_buffers(struct io_uring *ring,
-                              const struct iovec *iovecs,
-                              unsigned int nr_iovecs)
-LIBURING_NOEXCEPT;
-
 int io_uring_register_buffers_tags(struct io_uring *ring,
                                    const struct iovec *iovecs,
                                    const __u64 *tags,
@@ -145,8 +133,6 @@ int io_uring_register_buffers_update_tag(struct io_uring *ring,
                                          const __u64 *tags,
                                          unsigned int nr)
 LIBURING_NOEXCEPT;
-
-int io_uring_unregister_buffers(struct io_uring *ring) LIBURING_NOEXCEPT;
 
 int __io_uring_clone_buffers_offset(struct io_uring *dst,
                                     struct io_uring *src,
@@ -170,6 +156,33 @@ int __io_uring_clone_buffers(struct io_uring *dst,
                              struct io_uring *src,
                              unsigned int flags)
 LIBURING_NOEXCEPT;
+
+int io_uring_register_ring_fd(struct io_uring *ring) LIBURING_NOEXCEPT;
+
+int io_uring_unregister_ring_fd(struct io_uring *ring) LIBURING_NOEXCEPT;
+
+int io_uring_close_ring_fd(struct io_uring *ring) LIBURING_NOEXCEPT;
+
+int io_uring_register_wait_reg(struct io_uring *ring,
+                               struct io_uring_reg_wait *reg,
+                               int nr)
+LIBURING_NOEXCEPT;
+
+int io_uring_resize_rings(struct io_uring *ring, struct io_uring_params *p) LIBURING_NOEXCEPT;
+
+int io_uring_register_files(struct io_uring *ring,
+                            const int *files,
+                            unsigned int nr_files)
+LIBURING_NOEXCEPT;
+
+int io_uring_unregister_files(struct io_uring *ring) LIBURING_NOEXCEPT;
+
+int io_uring_register_buffers(struct io_uring *ring,
+                              const struct iovec *iovecs,
+                              unsigned int nr_iovecs)
+LIBURING_NOEXCEPT;
+
+int io_uring_unregister_buffers(struct io_uring *ring) LIBURING_NOEXCEPT;
 
 int io_uring_register_eventfd(struct io_uring *ring, int fd) LIBURING_NOEXCEPT;
 
@@ -204,12 +217,6 @@ int io_uring_register_iowq_max_workers(struct io_uring *ring,
                                        unsigned int *values)
 LIBURING_NOEXCEPT;
 
-int io_uring_register_ring_fd(struct io_uring *ring) LIBURING_NOEXCEPT;
-
-int io_uring_unregister_ring_fd(struct io_uring *ring) LIBURING_NOEXCEPT;
-
-int io_uring_close_ring_fd(struct io_uring *ring) LIBURING_NOEXCEPT;
-
 int io_uring_register_sync_cancel(struct io_uring *ring,
                                   struct io_uring_sync_cancel_reg *reg)
 LIBURING_NOEXCEPT;
@@ -228,11 +235,6 @@ int io_uring_register_region(struct io_uring *ring,
                              struct io_uring_mem_region_reg *reg)
 LIBURING_NOEXCEPT;
 
-int io_uring_register_wait_reg(struct io_uring *ring,
-                               struct io_uring_reg_wait *reg,
-                               int nr)
-LIBURING_NOEXCEPT;
-
 int io_uring_register_ifq(struct io_uring *ring,
                           struct io_uring_zcrx_ifq_reg *reg)
 LIBURING_NOEXCEPT;
@@ -244,8 +246,6 @@ int io_uring_register_bpf_filter(struct io_uring *ring, struct io_uring_bpf *bpf
 int io_uring_register_bpf_filter_task(struct io_uring_bpf *bpf) LIBURING_NOEXCEPT;
 
 int io_uring_register_query(struct io_uring_query_hdr *query) LIBURING_NOEXCEPT;
-
-int io_uring_resize_rings(struct io_uring *ring, struct io_uring_params *p) LIBURING_NOEXCEPT;
 
 int io_uring_queue_init(unsigned int entries,
                         struct io_uring *ring,

@@ -26,6 +26,10 @@ macro_rules! live_ring {
 mod buf_ring;
 mod queue;
 mod register;
+// Generated from tools/gen/src/register_calls/table.rs (`make headers`);
+// rustfmt leaves it as the generator writes it.
+#[rustfmt::skip]
+mod register_pass_through;
 mod setup;
 
 use core::ffi::c_int;

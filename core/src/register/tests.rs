@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 use super::*;
 use crate::test_ring::ring;
+use crate::uapi::{
+    IORING_REGISTER_CLOCK, IORING_REGISTER_EVENTFD, IORING_REGISTER_EVENTFD_ASYNC,
+    IORING_REGISTER_IOWQ_MAX_WORKERS, IORING_REGISTER_NAPI, IORING_REGISTER_SEND_MSG_RING,
+    IORING_REGISTER_SYNC_CANCEL, IORING_REGISTER_ZCRX_CTRL, IORING_UNREGISTER_EVENTFD,
+    IORING_UNREGISTER_FILES,
+};
 
 #[test]
 fn wait_reg_is_a_stub() {
@@ -8,38 +14,46 @@ fn wait_reg_is_a_stub() {
 }
 
 #[test]
-fn huge_iowq_mask_is_refused_before_the_kernel() {
-    let mut r = ring!(4);
-    // SAFETY: the size check fails before the mask is looked at.
-    let ret = unsafe { register_iowq_aff(r.live(), 1usize << 31, core::ptr::null()) };
-    assert_eq!(ret, Err(Errno::EINVAL));
+fn byte_counts_of_2_gib_or_more_are_refused_before_the_kernel() {
+    assert_eq!(count_from_size(0), Ok(0));
+    assert_eq!(count_from_size(i32::MAX as usize), Ok(i32::MAX as u32));
+    assert_eq!(count_from_size(1usize << 31), Err(Errno::EINVAL));
+    assert_eq!(count_from_size(usize::MAX), Err(Errno::EINVAL));
 }
 
 #[test]
 fn pointer_arguments_reach_the_kernel_untouched() {
     let mut r = ring!(4);
+    let t = live(r.live());
+    // Whatever the kernel answers to a null argument (EINVAL or EFAULT, by
+    // opcode and version) is the answer, so only failure is asserted here;
+    // capi-tests/bad_args.c compares the exact codes with liburing's.
     // SAFETY: (all) a null argument, which the kernel refuses without
-    // touching memory; liburing passes it on just the same. Whatever
-    // the kernel answers (EINVAL or EFAULT, by opcode and version) is
-    // the answer, so only failure is asserted here; capi-tests/bad_args.c
-    // compares the exact codes with liburing's.
-    let answers = unsafe {
-        [
-            register_iowq_max_workers(r.live(), ptr::null_mut()),
-            register_sync_cancel(r.live(), ptr::null()),
-            register_napi(r.live(), ptr::null_mut()),
-            register_clock(r.live(), ptr::null()),
-            register_sync_msg(ptr::null()),
-            register_zcrx_ctrl(r.live(), ptr::null_mut()),
-        ]
-    };
+    // touching memory; liburing passes it on just the same.
+    let on_ring = |opcode, nr| unsafe { register(t, opcode, ptr::null(), nr) };
+    let answers = [
+        on_ring(IORING_REGISTER_IOWQ_MAX_WORKERS, 2),
+        on_ring(IORING_REGISTER_SYNC_CANCEL, 1),
+        on_ring(IORING_REGISTER_NAPI, 1),
+        on_ring(IORING_REGISTER_CLOCK, 0),
+        // SAFETY: as above.
+        unsafe { ringless(IORING_REGISTER_SEND_MSG_RING, ptr::null(), 1) },
+        on_ring(IORING_REGISTER_ZCRX_CTRL, 0),
+    ];
     for (i, a) in answers.iter().enumerate() {
         assert!(a.is_err(), "call {i}: {a:?}");
     }
     // A working call still works: read the current limits (0, 0 = no change).
     let mut vals = [0u32; 2];
     // SAFETY: two writable u32s.
-    let ret = unsafe { register_iowq_max_workers(r.live(), vals.as_mut_ptr()) };
+    let ret = unsafe {
+        register(
+            live(r.live()),
+            IORING_REGISTER_IOWQ_MAX_WORKERS,
+            vals.as_mut_ptr().cast_const().cast(),
+            2,
+        )
+    };
     assert_eq!(ret, Ok(0));
 }
 
@@ -49,11 +63,17 @@ fn eventfd_and_files_on_a_real_ring() {
     // SAFETY: eventfd(2) has no memory preconditions.
     let efd = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC) };
     assert!(efd >= 0);
-    assert_eq!(register_eventfd(r.live(), efd), Ok(0));
-    assert_eq!(register_eventfd_async(r.live(), efd), Err(Errno::EBUSY));
-    assert_eq!(unregister_eventfd(r.live()), Ok(0));
-    assert_eq!(unregister_eventfd(r.live()), Err(Errno::ENXIO));
+    let lr = r.live();
+    let t = live(lr);
+    // SAFETY: (both) the eventfd opcodes read one int during the call.
+    let eventfd = |opcode| unsafe { with_int(lr, opcode, efd) };
+    let unregister_eventfd = || without_argument(t, IORING_UNREGISTER_EVENTFD, 0);
+    assert_eq!(eventfd(IORING_REGISTER_EVENTFD), Ok(0));
+    assert_eq!(eventfd(IORING_REGISTER_EVENTFD_ASYNC), Err(Errno::EBUSY));
+    assert_eq!(unregister_eventfd(), Ok(0));
+    assert_eq!(unregister_eventfd(), Err(Errno::ENXIO));
     let _ = syscall::close(efd);
+    let unregister_files = || without_argument(t, IORING_UNREGISTER_FILES, 0);
 
     assert_eq!(register_files_sparse(r.live(), 4), Ok(0));
     assert_eq!(register_file_alloc_range(r.live(), 1, 2), Ok(0));
@@ -61,6 +81,6 @@ fn eventfd_and_files_on_a_real_ring() {
     // SAFETY: `fds` holds two ints.
     let ret = unsafe { register_files_update(r.live(), 2, fds.as_ptr(), 2) };
     assert_eq!(ret, Ok(2));
-    assert_eq!(unregister_files(r.live()), Ok(0));
-    assert_eq!(unregister_files(r.live()), Err(Errno::ENXIO));
+    assert_eq!(unregister_files(), Ok(0));
+    assert_eq!(unregister_files(), Err(Errno::ENXIO));
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 use super::*;
-use crate::register::{register_personality, unregister_personality};
+use crate::register::{live, without_argument};
 use crate::test_ring::{require_uring, ring, ring_or_skip, skip, TestRing as Ring};
+use crate::uapi::{IORING_REGISTER_PERSONALITY, IORING_UNREGISTER_PERSONALITY};
 
 #[test]
 fn ring_fd_state_checks() {
@@ -45,9 +46,11 @@ fn ring_fd_registration_follows_the_kernel() {
     assert_ne!(r.0.enter_ring_fd, fd);
     assert_ne!(r.0.int_flags & int_flags::REG_RING, 0);
     // Registration calls now travel through the index.
-    let id = register_personality(r.live()).unwrap();
-    assert_eq!(unregister_personality(r.live(), id), Ok(0));
-    assert_eq!(unregister_personality(r.live(), id), Err(Errno::EINVAL));
+    let t = live(r.live());
+    let id = without_argument(t, IORING_REGISTER_PERSONALITY, 0).unwrap();
+    let unregister = || without_argument(t, IORING_UNREGISTER_PERSONALITY, id as u32);
+    assert_eq!(unregister(), Ok(0));
+    assert_eq!(unregister(), Err(Errno::EINVAL));
     assert_eq!(unregister_ring_fd(&mut r.0), Ok(1));
     assert_eq!(r.0.enter_ring_fd, fd);
     assert_eq!(

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 use super::*;
+use crate::capi::register_pass_through::*;
 use crate::test_ring::ring;
 use core::ptr::{null, null_mut};
 

@@ -83,16 +83,22 @@ fn capi_files() -> Vec<String> {
 }
 
 /// (name, file, doc lines) of every exported function of the C boundary:
-/// files in name order, functions in source order.
+/// files in name order, functions in source order. The file named for a
+/// generated function is the table it comes from.
 pub(crate) fn functions() -> Vec<(String, String, Vec<String>)> {
     let mut out = Vec::new();
     for file in capi_files() {
+        let origin = if file == crate::register_calls::boundary::OUT {
+            crate::register_calls::TABLE.to_string()
+        } else {
+            file.clone()
+        };
         let path = crate::repo().join(&file);
         let source = std::fs::read_to_string(&path)
             .unwrap_or_else(|e| crate::fail(&format!("{}: {e}", path.display())));
         let functions = exported(&source).unwrap_or_else(|e| crate::fail(&format!("{file}: {e}")));
         for (name, lines) in functions {
-            out.push((name, file.clone(), lines));
+            out.push((name, origin.clone(), lines));
         }
     }
     out

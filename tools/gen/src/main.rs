@@ -14,6 +14,7 @@ mod functions_h;
 mod imports;
 mod man;
 mod prep;
+mod register_calls;
 mod releases_tsv;
 
 use std::path::{Path, PathBuf};
@@ -39,6 +40,14 @@ fn generated_files() -> Vec<(String, String)> {
         .into_iter()
         .map(|(p, t)| (p.to_string(), t))
         .collect();
+    files.push((
+        register_calls::boundary::OUT.into(),
+        register_calls::boundary::generate(),
+    ));
+    files.push((
+        register_calls::cases::OUT.into(),
+        register_calls::cases::generate(),
+    ));
     files.push((functions_h::OUT.into(), functions_h::generate()));
     files.push((prep::generate::OUT.into(), prep::generate::generate()));
     files.push((releases_tsv::OUT.into(), releases_tsv::generate()));
@@ -67,7 +76,30 @@ fn link_is(path: &str, target: &str) -> bool {
     std::fs::read_link(repo().join(path)).is_ok_and(|t| t == Path::new(target))
 }
 
+/// Writes `path` when its content differs; says so.
+fn write_if_changed(path: &str, text: &str) {
+    let full = repo().join(path);
+    if std::fs::read_to_string(&full).ok().as_deref() == Some(text) {
+        return;
+    }
+    if let Some(dir) = full.parent() {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            fail(&format!("{}: {e}", dir.display()));
+        }
+    }
+    if let Err(e) = std::fs::write(&full, text) {
+        fail(&format!("{}: {e}", full.display()));
+    }
+    println!("gen: wrote {path}");
+}
+
 fn write_all() -> ExitCode {
+    // The generated boundary functions are read back from disk by cbindgen
+    // (prototypes) and by the manual (doc comments): written first.
+    write_if_changed(
+        register_calls::boundary::OUT,
+        &register_calls::boundary::generate(),
+    );
     let (files, links) = everything();
     for path in strays(&files, &links) {
         let full = repo().join(&path);
@@ -77,19 +109,7 @@ fn write_all() -> ExitCode {
         println!("gen: removed {path}");
     }
     for (path, text) in &files {
-        let full = repo().join(path);
-        if std::fs::read_to_string(&full).ok().as_deref() == Some(text.as_str()) {
-            continue;
-        }
-        if let Some(dir) = full.parent() {
-            if let Err(e) = std::fs::create_dir_all(dir) {
-                fail(&format!("{}: {e}", dir.display()));
-            }
-        }
-        if let Err(e) = std::fs::write(&full, text) {
-            fail(&format!("{}: {e}", full.display()));
-        }
-        println!("gen: wrote {path}");
+        write_if_changed(path, text);
     }
     for (path, target) in &links {
         if link_is(path, target) {

@@ -642,7 +642,12 @@ pub fn add_history(m: &mut Manual, since: &BTreeMap<&str, (u32, u32)>) {
             continue;
         }
         let mut lines = vec![super::history::text(name, node, *in_liburing)];
-        if let Some((_, kname)) = tables::CAPI_KERNEL_NAME.iter().find(|(n, _)| n == name) {
+        let kernel_name = tables::CAPI_KERNEL_NAME
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, k)| *k)
+            .or_else(|| crate::register_calls::kernel_name(name));
+        if let Some(kname) = kernel_name {
             let Some(v) = since.get(kname) else {
                 crate::fail(&format!("man: CAPI_KERNEL_NAME: {kname} has no release"));
             };

@@ -151,10 +151,9 @@ pub const SECTION3_EXAMPLES: &[(&str, &str, &str)] = &[
 
 /// The kernel interface behind each registration function, so that its
 /// page can say which kernel it needs (the release comes from the
-/// kernel-release table).
+/// kernel-release table). The pass-through registration calls name theirs
+/// in their own rows (`crate::register_calls`).
 pub const CAPI_KERNEL_NAME: &[(&str, &str)] = &[
-    ("io_uring_register_buffers", "IORING_REGISTER_BUFFERS"),
-    ("io_uring_unregister_buffers", "IORING_UNREGISTER_BUFFERS"),
     ("io_uring_register_buffers_tags", "IORING_REGISTER_BUFFERS2"),
     (
         "io_uring_register_buffers_sparse",
@@ -164,8 +163,6 @@ pub const CAPI_KERNEL_NAME: &[(&str, &str)] = &[
         "io_uring_register_buffers_update_tag",
         "IORING_REGISTER_BUFFERS_UPDATE",
     ),
-    ("io_uring_register_files", "IORING_REGISTER_FILES"),
-    ("io_uring_unregister_files", "IORING_UNREGISTER_FILES"),
     ("io_uring_register_files_tags", "IORING_REGISTER_FILES2"),
     (
         "io_uring_register_files_sparse",
@@ -183,34 +180,8 @@ pub const CAPI_KERNEL_NAME: &[(&str, &str)] = &[
         "io_uring_register_file_alloc_range",
         "IORING_REGISTER_FILE_ALLOC_RANGE",
     ),
-    ("io_uring_register_eventfd", "IORING_REGISTER_EVENTFD"),
-    ("io_uring_unregister_eventfd", "IORING_UNREGISTER_EVENTFD"),
-    (
-        "io_uring_register_eventfd_async",
-        "IORING_REGISTER_EVENTFD_ASYNC",
-    ),
-    ("io_uring_register_probe", "IORING_REGISTER_PROBE"),
     ("io_uring_get_probe", "IORING_REGISTER_PROBE"),
     ("io_uring_get_probe_ring", "IORING_REGISTER_PROBE"),
-    (
-        "io_uring_register_personality",
-        "IORING_REGISTER_PERSONALITY",
-    ),
-    (
-        "io_uring_unregister_personality",
-        "IORING_UNREGISTER_PERSONALITY",
-    ),
-    (
-        "io_uring_register_restrictions",
-        "IORING_REGISTER_RESTRICTIONS",
-    ),
-    ("io_uring_enable_rings", "IORING_REGISTER_ENABLE_RINGS"),
-    ("io_uring_register_iowq_aff", "IORING_REGISTER_IOWQ_AFF"),
-    ("io_uring_unregister_iowq_aff", "IORING_UNREGISTER_IOWQ_AFF"),
-    (
-        "io_uring_register_iowq_max_workers",
-        "IORING_REGISTER_IOWQ_MAX_WORKERS",
-    ),
     ("io_uring_register_ring_fd", "IORING_REGISTER_RING_FDS"),
     ("io_uring_unregister_ring_fd", "IORING_UNREGISTER_RING_FDS"),
     ("io_uring_register_buf_ring", "IORING_REGISTER_PBUF_RING"),
@@ -221,13 +192,6 @@ pub const CAPI_KERNEL_NAME: &[(&str, &str)] = &[
     ("io_uring_setup_buf_ring", "IORING_REGISTER_PBUF_RING"),
     ("io_uring_free_buf_ring", "IORING_UNREGISTER_PBUF_RING"),
     ("io_uring_buf_ring_head", "IORING_REGISTER_PBUF_STATUS"),
-    (
-        "io_uring_register_sync_cancel",
-        "IORING_REGISTER_SYNC_CANCEL",
-    ),
-    ("io_uring_register_napi", "IORING_REGISTER_NAPI"),
-    ("io_uring_unregister_napi", "IORING_UNREGISTER_NAPI"),
-    ("io_uring_register_clock", "IORING_REGISTER_CLOCK"),
     ("io_uring_clone_buffers", "IORING_REGISTER_CLONE_BUFFERS"),
     // Offsets and ranges came a release after cloning itself, with the
     // replace flag.
@@ -235,19 +199,6 @@ pub const CAPI_KERNEL_NAME: &[(&str, &str)] = &[
         "io_uring_clone_buffers_offset",
         "IORING_REGISTER_DST_REPLACE",
     ),
-    (
-        "io_uring_register_sync_msg",
-        "IORING_REGISTER_SEND_MSG_RING",
-    ),
-    ("io_uring_register_ifq", "IORING_REGISTER_ZCRX_IFQ"),
     ("io_uring_resize_rings", "IORING_REGISTER_RESIZE_RINGS"),
-    ("io_uring_register_region", "IORING_REGISTER_MEM_REGION"),
-    ("io_uring_register_query", "IORING_REGISTER_QUERY"),
-    ("io_uring_register_zcrx_ctrl", "IORING_REGISTER_ZCRX_CTRL"),
-    ("io_uring_register_bpf_filter", "IORING_REGISTER_BPF_FILTER"),
-    (
-        "io_uring_register_bpf_filter_task",
-        "IORING_REGISTER_BPF_FILTER",
-    ),
     ("io_uring_set_iowait", "IORING_FEAT_NO_IOWAIT"),
 ];
