@@ -82,5 +82,13 @@ passed=$(grep -c '^PASS ' "$ARCH_RESULTS")
 failed=$(grep -c '^FAIL ' "$ARCH_RESULTS")
 skipped=$(grep -c '^SKIP ' "$ARCH_RESULTS")
 echo "($skipped skipped)"
+# What failed, again at the very end (CI keeps only the tail of the output):
+# the failing lines of each failed step's log.
+grep '^FAIL ' "$ARCH_RESULTS" | sed -n 's/.* log \(.*\)$/\1/p' | while read -r log; do
+	[ -f "$log" ] || continue
+	echo "---- failures in $log:"
+	grep -E '(^|[[:space:]])(FAIL|TIMEOUT)([[:space:]]|$)|rc=(1|2|124|137)\b' "$log" | head -n 20 | sed 's/^/    /'
+	tail -n 5 "$log" | sed 's/^/    | /'
+done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
