@@ -296,15 +296,50 @@ impl<'a> SubmitSide<'a> {
     /// A copy of SQE slot `slot` (already scaled for SQE128), or `None`
     /// outside the array.
     pub fn sqe(self, slot: u32) -> Option<io_uring_sqe> {
+        self.sqes().get(slot)
+    }
+    /// The SQE array, for a walk over many slots in this call (its
+    /// address and size read once).
+    #[inline(always)]
+    pub fn sqes(self) -> SqeArray<'a> {
         let big = u32::from(self.flags() & crate::uapi::IORING_SETUP_SQE128 != 0);
-        let sqes: *const io_uring_sqe = field!(self.sq.sqes);
-        if sqes.is_null() || slot >= self.sq_entries() << big {
+        let base: *const io_uring_sqe = field!(self.sq.sqes);
+        SqeArray {
+            base,
+            slots: if base.is_null() {
+                0
+            } else {
+                self.sq_entries() << big
+            },
+            _ring: PhantomData,
+        }
+    }
+}
+
+/// A ring's SQE array as seen by the submitting thread inside one call.
+#[derive(Clone, Copy)]
+pub struct SqeArray<'a> {
+    base: *const io_uring_sqe,
+    /// 0 when the ring has no SQE array.
+    slots: u32,
+    _ring: PhantomData<&'a io_uring>,
+}
+
+impl SqeArray<'_> {
+    /// A copy of slot `slot` (already scaled for SQE128), or `None`
+    /// outside the array.
+    #[inline(always)]
+    pub fn get(self, slot: u32) -> Option<io_uring_sqe> {
+        if slot >= self.slots {
             return None;
         }
-        // SAFETY: the SQE array has `entries << big` slots in the live
-        // mapping; the submitting thread (this one) is the only writer of
-        // slots the kernel has not consumed, and it is inside this call.
-        Some(unsafe { sqes.add(slot as usize).read_volatile() })
+        // SAFETY: `slots` is the SQE array's length in the live mapping
+        // (non-null), which stays for 'a; the submitting thread (this one)
+        // is the only writer of slots the kernel has not consumed, and it
+        // is inside this call; the kernel only reads them. Nothing writes
+        // the slot meanwhile, so a plain read, of which the compiler keeps
+        // only the fields used.
+        Some(unsafe { self.base.add(slot as usize).read() })
     }
 }
 
@@ -350,14 +385,48 @@ impl<'a> CompleteSide<'a> {
     /// outside the array. The kernel may be rewriting a slot it has been
     /// given back; a reader checks the indices around it.
     pub fn cqe(self, slot: u32) -> Option<io_uring_cqe> {
+        self.cqes().get(slot)
+    }
+    /// The CQE array, for a walk over many slots in this call (its
+    /// address and size read once).
+    #[inline(always)]
+    pub fn cqes(self) -> CqeArray<'a> {
         let big = u32::from(self.flags() & crate::uapi::IORING_SETUP_CQE32 != 0);
-        let cqes: *const io_uring_cqe = field!(self.cq.cqes);
-        if cqes.is_null() || slot >= self.cq_entries() << big {
+        let base: *const io_uring_cqe = field!(self.cq.cqes);
+        CqeArray {
+            base,
+            slots: if base.is_null() {
+                0
+            } else {
+                self.cq_entries() << big
+            },
+            _ring: PhantomData,
+        }
+    }
+}
+
+/// A ring's CQE array as seen by a reaping thread inside one call.
+#[derive(Clone, Copy)]
+pub struct CqeArray<'a> {
+    base: *const io_uring_cqe,
+    /// 0 when the ring has no CQE array.
+    slots: u32,
+    _ring: PhantomData<&'a io_uring>,
+}
+
+impl CqeArray<'_> {
+    /// A copy of slot `slot` (already scaled for CQE32), or `None` outside
+    /// the array. The kernel may be rewriting a slot it has been given
+    /// back; a reader checks the indices around it.
+    #[inline(always)]
+    pub fn get(self, slot: u32) -> Option<io_uring_cqe> {
+        if slot >= self.slots {
             return None;
         }
-        // SAFETY: within the CQE array of the live mapping; read by value
+        // SAFETY: within the CQE array of the live mapping (`slots` is its
+        // length, the base non-null), which stays for 'a; read by value
         // (volatile: the kernel owns slots at and past the tail).
-        Some(unsafe { cqes.add(slot as usize).read_volatile() })
+        Some(unsafe { self.base.add(slot as usize).read_volatile() })
     }
 }
 

@@ -47,10 +47,12 @@ use crate::uapi::*;
 use uring_core::hooks::{self, CompleteSide, SubmitSide};
 
 const MAX_RINGS: usize = 64;
-/// Requests followed per ring (open addressing on `user_data`).
-const REQ_SLOTS: usize = 4096;
-/// Slots of one bucket of the request table.
+/// Buckets of the request table (a power of two) and slots of one bucket
+/// (the bits of one occupancy byte): 4096 requests followed per ring.
+const BUCKET_BITS: u32 = 9;
+const BUCKETS: usize = 1 << BUCKET_BITS;
 const WAYS: usize = 8;
+const REQ_SLOTS: usize = BUCKETS * WAYS;
 /// Chains remembered per ring (the most recent ones).
 const CHAIN_SLOTS: usize = 32;
 /// Buffer groups whose -ENOBUFS streak is counted per ring.
@@ -111,7 +113,8 @@ extern "C" fn forked() {
 #[derive(Clone, Copy)]
 struct Req {
     user_data: u64,
-    /// Requests in flight with this user_data (0: free slot).
+    /// Requests in flight with this user_data (its occupancy bit is set
+    /// while not 0).
     count: u32,
     opcode: u8,
     multishot: bool,
@@ -165,6 +168,8 @@ struct RingCheck {
     suspect: Option<(u64, u8, u8)>,
     groups: [(u16, u32); GROUP_SLOTS],
     chains: [Chain; CHAIN_SLOTS],
+    /// Per bucket, a bit per slot holding a request in flight.
+    occupied: [u8; BUCKETS],
     reqs: [Req; REQ_SLOTS],
 }
 
@@ -202,6 +207,32 @@ fn remove(ring: usize) -> Option<NonNull<RingCheck>> {
     let rec = NonNull::new(slot.rec.swap(null_mut(), Ordering::Acquire))?;
     slot.ring.store(0, Ordering::Release);
     Some(rec)
+}
+
+/// The library call a check runs in, as its findings name it.
+#[derive(Clone, Copy)]
+enum Call {
+    Submit,
+    SubmitWait,
+    Reap,
+    Wait,
+    Change,
+    Exit,
+}
+
+impl Call {
+    fn text(self) -> &'static str {
+        match self {
+            Call::Submit => "io_uring_submit",
+            Call::SubmitWait => {
+                "a submit-and-wait call (io_uring_submit_and_wait*/io_uring_wait_cqe* with SQEs to submit)"
+            }
+            Call::Reap => "a wait or peek call (io_uring_wait_cqe*/io_uring_peek_cqe)",
+            Call::Wait => "a wait call about to sleep (io_uring_wait_cqe*)",
+            Call::Change => "a ring change",
+            Call::Exit => "io_uring_queue_exit (CQEs consumed before it)",
+        }
+    }
 }
 
 fn gettid() -> i32 {
@@ -264,17 +295,21 @@ fn errname(l: &mut Line, res: i32) {
 }
 
 /// The head of a finding: `uring-check: <tag>: ring N (fd F), thread T (name), in <call>: `.
-fn head(c: &RingCheck, tag: &str, call: &str) -> Line {
+#[cold]
+#[inline(never)]
+fn head(c: &RingCheck, tag: &str, call: Call) -> Line {
     let mut l = Line::new();
     l.s("uring-check: ").s(tag).s(": ring ").u(u64::from(c.id));
     l.s(" (fd ").i(i64::from(c.ring_fd)).s("), thread ");
     thread(&mut l, gettid());
-    l.s(", in ").s(call).s(": ");
+    l.s(", in ").s(call.text()).s(": ");
     l
 }
 
 /// Prints a finding (once per kind and ring): the first line built by the
 /// caller, then why and the fix; aborts in abort mode.
+#[cold]
+#[inline(never)]
 fn report(c: &mut RingCheck, kind: u32, mut first: Line, why: &str, fix: &str) {
     c.reported |= kind;
     first.emit_stderr();
@@ -301,26 +336,39 @@ fn wants(c: &RingCheck, kind: u32) -> bool {
 // Requests in flight
 // ---------------------------------------------------------------------------
 
-/// The first slot of `user_data`'s bucket: the requests of one value live
-/// in one of the `WAYS` slots from there (a full bucket stops the counts).
+/// `user_data`'s bucket: the requests of one value live in one of its
+/// `WAYS` slots (a full bucket stops the counts). A multiplicative hash,
+/// top bits: consecutive values (counters) spread over the buckets.
+#[inline(always)]
 fn bucket(v: u64) -> usize {
-    ((v.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize % (REQ_SLOTS / WAYS)) * WAYS
+    (v.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - BUCKET_BITS)) as usize
 }
 
+/// The slot of a request in flight with `user_data`. The bucket's
+/// occupancy bits make a miss (every new request) a load or two.
+#[inline(always)]
 fn find(c: &RingCheck, user_data: u64) -> Option<usize> {
     let b = bucket(user_data);
-    let ways = c.reqs.get(b..b + WAYS)?;
-    ways.iter()
-        .position(|r| r.count != 0 && r.user_data == user_data)
-        .map(|k| b + k)
+    let mut taken = *c.occupied.get(b)?;
+    while taken != 0 {
+        let i = b * WAYS + taken.trailing_zeros() as usize;
+        if c.reqs.get(i)?.user_data == user_data {
+            return Some(i);
+        }
+        taken &= taken - 1;
+    }
+    None
 }
 
+/// A free slot of `user_data`'s bucket.
+#[inline(always)]
 fn free_slot(c: &RingCheck, user_data: u64) -> Option<usize> {
     let b = bucket(user_data);
-    let ways = c.reqs.get(b..b + WAYS)?;
-    ways.iter().position(|r| r.count == 0).map(|k| b + k)
+    let free = !*c.occupied.get(b)?;
+    (free != 0).then(|| b * WAYS + free.trailing_zeros() as usize)
 }
 
+#[inline(always)]
 fn is_multishot(sqe: &io_uring_sqe) -> bool {
     match sqe.opcode {
         IORING_OP_RECV | IORING_OP_RECVMSG => sqe.ioprio & IORING_RECV_MULTISHOT != 0,
@@ -409,8 +457,14 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
         c.in_flight += 1;
         return;
     }
-    match free_slot(c, user_data).and_then(|i| c.reqs.get_mut(i)) {
-        Some(r) => {
+    match free_slot(c, user_data) {
+        Some(i) => {
+            if let Some(bits) = c.occupied.get_mut(i / WAYS) {
+                *bits |= 1 << (i % WAYS);
+            }
+            let Some(r) = c.reqs.get_mut(i) else {
+                return;
+            };
             *r = Req {
                 user_data,
                 count: 1,
@@ -429,7 +483,8 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
 }
 
 /// One CQE the kernel posted.
-fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: &str) {
+#[inline(always)]
+fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: Call) {
     if cqe.flags & IORING_CQE_F_SKIP != 0 {
         return;
     }
@@ -437,33 +492,53 @@ fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: &str) {
     let Some(i) = find(c, cqe.user_data) else {
         return;
     };
-    let r = c.reqs[i];
-    let more = cqe.flags & IORING_CQE_F_MORE != 0;
-    if !more {
-        if let Some(e) = c.reqs.get_mut(i) {
-            e.count -= 1;
+    let Some(r) = c.reqs.get_mut(i) else {
+        return;
+    };
+    let (count, multishot, rare) = (r.count, r.multishot, r.buf_select || r.chain != 0);
+    if cqe.flags & IORING_CQE_F_MORE == 0 {
+        r.count -= 1;
+        if r.count == 0 {
+            if let Some(bits) = c.occupied.get_mut(i / WAYS) {
+                *bits &= !(1 << (i % WAYS));
+            }
         }
         c.in_flight = c.in_flight.saturating_sub(1);
-        if r.multishot {
+        if multishot {
+            let r = &c.reqs[i];
             c.ended = Some((r.user_data, r.opcode, r.fd, cqe.res));
         }
     }
+    if rare {
+        buffers_and_chains(c, c.reqs[i], count, cqe.res, call);
+    }
+}
+
+/// The checks of a CQE whose request selected a buffer or was linked.
+#[inline(never)]
+fn buffers_and_chains(c: &mut RingCheck, r: Req, count: u32, res: i32, call: Call) {
     if r.buf_select {
-        enobufs(c, &r, cqe.res, call);
+        enobufs(c, &r, res, call);
     }
     // A chain member sharing its user_data with another request in flight
     // cannot be told apart from it: no chain finding from it.
-    if r.chain != 0 && r.count == 1 {
-        chain_cqe(c, &r, cqe.res, call);
+    if r.chain != 0 && count == 1 {
+        chain_cqe(c, &r, res, call);
     }
 }
 
 /// Reports a user_data submitted while another request with the same
 /// value is still in flight (both counted after the CQ was looked at).
-fn reuse(c: &mut RingCheck, call: &str) {
-    let Some((user_data, op, prev)) = c.suspect.take() else {
-        return;
-    };
+#[inline(always)]
+fn reuse(c: &mut RingCheck, call: Call) {
+    if let Some(suspect) = c.suspect.take() {
+        reuse_judged(c, suspect, call);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn reuse_judged(c: &mut RingCheck, (user_data, op, prev): (u64, u8, u8), call: Call) {
     let still = find(c, user_data)
         .and_then(|i| c.reqs.get(i))
         .map_or(0, |r| r.count);
@@ -486,7 +561,7 @@ fn reuse(c: &mut RingCheck, call: &str) {
     );
 }
 
-fn enobufs(c: &mut RingCheck, r: &Req, res: i32, call: &str) {
+fn enobufs(c: &mut RingCheck, r: &Req, res: i32, call: Call) {
     let g = r.buf_group;
     let slot = c
         .groups
@@ -524,7 +599,7 @@ fn enobufs(c: &mut RingCheck, r: &Req, res: i32, call: &str) {
     }
 }
 
-fn chain_cqe(c: &mut RingCheck, r: &Req, res: i32, call: &str) {
+fn chain_cqe(c: &mut RingCheck, r: &Req, res: i32, call: Call) {
     let Some(ch) = chain_mut(c, r.chain) else {
         return;
     };
@@ -599,9 +674,10 @@ fn walk_sq(c: &mut RingCheck, sq: SubmitSide<'_>) {
     }
     let mixed = c.flags & IORING_SETUP_SQE_MIXED != 0;
     let shift = crate::geometry::sqe_shift(c.flags);
+    let (sqes, mask) = (sq.sqes(), sq.sq_mask());
     let mut pos = from;
     while to.wrapping_sub(pos) != 0 && to.wrapping_sub(pos) <= entries {
-        let Some(sqe) = sq.sqe((pos & sq.sq_mask()) << shift) else {
+        let Some(sqe) = sqes.get((pos & mask) << shift) else {
             break;
         };
         on_sqe(c, &sqe);
@@ -612,7 +688,8 @@ fn walk_sq(c: &mut RingCheck, sq: SubmitSide<'_>) {
     c.cur_chain = 0;
 }
 
-fn walk_cq(c: &mut RingCheck, cq: CompleteSide<'_>, call: &str) {
+#[inline(always)]
+fn walk_cq(c: &mut RingCheck, cq: CompleteSide<'_>, call: Call) {
     let entries = cq.cq_entries();
     let head = cq.cq_khead();
     let tail = cq.cq_ktail();
@@ -626,12 +703,13 @@ fn walk_cq(c: &mut RingCheck, cq: CompleteSide<'_>, call: &str) {
     }
     let shift = crate::geometry::cqe_shift(c.flags);
     let mixed = c.flags & IORING_SETUP_CQE_MIXED != 0;
+    let (cqes, mask) = (cq.cqes(), cq.cq_mask());
     loop {
         let left = tail.wrapping_sub(c.cq_cursor);
         if left == 0 || left > entries {
             break;
         }
-        let Some(cqe) = cq.cqe((c.cq_cursor & cq.cq_mask()) << shift) else {
+        let Some(cqe) = cqes.get((c.cq_cursor & mask) << shift) else {
             break;
         };
         let released = (head.wrapping_sub(c.cq_cursor) as i32) > 0;
@@ -660,7 +738,9 @@ fn walk_cq(c: &mut RingCheck, cq: CompleteSide<'_>, call: &str) {
     }
 }
 
-fn overflow(c: &mut RingCheck, call: &str, dropped: Option<u32>) {
+#[cold]
+#[inline(never)]
+fn overflow(c: &mut RingCheck, call: Call, dropped: Option<u32>) {
     if !wants(c, OVERFLOW) {
         return;
     }
@@ -679,8 +759,17 @@ fn overflow(c: &mut RingCheck, call: &str, dropped: Option<u32>) {
 }
 
 /// Checks common to every call: a ring of another process.
-fn common(c: &mut RingCheck, call: &str) {
-    if c.fork_gen != FORK_GEN.load(Ordering::Relaxed) && wants(c, FORK) {
+#[inline(always)]
+fn common(c: &mut RingCheck, call: Call) {
+    if c.fork_gen != FORK_GEN.load(Ordering::Relaxed) {
+        forked_use(c, call);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn forked_use(c: &mut RingCheck, call: Call) {
+    if wants(c, FORK) {
         c.lost = true;
         let mut l = head(c, "fork", call);
         l.s("the ring was set up by process ")
@@ -699,10 +788,17 @@ fn common(c: &mut RingCheck, call: &str) {
     }
 }
 
-fn eexist(c: &mut RingCheck, call: &str, result: i32) {
-    if result != -libc::EEXIST
-        || c.flags & (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN) == 0
-        || !wants(c, OWNER)
+#[inline(always)]
+fn eexist(c: &mut RingCheck, call: Call, result: i32) {
+    if result == -libc::EEXIST {
+        owner_thread(c, call);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn owner_thread(c: &mut RingCheck, call: Call) {
+    if c.flags & (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN) == 0 || !wants(c, OWNER)
     {
         return;
     }
@@ -783,7 +879,7 @@ pub fn ring_changed(ring: &io_uring) {
     let (sq, cq) = hooks::both_sides(ring);
     with_ring(core::ptr::from_ref(ring) as usize, |c| {
         c.ring_fd = sq.ring_fd();
-        walk_cq(c, cq, "a ring change");
+        walk_cq(c, cq, Call::Change);
         c.sq_cursor = consumed_mark(sq);
         c.cq_cursor = cq.cq_khead();
     });
@@ -793,7 +889,7 @@ pub fn ring_exit(ring: &io_uring) {
     let (_, cq) = hooks::both_sides(ring);
     // The CQEs the program consumed inline since the last call seen.
     with_ring(core::ptr::from_ref(ring) as usize, |c| {
-        walk_cq(c, cq, "io_uring_queue_exit (CQEs consumed before it)");
+        walk_cq(c, cq, Call::Exit);
     });
     if let Some(rec) = remove(core::ptr::from_ref(ring) as usize) {
         // SAFETY: from calloc, out of the table.
@@ -803,9 +899,9 @@ pub fn ring_exit(ring: &io_uring) {
 
 pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, enters: u32) {
     let call = if cq.is_some() {
-        "a submit-and-wait call (io_uring_submit_and_wait*/io_uring_wait_cqe* with SQEs to submit)"
+        Call::SubmitWait
     } else {
-        "io_uring_submit"
+        Call::Submit
     };
     with_ring(sq.id() as usize, |c| {
         c.ring_fd = sq.ring_fd();
@@ -841,7 +937,7 @@ pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, 
 }
 
 pub fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32) {
-    let call = "a wait or peek call (io_uring_wait_cqe*/io_uring_peek_cqe)";
+    let call = Call::Reap;
     with_ring(cq.id() as usize, |c| {
         common(c, call);
         eexist(c, call, result);
@@ -857,12 +953,16 @@ pub fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32) {
 /// A call that neither found a CQE nor entered the kernel to get events:
 /// on a DEFER_TASKRUN ring with requests in flight, many in a row mean the
 /// kernel is never given the chance to complete them.
-fn idle_call(c: &mut RingCheck, call: &str, result: i32) {
-    if c.flags & IORING_SETUP_DEFER_TASKRUN == 0
-        || c.lost
-        || c.in_flight == 0
-        || result < 0 && result != -libc::EAGAIN
-    {
+#[inline(always)]
+fn idle_call(c: &mut RingCheck, call: Call, result: i32) {
+    if c.flags & IORING_SETUP_DEFER_TASKRUN != 0 {
+        idle_deferred(c, call, result);
+    }
+}
+
+#[inline(never)]
+fn idle_deferred(c: &mut RingCheck, call: Call, result: i32) {
+    if c.lost || c.in_flight == 0 || result < 0 && result != -libc::EAGAIN {
         return;
     }
     c.peeks_idle += 1;
@@ -883,7 +983,7 @@ fn idle_call(c: &mut RingCheck, call: &str, result: i32) {
 }
 
 pub fn waiting(cq: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool) {
-    let call = "a wait call about to sleep (io_uring_wait_cqe*)";
+    let call = Call::Wait;
     with_ring(cq.id() as usize, |c| {
         common(c, call);
         walk_cq(c, cq, call);
