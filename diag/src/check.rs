@@ -294,7 +294,8 @@ fn errname(l: &mut Line, res: i32) {
     }
 }
 
-/// The head of a finding: `uring-check: <tag>: ring N (fd F), thread T (name), in <call>: `.
+/// The head of a finding: `uring-check: <tag>: ring N (fd F), thread T
+/// (name), in <call> called from <return address>: `.
 #[cold]
 #[inline(never)]
 fn head(c: &RingCheck, tag: &str, call: Call) -> Line {
@@ -302,7 +303,9 @@ fn head(c: &RingCheck, tag: &str, call: Call) -> Line {
     l.s("uring-check: ").s(tag).s(": ring ").u(u64::from(c.id));
     l.s(" (fd ").i(i64::from(c.ring_fd)).s("), thread ");
     thread(&mut l, gettid());
-    l.s(", in ").s(call.text()).s(": ");
+    l.s(", in ").s(call.text());
+    super::call_site::append(&mut l);
+    l.s(": ");
     l
 }
 

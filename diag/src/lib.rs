@@ -52,6 +52,7 @@ use uring_core::uapi::names;
 use uring_sysinfo as sysinfo;
 
 mod atomic_u64;
+mod call_site;
 mod check;
 pub mod line;
 mod op_flags;
