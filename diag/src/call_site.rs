@@ -45,10 +45,16 @@ struct Segments {
 }
 
 fn within(ranges: &[(usize, usize)], from: usize, to: usize) -> bool {
-    ranges.iter().any(|&(s, e)| from >= s && to <= e && from <= to)
+    ranges
+        .iter()
+        .any(|&(s, e)| from >= s && to <= e && from <= to)
 }
 
-extern "C" fn add_segments(info: *mut libc::dl_phdr_info, _size: usize, data: *mut c_void) -> c_int {
+extern "C" fn add_segments(
+    info: *mut libc::dl_phdr_info,
+    _size: usize,
+    data: *mut c_void,
+) -> c_int {
     // SAFETY: dl_iterate_phdr passes the `Segments` given below as `data`
     // and a valid `info` for the length of the call.
     let (segs, info) = unsafe { (&mut *data.cast::<Segments>(), &*info) };
@@ -56,7 +62,8 @@ extern "C" fn add_segments(info: *mut libc::dl_phdr_info, _size: usize, data: *m
         return 0;
     }
     // SAFETY: `dlpi_phdr` points at `dlpi_phnum` program headers.
-    let phdrs = unsafe { core::slice::from_raw_parts(info.dlpi_phdr, usize::from(info.dlpi_phnum)) };
+    let phdrs =
+        unsafe { core::slice::from_raw_parts(info.dlpi_phdr, usize::from(info.dlpi_phnum)) };
     let mut exec = [(0usize, 0usize); 8];
     let mut read = [(0usize, 0usize); 8];
     let (mut n, mut r) = (0, 0);
@@ -131,7 +138,8 @@ fn stack_top() -> Option<usize> {
 fn read_word(segs: &Segments, at: usize) -> Option<usize> {
     let readable = segs.readable.get(..segs.readable_len)?;
     // SAFETY: inside a readable segment of a loaded object; unaligned.
-    within(readable, at, at.checked_add(8)?).then(|| unsafe { (at as *const usize).read_unaligned() })
+    within(readable, at, at.checked_add(8)?)
+        .then(|| unsafe { (at as *const usize).read_unaligned() })
 }
 
 /// Whether the code bytes before `ret` end in a call that leads into the
@@ -259,7 +267,9 @@ pub fn append(l: &mut Line) {
         l.s("+").x((ret - info.dli_saddr as usize) as u64).s(" (");
         l.bytes(object).s(")");
     } else {
-        l.bytes(object).s("+").x((ret - info.dli_fbase as usize) as u64);
+        l.bytes(object)
+            .s("+")
+            .x((ret - info.dli_fbase as usize) as u64);
         l.s(" (").x(ret as u64).s(")");
     }
 }

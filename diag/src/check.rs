@@ -44,7 +44,7 @@ use super::names::{self, OPCODE};
 use super::sysinfo;
 use crate::structs::io_uring;
 use crate::uapi::*;
-use uring_core::hooks::{self, CompleteSide, SubmitSide};
+use uring_core::hooks::{self, CompleteSide, CqeArray, SqeArray, SubmitSide};
 
 const MAX_RINGS: usize = 64;
 /// Buckets of the request table (a power of two) and slots of one bucket
@@ -79,6 +79,17 @@ const ENOBUFS: u32 = 1 << 5;
 const LINK: u32 = 1 << 6;
 const REUSE: u32 = 1 << 7;
 const FORK: u32 = 1 << 8;
+
+/// Setup flags whose rings the general walks follow (SQPOLL's consumed
+/// mark, SQEs or CQEs of two sizes or of double size).
+const SLOW_SETUP: u32 = IORING_SETUP_SQPOLL
+    | IORING_SETUP_SQE_MIXED
+    | IORING_SETUP_CQE_MIXED
+    | IORING_SETUP_SQE128
+    | IORING_SETUP_CQE32;
+/// SQE flags whose requests the general path follows.
+const SLOW_SQE: u8 =
+    IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_CQE_SKIP_SUCCESS | IOSQE_BUFFER_SELECT;
 
 /// Whether `LIBURING_CHECK` is on.
 pub fn checking() -> bool {
@@ -152,6 +163,8 @@ struct RingCheck {
     cq_cursor: u32,
     /// A CQE went by unseen (or the table filled): no in-flight counts.
     lost: bool,
+    /// No setup flag takes the ring off the fast walks (`SLOW_SETUP`).
+    simple: bool,
     in_flight: u32,
     reported: u32,
     peeks_idle: u32,
@@ -666,6 +679,167 @@ fn consumed_mark(sq: SubmitSide<'_>) -> u32 {
     }
 }
 
+/// Opcodes that may be multishot (`is_multishot` decides).
+#[inline(always)]
+fn maybe_multishot(op: u8) -> bool {
+    matches!(
+        op,
+        IORING_OP_RECV
+            | IORING_OP_RECVMSG
+            | IORING_OP_ACCEPT
+            | IORING_OP_POLL_ADD
+            | IORING_OP_READ_MULTISHOT
+            | IORING_OP_TIMEOUT
+    )
+}
+
+/// Follows a plain request (no link, buffer, skip or multishot) whose
+/// bucket is empty, as `on_sqe` would; false when `on_sqe` must.
+#[inline(always)]
+fn insert_plain(c: &mut RingCheck, user_data: u64, opcode: u8, fd: i32) -> bool {
+    let b = bucket(user_data);
+    let Some(bits) = c.occupied.get_mut(b) else {
+        return false;
+    };
+    if *bits != 0 {
+        return false;
+    }
+    *bits = 1;
+    if let Some(r) = c.reqs.get_mut(b * WAYS) {
+        *r = Req {
+            user_data,
+            count: 1,
+            opcode,
+            multishot: false,
+            buf_select: false,
+            buf_group: 0,
+            fd,
+            chain: 0,
+            pos: 0,
+        };
+    }
+    c.in_flight += 1;
+    true
+}
+
+/// `on_sqe` for slot `slot`, read again here: the fast walk then reads
+/// only the fields it tests.
+#[inline(never)]
+fn on_sqe_general(c: &mut RingCheck, sqes: SqeArray<'_>, slot: u32) {
+    if let Some(sqe) = sqes.get(slot) {
+        on_sqe(c, &sqe);
+    }
+}
+
+/// The SQEs the kernel consumed: the common case (a plain ring, plain
+/// requests with their own user_data) in one lean pass, the rest through
+/// the general walk or `on_sqe`, with the same outcome.
+#[inline(always)]
+fn walk_sq_fast(c: &mut RingCheck, sq: SubmitSide<'_>) {
+    let to = sq.sq_khead();
+    let from = c.sq_cursor;
+    if !c.simple || to.wrapping_sub(from) > sq.sq_entries() {
+        walk_sq(c, sq);
+        return;
+    }
+    c.sq_cursor = to;
+    let (sqes, mask) = (sq.sqes(), sq.sq_mask());
+    let mut pos = from;
+    while pos != to {
+        let Some(sqe) = sqes.get(pos & mask) else {
+            break;
+        };
+        let general = sqe.flags & SLOW_SQE != 0
+            || c.cur_chain != 0
+            || c.lost
+            || c.ended.is_some()
+            || maybe_multishot(sqe.opcode);
+        if general || !insert_plain(c, sqe.user_data, sqe.opcode, sqe.fd) {
+            on_sqe_general(c, sqes, pos & mask);
+        }
+        pos = pos.wrapping_add(1);
+    }
+    // A chain does not run on past the SQEs of one submission.
+    c.cur_chain = 0;
+}
+
+/// Retires a plain request's last CQE found in its bucket's first slot, as
+/// `on_cqe` would; false when `on_cqe` must.
+#[inline(always)]
+fn remove_plain(c: &mut RingCheck, user_data: u64, flags: u32) -> bool {
+    if flags & (IORING_CQE_F_SKIP | IORING_CQE_F_MORE) != 0 {
+        return false;
+    }
+    let b = bucket(user_data);
+    let Some(&bits) = c.occupied.get(b) else {
+        return false;
+    };
+    let Some(r) = c.reqs.get_mut(b * WAYS) else {
+        return false;
+    };
+    if bits & 1 == 0
+        || r.user_data != user_data
+        || r.count != 1
+        || r.multishot
+        || r.buf_select
+        || r.chain != 0
+    {
+        return false;
+    }
+    r.count = 0;
+    if let Some(bits) = c.occupied.get_mut(b) {
+        *bits &= !1;
+    }
+    c.in_flight = c.in_flight.saturating_sub(1);
+    c.peeks_idle = 0;
+    true
+}
+
+/// `on_cqe` for slot `slot`, read again here (as `on_sqe_general`).
+#[inline(never)]
+fn on_cqe_general(c: &mut RingCheck, cqes: CqeArray<'_>, slot: u32, call: Call) {
+    if let Some(cqe) = cqes.get(slot) {
+        on_cqe(c, &cqe, call);
+    }
+}
+
+/// The CQEs posted since the last look: when none of the program's CQ
+/// slots were released past the cursor (so the kernel cannot be rewriting
+/// them), one lean pass; otherwise the general walk.
+#[inline(always)]
+fn walk_cq_fast(c: &mut RingCheck, cq: CompleteSide<'_>, call: Call) {
+    let (head, tail) = (cq.cq_khead(), cq.cq_ktail());
+    let cursor = c.cq_cursor;
+    if !c.simple
+        || tail.wrapping_sub(cursor) > cq.cq_entries()
+        || (head.wrapping_sub(cursor) as i32) > 0
+    {
+        walk_cq(c, cq, call);
+        return;
+    }
+    if tail != cursor {
+        let (cqes, mask) = (cq.cqes(), cq.cq_mask());
+        let mut pos = cursor;
+        while pos != tail {
+            let Some(cqe) = cqes.get(pos & mask) else {
+                break;
+            };
+            if !remove_plain(c, cqe.user_data, cqe.flags) {
+                on_cqe_general(c, cqes, pos & mask, call);
+            }
+            pos = pos.wrapping_add(1);
+        }
+        c.cq_cursor = pos;
+    }
+    let dropped = cq.cq_overflow();
+    if dropped != c.overflow_last {
+        c.overflow_last = dropped;
+        c.lost = true;
+        overflow(c, call, Some(dropped));
+    }
+}
+
+#[inline(never)]
 fn walk_sq(c: &mut RingCheck, sq: SubmitSide<'_>) {
     let to = consumed_mark(sq);
     let from = c.sq_cursor;
@@ -691,7 +865,7 @@ fn walk_sq(c: &mut RingCheck, sq: SubmitSide<'_>) {
     c.cur_chain = 0;
 }
 
-#[inline(always)]
+#[inline(never)]
 fn walk_cq(c: &mut RingCheck, cq: CompleteSide<'_>, call: Call) {
     let entries = cq.cq_entries();
     let head = cq.cq_khead();
@@ -866,6 +1040,7 @@ pub fn ring_created(ring: &io_uring) {
     c.cq_cursor = cq.cq_khead();
     c.overflow_last = cq.cq_overflow();
     c.lost = ring.flags & IORING_SETUP_SQ_REWIND != 0;
+    c.simple = ring.flags & SLOW_SETUP == 0;
     let claimed = SLOTS.iter().find(|s| {
         s.ring
             .compare_exchange(0, id, Ordering::AcqRel, Ordering::Relaxed)
@@ -907,6 +1082,7 @@ pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, 
         Call::Submit
     };
     with_ring(sq.id() as usize, |c| {
+        // Registering or closing the ring fd tells no hook: read each time.
         c.ring_fd = sq.ring_fd();
         common(c, call);
         eexist(c, call, result);
@@ -914,7 +1090,7 @@ pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, 
             c.owner_tid = gettid();
             c.owner_from_enable = true;
         }
-        walk_sq(c, sq);
+        walk_sq_fast(c, sq);
         // The CQ too, after the SQ (so that every CQE's request is known):
         // the program may have consumed CQEs inline since the last call.
         // SAFETY: the ring is live for this call. A submit call does not own
@@ -924,7 +1100,7 @@ pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, 
         let cqv = cq
             .or_else(|| NonNull::new(sq.id().cast_mut()).map(|p| unsafe { CompleteSide::new(p) }));
         if let Some(cqv) = cqv {
-            walk_cq(c, cqv, call);
+            walk_cq_fast(c, cqv, call);
         }
         reuse(c, call);
         if enters != 0 && cq.is_some() {
@@ -944,7 +1120,7 @@ pub fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32) {
     with_ring(cq.id() as usize, |c| {
         common(c, call);
         eexist(c, call, result);
-        walk_cq(c, cq, call);
+        walk_cq_fast(c, cq, call);
         if enters != 0 {
             c.peeks_idle = 0;
             return;
@@ -989,7 +1165,7 @@ pub fn waiting(cq: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool
     let call = Call::Wait;
     with_ring(cq.id() as usize, |c| {
         common(c, call);
-        walk_cq(c, cq, call);
+        walk_cq_fast(c, cq, call);
         let ready = cq.cq_ktail().wrapping_sub(cq.cq_khead());
         if timed || c.lost || c.in_flight != 0 || ready >= wait_nr {
             return;

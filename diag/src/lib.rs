@@ -91,6 +91,33 @@ static OBSERVER: hooks::Observer = hooks::Observer {
     register_failed,
 };
 
+/// The observer installed when `LIBURING_CHECK` is on without the trace:
+/// the per-call hooks go straight to the checker (no test of the trace, and
+/// a frame only as large as the checker needs).
+static CHECK_OBSERVER: hooks::Observer = hooks::Observer {
+    setup_failed,
+    ring_created,
+    ring_changed,
+    ring_exit,
+    submitted: check_submitted,
+    reaped: check_reaped,
+    waiting,
+    register_failed,
+};
+
+extern "C" fn check_submitted(
+    sq: hooks::SubmitSide<'_>,
+    cq: Option<hooks::CompleteSide<'_>>,
+    result: i32,
+    enters: u32,
+) {
+    check::submitted(sq, cq, result, enters);
+}
+
+extern "C" fn check_reaped(cq: hooks::CompleteSide<'_>, result: i32, enters: u32) {
+    check::reaped(cq, result, enters);
+}
+
 /// `LIBURING_TRACE` was on at attach: the trace follows rings (its
 /// records live on when its target stops taking lines).
 static TRACE_ON: AtomicBool = AtomicBool::new(false);
@@ -204,7 +231,7 @@ pub extern "C" fn uring_diag_attach(interface: u64) -> Attachment {
     }
     Attachment {
         status: hooks::ATTACHED,
-        observer: Some(&OBSERVER),
+        observer: Some(if tracing { &OBSERVER } else { &CHECK_OBSERVER }),
         rings: tracing || checking,
     }
 }
