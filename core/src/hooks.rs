@@ -80,10 +80,18 @@ pub struct Observer {
     pub ring_exit: extern "C" fn(ring: &io_uring),
     /// A submit call is done: `result` in liburing's encoding, `enters` the
     /// `io_uring_enter` calls it made; `cq` when the call also reaped.
-    pub submitted:
-        extern "C" fn(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, enters: u32),
-    /// A wait or peek call that did not submit is done.
-    pub reaped: extern "C" fn(cq: CompleteSide<'_>, result: i32, enters: u32),
+    /// `entered_ns`: when it first entered the kernel (CLOCK_MONOTONIC), for
+    /// an observer that asked for it ([`Observer::timed`]); else 0.
+    pub submitted: extern "C" fn(
+        sq: SubmitSide<'_>,
+        cq: Option<CompleteSide<'_>>,
+        result: i32,
+        enters: u32,
+        entered_ns: u64,
+    ),
+    /// A wait or peek call that did not submit is done (`entered_ns` as
+    /// for `submitted`).
+    pub reaped: extern "C" fn(cq: CompleteSide<'_>, result: i32, enters: u32, entered_ns: u64),
     /// A call that submits nothing is about to sleep in the kernel for
     /// `wait_nr` CQEs (`timed`: with a timeout). `unsubmitted`: SQEs the
     /// program took from the SQ that no submit call has handed to the
@@ -91,6 +99,9 @@ pub struct Observer {
     pub waiting: extern "C" fn(cq: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool),
     /// `io_uring_register` failed with `errno`.
     pub register_failed: extern "C" fn(opcode: u32, arg: *const c_void, nr_args: u32, errno: i32),
+    /// The observer wants the time of each call's first enter (a trace
+    /// that draws enters as slices): the observed paths read the clock.
+    pub timed: bool,
 }
 
 /// What the diagnostics object answers when the library attaches it.
@@ -150,6 +161,8 @@ unsafe impl<T: Sync> Sync for SetAtLoad<T> {}
 
 /// The observer wants the submit and wait paths.
 static WATCHING_RINGS: SetAtLoad<bool> = SetAtLoad(UnsafeCell::new(false));
+/// The observer wants the time of each call's first enter.
+static TIMED: SetAtLoad<bool> = SetAtLoad(UnsafeCell::new(false));
 
 /// The lowest ring address the hot C entry points take straight: 1 when
 /// nobody watches (only a null ring leaves the fast path, for its
@@ -168,6 +181,7 @@ pub unsafe fn install(observer: &'static Observer, rings: bool) {
     // SAFETY: per the caller, no read of these runs alongside.
     unsafe {
         *WATCHING_RINGS.0.get() = rings;
+        *TIMED.0.get() = rings && observer.timed;
         // Opaque to the optimiser: told the two values, it would turn the
         // address compare into a flag test of more instructions.
         *FAST_FROM.0.get() = core::hint::black_box(if rings { usize::MAX } else { 1 });
@@ -192,6 +206,40 @@ pub fn detour(ring: *const io_uring) -> bool {
 fn observer() -> Option<&'static Observer> {
     // SAFETY: only `install` stores here, from a `&'static Observer`.
     unsafe { OBSERVER.load(Ordering::Acquire).as_ref() }
+}
+
+/// The time to pass as `entered_ns` (CLOCK_MONOTONIC in ns) when the
+/// observer asked for it, else 0 (one byte tested, no clock read). Called
+/// just before a call's first `io_uring_enter`.
+#[inline(always)]
+pub fn entering_clock() -> u64 {
+    if timed() {
+        clock_ns()
+    } else {
+        0
+    }
+}
+
+/// Whether the observer wants `entered_ns` (one byte).
+#[inline(always)]
+pub fn timed() -> bool {
+    // SAFETY: written only before the library is callable (`install`).
+    unsafe { *TIMED.0.get() }
+}
+
+/// CLOCK_MONOTONIC in ns, for `entered_ns`.
+#[cold]
+#[inline(never)]
+pub fn clock_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid out-parameter; CLOCK_MONOTONIC is served by the vDSO.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    (ts.tv_sec as u64)
+        .wrapping_mul(1_000_000_000)
+        .wrapping_add(ts.tv_nsec as u64)
 }
 
 /// Whether the submit and wait paths must report (one byte, one branch).
@@ -514,7 +562,13 @@ fn ring_exit_cold(ring: &io_uring) {
 /// `ring` is the live ring of the submit call this thread is in.
 #[cold]
 #[inline(never)]
-pub unsafe fn submitted(ring: NonNull<io_uring>, reaped: bool, result: i32, enters: u32) -> i32 {
+pub unsafe fn submitted(
+    ring: NonNull<io_uring>,
+    reaped: bool,
+    result: i32,
+    enters: u32,
+    entered_ns: u64,
+) -> i32 {
     if let Some(o) = observer() {
         // SAFETY: per the caller: this thread is the ring's submitter now,
         // and a call that waits is its reaper too.
@@ -524,7 +578,7 @@ pub unsafe fn submitted(ring: NonNull<io_uring>, reaped: bool, result: i32, ente
                 reaped.then(|| CompleteSide::new(ring)),
             )
         };
-        (o.submitted)(sq, cq, result, enters);
+        (o.submitted)(sq, cq, result, enters, entered_ns);
     }
     result
 }
@@ -536,10 +590,15 @@ pub unsafe fn submitted(ring: NonNull<io_uring>, reaped: bool, result: i32, ente
 /// `ring` is the live ring of the wait call this thread is in.
 #[cold]
 #[inline(never)]
-pub unsafe fn reaped(ring: NonNull<io_uring>, result: i32, enters: u32) -> i32 {
+pub unsafe fn reaped(ring: NonNull<io_uring>, result: i32, enters: u32, entered_ns: u64) -> i32 {
     if let Some(o) = observer() {
         // SAFETY: per the caller.
-        (o.reaped)(unsafe { CompleteSide::new(ring) }, result, enters);
+        (o.reaped)(
+            unsafe { CompleteSide::new(ring) },
+            result,
+            enters,
+            entered_ns,
+        );
     }
     result
 }

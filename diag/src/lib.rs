@@ -89,6 +89,8 @@ static OBSERVER: hooks::Observer = hooks::Observer {
     reaped,
     waiting,
     register_failed,
+    // The JSON trace draws each call's enters as a slice from the first.
+    timed: true,
 };
 
 /// The observer installed when `LIBURING_CHECK` is on without the trace:
@@ -103,6 +105,7 @@ static CHECK_OBSERVER: hooks::Observer = hooks::Observer {
     reaped: check_reaped,
     waiting,
     register_failed,
+    timed: false,
 };
 
 extern "C" fn check_submitted(
@@ -110,11 +113,17 @@ extern "C" fn check_submitted(
     cq: Option<hooks::CompleteSide<'_>>,
     result: i32,
     enters: u32,
+    _entered_ns: u64,
 ) {
     check::submitted(sq, cq, result, enters);
 }
 
-extern "C" fn check_reaped(cq: hooks::CompleteSide<'_>, result: i32, enters: u32) {
+extern "C" fn check_reaped(
+    cq: hooks::CompleteSide<'_>,
+    result: i32,
+    enters: u32,
+    _entered_ns: u64,
+) {
     check::reaped(cq, result, enters);
 }
 
@@ -160,18 +169,19 @@ extern "C" fn submitted(
     cq: Option<hooks::CompleteSide<'_>>,
     result: i32,
     enters: u32,
+    entered_ns: u64,
 ) {
     if trace_on() {
-        trace::submitted(sq, cq, result, enters);
+        trace::submitted(sq, cq, result, enters, entered_ns);
     }
     if check::checking() {
         check::submitted(sq, cq, result, enters);
     }
 }
 
-extern "C" fn reaped(cq: hooks::CompleteSide<'_>, result: i32, enters: u32) {
+extern "C" fn reaped(cq: hooks::CompleteSide<'_>, result: i32, enters: u32, entered_ns: u64) {
     if trace_on() {
-        trace::reaped(cq, result, enters);
+        trace::reaped(cq, result, enters, entered_ns);
     }
     if check::checking() {
         check::reaped(cq, result, enters);

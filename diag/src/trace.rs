@@ -895,9 +895,10 @@ fn log_cqe(t: &mut RingTrace, cqe: &io_uring_cqe) {
 // One process per ring (pid = the ring's trace id), one thread per thread
 // of the program (tid = its pthread_self, cheap to read). Each request is
 // a complete event ("X") from its SQE seen consumed to its last CQE seen,
-// written when that CQE is seen; calls that entered the kernel, CQ
-// overflows and dry buffer groups are instant events; SQ and CQ fill are
-// counters. Every event is one line ending in a comma; the array is closed
+// written when that CQE is seen; a call that entered the kernel is a
+// complete event too (category "enter"), from its first enter to the end of
+// the call; CQ overflows and dry buffer groups are instant events; SQ and
+// CQ fill are counters. Every event is one line ending in a comma; the array is closed
 // at exit (output::json_close).
 
 /// The calling thread, as an id for the timeline (no system call).
@@ -964,11 +965,21 @@ fn json_counter(t: &RingTrace, name: &str, value: u32) {
     l.emit_event();
 }
 
-fn json_call(t: &RingTrace, what: &str, enters: u32, result: i32) {
+/// A call that entered the kernel: a slice from its first enter to now
+/// (an instant when the library did not time it).
+fn json_call(t: &RingTrace, what: &str, enters: u32, result: i32, entered_ns: u64) {
     let mut l = Line::new();
-    json_head(&mut l, t, "i", what, this_thread(), now_ns());
-    l.s(",\"s\":\"t\",\"args\":{\"enters\":")
-        .u(u64::from(enters));
+    let now = now_ns();
+    if entered_ns != 0 && entered_ns <= now {
+        json_head(&mut l, t, "X", what, this_thread(), entered_ns);
+        l.s(",\"dur\":");
+        micros(&mut l, now - entered_ns);
+        l.s(",\"cat\":\"enter\"");
+    } else {
+        json_head(&mut l, t, "i", what, this_thread(), now);
+        l.s(",\"s\":\"t\"");
+    }
+    l.s(",\"args\":{\"enters\":").u(u64::from(enters));
     l.s(",\"result\":").i(i64::from(result)).s("}}");
     l.emit_event();
 }
@@ -1010,6 +1021,7 @@ pub extern "C" fn submitted(
     cq: Option<CompleteSide<'_>>,
     result: i32,
     enters: u32,
+    entered_ns: u64,
 ) {
     let calls = Pending {
         submits: 1,
@@ -1027,7 +1039,7 @@ pub extern "C" fn submitted(
             l.emit_trace();
         }
         if enters != 0 && output::json() {
-            json_call(t, "submit (entered the kernel)", enters, result);
+            json_call(t, "submit (entered the kernel)", enters, result, entered_ns);
         }
         observe_sq(t, sq, result);
         if let Some(cq) = cq {
@@ -1041,7 +1053,7 @@ pub extern "C" fn submitted(
 }
 
 /// A wait or peek call is done.
-pub extern "C" fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32) {
+pub extern "C" fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32, entered_ns: u64) {
     let calls = Pending {
         submits: 0,
         waits: 1,
@@ -1052,7 +1064,7 @@ pub extern "C" fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32) {
         t.waits += 1;
         t.enters += u64::from(enters);
         if enters != 0 && output::json() {
-            json_call(t, "wait (entered the kernel)", enters, result);
+            json_call(t, "wait (entered the kernel)", enters, result, entered_ns);
         }
         observe_cq(t, cq);
         if output::json() {
