@@ -464,7 +464,10 @@ pub extern "C" fn ring_changed(ring: &io_uring) {
 // ---------------------------------------------------------------------------
 
 /// Logs the SQEs the kernel has consumed since the last look.
-fn observe_sq(t: &mut RingTrace, sq: SubmitSide<'_>, result: i32) {
+/// The SQEs the kernel consumed in this call, submitted at `at_ns` (the
+/// call's first enter when the library timed it, else now: one clock read
+/// for all of them).
+fn observe_sq(t: &mut RingTrace, sq: SubmitSide<'_>, result: i32, at_ns: u64) {
     let rewind = t.setup_flags & IORING_SETUP_SQ_REWIND != 0;
     let (from, to) = if rewind {
         // The kernel starts at slot 0 on every enter and consumed `result`.
@@ -488,7 +491,7 @@ fn observe_sq(t: &mut RingTrace, sq: SubmitSide<'_>, result: i32) {
         let Some(sqe) = sq.sqe((pos & sq.sq_mask()) << shift) else {
             break;
         };
-        log_sqe(t, &sqe);
+        log_sqe(t, &sqe, at_ns);
         let big = matches!(sqe.opcode, IORING_OP_NOP128 | IORING_OP_URING_CMD128);
         pos = pos.wrapping_add(if mixed && big { 2 } else { 1 });
     }
@@ -515,7 +518,7 @@ const KNOWN_SQE_FLAGS: u8 = IOSQE_FIXED_FILE
     | IOSQE_BUFFER_SELECT
     | IOSQE_CQE_SKIP_SUCCESS;
 
-fn log_sqe(t: &mut RingTrace, sqe: &io_uring_sqe) {
+fn log_sqe(t: &mut RingTrace, sqe: &io_uring_sqe, at_ns: u64) {
     let op = sqe.opcode;
     if let Some(n) = t.ops.get_mut(usize::from(op)) {
         *n += 1;
@@ -525,7 +528,7 @@ fn log_sqe(t: &mut RingTrace, sqe: &io_uring_sqe) {
         t,
         UdataSlot {
             user_data: sqe.user_data,
-            at_ns: now_ns(),
+            at_ns,
             thread: this_thread(),
             fd: sqe.fd,
             len: sqe.len,
@@ -1041,7 +1044,12 @@ pub extern "C" fn submitted(
         if enters != 0 && output::json() {
             json_call(t, "submit (entered the kernel)", enters, result, entered_ns);
         }
-        observe_sq(t, sq, result);
+        let at_ns = if entered_ns != 0 {
+            entered_ns
+        } else {
+            now_ns()
+        };
+        observe_sq(t, sq, result, at_ns);
         if let Some(cq) = cq {
             observe_cq(t, cq);
             if output::json() {
