@@ -431,15 +431,17 @@ bench: stage
 # Exact user-space instructions per call of the library's own submit, wait,
 # peek and register functions, ours against upstream (callgrind); fails when
 # one of ours costs more. Needs valgrind and upstream's build.
+# Then what the diagnostics cost per NOP round trip, beside the untraced
+# loop (ours and upstream's): LIBURING_CHECK=1, the text and JSON traces.
 bench-calls: stage
-	up=$$($(UPSTREAM) stage)/usr && \
-	sh bench/calls.sh $(abspath $(STAGE))/usr/lib $(abspath $(STAGE))/usr/include \
-		$$up/lib $$up/include
+	up=$$($(UPSTREAM) stage)/usr && rc=0 && \
+	{ sh bench/calls.sh $(abspath $(STAGE))/usr/lib $(abspath $(STAGE))/usr/include \
+		$$up/lib $$up/include || rc=$$?; } && \
+	{ sh bench/diag-cost.sh $(abspath $(STAGE))/usr $$up || rc=$$?; } && exit $$rc
 
-# User instructions per NOP round trip with LIBURING_CHECK=1 and with the
-# text and JSON traces, beside the untraced loop (callgrind; issue 31).
+# The diagnostics rows alone (callgrind; issue 31).
 bench-diag: stage
-	sh bench/diag-cost.sh $(abspath $(STAGE))/usr
+	sh bench/diag-cost.sh $(abspath $(STAGE))/usr $$($(UPSTREAM) stage)/usr
 .PHONY: bench-diag
 
 # What linking the library costs a program that asks for no diagnostics,

@@ -3,7 +3,8 @@
  * LIBURING_CHECK catches the mistakes of the corpus (capi-tests/check-corpus):
  * every program there is built as written (the mistake) and with -DFIXED
  * (its correction).  The mistake, run with LIBURING_CHECK=abort, must end
- * in SIGABRT after a finding with the expected tag (what, why, fix); the
+ * in SIGABRT after a finding with the expected tag (what, why, fix, and on
+ * x86-64 and arm64 the program's call site, found by dladdr); the
  * correction must run to its end and report nothing under LIBURING_CHECK=1.
  * Without the variable, the mistake runs as it would anyway (its own exit
  * status, never a finding), so the checker is what makes the difference.
@@ -82,7 +83,7 @@ static int exited(const struct run *r, int code)
 int main(void)
 {
 	const char *stage, *src, *out, *cc;
-	char bin[4096], fixed[4096], want[256];
+	char bin[4096], fixed[4096], want[256], site[4200];
 	struct run r;
 	int kernel = check_kernel_version();
 	unsigned i, caught = 0, quiet = 0;
@@ -129,6 +130,12 @@ int main(void)
 			  "%s: finding without why/fix:\n%s", c->file, r.err);
 		CHECKM(strstr(r.err, ", thread ") && strstr(r.err, "), in "),
 			  "%s: finding without thread or call:\n%s", c->file, r.err);
+#if defined(__x86_64__) || defined(__aarch64__)
+		/* The call site: the program's own call into the library. */
+		snprintf(site, sizeof(site), " called from %s+0x", bin);
+		CHECKM(strstr(r.err, site), "%s: finding without the call site \"%s\":\n%s",
+			  c->file, site, r.err);
+#endif
 		printf("caught %-18s %s", c->file, strstr(r.err, want));
 		caught++;
 

@@ -3,7 +3,9 @@
  * LIBURING_TRACE in Chrome trace-event JSON (a file name ending in .json,
  * or LIBURING_TRACE_FORMAT=json): the file is one valid JSON array that
  * names a track per ring, holds one complete event ("X") per request with
- * its opcode, fd, length, result and flags, and every request exactly once.
+ * its opcode, fd, length, result and flags, and every request exactly once,
+ * and draws every call that entered the kernel as a slice ("X" of category
+ * "enter": from its first enter to the end of the call), not an instant.
  *
  * This program re-executes itself as the workload (two rings: NOPs and
  * reads of /dev/zero in batches on one, NOPs on the other) under the trace,
@@ -58,6 +60,7 @@ static const char *checker =
 	"assert isinstance(d, list) and d, 'not a JSON array of events'\n"
 	"names = {}\n"
 	"seen = {}\n"
+	"enters = 0\n"
 	"for e in d:\n"
 	"    assert isinstance(e, dict) and e['ph'] in 'MXiC', e\n"
 	"    assert isinstance(e['pid'], int) and isinstance(e['tid'], int), e\n"
@@ -66,7 +69,11 @@ static const char *checker =
 	"            names[e['pid']] = e['args']['name']\n"
 	"        continue\n"
 	"    assert isinstance(e['ts'], (int, float)) and e['ts'] >= 0, e\n"
-	"    if e['ph'] == 'X':\n"
+	"    assert 'entered the kernel' not in e['name'] or e['ph'] == 'X', ('an enter as an instant', e)\n"
+	"    if e['ph'] == 'X' and e.get('cat') == 'enter':\n"
+	"        assert e['dur'] >= 0 and e['args']['enters'] >= 1, e\n"
+	"        enters += 1\n"
+	"    elif e['ph'] == 'X':\n"
 	"        assert e['dur'] >= 0, e\n"
 	"        a = e['args']\n"
 	"        for k in ('opcode', 'user_data', 'fd', 'len', 'res', 'cqe_flags', 'sqe_flags'):\n"
@@ -82,7 +89,8 @@ static const char *checker =
 	"want = {(pa, u): 1 for u in range(1, 26)}\n"
 	"want.update({(pb, u): 1 for u in range(0x101, 0x106)})\n"
 	"assert seen == want, ('requests not each exactly once', sorted(set(seen.items()) ^ set(want.items())))\n"
-	"print('ok: %d events, %d requests on %d rings' % (len(d), len(seen), len(names)))\n";
+	"assert enters >= 10, ('submit-and-wait calls without an enter slice', enters)\n"
+	"print('ok: %d events, %d requests on %d rings, %d enter slices' % (len(d), len(seen), len(names), enters))\n";
 
 int main(int argc, char *argv[])
 {

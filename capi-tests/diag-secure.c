@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * In a secure-execution process (setuid, setgid, file capabilities:
- * getauxval(AT_SECURE) != 0) the library ignores LIBURING_TRACE and
- * LIBURING_DEBUG: a setuid-root copy of this program, run as `nobody` with
- * both set, must create no trace file and print nothing, while the same
- * copy without the setuid bit (the control) does both.  Checked for the
+ * getauxval(AT_SECURE) != 0) the library ignores LIBURING_TRACE,
+ * LIBURING_DEBUG and LIBURING_CHECK: a setuid-root copy of this program, run
+ * as `nobody` with the first two set, must create no trace file and print
+ * nothing, while the same copy without the setuid bit (the control) does
+ * both; run with LIBURING_CHECK=abort over a CQ it lets overflow, the
+ * setuid copy must run to its end silently, where the control aborts with a
+ * finding.  Checked for the
  * program linked with liburing.a and with liburing.so.2 (found by rpath:
  * the dynamic loader ignores LD_LIBRARY_PATH in a secure process).
  * Needs root and a `nobody` account, and a directory that allows setuid.
@@ -40,19 +43,43 @@ static int workload(void)
 	return 0;
 }
 
+/* A CQ of 8 filled with 16 NOPs never marked seen: a cq-overflow finding. */
+static int overflow(void)
+{
+	struct io_uring ring;
+	int i, j;
+
+	if (io_uring_queue_init(4, &ring, 0))
+		return 2;
+	for (i = 0; i < 4; i++) {
+		for (j = 0; j < 4; j++)
+			io_uring_prep_nop(io_uring_get_sqe(&ring));
+		/* Old kernels refuse (-EBUSY) once completions wait in overflow. */
+		if (io_uring_submit(&ring) < 0)
+			break;
+	}
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
 static uid_t nobody_uid;
 static gid_t nobody_gid;
 
-/* Runs `bin workload` as nobody with both variables set; stderr to `err`. */
+/* Runs `bin workload` as nobody with LIBURING_TRACE=`trace` and
+ * LIBURING_DEBUG=1 set, or with `trace` NULL `bin overflow` with
+ * LIBURING_CHECK=abort; stderr to `err`. */
 static int run_as_nobody(const char *bin, const char *trace, const char *err)
 {
 	char tvar[4200];
-	char *argv[] = { (char *) bin, "workload", NULL };
-	char *envp[] = { tvar, "LIBURING_DEBUG=1", NULL };
+	char *argv[] = { (char *) bin, trace ? "workload" : "overflow", NULL };
+	char *envp[] = { tvar, trace ? "LIBURING_DEBUG=1" : NULL, NULL };
 	pid_t pid;
 	int status;
 
-	snprintf(tvar, sizeof(tvar), "LIBURING_TRACE=%s", trace);
+	if (trace)
+		snprintf(tvar, sizeof(tvar), "LIBURING_TRACE=%s", trace);
+	else
+		snprintf(tvar, sizeof(tvar), "LIBURING_CHECK=abort");
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
@@ -78,11 +105,12 @@ static long file_size(const char *path)
 
 static void check_variant(const char *name, const char *bin, const char *dir)
 {
-	char trace[4096], err[4096];
+	char trace[4096], err[4096], check_err[4096];
 	int rc;
 
 	snprintf(trace, sizeof(trace), "%s/%s.trace", dir, name);
 	snprintf(err, sizeof(err), "%s/%s.stderr", dir, name);
+	snprintf(check_err, sizeof(check_err), "%s/%s.check.stderr", dir, name);
 
 	/* Control: the same copy, not setuid: both variables work. */
 	CHECK(chown(bin, 0, 0) == 0 && chmod(bin, 0755) == 0);
@@ -92,6 +120,9 @@ static void check_variant(const char *name, const char *bin, const char *dir)
 	CHECKM(file_size(trace) > 0, "%s: control run wrote no trace (%s)", name, trace);
 	CHECKM(file_size(err) > 0, "%s: control run printed no LIBURING_DEBUG line", name);
 	unlink(trace);
+	rc = run_as_nobody(bin, NULL, check_err);
+	CHECKM(rc == 128 + SIGABRT, "%s: LIBURING_CHECK=abort control run exited %d", name, rc);
+	CHECKM(file_size(check_err) > 0, "%s: LIBURING_CHECK control run printed nothing", name);
 
 	/* setuid root, run by nobody: AT_SECURE, so nothing at all. */
 	CHECK(chmod(bin, 04755) == 0);
@@ -99,8 +130,12 @@ static void check_variant(const char *name, const char *bin, const char *dir)
 	CHECKM(rc == 0, "%s: setuid run exited %d", name, rc);
 	CHECKM(access(trace, F_OK) != 0, "%s: setuid run created %s", name, trace);
 	CHECKM(file_size(err) == 0, "%s: setuid run printed %ld bytes", name, file_size(err));
-	printf("%s: setuid-root copy run by nobody: no trace file, no output; "
-	       "control: trace written, debug line printed\n", name);
+	rc = run_as_nobody(bin, NULL, check_err);
+	CHECKM(rc == 0, "%s: setuid run with LIBURING_CHECK=abort exited %d", name, rc);
+	CHECKM(file_size(check_err) == 0, "%s: setuid run with LIBURING_CHECK printed %ld bytes",
+	       name, file_size(check_err));
+	printf("%s: setuid-root copy run by nobody: no trace file, no output, no check; "
+	       "control: trace written, debug line printed, check aborted\n", name);
 	CHECK(chmod(bin, 0755) == 0);
 }
 
@@ -112,6 +147,8 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "workload"))
 		return workload();
+	if (argc == 2 && !strcmp(argv[1], "overflow"))
+		return overflow();
 	if (geteuid() != 0)
 		SKIP("needs root to make a setuid-root copy");
 	pw = getpwnam("nobody");

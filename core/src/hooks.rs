@@ -80,10 +80,18 @@ pub struct Observer {
     pub ring_exit: extern "C" fn(ring: &io_uring),
     /// A submit call is done: `result` in liburing's encoding, `enters` the
     /// `io_uring_enter` calls it made; `cq` when the call also reaped.
-    pub submitted:
-        extern "C" fn(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, enters: u32),
-    /// A wait or peek call that did not submit is done.
-    pub reaped: extern "C" fn(cq: CompleteSide<'_>, result: i32, enters: u32),
+    /// `entered_ns`: when it first entered the kernel (CLOCK_MONOTONIC), for
+    /// an observer that asked for it ([`Observer::timed`]); else 0.
+    pub submitted: extern "C" fn(
+        sq: SubmitSide<'_>,
+        cq: Option<CompleteSide<'_>>,
+        result: i32,
+        enters: u32,
+        entered_ns: u64,
+    ),
+    /// A wait or peek call that did not submit is done (`entered_ns` as
+    /// for `submitted`).
+    pub reaped: extern "C" fn(cq: CompleteSide<'_>, result: i32, enters: u32, entered_ns: u64),
     /// A call that submits nothing is about to sleep in the kernel for
     /// `wait_nr` CQEs (`timed`: with a timeout). `unsubmitted`: SQEs the
     /// program took from the SQ that no submit call has handed to the
@@ -91,6 +99,9 @@ pub struct Observer {
     pub waiting: extern "C" fn(cq: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool),
     /// `io_uring_register` failed with `errno`.
     pub register_failed: extern "C" fn(opcode: u32, arg: *const c_void, nr_args: u32, errno: i32),
+    /// The observer wants the time of each call's first enter (a trace
+    /// that draws enters as slices): the observed paths read the clock.
+    pub timed: bool,
 }
 
 /// What the diagnostics object answers when the library attaches it.
@@ -150,6 +161,8 @@ unsafe impl<T: Sync> Sync for SetAtLoad<T> {}
 
 /// The observer wants the submit and wait paths.
 static WATCHING_RINGS: SetAtLoad<bool> = SetAtLoad(UnsafeCell::new(false));
+/// The observer wants the time of each call's first enter.
+static TIMED: SetAtLoad<bool> = SetAtLoad(UnsafeCell::new(false));
 
 /// The lowest ring address the hot C entry points take straight: 1 when
 /// nobody watches (only a null ring leaves the fast path, for its
@@ -168,6 +181,7 @@ pub unsafe fn install(observer: &'static Observer, rings: bool) {
     // SAFETY: per the caller, no read of these runs alongside.
     unsafe {
         *WATCHING_RINGS.0.get() = rings;
+        *TIMED.0.get() = rings && observer.timed;
         // Opaque to the optimiser: told the two values, it would turn the
         // address compare into a flag test of more instructions.
         *FAST_FROM.0.get() = core::hint::black_box(if rings { usize::MAX } else { 1 });
@@ -192,6 +206,40 @@ pub fn detour(ring: *const io_uring) -> bool {
 fn observer() -> Option<&'static Observer> {
     // SAFETY: only `install` stores here, from a `&'static Observer`.
     unsafe { OBSERVER.load(Ordering::Acquire).as_ref() }
+}
+
+/// The time to pass as `entered_ns` (CLOCK_MONOTONIC in ns) when the
+/// observer asked for it, else 0 (one byte tested, no clock read). Called
+/// just before a call's first `io_uring_enter`.
+#[inline(always)]
+pub fn entering_clock() -> u64 {
+    if timed() {
+        clock_ns()
+    } else {
+        0
+    }
+}
+
+/// Whether the observer wants `entered_ns` (one byte).
+#[inline(always)]
+pub fn timed() -> bool {
+    // SAFETY: written only before the library is callable (`install`).
+    unsafe { *TIMED.0.get() }
+}
+
+/// CLOCK_MONOTONIC in ns, for `entered_ns`.
+#[cold]
+#[inline(never)]
+pub fn clock_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid out-parameter; CLOCK_MONOTONIC is served by the vDSO.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    (ts.tv_sec as u64)
+        .wrapping_mul(1_000_000_000)
+        .wrapping_add(ts.tv_nsec as u64)
 }
 
 /// Whether the submit and wait paths must report (one byte, one branch).
@@ -296,15 +344,50 @@ impl<'a> SubmitSide<'a> {
     /// A copy of SQE slot `slot` (already scaled for SQE128), or `None`
     /// outside the array.
     pub fn sqe(self, slot: u32) -> Option<io_uring_sqe> {
+        self.sqes().get(slot)
+    }
+    /// The SQE array, for a walk over many slots in this call (its
+    /// address and size read once).
+    #[inline(always)]
+    pub fn sqes(self) -> SqeArray<'a> {
         let big = u32::from(self.flags() & crate::uapi::IORING_SETUP_SQE128 != 0);
-        let sqes: *const io_uring_sqe = field!(self.sq.sqes);
-        if sqes.is_null() || slot >= self.sq_entries() << big {
+        let base: *const io_uring_sqe = field!(self.sq.sqes);
+        SqeArray {
+            base,
+            slots: if base.is_null() {
+                0
+            } else {
+                self.sq_entries() << big
+            },
+            _ring: PhantomData,
+        }
+    }
+}
+
+/// A ring's SQE array as seen by the submitting thread inside one call.
+#[derive(Clone, Copy)]
+pub struct SqeArray<'a> {
+    base: *const io_uring_sqe,
+    /// 0 when the ring has no SQE array.
+    slots: u32,
+    _ring: PhantomData<&'a io_uring>,
+}
+
+impl SqeArray<'_> {
+    /// A copy of slot `slot` (already scaled for SQE128), or `None`
+    /// outside the array.
+    #[inline(always)]
+    pub fn get(self, slot: u32) -> Option<io_uring_sqe> {
+        if slot >= self.slots {
             return None;
         }
-        // SAFETY: the SQE array has `entries << big` slots in the live
-        // mapping; the submitting thread (this one) is the only writer of
-        // slots the kernel has not consumed, and it is inside this call.
-        Some(unsafe { sqes.add(slot as usize).read_volatile() })
+        // SAFETY: `slots` is the SQE array's length in the live mapping
+        // (non-null), which stays for 'a; the submitting thread (this one)
+        // is the only writer of slots the kernel has not consumed, and it
+        // is inside this call; the kernel only reads them. Nothing writes
+        // the slot meanwhile, so a plain read, of which the compiler keeps
+        // only the fields used.
+        Some(unsafe { self.base.add(slot as usize).read() })
     }
 }
 
@@ -350,14 +433,48 @@ impl<'a> CompleteSide<'a> {
     /// outside the array. The kernel may be rewriting a slot it has been
     /// given back; a reader checks the indices around it.
     pub fn cqe(self, slot: u32) -> Option<io_uring_cqe> {
+        self.cqes().get(slot)
+    }
+    /// The CQE array, for a walk over many slots in this call (its
+    /// address and size read once).
+    #[inline(always)]
+    pub fn cqes(self) -> CqeArray<'a> {
         let big = u32::from(self.flags() & crate::uapi::IORING_SETUP_CQE32 != 0);
-        let cqes: *const io_uring_cqe = field!(self.cq.cqes);
-        if cqes.is_null() || slot >= self.cq_entries() << big {
+        let base: *const io_uring_cqe = field!(self.cq.cqes);
+        CqeArray {
+            base,
+            slots: if base.is_null() {
+                0
+            } else {
+                self.cq_entries() << big
+            },
+            _ring: PhantomData,
+        }
+    }
+}
+
+/// A ring's CQE array as seen by a reaping thread inside one call.
+#[derive(Clone, Copy)]
+pub struct CqeArray<'a> {
+    base: *const io_uring_cqe,
+    /// 0 when the ring has no CQE array.
+    slots: u32,
+    _ring: PhantomData<&'a io_uring>,
+}
+
+impl CqeArray<'_> {
+    /// A copy of slot `slot` (already scaled for CQE32), or `None` outside
+    /// the array. The kernel may be rewriting a slot it has been given
+    /// back; a reader checks the indices around it.
+    #[inline(always)]
+    pub fn get(self, slot: u32) -> Option<io_uring_cqe> {
+        if slot >= self.slots {
             return None;
         }
-        // SAFETY: within the CQE array of the live mapping; read by value
+        // SAFETY: within the CQE array of the live mapping (`slots` is its
+        // length, the base non-null), which stays for 'a; read by value
         // (volatile: the kernel owns slots at and past the tail).
-        Some(unsafe { cqes.add(slot as usize).read_volatile() })
+        Some(unsafe { self.base.add(slot as usize).read_volatile() })
     }
 }
 
@@ -445,7 +562,13 @@ fn ring_exit_cold(ring: &io_uring) {
 /// `ring` is the live ring of the submit call this thread is in.
 #[cold]
 #[inline(never)]
-pub unsafe fn submitted(ring: NonNull<io_uring>, reaped: bool, result: i32, enters: u32) -> i32 {
+pub unsafe fn submitted(
+    ring: NonNull<io_uring>,
+    reaped: bool,
+    result: i32,
+    enters: u32,
+    entered_ns: u64,
+) -> i32 {
     if let Some(o) = observer() {
         // SAFETY: per the caller: this thread is the ring's submitter now,
         // and a call that waits is its reaper too.
@@ -455,7 +578,7 @@ pub unsafe fn submitted(ring: NonNull<io_uring>, reaped: bool, result: i32, ente
                 reaped.then(|| CompleteSide::new(ring)),
             )
         };
-        (o.submitted)(sq, cq, result, enters);
+        (o.submitted)(sq, cq, result, enters, entered_ns);
     }
     result
 }
@@ -467,10 +590,15 @@ pub unsafe fn submitted(ring: NonNull<io_uring>, reaped: bool, result: i32, ente
 /// `ring` is the live ring of the wait call this thread is in.
 #[cold]
 #[inline(never)]
-pub unsafe fn reaped(ring: NonNull<io_uring>, result: i32, enters: u32) -> i32 {
+pub unsafe fn reaped(ring: NonNull<io_uring>, result: i32, enters: u32, entered_ns: u64) -> i32 {
     if let Some(o) = observer() {
         // SAFETY: per the caller.
-        (o.reaped)(unsafe { CompleteSide::new(ring) }, result, enters);
+        (o.reaped)(
+            unsafe { CompleteSide::new(ring) },
+            result,
+            enters,
+            entered_ns,
+        );
     }
     result
 }

@@ -266,6 +266,22 @@ fn submit_flushed(ring: LiveRing, submitted: u32, wait_nr: u32, getevents: bool)
 #[cold]
 #[inline(never)]
 pub fn submit_observed(ring: LiveRing, wait_nr: u32, getevents: bool) -> i32 {
+    // The clock read (and the register that holds it across the enter)
+    // only in a copy of its own, for an observer that asked for it.
+    if hooks::timed() {
+        return submit_observed_timed(ring, wait_nr, getevents);
+    }
+    submit_observed_as(ring, wait_nr, getevents, 0)
+}
+
+#[cold]
+#[inline(never)]
+fn submit_observed_timed(ring: LiveRing, wait_nr: u32, getevents: bool) -> i32 {
+    submit_observed_as(ring, wait_nr, getevents, hooks::clock_ns())
+}
+
+#[inline(always)]
+fn submit_observed_as(ring: LiveRing, wait_nr: u32, getevents: bool, entered_ns: u64) -> i32 {
     let n = flush_sq(ring);
     let (r, enters) = submit_flushed_counted(ring, n, wait_nr, getevents);
     let code = match r {
@@ -276,7 +292,7 @@ pub fn submit_observed(ring: LiveRing, wait_nr: u32, getevents: bool) -> i32 {
         return code;
     };
     // SAFETY: `p` is the live ring of the submit call this thread is in.
-    unsafe { hooks::submitted(p, wait_nr != 0 || getevents, code, enters) }
+    unsafe { hooks::submitted(p, wait_nr != 0 || getevents, code, enters, entered_ns) }
 }
 
 /// The decision to enter (the same as liburing's, laid out for the hot
@@ -459,9 +475,11 @@ fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, spec: WaitSpec) -> Waited 
 enum Watch {
     /// Known unwatched: no test at all.
     Never,
-    /// Tests [`hooks::watching_rings`] at the end and reports then.
+    /// Tests [`hooks::watching_rings`] at the end and reports then (the
+    /// waits with a timeout or a registered wait region: their enters are
+    /// not timed, which would cost the unwatched path).
     AtEnd,
-    /// Watched: reports before sleeping too.
+    /// Watched: reports before sleeping too, and times the first enter.
     Always,
 }
 
@@ -479,6 +497,7 @@ fn get_cqe_loop_as(
     // For the hook: what the call did.
     let submits = spec.submit != 0;
     let mut enters: u32 = 0;
+    let mut entered_ns: u64 = 0;
 
     loop {
         let mut need_enter = false;
@@ -530,6 +549,9 @@ fn get_cqe_loop_as(
         if watch == Watch::Always {
             report_waiting(ring, &spec, available, looped);
         }
+        if watch == Watch::Always && enters == 0 {
+            entered_ns = hooks::entering_clock();
+        }
         let entered = enter(ring, spec.submit, spec.wait_nr, flags, spec.arg, spec.argsz);
         enters += 1;
         match entered {
@@ -555,7 +577,7 @@ fn get_cqe_loop_as(
     cqe_out.write(cqe);
     if watch == Watch::Always || watch == Watch::AtEnd && hooks::watching_rings() {
         cold_path();
-        return Waited(report_wait(ring, submits, err, enters));
+        return Waited(report_wait(ring, submits, err, enters, entered_ns));
     }
     Waited(err)
 }
@@ -585,17 +607,17 @@ fn report_waiting(ring: LiveRing, spec: &WaitSpec, available: u32, looped: bool)
 /// The wait loop's hook call, out of line and cold.
 #[cold]
 #[inline(never)]
-fn report_wait(ring: LiveRing, submits: bool, err: i32, enters: u32) -> i32 {
+fn report_wait(ring: LiveRing, submits: bool, err: i32, enters: u32, entered_ns: u64) -> i32 {
     let Some(p) = NonNull::new(ring.as_ptr().cast_mut()) else {
         return err;
     };
     if submits {
         // SAFETY: a wait that submits is made by the ring's submitter, which
         // is reaping too.
-        unsafe { hooks::submitted(p, true, err, enters) }
+        unsafe { hooks::submitted(p, true, err, enters, entered_ns) }
     } else {
         // SAFETY: this thread is in a wait call on the live ring.
-        unsafe { hooks::reaped(p, err, enters) }
+        unsafe { hooks::reaped(p, err, enters, entered_ns) }
     }
 }
 

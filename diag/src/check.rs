@@ -44,13 +44,15 @@ use super::names::{self, OPCODE};
 use super::sysinfo;
 use crate::structs::io_uring;
 use crate::uapi::*;
-use uring_core::hooks::{self, CompleteSide, SubmitSide};
+use uring_core::hooks::{self, CompleteSide, CqeArray, SqeArray, SubmitSide};
 
 const MAX_RINGS: usize = 64;
-/// Requests followed per ring (open addressing on `user_data`).
-const REQ_SLOTS: usize = 4096;
-/// Slots of one bucket of the request table.
+/// Buckets of the request table (a power of two) and slots of one bucket
+/// (the bits of one occupancy byte): 4096 requests followed per ring.
+const BUCKET_BITS: u32 = 9;
+const BUCKETS: usize = 1 << BUCKET_BITS;
 const WAYS: usize = 8;
+const REQ_SLOTS: usize = BUCKETS * WAYS;
 /// Chains remembered per ring (the most recent ones).
 const CHAIN_SLOTS: usize = 32;
 /// Buffer groups whose -ENOBUFS streak is counted per ring.
@@ -77,6 +79,17 @@ const ENOBUFS: u32 = 1 << 5;
 const LINK: u32 = 1 << 6;
 const REUSE: u32 = 1 << 7;
 const FORK: u32 = 1 << 8;
+
+/// Setup flags whose rings the general walks follow (SQPOLL's consumed
+/// mark, SQEs or CQEs of two sizes or of double size).
+const SLOW_SETUP: u32 = IORING_SETUP_SQPOLL
+    | IORING_SETUP_SQE_MIXED
+    | IORING_SETUP_CQE_MIXED
+    | IORING_SETUP_SQE128
+    | IORING_SETUP_CQE32;
+/// SQE flags whose requests the general path follows.
+const SLOW_SQE: u8 =
+    IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_CQE_SKIP_SUCCESS | IOSQE_BUFFER_SELECT;
 
 /// Whether `LIBURING_CHECK` is on.
 pub fn checking() -> bool {
@@ -111,7 +124,8 @@ extern "C" fn forked() {
 #[derive(Clone, Copy)]
 struct Req {
     user_data: u64,
-    /// Requests in flight with this user_data (0: free slot).
+    /// Requests in flight with this user_data (its occupancy bit is set
+    /// while not 0).
     count: u32,
     opcode: u8,
     multishot: bool,
@@ -149,6 +163,8 @@ struct RingCheck {
     cq_cursor: u32,
     /// A CQE went by unseen (or the table filled): no in-flight counts.
     lost: bool,
+    /// No setup flag takes the ring off the fast walks (`SLOW_SETUP`).
+    simple: bool,
     in_flight: u32,
     reported: u32,
     peeks_idle: u32,
@@ -165,6 +181,8 @@ struct RingCheck {
     suspect: Option<(u64, u8, u8)>,
     groups: [(u16, u32); GROUP_SLOTS],
     chains: [Chain; CHAIN_SLOTS],
+    /// Per bucket, a bit per slot holding a request in flight.
+    occupied: [u8; BUCKETS],
     reqs: [Req; REQ_SLOTS],
 }
 
@@ -202,6 +220,32 @@ fn remove(ring: usize) -> Option<NonNull<RingCheck>> {
     let rec = NonNull::new(slot.rec.swap(null_mut(), Ordering::Acquire))?;
     slot.ring.store(0, Ordering::Release);
     Some(rec)
+}
+
+/// The library call a check runs in, as its findings name it.
+#[derive(Clone, Copy)]
+enum Call {
+    Submit,
+    SubmitWait,
+    Reap,
+    Wait,
+    Change,
+    Exit,
+}
+
+impl Call {
+    fn text(self) -> &'static str {
+        match self {
+            Call::Submit => "io_uring_submit",
+            Call::SubmitWait => {
+                "a submit-and-wait call (io_uring_submit_and_wait*/io_uring_wait_cqe* with SQEs to submit)"
+            }
+            Call::Reap => "a wait or peek call (io_uring_wait_cqe*/io_uring_peek_cqe)",
+            Call::Wait => "a wait call about to sleep (io_uring_wait_cqe*)",
+            Call::Change => "a ring change",
+            Call::Exit => "io_uring_queue_exit (CQEs consumed before it)",
+        }
+    }
 }
 
 fn gettid() -> i32 {
@@ -263,18 +307,25 @@ fn errname(l: &mut Line, res: i32) {
     }
 }
 
-/// The head of a finding: `uring-check: <tag>: ring N (fd F), thread T (name), in <call>: `.
-fn head(c: &RingCheck, tag: &str, call: &str) -> Line {
+/// The head of a finding: `uring-check: <tag>: ring N (fd F), thread T
+/// (name), in <call> called from <return address>: `.
+#[cold]
+#[inline(never)]
+fn head(c: &RingCheck, tag: &str, call: Call) -> Line {
     let mut l = Line::new();
     l.s("uring-check: ").s(tag).s(": ring ").u(u64::from(c.id));
     l.s(" (fd ").i(i64::from(c.ring_fd)).s("), thread ");
     thread(&mut l, gettid());
-    l.s(", in ").s(call).s(": ");
+    l.s(", in ").s(call.text());
+    super::call_site::append(&mut l);
+    l.s(": ");
     l
 }
 
 /// Prints a finding (once per kind and ring): the first line built by the
 /// caller, then why and the fix; aborts in abort mode.
+#[cold]
+#[inline(never)]
 fn report(c: &mut RingCheck, kind: u32, mut first: Line, why: &str, fix: &str) {
     c.reported |= kind;
     first.emit_stderr();
@@ -301,26 +352,39 @@ fn wants(c: &RingCheck, kind: u32) -> bool {
 // Requests in flight
 // ---------------------------------------------------------------------------
 
-/// The first slot of `user_data`'s bucket: the requests of one value live
-/// in one of the `WAYS` slots from there (a full bucket stops the counts).
+/// `user_data`'s bucket: the requests of one value live in one of its
+/// `WAYS` slots (a full bucket stops the counts). A multiplicative hash,
+/// top bits: consecutive values (counters) spread over the buckets.
+#[inline(always)]
 fn bucket(v: u64) -> usize {
-    ((v.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize % (REQ_SLOTS / WAYS)) * WAYS
+    (v.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - BUCKET_BITS)) as usize
 }
 
+/// The slot of a request in flight with `user_data`. The bucket's
+/// occupancy bits make a miss (every new request) a load or two.
+#[inline(always)]
 fn find(c: &RingCheck, user_data: u64) -> Option<usize> {
     let b = bucket(user_data);
-    let ways = c.reqs.get(b..b + WAYS)?;
-    ways.iter()
-        .position(|r| r.count != 0 && r.user_data == user_data)
-        .map(|k| b + k)
+    let mut taken = *c.occupied.get(b)?;
+    while taken != 0 {
+        let i = b * WAYS + taken.trailing_zeros() as usize;
+        if c.reqs.get(i)?.user_data == user_data {
+            return Some(i);
+        }
+        taken &= taken - 1;
+    }
+    None
 }
 
+/// A free slot of `user_data`'s bucket.
+#[inline(always)]
 fn free_slot(c: &RingCheck, user_data: u64) -> Option<usize> {
     let b = bucket(user_data);
-    let ways = c.reqs.get(b..b + WAYS)?;
-    ways.iter().position(|r| r.count == 0).map(|k| b + k)
+    let free = !*c.occupied.get(b)?;
+    (free != 0).then(|| b * WAYS + free.trailing_zeros() as usize)
 }
 
+#[inline(always)]
 fn is_multishot(sqe: &io_uring_sqe) -> bool {
     match sqe.opcode {
         IORING_OP_RECV | IORING_OP_RECVMSG => sqe.ioprio & IORING_RECV_MULTISHOT != 0,
@@ -409,8 +473,14 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
         c.in_flight += 1;
         return;
     }
-    match free_slot(c, user_data).and_then(|i| c.reqs.get_mut(i)) {
-        Some(r) => {
+    match free_slot(c, user_data) {
+        Some(i) => {
+            if let Some(bits) = c.occupied.get_mut(i / WAYS) {
+                *bits |= 1 << (i % WAYS);
+            }
+            let Some(r) = c.reqs.get_mut(i) else {
+                return;
+            };
             *r = Req {
                 user_data,
                 count: 1,
@@ -429,7 +499,8 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
 }
 
 /// One CQE the kernel posted.
-fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: &str) {
+#[inline(always)]
+fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: Call) {
     if cqe.flags & IORING_CQE_F_SKIP != 0 {
         return;
     }
@@ -437,33 +508,53 @@ fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: &str) {
     let Some(i) = find(c, cqe.user_data) else {
         return;
     };
-    let r = c.reqs[i];
-    let more = cqe.flags & IORING_CQE_F_MORE != 0;
-    if !more {
-        if let Some(e) = c.reqs.get_mut(i) {
-            e.count -= 1;
+    let Some(r) = c.reqs.get_mut(i) else {
+        return;
+    };
+    let (count, multishot, rare) = (r.count, r.multishot, r.buf_select || r.chain != 0);
+    if cqe.flags & IORING_CQE_F_MORE == 0 {
+        r.count -= 1;
+        if r.count == 0 {
+            if let Some(bits) = c.occupied.get_mut(i / WAYS) {
+                *bits &= !(1 << (i % WAYS));
+            }
         }
         c.in_flight = c.in_flight.saturating_sub(1);
-        if r.multishot {
+        if multishot {
+            let r = &c.reqs[i];
             c.ended = Some((r.user_data, r.opcode, r.fd, cqe.res));
         }
     }
+    if rare {
+        buffers_and_chains(c, c.reqs[i], count, cqe.res, call);
+    }
+}
+
+/// The checks of a CQE whose request selected a buffer or was linked.
+#[inline(never)]
+fn buffers_and_chains(c: &mut RingCheck, r: Req, count: u32, res: i32, call: Call) {
     if r.buf_select {
-        enobufs(c, &r, cqe.res, call);
+        enobufs(c, &r, res, call);
     }
     // A chain member sharing its user_data with another request in flight
     // cannot be told apart from it: no chain finding from it.
-    if r.chain != 0 && r.count == 1 {
-        chain_cqe(c, &r, cqe.res, call);
+    if r.chain != 0 && count == 1 {
+        chain_cqe(c, &r, res, call);
     }
 }
 
 /// Reports a user_data submitted while another request with the same
 /// value is still in flight (both counted after the CQ was looked at).
-fn reuse(c: &mut RingCheck, call: &str) {
-    let Some((user_data, op, prev)) = c.suspect.take() else {
-        return;
-    };
+#[inline(always)]
+fn reuse(c: &mut RingCheck, call: Call) {
+    if let Some(suspect) = c.suspect.take() {
+        reuse_judged(c, suspect, call);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn reuse_judged(c: &mut RingCheck, (user_data, op, prev): (u64, u8, u8), call: Call) {
     let still = find(c, user_data)
         .and_then(|i| c.reqs.get(i))
         .map_or(0, |r| r.count);
@@ -486,7 +577,7 @@ fn reuse(c: &mut RingCheck, call: &str) {
     );
 }
 
-fn enobufs(c: &mut RingCheck, r: &Req, res: i32, call: &str) {
+fn enobufs(c: &mut RingCheck, r: &Req, res: i32, call: Call) {
     let g = r.buf_group;
     let slot = c
         .groups
@@ -524,7 +615,7 @@ fn enobufs(c: &mut RingCheck, r: &Req, res: i32, call: &str) {
     }
 }
 
-fn chain_cqe(c: &mut RingCheck, r: &Req, res: i32, call: &str) {
+fn chain_cqe(c: &mut RingCheck, r: &Req, res: i32, call: Call) {
     let Some(ch) = chain_mut(c, r.chain) else {
         return;
     };
@@ -588,6 +679,167 @@ fn consumed_mark(sq: SubmitSide<'_>) -> u32 {
     }
 }
 
+/// Opcodes that may be multishot (`is_multishot` decides).
+#[inline(always)]
+fn maybe_multishot(op: u8) -> bool {
+    matches!(
+        op,
+        IORING_OP_RECV
+            | IORING_OP_RECVMSG
+            | IORING_OP_ACCEPT
+            | IORING_OP_POLL_ADD
+            | IORING_OP_READ_MULTISHOT
+            | IORING_OP_TIMEOUT
+    )
+}
+
+/// Follows a plain request (no link, buffer, skip or multishot) whose
+/// bucket is empty, as `on_sqe` would; false when `on_sqe` must.
+#[inline(always)]
+fn insert_plain(c: &mut RingCheck, user_data: u64, opcode: u8, fd: i32) -> bool {
+    let b = bucket(user_data);
+    let Some(bits) = c.occupied.get_mut(b) else {
+        return false;
+    };
+    if *bits != 0 {
+        return false;
+    }
+    *bits = 1;
+    if let Some(r) = c.reqs.get_mut(b * WAYS) {
+        *r = Req {
+            user_data,
+            count: 1,
+            opcode,
+            multishot: false,
+            buf_select: false,
+            buf_group: 0,
+            fd,
+            chain: 0,
+            pos: 0,
+        };
+    }
+    c.in_flight += 1;
+    true
+}
+
+/// `on_sqe` for slot `slot`, read again here: the fast walk then reads
+/// only the fields it tests.
+#[inline(never)]
+fn on_sqe_general(c: &mut RingCheck, sqes: SqeArray<'_>, slot: u32) {
+    if let Some(sqe) = sqes.get(slot) {
+        on_sqe(c, &sqe);
+    }
+}
+
+/// The SQEs the kernel consumed: the common case (a plain ring, plain
+/// requests with their own user_data) in one lean pass, the rest through
+/// the general walk or `on_sqe`, with the same outcome.
+#[inline(always)]
+fn walk_sq_fast(c: &mut RingCheck, sq: SubmitSide<'_>) {
+    let to = sq.sq_khead();
+    let from = c.sq_cursor;
+    if !c.simple || to.wrapping_sub(from) > sq.sq_entries() {
+        walk_sq(c, sq);
+        return;
+    }
+    c.sq_cursor = to;
+    let (sqes, mask) = (sq.sqes(), sq.sq_mask());
+    let mut pos = from;
+    while pos != to {
+        let Some(sqe) = sqes.get(pos & mask) else {
+            break;
+        };
+        let general = sqe.flags & SLOW_SQE != 0
+            || c.cur_chain != 0
+            || c.lost
+            || c.ended.is_some()
+            || maybe_multishot(sqe.opcode);
+        if general || !insert_plain(c, sqe.user_data, sqe.opcode, sqe.fd) {
+            on_sqe_general(c, sqes, pos & mask);
+        }
+        pos = pos.wrapping_add(1);
+    }
+    // A chain does not run on past the SQEs of one submission.
+    c.cur_chain = 0;
+}
+
+/// Retires a plain request's last CQE found in its bucket's first slot, as
+/// `on_cqe` would; false when `on_cqe` must.
+#[inline(always)]
+fn remove_plain(c: &mut RingCheck, user_data: u64, flags: u32) -> bool {
+    if flags & (IORING_CQE_F_SKIP | IORING_CQE_F_MORE) != 0 {
+        return false;
+    }
+    let b = bucket(user_data);
+    let Some(&bits) = c.occupied.get(b) else {
+        return false;
+    };
+    let Some(r) = c.reqs.get_mut(b * WAYS) else {
+        return false;
+    };
+    if bits & 1 == 0
+        || r.user_data != user_data
+        || r.count != 1
+        || r.multishot
+        || r.buf_select
+        || r.chain != 0
+    {
+        return false;
+    }
+    r.count = 0;
+    if let Some(bits) = c.occupied.get_mut(b) {
+        *bits &= !1;
+    }
+    c.in_flight = c.in_flight.saturating_sub(1);
+    c.peeks_idle = 0;
+    true
+}
+
+/// `on_cqe` for slot `slot`, read again here (as `on_sqe_general`).
+#[inline(never)]
+fn on_cqe_general(c: &mut RingCheck, cqes: CqeArray<'_>, slot: u32, call: Call) {
+    if let Some(cqe) = cqes.get(slot) {
+        on_cqe(c, &cqe, call);
+    }
+}
+
+/// The CQEs posted since the last look: when none of the program's CQ
+/// slots were released past the cursor (so the kernel cannot be rewriting
+/// them), one lean pass; otherwise the general walk.
+#[inline(always)]
+fn walk_cq_fast(c: &mut RingCheck, cq: CompleteSide<'_>, call: Call) {
+    let (head, tail) = (cq.cq_khead(), cq.cq_ktail());
+    let cursor = c.cq_cursor;
+    if !c.simple
+        || tail.wrapping_sub(cursor) > cq.cq_entries()
+        || (head.wrapping_sub(cursor) as i32) > 0
+    {
+        walk_cq(c, cq, call);
+        return;
+    }
+    if tail != cursor {
+        let (cqes, mask) = (cq.cqes(), cq.cq_mask());
+        let mut pos = cursor;
+        while pos != tail {
+            let Some(cqe) = cqes.get(pos & mask) else {
+                break;
+            };
+            if !remove_plain(c, cqe.user_data, cqe.flags) {
+                on_cqe_general(c, cqes, pos & mask, call);
+            }
+            pos = pos.wrapping_add(1);
+        }
+        c.cq_cursor = pos;
+    }
+    let dropped = cq.cq_overflow();
+    if dropped != c.overflow_last {
+        c.overflow_last = dropped;
+        c.lost = true;
+        overflow(c, call, Some(dropped));
+    }
+}
+
+#[inline(never)]
 fn walk_sq(c: &mut RingCheck, sq: SubmitSide<'_>) {
     let to = consumed_mark(sq);
     let from = c.sq_cursor;
@@ -599,9 +851,10 @@ fn walk_sq(c: &mut RingCheck, sq: SubmitSide<'_>) {
     }
     let mixed = c.flags & IORING_SETUP_SQE_MIXED != 0;
     let shift = crate::geometry::sqe_shift(c.flags);
+    let (sqes, mask) = (sq.sqes(), sq.sq_mask());
     let mut pos = from;
     while to.wrapping_sub(pos) != 0 && to.wrapping_sub(pos) <= entries {
-        let Some(sqe) = sq.sqe((pos & sq.sq_mask()) << shift) else {
+        let Some(sqe) = sqes.get((pos & mask) << shift) else {
             break;
         };
         on_sqe(c, &sqe);
@@ -612,7 +865,8 @@ fn walk_sq(c: &mut RingCheck, sq: SubmitSide<'_>) {
     c.cur_chain = 0;
 }
 
-fn walk_cq(c: &mut RingCheck, cq: CompleteSide<'_>, call: &str) {
+#[inline(never)]
+fn walk_cq(c: &mut RingCheck, cq: CompleteSide<'_>, call: Call) {
     let entries = cq.cq_entries();
     let head = cq.cq_khead();
     let tail = cq.cq_ktail();
@@ -626,12 +880,13 @@ fn walk_cq(c: &mut RingCheck, cq: CompleteSide<'_>, call: &str) {
     }
     let shift = crate::geometry::cqe_shift(c.flags);
     let mixed = c.flags & IORING_SETUP_CQE_MIXED != 0;
+    let (cqes, mask) = (cq.cqes(), cq.cq_mask());
     loop {
         let left = tail.wrapping_sub(c.cq_cursor);
         if left == 0 || left > entries {
             break;
         }
-        let Some(cqe) = cq.cqe((c.cq_cursor & cq.cq_mask()) << shift) else {
+        let Some(cqe) = cqes.get((c.cq_cursor & mask) << shift) else {
             break;
         };
         let released = (head.wrapping_sub(c.cq_cursor) as i32) > 0;
@@ -660,7 +915,9 @@ fn walk_cq(c: &mut RingCheck, cq: CompleteSide<'_>, call: &str) {
     }
 }
 
-fn overflow(c: &mut RingCheck, call: &str, dropped: Option<u32>) {
+#[cold]
+#[inline(never)]
+fn overflow(c: &mut RingCheck, call: Call, dropped: Option<u32>) {
     if !wants(c, OVERFLOW) {
         return;
     }
@@ -679,8 +936,17 @@ fn overflow(c: &mut RingCheck, call: &str, dropped: Option<u32>) {
 }
 
 /// Checks common to every call: a ring of another process.
-fn common(c: &mut RingCheck, call: &str) {
-    if c.fork_gen != FORK_GEN.load(Ordering::Relaxed) && wants(c, FORK) {
+#[inline(always)]
+fn common(c: &mut RingCheck, call: Call) {
+    if c.fork_gen != FORK_GEN.load(Ordering::Relaxed) {
+        forked_use(c, call);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn forked_use(c: &mut RingCheck, call: Call) {
+    if wants(c, FORK) {
         c.lost = true;
         let mut l = head(c, "fork", call);
         l.s("the ring was set up by process ")
@@ -699,10 +965,17 @@ fn common(c: &mut RingCheck, call: &str) {
     }
 }
 
-fn eexist(c: &mut RingCheck, call: &str, result: i32) {
-    if result != -libc::EEXIST
-        || c.flags & (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN) == 0
-        || !wants(c, OWNER)
+#[inline(always)]
+fn eexist(c: &mut RingCheck, call: Call, result: i32) {
+    if result == -libc::EEXIST {
+        owner_thread(c, call);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn owner_thread(c: &mut RingCheck, call: Call) {
+    if c.flags & (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN) == 0 || !wants(c, OWNER)
     {
         return;
     }
@@ -767,6 +1040,7 @@ pub fn ring_created(ring: &io_uring) {
     c.cq_cursor = cq.cq_khead();
     c.overflow_last = cq.cq_overflow();
     c.lost = ring.flags & IORING_SETUP_SQ_REWIND != 0;
+    c.simple = ring.flags & SLOW_SETUP == 0;
     let claimed = SLOTS.iter().find(|s| {
         s.ring
             .compare_exchange(0, id, Ordering::AcqRel, Ordering::Relaxed)
@@ -783,7 +1057,7 @@ pub fn ring_changed(ring: &io_uring) {
     let (sq, cq) = hooks::both_sides(ring);
     with_ring(core::ptr::from_ref(ring) as usize, |c| {
         c.ring_fd = sq.ring_fd();
-        walk_cq(c, cq, "a ring change");
+        walk_cq(c, cq, Call::Change);
         c.sq_cursor = consumed_mark(sq);
         c.cq_cursor = cq.cq_khead();
     });
@@ -793,7 +1067,7 @@ pub fn ring_exit(ring: &io_uring) {
     let (_, cq) = hooks::both_sides(ring);
     // The CQEs the program consumed inline since the last call seen.
     with_ring(core::ptr::from_ref(ring) as usize, |c| {
-        walk_cq(c, cq, "io_uring_queue_exit (CQEs consumed before it)");
+        walk_cq(c, cq, Call::Exit);
     });
     if let Some(rec) = remove(core::ptr::from_ref(ring) as usize) {
         // SAFETY: from calloc, out of the table.
@@ -803,11 +1077,12 @@ pub fn ring_exit(ring: &io_uring) {
 
 pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, enters: u32) {
     let call = if cq.is_some() {
-        "a submit-and-wait call (io_uring_submit_and_wait*/io_uring_wait_cqe* with SQEs to submit)"
+        Call::SubmitWait
     } else {
-        "io_uring_submit"
+        Call::Submit
     };
     with_ring(sq.id() as usize, |c| {
+        // Registering or closing the ring fd tells no hook: read each time.
         c.ring_fd = sq.ring_fd();
         common(c, call);
         eexist(c, call, result);
@@ -815,7 +1090,7 @@ pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, 
             c.owner_tid = gettid();
             c.owner_from_enable = true;
         }
-        walk_sq(c, sq);
+        walk_sq_fast(c, sq);
         // The CQ too, after the SQ (so that every CQE's request is known):
         // the program may have consumed CQEs inline since the last call.
         // SAFETY: the ring is live for this call. A submit call does not own
@@ -825,7 +1100,7 @@ pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, 
         let cqv = cq
             .or_else(|| NonNull::new(sq.id().cast_mut()).map(|p| unsafe { CompleteSide::new(p) }));
         if let Some(cqv) = cqv {
-            walk_cq(c, cqv, call);
+            walk_cq_fast(c, cqv, call);
         }
         reuse(c, call);
         if enters != 0 && cq.is_some() {
@@ -841,11 +1116,11 @@ pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, 
 }
 
 pub fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32) {
-    let call = "a wait or peek call (io_uring_wait_cqe*/io_uring_peek_cqe)";
+    let call = Call::Reap;
     with_ring(cq.id() as usize, |c| {
         common(c, call);
         eexist(c, call, result);
-        walk_cq(c, cq, call);
+        walk_cq_fast(c, cq, call);
         if enters != 0 {
             c.peeks_idle = 0;
             return;
@@ -857,12 +1132,16 @@ pub fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32) {
 /// A call that neither found a CQE nor entered the kernel to get events:
 /// on a DEFER_TASKRUN ring with requests in flight, many in a row mean the
 /// kernel is never given the chance to complete them.
-fn idle_call(c: &mut RingCheck, call: &str, result: i32) {
-    if c.flags & IORING_SETUP_DEFER_TASKRUN == 0
-        || c.lost
-        || c.in_flight == 0
-        || result < 0 && result != -libc::EAGAIN
-    {
+#[inline(always)]
+fn idle_call(c: &mut RingCheck, call: Call, result: i32) {
+    if c.flags & IORING_SETUP_DEFER_TASKRUN != 0 {
+        idle_deferred(c, call, result);
+    }
+}
+
+#[inline(never)]
+fn idle_deferred(c: &mut RingCheck, call: Call, result: i32) {
+    if c.lost || c.in_flight == 0 || result < 0 && result != -libc::EAGAIN {
         return;
     }
     c.peeks_idle += 1;
@@ -883,10 +1162,10 @@ fn idle_call(c: &mut RingCheck, call: &str, result: i32) {
 }
 
 pub fn waiting(cq: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool) {
-    let call = "a wait call about to sleep (io_uring_wait_cqe*)";
+    let call = Call::Wait;
     with_ring(cq.id() as usize, |c| {
         common(c, call);
-        walk_cq(c, cq, call);
+        walk_cq_fast(c, cq, call);
         let ready = cq.cq_ktail().wrapping_sub(cq.cq_khead());
         if timed || c.lost || c.in_flight != 0 || ready >= wait_nr {
             return;

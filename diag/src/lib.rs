@@ -52,6 +52,7 @@ use uring_core::uapi::names;
 use uring_sysinfo as sysinfo;
 
 mod atomic_u64;
+mod call_site;
 mod check;
 pub mod line;
 mod op_flags;
@@ -88,7 +89,43 @@ static OBSERVER: hooks::Observer = hooks::Observer {
     reaped,
     waiting,
     register_failed,
+    // The JSON trace draws each call's enters as a slice from the first.
+    timed: true,
 };
+
+/// The observer installed when `LIBURING_CHECK` is on without the trace:
+/// the per-call hooks go straight to the checker (no test of the trace, and
+/// a frame only as large as the checker needs).
+static CHECK_OBSERVER: hooks::Observer = hooks::Observer {
+    setup_failed,
+    ring_created,
+    ring_changed,
+    ring_exit,
+    submitted: check_submitted,
+    reaped: check_reaped,
+    waiting,
+    register_failed,
+    timed: false,
+};
+
+extern "C" fn check_submitted(
+    sq: hooks::SubmitSide<'_>,
+    cq: Option<hooks::CompleteSide<'_>>,
+    result: i32,
+    enters: u32,
+    _entered_ns: u64,
+) {
+    check::submitted(sq, cq, result, enters);
+}
+
+extern "C" fn check_reaped(
+    cq: hooks::CompleteSide<'_>,
+    result: i32,
+    enters: u32,
+    _entered_ns: u64,
+) {
+    check::reaped(cq, result, enters);
+}
 
 /// `LIBURING_TRACE` was on at attach: the trace follows rings (its
 /// records live on when its target stops taking lines).
@@ -132,18 +169,19 @@ extern "C" fn submitted(
     cq: Option<hooks::CompleteSide<'_>>,
     result: i32,
     enters: u32,
+    entered_ns: u64,
 ) {
     if trace_on() {
-        trace::submitted(sq, cq, result, enters);
+        trace::submitted(sq, cq, result, enters, entered_ns);
     }
     if check::checking() {
         check::submitted(sq, cq, result, enters);
     }
 }
 
-extern "C" fn reaped(cq: hooks::CompleteSide<'_>, result: i32, enters: u32) {
+extern "C" fn reaped(cq: hooks::CompleteSide<'_>, result: i32, enters: u32, entered_ns: u64) {
     if trace_on() {
-        trace::reaped(cq, result, enters);
+        trace::reaped(cq, result, enters, entered_ns);
     }
     if check::checking() {
         check::reaped(cq, result, enters);
@@ -203,7 +241,7 @@ pub extern "C" fn uring_diag_attach(interface: u64) -> Attachment {
     }
     Attachment {
         status: hooks::ATTACHED,
-        observer: Some(&OBSERVER),
+        observer: Some(if tracing { &OBSERVER } else { &CHECK_OBSERVER }),
         rings: tracing || checking,
     }
 }

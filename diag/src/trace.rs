@@ -464,7 +464,10 @@ pub extern "C" fn ring_changed(ring: &io_uring) {
 // ---------------------------------------------------------------------------
 
 /// Logs the SQEs the kernel has consumed since the last look.
-fn observe_sq(t: &mut RingTrace, sq: SubmitSide<'_>, result: i32) {
+/// The SQEs the kernel consumed in this call, submitted at `at_ns` (the
+/// call's first enter when the library timed it, else now: one clock read
+/// for all of them).
+fn observe_sq(t: &mut RingTrace, sq: SubmitSide<'_>, result: i32, at_ns: u64) {
     let rewind = t.setup_flags & IORING_SETUP_SQ_REWIND != 0;
     let (from, to) = if rewind {
         // The kernel starts at slot 0 on every enter and consumed `result`.
@@ -488,7 +491,7 @@ fn observe_sq(t: &mut RingTrace, sq: SubmitSide<'_>, result: i32) {
         let Some(sqe) = sq.sqe((pos & sq.sq_mask()) << shift) else {
             break;
         };
-        log_sqe(t, &sqe);
+        log_sqe(t, &sqe, at_ns);
         let big = matches!(sqe.opcode, IORING_OP_NOP128 | IORING_OP_URING_CMD128);
         pos = pos.wrapping_add(if mixed && big { 2 } else { 1 });
     }
@@ -515,7 +518,7 @@ const KNOWN_SQE_FLAGS: u8 = IOSQE_FIXED_FILE
     | IOSQE_BUFFER_SELECT
     | IOSQE_CQE_SKIP_SUCCESS;
 
-fn log_sqe(t: &mut RingTrace, sqe: &io_uring_sqe) {
+fn log_sqe(t: &mut RingTrace, sqe: &io_uring_sqe, at_ns: u64) {
     let op = sqe.opcode;
     if let Some(n) = t.ops.get_mut(usize::from(op)) {
         *n += 1;
@@ -525,7 +528,7 @@ fn log_sqe(t: &mut RingTrace, sqe: &io_uring_sqe) {
         t,
         UdataSlot {
             user_data: sqe.user_data,
-            at_ns: now_ns(),
+            at_ns,
             thread: this_thread(),
             fd: sqe.fd,
             len: sqe.len,
@@ -895,9 +898,10 @@ fn log_cqe(t: &mut RingTrace, cqe: &io_uring_cqe) {
 // One process per ring (pid = the ring's trace id), one thread per thread
 // of the program (tid = its pthread_self, cheap to read). Each request is
 // a complete event ("X") from its SQE seen consumed to its last CQE seen,
-// written when that CQE is seen; calls that entered the kernel, CQ
-// overflows and dry buffer groups are instant events; SQ and CQ fill are
-// counters. Every event is one line ending in a comma; the array is closed
+// written when that CQE is seen; a call that entered the kernel is a
+// complete event too (category "enter"), from its first enter to the end of
+// the call; CQ overflows and dry buffer groups are instant events; SQ and
+// CQ fill are counters. Every event is one line ending in a comma; the array is closed
 // at exit (output::json_close).
 
 /// The calling thread, as an id for the timeline (no system call).
@@ -964,11 +968,21 @@ fn json_counter(t: &RingTrace, name: &str, value: u32) {
     l.emit_event();
 }
 
-fn json_call(t: &RingTrace, what: &str, enters: u32, result: i32) {
+/// A call that entered the kernel: a slice from its first enter to now
+/// (an instant when the library did not time it).
+fn json_call(t: &RingTrace, what: &str, enters: u32, result: i32, entered_ns: u64) {
     let mut l = Line::new();
-    json_head(&mut l, t, "i", what, this_thread(), now_ns());
-    l.s(",\"s\":\"t\",\"args\":{\"enters\":")
-        .u(u64::from(enters));
+    let now = now_ns();
+    if entered_ns != 0 && entered_ns <= now {
+        json_head(&mut l, t, "X", what, this_thread(), entered_ns);
+        l.s(",\"dur\":");
+        micros(&mut l, now - entered_ns);
+        l.s(",\"cat\":\"enter\"");
+    } else {
+        json_head(&mut l, t, "i", what, this_thread(), now);
+        l.s(",\"s\":\"t\"");
+    }
+    l.s(",\"args\":{\"enters\":").u(u64::from(enters));
     l.s(",\"result\":").i(i64::from(result)).s("}}");
     l.emit_event();
 }
@@ -1010,6 +1024,7 @@ pub extern "C" fn submitted(
     cq: Option<CompleteSide<'_>>,
     result: i32,
     enters: u32,
+    entered_ns: u64,
 ) {
     let calls = Pending {
         submits: 1,
@@ -1027,9 +1042,14 @@ pub extern "C" fn submitted(
             l.emit_trace();
         }
         if enters != 0 && output::json() {
-            json_call(t, "submit (entered the kernel)", enters, result);
+            json_call(t, "submit (entered the kernel)", enters, result, entered_ns);
         }
-        observe_sq(t, sq, result);
+        let at_ns = if entered_ns != 0 {
+            entered_ns
+        } else {
+            now_ns()
+        };
+        observe_sq(t, sq, result, at_ns);
         if let Some(cq) = cq {
             observe_cq(t, cq);
             if output::json() {
@@ -1041,7 +1061,7 @@ pub extern "C" fn submitted(
 }
 
 /// A wait or peek call is done.
-pub extern "C" fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32) {
+pub extern "C" fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32, entered_ns: u64) {
     let calls = Pending {
         submits: 0,
         waits: 1,
@@ -1052,7 +1072,7 @@ pub extern "C" fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32) {
         t.waits += 1;
         t.enters += u64::from(enters);
         if enters != 0 && output::json() {
-            json_call(t, "wait (entered the kernel)", enters, result);
+            json_call(t, "wait (entered the kernel)", enters, result, entered_ns);
         }
         observe_cq(t, cq);
         if output::json() {

@@ -11,7 +11,7 @@ fn record_found_counted_and_removed_once() {
     let id = core::ptr::from_ref(&ring);
     assert_eq!(with_ring(id, Pending::default(), |t| t.submits), Some(0));
     let (sq, _) = hooks::both_sides(&ring);
-    submitted(sq, None, 0, 1);
+    submitted(sq, None, 0, 1, 0);
     assert_eq!(
         with_ring(id, Pending::default(), |t| (t.submits, t.enters)),
         Some((1, 1))
