@@ -35,7 +35,9 @@ import subprocess
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE = os.path.join(HERE, "checks", "claims.c")
+# The check programs: claims.c (one case per claim of sections 2, 3 and 7)
+# and request_results.c (the RETURN VALUE claim of every SQE helper page).
+SOURCES = [os.path.join(HERE, "checks", n) for n in ("claims.c", "request_results.c")]
 CHECK_RE = re.compile(r'^\.\\" @check (\S+)\s*$')
 
 
@@ -115,17 +117,30 @@ def page_claims(text):
 
 
 def build_and_run(stage_usr, label, tmp, failures):
-    """{case: result line} of claims.c built against stage_usr."""
+    """The cases and {case: result line} of every program of SOURCES built
+    against stage_usr."""
+    cases, results = [], {}
+    for source in SOURCES:
+        c, r = build_and_run_one(source, stage_usr, label, tmp, failures)
+        if c is None:
+            return None, None
+        cases += c
+        results.update(r)
+    return cases, results
+
+
+def build_and_run_one(source, stage_usr, label, tmp, failures):
+    """The cases and {case: result line} of one check program."""
     stage_usr = os.path.abspath(stage_usr)
     cc = os.environ.get("CC", "cc")
-    exe = os.path.join(tmp, "claims-" + label)
+    exe = os.path.join(tmp, os.path.basename(source)[:-2] + "-" + label)
     r = subprocess.run([cc, "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-I",
-                        os.path.join(stage_usr, "include"), SOURCE, "-o", exe,
+                        os.path.join(stage_usr, "include"), source, "-o", exe,
                         "-L", os.path.join(stage_usr, "lib"), "-luring", "-lpthread"],
                        capture_output=True, text=True)
     if r.returncode:
         failures.append("claims: %s does not build against %s:\n%s"
-                        % (SOURCE, stage_usr, r.stderr))
+                        % (source, stage_usr, r.stderr))
         return None, None
     env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(stage_usr, "lib"))
     r = subprocess.run([exe, "--list"], capture_output=True, text=True, env=env)
@@ -137,7 +152,8 @@ def build_and_run(stage_usr, label, tmp, failures):
         out, rc = r.stdout, r.returncode
     except subprocess.TimeoutExpired as e:
         out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
-        failures.append("claims (%s): timed out after 120 s" % label)
+        failures.append("claims (%s, %s): timed out after 120 s"
+                        % (os.path.basename(source), label))
     results = {}
     for line in out.split("\n"):
         if ": " in line:
@@ -195,8 +211,8 @@ def check(man_dir, stage_usr, upstream_usr, page_paths, failures):
             failures.append("claims: case %s is linked from no page" % c)
     for n, where in sorted(linked.items()):
         if n not in cases:
-            failures.append("claims: %s links check %s, which man/checks/claims.c does "
-                            "not have" % (", ".join(where), n))
+            failures.append("claims: %s links check %s, which no program of man/checks "
+                            "has" % (", ".join(where), n))
 
     with open(os.path.join(man_dir, "claims.tsv"), "w") as f:
         f.write("section\tpage\tclaims\tchecked\tunchecked_with_reason\tother_checked\n")
@@ -214,6 +230,6 @@ def check(man_dir, stage_usr, upstream_usr, page_paths, failures):
             if sec != "3" or r[3]:
                 print("    %-36s %3d claims, %3d checked, %2d with a reason, %2d elsewhere"
                       % r[1:])
-    print("  claims: %d cases in man/checks/claims.c, %d runs (ours and upstream): %d ok, "
+    print("  claims: %d cases in man/checks, %d runs (ours and upstream): %d ok, "
           "%d not checkable here, %d failed; per-page table: %s/claims.tsv"
           % (len(cases), ran, passed, not_here, ran - passed - not_here, man_dir))

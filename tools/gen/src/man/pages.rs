@@ -10,6 +10,7 @@ use super::sources::{read, release, CapiDoc};
 use super::text::{first_sentence, mentioned, names_with_prefix, reader_safety};
 use super::{releases, roff, tables, Manual};
 use crate::prep::generate::{all_params, c_prototype, c_stores};
+use crate::prep::table::RESULTS_UNCHECKED;
 use crate::prep::Helper;
 
 /// The SEE ALSO list: the explicit names first, then every page the text
@@ -314,8 +315,10 @@ pub fn capi_page(m: &mut Manual, name: &str, doc: &CapiDoc, proto: &str) {
 }
 
 /// What the CQE of the prepared request holds, from the opcode's row of
-/// the kernel-release table.
-fn request_result(op: Option<&str>) -> String {
+/// the kernel-release table, tied to the helper's case of
+/// man/checks/request_results.c (or to the reason it has none, from
+/// `RESULTS_UNCHECKED`).
+fn request_result(helper: &str, op: Option<&str>) -> String {
     let mut text =
         String::from("None: the result of the request arrives in the *res* field of its CQE.");
     let row = op.and_then(|op| {
@@ -339,7 +342,13 @@ fn request_result(op: Option<&str>) -> String {
             text.push_str(c.as_str());
         }
     }
-    text + " On failure *res* is a negated errno value; `io_uring_enter(2)` lists the common ones."
+    text.push_str(
+        " On failure *res* is a negated errno value; `io_uring_enter(2)` lists the common ones.",
+    );
+    match RESULTS_UNCHECKED.iter().find(|(h, _)| *h == helper) {
+        Some((_, why)) => text + &format!(" [unchecked: {why}]"),
+        None => text + &format!(" [check: res-{helper}]"),
+    }
 }
 
 /// The `IORING_OP_*` names the stores of a helper mention, without the
@@ -483,7 +492,7 @@ pub fn prep_page(
         &[
             ("SYNOPSIS", roff::synopsis(&[&proto])),
             ("DESCRIPTION", desc),
-            ("RETURN VALUE", roff::prose(&request_result(op))),
+            ("RETURN VALUE", roff::prose(&request_result(name, op))),
             ("NOTES", roff::prose(&notes.join("\n\n"))),
             ("SEE ALSO", see_also),
         ],

@@ -1748,3 +1748,10 @@ pub const HELPERS: &[Helper] = &[
         ..H
     },
 ];
+
+/// Helpers whose RETURN VALUE claim man/checks/request_results.c cannot
+/// show, with the reason (every other helper has a case `res-<helper>`).
+pub const RESULTS_UNCHECKED: &[(&str, &str)] = &[(
+    "io_uring_prep_cmd_discard",
+    "needs a block device that takes discards, which the check cannot make without root",
+)];
