@@ -14,13 +14,14 @@ man/checks/claims.c. This module
     fails with either;
   - fails on a page that names a case claims.c does not have, and on a case
     that no page names;
+  - prints each case that did not pass (the others only in the totals);
   - counts the claims of each page: every entry of ERRORS and every
     paragraph of RETURN VALUE is one, checked when a `@check` comment sits
     in it, unchecked with a reason when a `.\\" @unchecked REASON` comment
     does (a claim this machine cannot show: memory exhaustion, a sysctl
     that would change the whole machine, hardware); `@check` comments
     elsewhere (DESCRIPTION, NOTES) are counted as checked statements of
-    their own. In sections 2 and 7 every claim must be one or the other. The
+    their own. In sections 2, 3 and 7 every claim must be one or the other. The
     counts per section are printed, and per page for the pages of sections
     1, 2 and 7 and every page with a check; the whole table goes to
     MAN_DIR/claims.tsv.
@@ -35,16 +36,19 @@ import subprocess
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# The check programs: claims.c (one case per claim of sections 2, 3 and 7)
-# and request_results.c (the RETURN VALUE claim of every SQE helper page).
-SOURCES = [os.path.join(HERE, "checks", n) for n in ("claims.c", "request_results.c")]
+# The check programs: claims.c (one case per claim of sections 2, 3 and 7),
+# request_results.c (the RETURN VALUE of every SQE helper page) and
+# function_results.c (the RETURN VALUE and ERRORS of the other section 3
+# pages).
+SOURCES = [os.path.join(HERE, "checks", n) for n in ("claims.c", "request_results.c",
+                                                     "function_results.c")]
 CHECK_RE = re.compile(r'^\.\\" @check (\S+)\s*$')
 
 
 UNCHECKED_RE = re.compile(r'^\.\\" @unchecked (\S.*)$')
 # Sections whose every ERRORS and RETURN VALUE claim must be checked or say
 # (`.\" @unchecked REASON`) why it cannot be here.
-ACCOUNTED_SECTIONS = ("2", "7")
+ACCOUNTED_SECTIONS = ("2", "3", "7")
 
 
 def page_claims(text):
@@ -206,7 +210,8 @@ def check(man_dir, stage_usr, upstream_usr, page_paths, failures):
             else:
                 failures.append("claims: %s (%s, linked from %s): %s"
                                 % (c, label, ", ".join(linked.get(c, ["no page"])), v))
-            print("    %-36s %-8s %s" % (c, label, v))
+            if v != "ok":
+                print("    %-36s %-8s %s" % (c, label, v))
         if c not in linked:
             failures.append("claims: case %s is linked from no page" % c)
     for n, where in sorted(linked.items()):
@@ -227,7 +232,8 @@ def check(man_dir, stage_usr, upstream_usr, page_paths, failures):
                  " (must be 0)" if sec in ACCOUNTED_SECTIONS else "",
                  sum(r[5] for r in mine)))
         for r in mine:
-            if sec != "3" or r[3]:
+            # Section 3 has a page per function: only those with a reason.
+            if sec != "3" or r[4]:
                 print("    %-36s %3d claims, %3d checked, %2d with a reason, %2d elsewhere"
                       % r[1:])
     print("  claims: %d cases in man/checks, %d runs (ours and upstream): %d ok, "

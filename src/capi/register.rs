@@ -92,7 +92,7 @@ macro_rules! ring_call {
 /// - `EBUSY`: a file table is registered already. [check: register-EBUSY-files]
 /// - `EBADF`: an entry is neither an open descriptor nor -1. [check: register-files-EBADF]
 /// - `EMFILE`: `nr_files` exceeds the process's descriptor limit; the library
-///   raises the soft `RLIMIT_NOFILE` once and retries, as liburing does.
+///   raises the soft `RLIMIT_NOFILE` once and retries, as liburing does. [check: err-io_uring_register_files-EMFILE]
 ///
 /// # See also
 /// io_uring_unregister_files, io_uring_register_files_update,
@@ -260,7 +260,7 @@ pub unsafe extern "C" fn io_uring_unregister_files(ring: *mut io_uring) -> c_int
 ///
 /// # Errors
 /// - `EBUSY`: a buffer table is registered already. [check: register-buffers-EBUSY]
-/// - `ENOMEM`: pinning failed or exceeded the locked-memory limit.
+/// - `ENOMEM`: pinning failed or exceeded the locked-memory limit. [unchecked: the checks run as root, whom the locked-memory limit does not bind, and pinning fails otherwise only when memory runs out]
 /// - `EFAULT`: a buffer is not valid memory. [check: register-buffers-EFAULT]
 ///
 /// # See also
@@ -436,8 +436,8 @@ pub unsafe extern "C" fn io_uring_clone_buffers_offset(
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `EBUSY`: `dst` has a buffer table already.
-/// - `ENXIO`: `src` has no registered buffers.
+/// - `EBUSY`: `dst` has a buffer table already. [check: err-io_uring_clone_buffers-EBUSY]
+/// - `ENXIO`: `src` has no registered buffers. [check: err-io_uring_clone_buffers-ENXIO]
 ///
 /// # Notes
 /// Needs Linux 6.12. The buffers stay pinned once, shared by both rings.
@@ -540,8 +540,8 @@ pub unsafe extern "C" fn io_uring_register_eventfd(ring: *mut io_uring, fd: c_in
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `EBUSY`: an eventfd is registered already.
-/// - `EINVAL`: `fd` is not an eventfd, or `ring` is NULL.
+/// - `EBUSY`: an eventfd is registered already. [check: err-io_uring_register_eventfd_async-EBUSY]
+/// - `EINVAL`: `fd` is not an eventfd, or `ring` is NULL. [check: err-io_uring_register_eventfd_async-EINVAL]
 ///
 /// # Notes
 /// Requests that complete during submission do not signal. Needs Linux 5.6.
@@ -565,7 +565,7 @@ pub unsafe extern "C" fn io_uring_register_eventfd_async(ring: *mut io_uring, fd
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `ENXIO`: no eventfd is registered.
+/// - `ENXIO`: no eventfd is registered. [check: err-io_uring_unregister_eventfd-ENXIO]
 ///
 /// # See also
 /// io_uring_register_eventfd, io_uring_cq_eventfd_toggle
@@ -587,9 +587,9 @@ pub unsafe extern "C" fn io_uring_unregister_eventfd(ring: *mut io_uring) -> c_i
 /// errno value. [check: register-personality-returns-id]
 ///
 /// # Errors
-/// - `EBUSY`: no free id is left (ids are 16 bits wide).
-/// - `ENOMEM`: the kernel could not store the credentials.
-/// - `EINVAL`: `ring` is NULL.
+/// - `EBUSY`: no free id is left (ids are 16 bits wide). [check: err-io_uring_register_personality-EBUSY]
+/// - `ENOMEM`: the kernel could not store the credentials. [unchecked: memory exhaustion, which a check cannot cause without starving the machine]
+/// - `EINVAL`: `ring` is NULL. [unchecked: a NULL ring crashes upstream liburing, which the checks also drive; capi-tests/differential covers this library's answer]
 ///
 /// # Notes
 /// The credentials are those of the calling thread at the time of the call:
@@ -625,7 +625,7 @@ pub unsafe extern "C" fn io_uring_register_personality(ring: *mut io_uring) -> c
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `EINVAL`: no personality has that id, or `ring` is NULL.
+/// - `EINVAL`: no personality has that id, or `ring` is NULL. [check: err-io_uring_unregister_personality-EINVAL]
 ///
 /// # Notes
 /// Requests already submitted with the id keep the credentials they took.
@@ -699,7 +699,7 @@ pub unsafe extern "C" fn io_uring_register_restrictions(
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `EBADFD`: the ring is not disabled.
+/// - `EBADFD`: the ring is not disabled. [check: err-io_uring_enable_rings-EBADFD]
 ///
 /// # See also
 /// io_uring_register_restrictions, io_uring_setup_flags(7)
@@ -825,9 +825,9 @@ pub unsafe extern "C" fn io_uring_unregister_ring_fd(ring: *mut io_uring) -> c_i
 ///
 /// # Errors
 /// - `EINVAL`: the ring descriptor is not registered, so closing it would
-///   leave no way to reach the ring.
+///   leave no way to reach the ring. [check: err-io_uring_close_ring_fd-EINVAL]
 /// - `EOPNOTSUPP`: the kernel cannot do without the real descriptor (no
-///   `IORING_FEAT_REG_REG_RING`).
+///   `IORING_FEAT_REG_REG_RING`). [check: err-io_uring_close_ring_fd-EOPNOTSUPP]
 ///
 /// # See also
 /// io_uring_register_ring_fd
@@ -982,9 +982,9 @@ pub unsafe extern "C" fn io_uring_register_wait_reg(
 ///
 /// # Errors
 /// - `EINVAL`: the ring lacks `IORING_SETUP_DEFER_TASKRUN`, 32-byte CQEs,
-///   or `reg` is malformed.
-/// - `EPERM`: the caller lacks CAP_NET_ADMIN.
-/// - `EOPNOTSUPP`: the device or its driver cannot do zero-copy receive.
+///   or `reg` is malformed. [check: err-io_uring_register_ifq-EINVAL]
+/// - `EPERM`: the caller lacks CAP_NET_ADMIN. [check: err-io_uring_register_ifq-EPERM]
+/// - `EOPNOTSUPP`: the device or its driver cannot do zero-copy receive. [unchecked: needs a network device and receive queue to hand over, which the test machine has not]
 ///
 /// # Notes
 /// Needs Linux 6.15 (`IORING_REGISTER_ZCRX_IFQ`).
@@ -1095,8 +1095,8 @@ pub unsafe extern "C" fn io_uring_register_bpf_filter_task(bpf: *mut io_uring_bp
 ///
 /// # Errors
 /// - `EINVAL`: the kernel predates the query interface, or a header has
-///   nonzero reserved fields.
-/// - `EFAULT`: a header or answer buffer is not accessible.
+///   nonzero reserved fields. [check: err-io_uring_register_query-EINVAL]
+/// - `EFAULT`: a header or answer buffer is not accessible. [check: err-io_uring_register_query-EFAULT]
 ///
 /// # Notes
 /// Needs Linux 6.18 (`IORING_REGISTER_QUERY`, register opcode 35);
@@ -1128,8 +1128,8 @@ pub unsafe extern "C" fn io_uring_register_query(query: *mut io_uring_query_hdr)
 ///
 /// # Errors
 /// - `EINVAL`: the ring was not set up with `IORING_SETUP_DEFER_TASKRUN`,
-///   the kernel cannot resize (before Linux 6.13), or the sizes are bad.
-/// - `EOVERFLOW`: the new rings are too small for the entries pending now.
+///   the kernel cannot resize (before Linux 6.13), or the sizes are bad. [check: err-io_uring_resize_rings-EINVAL]
+/// - `EOVERFLOW`: the new rings are too small for the entries pending now. [check: err-io_uring_resize_rings-EOVERFLOW]
 ///
 /// # Notes
 /// The SQE and CQE pointers a program holds become invalid.

@@ -108,9 +108,9 @@ unsafe fn setup_done<T>(
 /// # Errors
 /// - `EINVAL`: `entries` is 0 or too large, a flag is unknown to the kernel,
 ///   or the flags do not go together. [check: queue-init-EINVAL-zero-entries]
-/// - `ENOMEM`: the kernel or the mapping ran out of memory.
+/// - `ENOMEM`: the kernel or the mapping ran out of memory. [unchecked: memory exhaustion, which a check cannot cause without starving the machine]
 /// - `EPERM`: io_uring is disabled for the caller (the
-///   `kernel.io_uring_disabled` sysctl).
+///   `kernel.io_uring_disabled` sysctl). [unchecked: needs the kernel.io_uring_disabled sysctl, which would change the whole machine]
 ///
 /// # Notes
 /// A ring set up by this call is released with io_uring_queue_exit(). The
@@ -150,8 +150,8 @@ pub unsafe extern "C" fn io_uring_queue_init(
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `EINVAL`: see io_uring_setup(2), or `ring` or `p` is NULL.
-/// - `ENOMEM`: the kernel or the mapping ran out of memory.
+/// - `EINVAL`: see io_uring_setup(2), or `ring` or `p` is NULL. [check: err-io_uring_queue_init_params-EINVAL]
+/// - `ENOMEM`: the kernel or the mapping ran out of memory. [unchecked: memory exhaustion, which a check cannot cause without starving the machine]
 ///
 /// # Notes
 /// Check `p->features` rather than the kernel version to learn what the ring
@@ -276,7 +276,7 @@ pub unsafe extern "C" fn __io_uring_queue_init_params(
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `ENOMEM`: a mapping failed.
+/// - `ENOMEM`: a mapping failed. [unchecked: memory exhaustion, which a check cannot cause without starving the machine]
 ///
 /// # See also
 /// io_uring_setup, io_uring_queue_init_params

@@ -1637,6 +1637,8 @@ pub const HELPERS: &[Helper] = &[
             set("addr3", "sockaddr_len"),
             set("optlen", "peer"),
         ],
+        notes: "The socket command `SOCKET_URING_OP_GETSOCKNAME` needs Linux 6.19; Linux 6.18 \
+                fails the request with `-EOPNOTSUPP`.",
         ..H
     },
     Helper {
