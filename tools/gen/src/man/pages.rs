@@ -665,8 +665,9 @@ pub fn add_examples(m: &mut Manual) {
 }
 
 /// A HISTORY section on every section 3 page of an exported name: its
-/// symbol version node, the liburing release that added it where liburing's
-/// record says (history.rs) and, for registration, the kernel.
+/// symbol version node, the first liburing release that had it and the
+/// releases that lacked it later, from liburing's release tags (history.rs)
+/// and, for registration, the kernel.
 pub fn add_history(m: &mut Manual, since: &BTreeMap<&str, (u32, u32)>) {
     let versions = super::sources::symbol_versions();
     super::history::check_tables(&versions);
