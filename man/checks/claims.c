@@ -934,6 +934,81 @@ static enum verdict unknown_sqe_flag(void)
 	return OK;
 }
 
+/* io_uring_prep_poll_update.3: a new user_data without
+ * IORING_POLL_UPDATE_USER_DATA fails the update with -EINVAL (the armed
+ * poll is left alone); with the flag the update succeeds. */
+static enum verdict poll_update_user_data_needs_flag(void)
+{
+	struct io_uring ring;
+	int p[2], res[2] = { 1, 1 };
+
+	if (pipe(p) || io_uring_queue_init(8, &ring, 0))
+		return fail("setting up");
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+	/* user_data of the updates: 0, which results() files under res[0]
+	 * of the array it is given. */
+	io_uring_prep_poll_add(sqe, p[0], POLLIN);
+	io_uring_sqe_set_data64(sqe, 100);
+	io_uring_submit(&ring);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_poll_update(sqe, 100, 101, POLLIN, IORING_POLL_UPDATE_EVENTS);
+	io_uring_sqe_set_data64(sqe, 0);
+	/* One submit each: a request that fails its preparation ends the
+	 * submit it is in (no IORING_SETUP_SUBMIT_ALL). */
+	int r = results(&ring, 1, res);
+
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_poll_update(sqe, 100, 101, POLLIN,
+				  IORING_POLL_UPDATE_EVENTS | IORING_POLL_UPDATE_USER_DATA);
+	io_uring_sqe_set_data64(sqe, 0);
+	r |= results(&ring, 1, res + 1);
+
+	io_uring_queue_exit(&ring);
+	close(p[0]);
+	close(p[1]);
+	if (r || res[0] != -EINVAL || res[1] != 0)
+		return fail("without the flag %d (wanted -EINVAL), with it %d (wanted 0)", res[0],
+			    res[1]);
+	return OK;
+}
+
+/* io_uring_enter.2, io_uring_submit.3: without IORING_SETUP_SUBMIT_ALL a
+ * submit stops after an entry that fails its preparation: that entry is
+ * consumed (and counted; its CQE has the error), the ones after it stay in
+ * the SQ ring for the next call. With the flag (5.18) all go. */
+static int submit_past_bad(unsigned flags, int *first, int *left)
+{
+	struct io_uring ring;
+
+	if (io_uring_queue_init(8, &ring, flags))
+		return -1;
+	io_uring_prep_nop(io_uring_get_sqe(&ring));
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+	/* A new user_data without IORING_POLL_UPDATE_USER_DATA: refused at
+	 * preparation. */
+	io_uring_prep_poll_update(sqe, 100, 101, POLLIN, IORING_POLL_UPDATE_EVENTS);
+	io_uring_prep_nop(io_uring_get_sqe(&ring));
+	*first = io_uring_submit(&ring);
+	*left = (int)io_uring_sq_ready(&ring);
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
+static enum verdict submit_stops_at_failed_prep(void)
+{
+	int first, left, all_first, all_left;
+
+	if (submit_past_bad(0, &first, &left) ||
+	    submit_past_bad(IORING_SETUP_SUBMIT_ALL, &all_first, &all_left))
+		return fail("setting up");
+	if (first != 2 || left != 1 || all_first != 3 || all_left != 0)
+		return fail("plain ring: %d submitted, %d left (wanted 2, 1); SUBMIT_ALL: %d, %d "
+			    "(wanted 3, 0)", first, left, all_first, all_left);
+	return OK;
+}
+
 /* ---- Section 2 errno claims: one call, one expected result ------------
  *
  * Each function below makes one call that the page says fails with an
@@ -2084,6 +2159,8 @@ static const struct claim claims[] = {
 	{ "link-timeout-results", 5, 5, link_timeout_results },
 	{ "fixed-file-bad-slot", 5, 13, fixed_file_bad_slot },
 	{ "unknown-sqe-flag", 5, 1, unknown_sqe_flag },
+	{ "poll-update-user-data-needs-flag", 5, 13, poll_update_user_data_needs_flag },
+	{ "submit-stops-at-failed-prep", 5, 18, submit_stops_at_failed_prep },
 };
 
 #define NCLAIMS (sizeof(claims) / sizeof(claims[0]))

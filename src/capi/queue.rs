@@ -61,7 +61,10 @@ macro_rules! cqe_out {
 /// kernel has started the requests.
 ///
 /// A request that fails after submission reports its error in its CQE, not
-/// here.
+/// here. Without `IORING_SETUP_SUBMIT_ALL` (Linux 5.18) the kernel stops at an
+/// entry it rejects while preparing it: the count includes that entry, whose
+/// CQE carries the error, and the entries after it stay queued for the next
+/// submit. [check: submit-stops-at-failed-prep]
 ///
 /// On kernels with `IORING_FEAT_SUBMIT_STABLE` (Linux 5.5), what only
 /// describes a request (an iovec array, a msghdr, a timespec, a path name) is

@@ -482,6 +482,9 @@ pub const HELPERS: &[Helper] = &[
             set("addr", "old_user_data"),
             set("poll32_events", "__io_uring_prep_poll_mask(poll_mask)"),
         ],
+        notes: "A nonzero new_user_data needs `IORING_POLL_UPDATE_USER_DATA` in flags: \
+                without it the kernel fails the update with `-EINVAL` and the armed poll \
+                keeps its user_data. [check: poll-update-user-data-needs-flag]",
         ..H
     },
     // ---- sync ---------------------------------------------------------
