@@ -41,7 +41,12 @@ pub fn text(name: &str, node: &str, in_liburing: bool) -> String {
         ));
     }
     if !gaps.is_empty() {
-        out.push_str(&format!(" liburing {gaps} did not have it."));
+        let lacked = if file.ends_with(".map") {
+            "did not export it"
+        } else {
+            "had it in no header"
+        };
+        out.push_str(&format!(" liburing {gaps} {lacked}."));
     }
     out
 }
@@ -66,7 +71,7 @@ fn node_and_release_are_told_apart() {
     let t = text("io_uring_prep_waitid", "2.5", false);
     assert!(t.contains("First in liburing 2.6 (its liburing.h has it)"));
     let t = text("io_uring_setup", "2.0", true);
-    assert!(t.contains("liburing 2.0 to 2.2 did not have it"));
+    assert!(t.contains("liburing 2.0 to 2.2 did not export it"));
     let t = text("io_uring_enable_rings", "2.0", true);
     assert!(t.contains("could not link it"));
     assert!(!text("io_uring_prep_nop", "2.4", false).contains("and earlier"));
