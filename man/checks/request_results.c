@@ -22,6 +22,8 @@
 #include <ftw.h>
 #include <liburing.h>
 #include <linux/futex.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -60,6 +62,7 @@ struct fx {
 	char dir[64];
 	char path[128];		/* dir/data: 4096 bytes */
 	int file, sv[2], pipe[2], listener, epfd;
+	int loop;		/* a loop device over a file of dir, or -1 */
 	char *buf;		/* 4096 bytes, registered as buffer 0 */
 	struct io_uring_buf_ring *br;
 	char *br_mem;
@@ -116,6 +119,7 @@ static int fx_open(struct fx *f, unsigned ring_flags)
 
 	memset(f, 0, sizeof(*f));
 	f->file = f->sv[0] = f->sv[1] = f->pipe[0] = f->pipe[1] = f->listener = f->epfd = -1;
+	f->loop = -1;
 	snprintf(f->dir, sizeof(f->dir), "res-XXXXXX");
 	if (!mkdtemp(f->dir))
 		return -1;
@@ -158,6 +162,10 @@ static void fx_close(struct fx *f)
 		io_uring_queue_exit(&f->target);
 	int fds[] = { f->file, f->sv[0], f->sv[1], f->pipe[0], f->pipe[1], f->listener, f->epfd };
 
+	if (f->loop >= 0) {
+		ioctl(f->loop, LOOP_CLR_FD, 0);
+		close(f->loop);
+	}
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
@@ -1438,6 +1446,59 @@ ROW(p_cmd_getsockname)
 	return sqe;
 }
 
+
+/* A free loop device (independent probe: /dev/loop-control) over a 1 MiB
+ * file of the fixture, which takes discards (it punches holes). */
+static int fx_loop(struct fx *f)
+{
+	char dev[32], path[160];
+	int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	int n = ctl < 0 ? -1 : ioctl(ctl, LOOP_CTL_GET_FREE);
+
+	if (ctl >= 0)
+		close(ctl);
+	if (n < 0) {
+		f->skip = "no free loop device (/dev/loop-control needs root)";
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/disk", f->dir);
+	int backing = open(path, O_RDWR | O_CREAT, 0600);
+
+	if (backing < 0 || ftruncate(backing, 1 << 20))
+		return -1;
+	snprintf(dev, sizeof(dev), "/dev/loop%d", n);
+	f->loop = open(dev, O_RDWR | O_CLOEXEC);
+	int ret = f->loop < 0 ? -1 : ioctl(f->loop, LOOP_SET_FD, backing);
+
+	/* Another program may have taken the device in between: one more
+	 * free one. */
+	if (ret && errno == EBUSY && (ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC)) >= 0) {
+		n = ioctl(ctl, LOOP_CTL_GET_FREE);
+		close(ctl);
+		close(f->loop);
+		snprintf(dev, sizeof(dev), "/dev/loop%d", n);
+		f->loop = n < 0 ? -1 : open(dev, O_RDWR | O_CLOEXEC);
+		ret = f->loop < 0 ? -1 : ioctl(f->loop, LOOP_SET_FD, backing);
+	}
+	close(backing);
+	if (ret) {
+		f->skip = "the free loop device could not be set up";
+		return -1;
+	}
+	return 0;
+}
+
+ROW(p_cmd_discard)
+{
+	if (fx_loop(f))
+		return NULL;
+	struct io_uring_sqe *sqe = sqe_of(f);
+
+	io_uring_prep_cmd_discard(sqe, f->loop, 0, 65536);
+	expect(f, W_EQ, 0);
+	return sqe;
+}
+
 ROW(p_waitid)
 {
 	static siginfo_t si;
@@ -1663,6 +1724,7 @@ static const struct row rows[] = {
 	{ "io_uring_prep_uring_cmd128", 6, 19, IORING_SETUP_SQE_MIXED, p_uring_cmd128 },
 	{ "io_uring_prep_cmd_sock", 6, 7, 0, p_cmd_sock },
 	{ "io_uring_prep_cmd_getsockname", 6, 19, 0, p_cmd_getsockname },
+	{ "io_uring_prep_cmd_discard", 6, 12, 0, p_cmd_discard },
 	{ "io_uring_prep_waitid", 6, 7, 0, p_waitid },
 	{ "io_uring_prep_futex_wake", 6, 7, 0, p_futex_wake },
 	{ "io_uring_prep_futex_wait", 6, 7, 0, p_futex_wait },

@@ -1657,6 +1657,7 @@ pub const HELPERS: &[Helper] = &[
             &[("cmd_op", "BLOCK_URING_CMD_DISCARD")],
         ),
         stores: &[set("addr", "offset"), set("addr3", "nbytes")],
+        notes: "The block layer takes `BLOCK_URING_CMD_DISCARD` from Linux 6.12 on.",
         ..H
     },
     // ---- processes and futexes ----------------------------------------
@@ -1755,8 +1756,6 @@ pub const HELPERS: &[Helper] = &[
 ];
 
 /// Helpers whose RETURN VALUE claim man/checks/request_results.c cannot
-/// show, with the reason (every other helper has a case `res-<helper>`).
-pub const RESULTS_UNCHECKED: &[(&str, &str)] = &[(
-    "io_uring_prep_cmd_discard",
-    "needs a block device that takes discards, which the check cannot make without root",
-)];
+/// show, with the reason (every other helper has a case `res-<helper>`):
+/// none at present.
+pub const RESULTS_UNCHECKED: &[(&str, &str)] = &[];
