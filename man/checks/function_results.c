@@ -1369,6 +1369,24 @@ static int k_register_wait_reg(void)
 	return ret == -EINVAL ? 0 : bad("got %ld, wanted %ld", ret, -EINVAL);
 }
 
+
+static int in_child(int (*fn)(void));
+static int ring_under_no_memlock(void);
+
+/* io_uring_mlock_size.3: Linux 6.18 charges ring memory to RLIMIT_MEMLOCK
+ * for a caller without CAP_IPC_LOCK (under a limit of 0 a ring cannot be
+ * made: -ENOMEM), while io_uring_mlock_size() says 0. */
+static int k_rings_charged_to_memlock(void)
+{
+	int none = in_child(ring_under_no_memlock);
+	long said = io_uring_mlock_size(1024, 0);
+
+	if (none != -ENOMEM)
+		return bad("a ring under a locked-memory limit of 0: %ld, wanted %ld", none,
+			   -ENOMEM);
+	return said == 0 ? 0 : bad("io_uring_mlock_size(1024) %ld, wanted %ld", said, 0);
+}
+
 struct plain_row {
 	const char *name;
 	int min_major, min_minor;
@@ -1376,38 +1394,39 @@ struct plain_row {
 };
 
 static const struct plain_row plain_rows[] = {
-	{ "IO_URING_VERSION_MAJOR", 5, 1, k_version_macros },
-	{ "IO_URING_VERSION_MINOR", 5, 1, k_version_macros },
-	{ "IO_URING_CHECK_VERSION", 5, 1, k_check_version_macro },
-	{ "io_uring_major_version", 5, 1, k_major_version },
-	{ "io_uring_minor_version", 5, 1, k_minor_version },
-	{ "io_uring_memory_size", 5, 1, k_memory_size },
-	{ "io_uring_memory_size_params", 5, 1, k_memory_size_params },
-	{ "io_uring_mlock_size", 5, 12, k_mlock_size },
-	{ "io_uring_mlock_size_params", 5, 12, k_mlock_size_params },
-	{ "io_uring_get_probe", 5, 6, k_get_probe },
-	{ "io_uring_opcode_supported", 5, 6, k_get_probe },
-	{ "io_uring_get_sqe", 5, 1, k_get_sqe },
-	{ "io_uring_get_sqe128", 5, 19, k_get_sqe128 },
-	{ "io_uring_sq_ready", 5, 1, k_sq_ready },
-	{ "io_uring_for_each_cqe", 5, 1, k_for_each_cqe },
-	{ "io_uring_cqe_iter_init", 5, 1, k_cqe_iter },
-	{ "io_uring_cqe_iter_next", 5, 1, k_cqe_iter },
-	{ "io_uring_cqe_get_data", 5, 1, k_cqe_get_data },
-	{ "io_uring_cqe_get_data64", 5, 1, k_cqe_get_data },
-	{ "io_uring_cqe_nr", 5, 1, k_cqe_nr },
-	{ "io_uring_buf_ring_mask", 5, 1, k_buf_ring_mask },
-	{ "io_uring_smp_load_acquire", 5, 1, k_smp_load_acquire },
-	{ "io_uring_cq_eventfd_enabled", 5, 8, k_cq_eventfd_enabled },
-	{ "io_uring_cq_has_overflow", 5, 5, k_cq_has_overflow },
-	{ "__io_uring_peek_cqe", 6, 10, k___peek_cqe },
-	{ "io_uring_recvmsg_validate", 5, 1, k_recvmsg_out },
-	{ "io_uring_recvmsg_name", 5, 1, k_recvmsg_out },
-	{ "io_uring_recvmsg_payload", 5, 1, k_recvmsg_out },
-	{ "io_uring_recvmsg_payload_length", 5, 1, k_recvmsg_out },
-	{ "io_uring_recvmsg_cmsg_firsthdr", 5, 1, k_recvmsg_out },
-	{ "io_uring_recvmsg_cmsg_nexthdr", 5, 1, k_recvmsg_out },
-	{ "io_uring_register_wait_reg", 5, 1, k_register_wait_reg },
+	{ "ret-IO_URING_VERSION_MAJOR", 5, 1, k_version_macros },
+	{ "ret-IO_URING_VERSION_MINOR", 5, 1, k_version_macros },
+	{ "ret-IO_URING_CHECK_VERSION", 5, 1, k_check_version_macro },
+	{ "ret-io_uring_major_version", 5, 1, k_major_version },
+	{ "ret-io_uring_minor_version", 5, 1, k_minor_version },
+	{ "ret-io_uring_memory_size", 5, 1, k_memory_size },
+	{ "ret-io_uring_memory_size_params", 5, 1, k_memory_size_params },
+	{ "ret-io_uring_mlock_size", 5, 12, k_mlock_size },
+	{ "ret-io_uring_mlock_size_params", 5, 12, k_mlock_size_params },
+	{ "ret-io_uring_get_probe", 5, 6, k_get_probe },
+	{ "ret-io_uring_opcode_supported", 5, 6, k_get_probe },
+	{ "ret-io_uring_get_sqe", 5, 1, k_get_sqe },
+	{ "ret-io_uring_get_sqe128", 5, 19, k_get_sqe128 },
+	{ "ret-io_uring_sq_ready", 5, 1, k_sq_ready },
+	{ "ret-io_uring_for_each_cqe", 5, 1, k_for_each_cqe },
+	{ "ret-io_uring_cqe_iter_init", 5, 1, k_cqe_iter },
+	{ "ret-io_uring_cqe_iter_next", 5, 1, k_cqe_iter },
+	{ "ret-io_uring_cqe_get_data", 5, 1, k_cqe_get_data },
+	{ "ret-io_uring_cqe_get_data64", 5, 1, k_cqe_get_data },
+	{ "ret-io_uring_cqe_nr", 5, 1, k_cqe_nr },
+	{ "ret-io_uring_buf_ring_mask", 5, 1, k_buf_ring_mask },
+	{ "ret-io_uring_smp_load_acquire", 5, 1, k_smp_load_acquire },
+	{ "ret-io_uring_cq_eventfd_enabled", 5, 8, k_cq_eventfd_enabled },
+	{ "ret-io_uring_cq_has_overflow", 5, 5, k_cq_has_overflow },
+	{ "ret-__io_uring_peek_cqe", 6, 10, k___peek_cqe },
+	{ "ret-io_uring_recvmsg_validate", 5, 1, k_recvmsg_out },
+	{ "ret-io_uring_recvmsg_name", 5, 1, k_recvmsg_out },
+	{ "ret-io_uring_recvmsg_payload", 5, 1, k_recvmsg_out },
+	{ "ret-io_uring_recvmsg_payload_length", 5, 1, k_recvmsg_out },
+	{ "ret-io_uring_recvmsg_cmsg_firsthdr", 5, 1, k_recvmsg_out },
+	{ "ret-io_uring_recvmsg_cmsg_nexthdr", 5, 1, k_recvmsg_out },
+	{ "ret-io_uring_register_wait_reg", 5, 1, k_register_wait_reg },
+	{ "rings-charged-to-memlock", 6, 18, k_rings_charged_to_memlock },
 };
 
 #define NPLAIN (sizeof(plain_rows) / sizeof(plain_rows[0]))
@@ -1886,6 +1905,135 @@ static int e_register_ifq_eperm(void)
 	return WEXITSTATUS(st) >= 254 ? -10000 - WEXITSTATUS(st) : -WEXITSTATUS(st);
 }
 
+
+/* In a child: fn's negated errno (or -10000 and below when the child
+ * failed otherwise). */
+static int in_child(int (*fn)(void))
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int ret = fn();
+
+		_exit(ret < 0 && ret > -250 ? -ret : ret == 0 ? 0 : 254);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -10000;
+	return WEXITSTATUS(st) >= 253 ? -10000 - WEXITSTATUS(st) : -WEXITSTATUS(st);
+}
+
+/* Caps the address space at what the process maps now plus 16 KiB: the
+ * next mapping of ring memory fails as it would with memory exhausted. */
+static int tighten_address_space(void)
+{
+	unsigned long pages;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (!f || fscanf(f, "%lu", &pages) != 1)
+		return -1;
+	fclose(f);
+	rlim_t limit = pages * (rlim_t)sysconf(_SC_PAGESIZE) + 16384;
+	struct rlimit rl = { limit, limit };
+
+	return setrlimit(RLIMIT_AS, &rl);
+}
+
+static int mapping_queue_init(void)
+{
+	static struct io_uring r;
+
+	if (tighten_address_space())
+		return -10000;
+	return io_uring_queue_init(4096, &r, 0);
+}
+
+static int mapping_queue_init_params(void)
+{
+	static struct io_uring r;
+	static struct io_uring_params p;
+
+	if (tighten_address_space())
+		return -10000;
+	return io_uring_queue_init_params(4096, &r, &p);
+}
+
+static int mapping_queue_mmap(void)
+{
+	static struct io_uring r;
+	static struct io_uring_params p;
+	int fd = io_uring_setup(4096, &p);
+
+	if (fd < 0 || tighten_address_space())
+		return -10000;
+	return io_uring_queue_mmap(fd, &p, &r);
+}
+
+static int mapping_setup_buf_ring(void)
+{
+	static struct io_uring r;
+	int err = 0;
+
+	if (io_uring_queue_init(4, &r, 0) || tighten_address_space())
+		return -10000;
+	/* 32768 entries of 16 bytes: 512 KiB to map. */
+	return io_uring_setup_buf_ring(&r, 32768, 1, 0, &err) ? 0 : err;
+}
+
+/* Without CAP_IPC_LOCK (dropped with capset(2) before the ring is made,
+ * which is when the kernel decides to charge the caller) and under a
+ * locked-memory limit of `limit` bytes. */
+static int without_ipc_lock(rlim_t limit)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	struct rlimit rl = { limit, limit };
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	d[0].effective &= ~(1U << CAP_IPC_LOCK);
+	return syscall(SYS_capset, &h, d) || setrlimit(RLIMIT_MEMLOCK, &rl) ? -1 : 0;
+}
+
+/* Under a 1 MiB limit, a 2 MiB buffer cannot be pinned. The limit counts
+ * what all processes of the user have charged; when even the ring does not
+ * fit, the child exits with 253 and the case is not checkable here. */
+static int memlock_register_buffers(void)
+{
+	static struct io_uring r;
+	size_t len = 2 << 20;
+	void *buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct iovec v = { buf, len };
+
+	if (buf == MAP_FAILED || without_ipc_lock(1 << 20))
+		return -10000;
+	if (io_uring_queue_init(4, &r, 0))
+		_exit(253);
+	return io_uring_register_buffers(&r, &v, 1);
+}
+
+static int ring_under_no_memlock(void)
+{
+	static struct io_uring r;
+
+	return without_ipc_lock(0) ? -10000 : io_uring_queue_init(64, &r, 0);
+}
+
+static int e_queue_init_enomem(void) { return in_child(mapping_queue_init); }
+static int e_queue_init_params_enomem(void) { return in_child(mapping_queue_init_params); }
+static int e_queue_mmap_enomem(void) { return in_child(mapping_queue_mmap); }
+static int e_setup_buf_ring_enomem(void) { return in_child(mapping_setup_buf_ring); }
+static int e_register_buffers_enomem(void)
+{
+	int ret = in_child(memlock_register_buffers);
+
+	if (ret == -10253) {
+		not_here_why = "the user's locked memory leaves no room for a ring under 1 MiB";
+		return NOT_HERE_RES;
+	}
+	return ret;
+}
+
 struct errno_row {
 	const char *name;
 	int min_major, min_minor;
@@ -1930,6 +2078,11 @@ static const struct errno_row errno_rows[] = {
 	{ "err-io_uring_wait_cqes-ETIME", 5, 11, -ETIME, e_wait_cqes_etime },
 	{ "err-io_uring_wait_cqes-EINTR", 5, 11, -EINTR, e_wait_cqes_eintr },
 	{ "err-io_uring_register_ifq-EINVAL", 6, 15, -EINVAL, e_register_ifq_einval },
+	{ "err-io_uring_queue_init-ENOMEM", 5, 1, -ENOMEM, e_queue_init_enomem },
+	{ "err-io_uring_queue_init_params-ENOMEM", 5, 1, -ENOMEM, e_queue_init_params_enomem },
+	{ "err-io_uring_queue_mmap-ENOMEM", 5, 1, -ENOMEM, e_queue_mmap_enomem },
+	{ "err-io_uring_setup_buf_ring-ENOMEM", 5, 19, -ENOMEM, e_setup_buf_ring_enomem },
+	{ "err-io_uring_register_buffers-ENOMEM", 5, 1, -ENOMEM, e_register_buffers_enomem },
 	{ "err-io_uring_register_ifq-EPERM", 6, 15, -EPERM, e_register_ifq_eperm },
 };
 
@@ -2026,7 +2179,7 @@ int main(int argc, char **argv)
 			printf("ret-%s %d.%d\n", rows[i].function, rows[i].min_major,
 			       rows[i].min_minor);
 		for (size_t i = 0; i < NPLAIN; i++)
-			printf("ret-%s %d.%d\n", plain_rows[i].name, plain_rows[i].min_major,
+			printf("%s %d.%d\n", plain_rows[i].name, plain_rows[i].min_major,
 			       plain_rows[i].min_minor);
 		for (size_t i = 0; i < NERRNO; i++)
 			printf("%s %d.%d\n", errno_rows[i].name, errno_rows[i].min_major,
@@ -2047,17 +2200,17 @@ int main(int argc, char **argv)
 		int wanted = argc == 1;
 
 		for (int a = 1; a < argc; a++)
-			wanted |= !strcmp(argv[a] + (strncmp(argv[a], "ret-", 4) ? 0 : 4), r->name);
+			wanted |= !strcmp(argv[a], r->name);
 		if (!wanted)
 			continue;
 		if (!kernel_at_least(r->min_major, r->min_minor)) {
-			printf("ret-%s: not checkable here (stated from Linux %d.%d)\n", r->name,
+			printf("%s: not checkable here (stated from Linux %d.%d)\n", r->name,
 			       r->min_major, r->min_minor);
 		} else if (r->check()) {
-			printf("ret-%s: FAIL %s\n", r->name, why);
+			printf("%s: FAIL %s\n", r->name, why);
 			failed = 1;
 		} else {
-			printf("ret-%s: ok\n", r->name);
+			printf("%s: ok\n", r->name);
 		}
 		fflush(stdout);
 	}

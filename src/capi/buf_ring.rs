@@ -120,7 +120,7 @@ pub unsafe extern "C" fn io_uring_buf_ring_head(
 /// - `EINVAL`: a bad size or flag, or the kernel has no buffer rings (before
 ///   Linux 5.19). [check: err-io_uring_setup_buf_ring-EINVAL]
 /// - `EEXIST`: group `bgid` is in use. [check: register-EEXIST-buffer-group]
-/// - `ENOMEM`: the memory could not be mapped. [unchecked: memory exhaustion, which a check cannot cause without starving the machine]
+/// - `ENOMEM`: the memory could not be mapped. [check: err-io_uring_setup_buf_ring-ENOMEM]
 ///
 /// # See also
 /// io_uring_free_buf_ring, io_uring_buf_ring_add, io_uring_provided_buffers(7)

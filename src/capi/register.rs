@@ -260,7 +260,7 @@ pub unsafe extern "C" fn io_uring_unregister_files(ring: *mut io_uring) -> c_int
 ///
 /// # Errors
 /// - `EBUSY`: a buffer table is registered already. [check: register-buffers-EBUSY]
-/// - `ENOMEM`: pinning failed or exceeded the locked-memory limit. [unchecked: the checks run as root, whom the locked-memory limit does not bind, and pinning fails otherwise only when memory runs out]
+/// - `ENOMEM`: pinning failed or exceeded the locked-memory limit. [check: err-io_uring_register_buffers-ENOMEM]
 /// - `EFAULT`: a buffer is not valid memory. [check: register-buffers-EFAULT]
 ///
 /// # See also
