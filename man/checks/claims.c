@@ -1334,6 +1334,55 @@ static int enter_signal(void)
 	return ret;
 }
 
+/* io_uring_enter.2: the SQPOLL thread belongs to the process that made the
+ * ring and ends with it; a process that still holds the ring (here one
+ * forked before the maker exited) then gets EOWNERDEAD. The holder reports
+ * through a pipe, within two seconds. */
+static int enter_sqpoll_owner_dead(void)
+{
+	int p[2], st;
+
+	if (pipe(p))
+		return -10000;
+	pid_t maker = fork();
+
+	if (maker == 0) {
+		struct io_uring_params params;
+
+		memset(&params, 0, sizeof(params));
+		params.flags = IORING_SETUP_SQPOLL;
+		params.sq_thread_idle = 1000;
+		int fd = io_uring_setup(4, &params);
+
+		if (fd >= 0 && fork() == 0) {
+			int got = 0;
+
+			/* Wait for the maker (and its thread) to be gone. */
+			for (int i = 0; i < 200 && got != -EOWNERDEAD; i++) {
+				got = io_uring_enter(fd, 0, 0, IORING_ENTER_SQ_WAKEUP, NULL);
+				if (got != -EOWNERDEAD)
+					usleep(10000);
+			}
+			if (write(p[1], &got, sizeof(got)) != sizeof(got))
+				_exit(1);
+			_exit(0);
+		}
+		_exit(fd >= 0 ? 0 : 1);
+	}
+	close(p[1]);
+	if (maker < 0 || waitpid(maker, &st, 0) != maker || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		close(p[0]);
+		return -10000;
+	}
+	struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+	int got = -10001;
+
+	if (poll(&pfd, 1, 5000) == 1 && read(p[0], &got, sizeof(got)) != sizeof(got))
+		got = -10002;
+	close(p[0]);
+	return got;
+}
+
 static int enter_not_uring(void)
 {
 	int fds[2];
@@ -2064,6 +2113,7 @@ static const struct errno_claim {
 	{ "enter-EINVAL-unknown-flag", -EINVAL, 5, 1, enter_unknown_flag },
 	{ "enter-EINVAL-argsz", -EINVAL, 5, 11, enter_bad_argsz },
 	{ "enter-EOPNOTSUPP-not-uring", -EOPNOTSUPP, 5, 1, enter_not_uring },
+	{ "enter-EOWNERDEAD-sqpoll-owner-exited", -EOWNERDEAD, 6, 18, enter_sqpoll_owner_dead },
 	{ "cqe-EACCES-restricted", -EACCES, 5, 10, cqe_restricted },
 	{ "cqe-EAGAIN-accept-dontwait", -EAGAIN, 6, 10, cqe_accept_dontwait },
 	{ "cqe-EBADF-fd", -EBADF, 5, 1, cqe_bad_fd },
