@@ -959,6 +959,13 @@ pub unsafe extern "C" fn io_uring_register_region(
 /// io_uring_register_region() does instead.
 /// liburing 2.15's stub: always `-EINVAL`, whatever the arguments.
 ///
+/// # Return value
+/// `-EINVAL`, always: register the wait arguments with
+/// io_uring_register_region() and `IORING_MEM_REGION_REG_WAIT_ARG`.
+///
+/// # Errors
+/// - `EINVAL`: always; the kernel is not asked. [check: ret-io_uring_register_wait_reg]
+///
 /// # Safety
 /// None beyond the C contract; nothing is dereferenced.
 #[no_mangle]
