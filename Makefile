@@ -547,6 +547,15 @@ clean:
 distclean: clean
 	rm -f config.mk
 
+# The first liburing release of every exported name, from a liburing git
+# clone with its release tags (tools/upstream/first_releases.py writes
+# tools/gen/src/man/first_release.rs; `make headers` then regenerates the
+# HISTORY sections). Not part of the build: the table is checked in.
+.PHONY: first-releases
+first-releases:
+	@test -n "$(LIBURING_GIT)" || { echo "first-releases: set LIBURING_GIT=<liburing clone with tags>"; exit 2; }
+	$(PYTHON) tools/upstream/first_releases.py $(LIBURING_GIT) tools/gen/src/man/first_release.rs
+
 # The reference manual: $(MAN_DIR)/man2, man3, man7, built by `make`,
 # installed by `make install`, checked by `make test`. tools/gen writes the
 # pages (tools/gen/src/man/mod.rs says where each page's text comes from)

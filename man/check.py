@@ -23,12 +23,13 @@
               man/kernel-releases.tsv; each section 2 page names its whole
               family and explains every errno its call can fail with
               (man/coverage.py, which also prints words per section);
-  claims      every `.\\" @check NAME` of a page names a case of
-              man/checks/claims.c, every case is named by a page, and each
+  claims      every `.\\" @check NAME` of a page names a case of a
+              program in man/checks, every case is named by a page, and each
               passes (or is "not checkable here" on this kernel) built
               against STAGE_USR and against UPSTREAM_STAGE_USR (upstream
               liburing); ERRORS and RETURN VALUE claims counted, checked and
-              unchecked, per page and section (man/claims.py).
+              unchecked, per page and section; in sections 2, 3 and 7 each
+              must be checked or say why it cannot be (man/claims.py).
 Figures are printed; the exit status is 1 when any check fails.
 """
 

@@ -934,6 +934,81 @@ static enum verdict unknown_sqe_flag(void)
 	return OK;
 }
 
+/* io_uring_prep_poll_update.3: a new user_data without
+ * IORING_POLL_UPDATE_USER_DATA fails the update with -EINVAL (the armed
+ * poll is left alone); with the flag the update succeeds. */
+static enum verdict poll_update_user_data_needs_flag(void)
+{
+	struct io_uring ring;
+	int p[2], res[2] = { 1, 1 };
+
+	if (pipe(p) || io_uring_queue_init(8, &ring, 0))
+		return fail("setting up");
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+	/* user_data of the updates: 0, which results() files under res[0]
+	 * of the array it is given. */
+	io_uring_prep_poll_add(sqe, p[0], POLLIN);
+	io_uring_sqe_set_data64(sqe, 100);
+	io_uring_submit(&ring);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_poll_update(sqe, 100, 101, POLLIN, IORING_POLL_UPDATE_EVENTS);
+	io_uring_sqe_set_data64(sqe, 0);
+	/* One submit each: a request that fails its preparation ends the
+	 * submit it is in (no IORING_SETUP_SUBMIT_ALL). */
+	int r = results(&ring, 1, res);
+
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_poll_update(sqe, 100, 101, POLLIN,
+				  IORING_POLL_UPDATE_EVENTS | IORING_POLL_UPDATE_USER_DATA);
+	io_uring_sqe_set_data64(sqe, 0);
+	r |= results(&ring, 1, res + 1);
+
+	io_uring_queue_exit(&ring);
+	close(p[0]);
+	close(p[1]);
+	if (r || res[0] != -EINVAL || res[1] != 0)
+		return fail("without the flag %d (wanted -EINVAL), with it %d (wanted 0)", res[0],
+			    res[1]);
+	return OK;
+}
+
+/* io_uring_enter.2, io_uring_submit.3: without IORING_SETUP_SUBMIT_ALL a
+ * submit stops after an entry that fails its preparation: that entry is
+ * consumed (and counted; its CQE has the error), the ones after it stay in
+ * the SQ ring for the next call. With the flag (5.18) all go. */
+static int submit_past_bad(unsigned flags, int *first, int *left)
+{
+	struct io_uring ring;
+
+	if (io_uring_queue_init(8, &ring, flags))
+		return -1;
+	io_uring_prep_nop(io_uring_get_sqe(&ring));
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+	/* A new user_data without IORING_POLL_UPDATE_USER_DATA: refused at
+	 * preparation. */
+	io_uring_prep_poll_update(sqe, 100, 101, POLLIN, IORING_POLL_UPDATE_EVENTS);
+	io_uring_prep_nop(io_uring_get_sqe(&ring));
+	*first = io_uring_submit(&ring);
+	*left = (int)io_uring_sq_ready(&ring);
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
+static enum verdict submit_stops_at_failed_prep(void)
+{
+	int first, left, all_first, all_left;
+
+	if (submit_past_bad(0, &first, &left) ||
+	    submit_past_bad(IORING_SETUP_SUBMIT_ALL, &all_first, &all_left))
+		return fail("setting up");
+	if (first != 2 || left != 1 || all_first != 3 || all_left != 0)
+		return fail("plain ring: %d submitted, %d left (wanted 2, 1); SUBMIT_ALL: %d, %d "
+			    "(wanted 3, 0)", first, left, all_first, all_left);
+	return OK;
+}
+
 /* ---- Section 2 errno claims: one call, one expected result ------------
  *
  * Each function below makes one call that the page says fails with an
@@ -1257,6 +1332,55 @@ static int enter_signal(void)
 	alarm(0);
 	io_uring_queue_exit(r);
 	return ret;
+}
+
+/* io_uring_enter.2: the SQPOLL thread belongs to the process that made the
+ * ring and ends with it; a process that still holds the ring (here one
+ * forked before the maker exited) then gets EOWNERDEAD. The holder reports
+ * through a pipe, within two seconds. */
+static int enter_sqpoll_owner_dead(void)
+{
+	int p[2], st;
+
+	if (pipe(p))
+		return -10000;
+	pid_t maker = fork();
+
+	if (maker == 0) {
+		struct io_uring_params params;
+
+		memset(&params, 0, sizeof(params));
+		params.flags = IORING_SETUP_SQPOLL;
+		params.sq_thread_idle = 1000;
+		int fd = io_uring_setup(4, &params);
+
+		if (fd >= 0 && fork() == 0) {
+			int got = 0;
+
+			/* Wait for the maker (and its thread) to be gone. */
+			for (int i = 0; i < 200 && got != -EOWNERDEAD; i++) {
+				got = io_uring_enter(fd, 0, 0, IORING_ENTER_SQ_WAKEUP, NULL);
+				if (got != -EOWNERDEAD)
+					usleep(10000);
+			}
+			if (write(p[1], &got, sizeof(got)) != sizeof(got))
+				_exit(1);
+			_exit(0);
+		}
+		_exit(fd >= 0 ? 0 : 1);
+	}
+	close(p[1]);
+	if (maker < 0 || waitpid(maker, &st, 0) != maker || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		close(p[0]);
+		return -10000;
+	}
+	struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+	int got = -10001;
+
+	if (poll(&pfd, 1, 5000) == 1 && read(p[0], &got, sizeof(got)) != sizeof(got))
+		got = -10002;
+	close(p[0]);
+	return got;
 }
 
 static int enter_not_uring(void)
@@ -1989,6 +2113,7 @@ static const struct errno_claim {
 	{ "enter-EINVAL-unknown-flag", -EINVAL, 5, 1, enter_unknown_flag },
 	{ "enter-EINVAL-argsz", -EINVAL, 5, 11, enter_bad_argsz },
 	{ "enter-EOPNOTSUPP-not-uring", -EOPNOTSUPP, 5, 1, enter_not_uring },
+	{ "enter-EOWNERDEAD-sqpoll-owner-exited", -EOWNERDEAD, 6, 18, enter_sqpoll_owner_dead },
 	{ "cqe-EACCES-restricted", -EACCES, 5, 10, cqe_restricted },
 	{ "cqe-EAGAIN-accept-dontwait", -EAGAIN, 6, 10, cqe_accept_dontwait },
 	{ "cqe-EBADF-fd", -EBADF, 5, 1, cqe_bad_fd },
@@ -2084,6 +2209,8 @@ static const struct claim claims[] = {
 	{ "link-timeout-results", 5, 5, link_timeout_results },
 	{ "fixed-file-bad-slot", 5, 13, fixed_file_bad_slot },
 	{ "unknown-sqe-flag", 5, 1, unknown_sqe_flag },
+	{ "poll-update-user-data-needs-flag", 5, 13, poll_update_user_data_needs_flag },
+	{ "submit-stops-at-failed-prep", 5, 18, submit_stops_at_failed_prep },
 };
 
 #define NCLAIMS (sizeof(claims) / sizeof(claims[0]))

@@ -73,8 +73,8 @@ pub unsafe extern "C" fn io_uring_unregister_buf_ring(ring: *mut io_uring, bgid:
 ///
 /// # Errors
 /// - `EINVAL`: the group is not a buffer ring, or the kernel cannot report
-///   heads (before Linux 6.8).
-/// - `ENOENT`: no buffer group has that id.
+///   heads (before Linux 6.8). [check: err-io_uring_buf_ring_head-EINVAL]
+/// - `ENOENT`: no buffer group has that id. [check: err-io_uring_buf_ring_head-ENOENT]
 ///
 /// # See also
 /// io_uring_buf_ring_available, io_uring_setup_buf_ring
@@ -118,9 +118,9 @@ pub unsafe extern "C" fn io_uring_buf_ring_head(
 ///
 /// # Errors
 /// - `EINVAL`: a bad size or flag, or the kernel has no buffer rings (before
-///   Linux 5.19).
+///   Linux 5.19). [check: err-io_uring_setup_buf_ring-EINVAL]
 /// - `EEXIST`: group `bgid` is in use. [check: register-EEXIST-buffer-group]
-/// - `ENOMEM`: the memory could not be mapped.
+/// - `ENOMEM`: the memory could not be mapped. [check: err-io_uring_setup_buf_ring-ENOMEM]
 ///
 /// # See also
 /// io_uring_free_buf_ring, io_uring_buf_ring_add, io_uring_provided_buffers(7)

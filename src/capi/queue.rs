@@ -44,13 +44,13 @@ macro_rules! cqe_out {
 /// The number of SQEs handed to the kernel, or a negated errno value.
 ///
 /// # Errors
-/// - `EAGAIN`: the kernel could not allocate request memory; reap and retry.
+/// - `EAGAIN`: the kernel could not allocate request memory; reap and retry. [unchecked: the kernel fails request allocation only when memory runs out]
 /// - `EBUSY`: older kernels only: completions are waiting in the kernel's
 ///   overflow list (`IORING_SQ_CQ_OVERFLOW` set) and could not all be moved
 ///   into the CQ ring; reap completions first. Linux 6.18 (checked here; the
 ///   release that changed this is not established) keeps accepting
 ///   submissions while the flag is set. [check: submit-during-overflow]
-/// - `EEXIST`: a `IORING_SETUP_SINGLE_ISSUER` ring was used by another task.
+/// - `EEXIST`: a `IORING_SETUP_SINGLE_ISSUER` ring was used by another task. [check: err-io_uring_submit-EEXIST]
 ///
 /// # Notes
 /// With SQPOLL the call makes no system call unless the polling thread sleeps.
@@ -61,7 +61,10 @@ macro_rules! cqe_out {
 /// kernel has started the requests.
 ///
 /// A request that fails after submission reports its error in its CQE, not
-/// here.
+/// here. Without `IORING_SETUP_SUBMIT_ALL` (Linux 5.18) the kernel stops at an
+/// entry it rejects while preparing it: the count includes that entry, whose
+/// CQE carries the error, and the entries after it stay queued for the next
+/// submit. [check: submit-stops-at-failed-prep]
 ///
 /// On kernels with `IORING_FEAT_SUBMIT_STABLE` (Linux 5.5), what only
 /// describes a request (an iovec array, a msghdr, a timespec, a path name) is
@@ -108,7 +111,7 @@ unsafe fn submit_detour(ring: *mut io_uring, wait_nr: c_uint, getevents: bool) -
 /// The number of SQEs submitted, or a negated errno value.
 ///
 /// # Errors
-/// - `EINTR`: a signal arrived while waiting.
+/// - `EINTR`: a signal arrived while waiting. [check: err-io_uring_submit_and_wait-EINTR]
 /// - `EBUSY`: older kernels only, as for io_uring_submit(): completions wait
 ///   in the overflow list; Linux 6.18 keeps accepting submissions.
 ///   [check: submit-during-overflow]
@@ -150,7 +153,7 @@ pub unsafe extern "C" fn io_uring_submit_and_wait(ring: *mut io_uring, wait_nr: 
 ///
 /// # Errors
 /// - `ETIME`: the timeout expired first. [check: submit-and-wait-timeout-ETIME]
-/// - `EINTR`: a signal arrived while waiting.
+/// - `EINTR`: a signal arrived while waiting. [check: err-io_uring_submit_and_wait_timeout-EINTR]
 ///
 /// # Notes
 /// Without `IORING_FEAT_EXT_ARG` (kernels before 5.11) the timeout is an
@@ -198,9 +201,9 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_timeout(
 /// or a negated errno value.
 ///
 /// # Errors
-/// - `EINVAL`: the kernel lacks `IORING_FEAT_MIN_TIMEOUT` (Linux 6.12).
-/// - `ETIME`: `ts` passed before any completion arrived.
-/// - `EINTR`: a signal arrived while waiting.
+/// - `EINVAL`: the kernel lacks `IORING_FEAT_MIN_TIMEOUT` (Linux 6.12). [check: err-io_uring_submit_and_wait_min_timeout-EINVAL]
+/// - `ETIME`: `ts` passed before any completion arrived. [check: err-io_uring_submit_and_wait_min_timeout-ETIME]
+/// - `EINTR`: a signal arrived while waiting. [check: err-io_uring_submit_and_wait_min_timeout-EINTR]
 ///
 /// # See also
 /// io_uring_submit_and_wait_timeout, io_uring_wait_cqes_min_timeout
@@ -274,9 +277,9 @@ pub unsafe extern "C" fn io_uring_submit_and_get_events(ring: *mut io_uring) -> 
 /// 0 on success, or a negated errno value from io_uring_enter(2).
 ///
 /// # Errors
-/// - `EINTR`: a signal interrupted the call.
-/// - `EEXIST`: a `IORING_SETUP_SINGLE_ISSUER` ring was used by a task other
-///   than its owner.
+/// - `EEXIST`: a ring set up with `IORING_SETUP_SINGLE_ISSUER` and
+///   `IORING_SETUP_DEFER_TASKRUN` was used by a task other than its owner
+///   (without `IORING_SETUP_DEFER_TASKRUN` the call works from any task). [check: err-io_uring_get_events-EEXIST]
 ///
 /// # Notes
 /// The call enters the kernel with `IORING_ENTER_GETEVENTS` and nothing to
@@ -315,8 +318,8 @@ pub unsafe extern "C" fn io_uring_get_events(ring: *mut io_uring) -> c_int {
 /// 0 with the first CQE in `*cqe_ptr`, or a negated errno value.
 ///
 /// # Errors
-/// - `ETIME`: `ts` expired before `wait_nr` completions arrived.
-/// - `EINTR`: a signal arrived while waiting.
+/// - `ETIME`: `ts` expired before `wait_nr` completions arrived. [check: err-io_uring_wait_cqes-ETIME]
+/// - `EINTR`: a signal arrived while waiting. [check: err-io_uring_wait_cqes-EINTR]
 ///
 /// # See also
 /// io_uring_wait_cqe, io_uring_wait_cqe_timeout, io_uring_submit_and_wait_timeout
@@ -499,7 +502,7 @@ pub unsafe extern "C" fn __io_uring_sqring_wait(ring: *mut io_uring) -> c_int {
 ///
 /// # Return value
 /// The next free SQE, or NULL when the submission queue is full: submit, then
-/// try again.
+/// try again. [check: ret-io_uring_get_sqe]
 ///
 /// The SQE is not cleared. `flags`, `ioprio`, the opcode flags (`rw_flags`
 /// and its aliases), `buf_index`, `personality`, `file_index` and `addr3` are

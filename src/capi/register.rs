@@ -338,8 +338,8 @@ pub unsafe extern "C" fn io_uring_clone_buffers_offset(
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `EBUSY`: `dst` has a buffer table already.
-/// - `ENXIO`: `src` has no registered buffers.
+/// - `EBUSY`: `dst` has a buffer table already. [check: err-io_uring_clone_buffers-EBUSY]
+/// - `ENXIO`: `src` has no registered buffers. [check: err-io_uring_clone_buffers-ENXIO]
 ///
 /// # Notes
 /// Needs Linux 6.12. The buffers stay pinned once, shared by both rings.
@@ -433,9 +433,9 @@ pub unsafe extern "C" fn io_uring_unregister_ring_fd(ring: *mut io_uring) -> c_i
 ///
 /// # Errors
 /// - `EINVAL`: the ring descriptor is not registered, so closing it would
-///   leave no way to reach the ring.
+///   leave no way to reach the ring. [check: err-io_uring_close_ring_fd-EINVAL]
 /// - `EOPNOTSUPP`: the kernel cannot do without the real descriptor (no
-///   `IORING_FEAT_REG_REG_RING`).
+///   `IORING_FEAT_REG_REG_RING`). [check: err-io_uring_close_ring_fd-EOPNOTSUPP]
 ///
 /// # See also
 /// io_uring_register_ring_fd
@@ -455,6 +455,13 @@ pub unsafe extern "C" fn io_uring_close_ring_fd(ring: *mut io_uring) -> c_int {
 /// Meant to register an array of wait arguments, a job that
 /// io_uring_register_region() does instead.
 /// liburing 2.15's stub: always `-EINVAL`, whatever the arguments.
+///
+/// # Return value
+/// `-EINVAL`, always: register the wait arguments with
+/// io_uring_register_region() and `IORING_MEM_REGION_REG_WAIT_ARG`.
+///
+/// # Errors
+/// - `EINVAL`: always; the kernel is not asked. [check: ret-io_uring_register_wait_reg]
 ///
 /// # Safety
 /// None beyond the C contract; nothing is dereferenced.
@@ -482,8 +489,8 @@ pub unsafe extern "C" fn io_uring_register_wait_reg(
 ///
 /// # Errors
 /// - `EINVAL`: the ring was not set up with `IORING_SETUP_DEFER_TASKRUN`,
-///   the kernel cannot resize (before Linux 6.13), or the sizes are bad.
-/// - `EOVERFLOW`: the new rings are too small for the entries pending now.
+///   the kernel cannot resize (before Linux 6.13), or the sizes are bad. [check: err-io_uring_resize_rings-EINVAL]
+/// - `EOVERFLOW`: the new rings are too small for the entries pending now. [check: err-io_uring_resize_rings-EOVERFLOW]
 ///
 /// # Notes
 /// The SQE and CQE pointers a program holds become invalid.

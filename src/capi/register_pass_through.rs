@@ -72,7 +72,7 @@ use crate::uapi::{
 /// - `EBUSY`: a file table is registered already. [check: register-EBUSY-files]
 /// - `EBADF`: an entry is neither an open descriptor nor -1. [check: register-files-EBADF]
 /// - `EMFILE`: `nr_files` exceeds the process's descriptor limit; the library
-///   raises the soft `RLIMIT_NOFILE` once and retries, as liburing does.
+///   raises the soft `RLIMIT_NOFILE` once and retries, as liburing does. [check: err-io_uring_register_files-EMFILE]
 ///
 /// # See also
 /// io_uring_unregister_files, io_uring_register_files_update,
@@ -126,7 +126,7 @@ pub unsafe extern "C" fn io_uring_unregister_files(
 ///
 /// # Errors
 /// - `EBUSY`: a buffer table is registered already. [check: register-buffers-EBUSY]
-/// - `ENOMEM`: pinning failed or exceeded the locked-memory limit.
+/// - `ENOMEM`: pinning failed or exceeded the locked-memory limit. [check: err-io_uring_register_buffers-ENOMEM]
 /// - `EFAULT`: a buffer is not valid memory. [check: register-buffers-EFAULT]
 ///
 /// # See also
@@ -225,8 +225,8 @@ pub unsafe extern "C" fn io_uring_register_eventfd(
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `EBUSY`: an eventfd is registered already.
-/// - `EINVAL`: `fd` is not an eventfd, or `ring` is NULL.
+/// - `EBUSY`: an eventfd is registered already. [check: err-io_uring_register_eventfd_async-EBUSY]
+/// - `EINVAL`: `fd` is not an eventfd, or `ring` is NULL. [check: err-io_uring_register_eventfd_async-EINVAL]
 ///
 /// # Notes
 /// Requests that complete during submission do not signal. Needs Linux 5.6.
@@ -256,7 +256,7 @@ pub unsafe extern "C" fn io_uring_register_eventfd_async(
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `ENXIO`: no eventfd is registered.
+/// - `ENXIO`: no eventfd is registered. [check: err-io_uring_unregister_eventfd-ENXIO]
 ///
 /// # See also
 /// io_uring_register_eventfd, io_uring_cq_eventfd_toggle
@@ -281,9 +281,9 @@ pub unsafe extern "C" fn io_uring_unregister_eventfd(
 /// errno value. [check: register-personality-returns-id]
 ///
 /// # Errors
-/// - `EBUSY`: no free id is left (ids are 16 bits wide).
-/// - `ENOMEM`: the kernel could not store the credentials.
-/// - `EINVAL`: `ring` is NULL.
+/// - `EBUSY`: no free id is left (ids are 16 bits wide). [check: err-io_uring_register_personality-EBUSY]
+/// - `ENOMEM`: the kernel could not store the credentials. [unchecked: memory exhaustion, which a check cannot cause without starving the machine]
+/// - `EINVAL`: `ring` is NULL. [unchecked: a NULL ring crashes upstream liburing, which the checks also drive; capi-tests/differential covers this library's answer]
 ///
 /// # Notes
 /// The credentials are those of the calling thread at the time of the call:
@@ -320,7 +320,7 @@ pub unsafe extern "C" fn io_uring_register_personality(
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `EINVAL`: no personality has that id, or `ring` is NULL.
+/// - `EINVAL`: no personality has that id, or `ring` is NULL. [check: err-io_uring_unregister_personality-EINVAL]
 ///
 /// # Notes
 /// Requests already submitted with the id keep the credentials they took.
@@ -400,7 +400,7 @@ pub unsafe extern "C" fn io_uring_register_restrictions(
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `EBADFD`: the ring is not disabled.
+/// - `EBADFD`: the ring is not disabled. [check: err-io_uring_enable_rings-EBADFD]
 ///
 /// # See also
 /// io_uring_register_restrictions, io_uring_setup_flags(7)
@@ -613,9 +613,9 @@ pub unsafe extern "C" fn io_uring_register_region(
 ///
 /// # Errors
 /// - `EINVAL`: the ring lacks `IORING_SETUP_DEFER_TASKRUN`, 32-byte CQEs,
-///   or `reg` is malformed.
-/// - `EPERM`: the caller lacks CAP_NET_ADMIN.
-/// - `EOPNOTSUPP`: the device or its driver cannot do zero-copy receive.
+///   or `reg` is malformed. [check: err-io_uring_register_ifq-EINVAL]
+/// - `EPERM`: the caller lacks CAP_NET_ADMIN. [check: err-io_uring_register_ifq-EPERM]
+/// - `EOPNOTSUPP`: the device or its driver cannot do zero-copy receive. [unchecked: needs a network device and receive queue to hand over, which the test machine has not]
 ///
 /// # Notes
 /// Needs Linux 6.15 (`IORING_REGISTER_ZCRX_IFQ`).
@@ -737,8 +737,8 @@ pub unsafe extern "C" fn io_uring_register_bpf_filter_task(
 ///
 /// # Errors
 /// - `EINVAL`: the kernel predates the query interface, or a header has
-///   nonzero reserved fields.
-/// - `EFAULT`: a header or answer buffer is not accessible.
+///   nonzero reserved fields. [check: err-io_uring_register_query-EINVAL]
+/// - `EFAULT`: a header or answer buffer is not accessible. [check: err-io_uring_register_query-EFAULT]
 ///
 /// # Notes
 /// Needs Linux 6.18 (`IORING_REGISTER_QUERY`, register opcode 35);

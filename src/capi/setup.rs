@@ -108,9 +108,12 @@ unsafe fn setup_done<T>(
 /// # Errors
 /// - `EINVAL`: `entries` is 0 or too large, a flag is unknown to the kernel,
 ///   or the flags do not go together. [check: queue-init-EINVAL-zero-entries]
-/// - `ENOMEM`: the kernel or the mapping ran out of memory.
+/// - `ENOMEM`: the kernel or the mapping ran out of memory, or the ring
+///   memory exceeds the caller's locked-memory limit (Linux 6.18 charges it
+///   to callers without CAP_IPC_LOCK). [check: err-io_uring_queue_init-ENOMEM]
+///   [check: rings-charged-to-memlock]
 /// - `EPERM`: io_uring is disabled for the caller (the
-///   `kernel.io_uring_disabled` sysctl).
+///   `kernel.io_uring_disabled` sysctl). [unchecked: needs the kernel.io_uring_disabled sysctl, which would change the whole machine]
 ///
 /// # Notes
 /// A ring set up by this call is released with io_uring_queue_exit(). The
@@ -150,8 +153,11 @@ pub unsafe extern "C" fn io_uring_queue_init(
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `EINVAL`: see io_uring_setup(2), or `ring` or `p` is NULL.
-/// - `ENOMEM`: the kernel or the mapping ran out of memory.
+/// - `EINVAL`: see io_uring_setup(2), or `ring` or `p` is NULL. [check: err-io_uring_queue_init_params-EINVAL]
+/// - `ENOMEM`: the kernel or the mapping ran out of memory, or the ring
+///   memory exceeds the caller's locked-memory limit (Linux 6.18 charges it
+///   to callers without CAP_IPC_LOCK). [check: err-io_uring_queue_init_params-ENOMEM]
+///   [check: rings-charged-to-memlock]
 ///
 /// # Notes
 /// Check `p->features` rather than the kernel version to learn what the ring
@@ -276,7 +282,7 @@ pub unsafe extern "C" fn __io_uring_queue_init_params(
 /// 0 on success, or a negated errno value.
 ///
 /// # Errors
-/// - `ENOMEM`: a mapping failed.
+/// - `ENOMEM`: a mapping failed. [check: err-io_uring_queue_mmap-ENOMEM]
 ///
 /// # See also
 /// io_uring_setup, io_uring_queue_init_params
@@ -358,11 +364,16 @@ pub unsafe extern "C" fn io_uring_ring_dontfork(ring: *mut io_uring) -> c_int {
 }
 
 /// Tells how much of the locked-memory limit (RLIMIT_MEMLOCK) a ring of
-/// `entries` entries would use. Only kernels before 5.12 charge rings to
-/// that limit; on newer ones the answer is 0.
+/// `entries` entries would use, by the rule of kernels before 5.12: on a
+/// kernel with `IORING_FEAT_NATIVE_WORKERS` (Linux 5.12 on, which charged
+/// ring memory to the memory cgroup instead) the answer is 0. Linux 6.18 (checked here; the
+/// release that changed this is not established) charges ring memory to
+/// RLIMIT_MEMLOCK again for a caller without CAP_IPC_LOCK, so there the 0 is
+/// wrong; io_uring_memory_size() tells how much memory a ring takes.
+/// [check: rings-charged-to-memlock]
 ///
 /// # Return value
-/// A byte count (0 when the kernel does not charge rings to the limit), or a
+/// A byte count (0 on kernels with `IORING_FEAT_NATIVE_WORKERS`), or a
 /// negated errno value.
 ///
 /// # See also
@@ -374,9 +385,10 @@ pub extern "C" fn io_uring_mlock_size(entries: c_uint, flags: c_uint) -> libc::s
 
 /// [`io_uring_mlock_size`] with full params.
 ///
-/// As in liburing, `p` is only looked at on kernels that still charge rings
-/// to `RLIMIT_MEMLOCK` (and for a non-zero `entries`): on current kernels
-/// the answer is 0 whatever `p` is. Where liburing would then read a null
+/// As in liburing, `p` is only looked at on kernels without
+/// `IORING_FEAT_NATIVE_WORKERS` (before 5.12; and for a non-zero `entries`):
+/// on newer kernels the answer is 0 whatever `p` is, although Linux 6.18
+/// charges ring memory again (see io_uring_mlock_size()). Where liburing would then read a null
 /// `p`, the result is `-EINVAL`.
 ///
 /// # Return value

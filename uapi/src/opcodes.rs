@@ -327,7 +327,8 @@ opcode_table! {
         IORING_OP_OPENAT           = 18, since(5,  6), [],
             "As openat(2).",
             reads(fd "(directory)", addr "(path)", open_flags, len "(mode)", file_index),
-            "*res*: the new descriptor, or 0 with a direct index.";
+            "*res*: the new descriptor; with a direct slot, 0, or the slot chosen when *file_index* is \
+             `IORING_FILE_INDEX_ALLOC`.";
         IORING_OP_CLOSE            = 19, since(5,  6), [],
             "As close(2), or removes a registered file when *file_index* is set.",
             reads(fd, file_index),
@@ -378,7 +379,8 @@ opcode_table! {
             "As openat2(2).",
             reads(fd, addr "(path)", len "(size of struct open_how)",
                 off "(struct open_how pointer)", file_index),
-            "*res*: the new descriptor, or 0 with a direct index.";
+            "*res*: the new descriptor; with a direct slot, 0, or the slot chosen when *file_index* is \
+             `IORING_FILE_INDEX_ALLOC`.";
         IORING_OP_EPOLL_CTL        = 29, since(5,  6), [file],
             "As epoll_ctl(2).",
             reads(fd "(epoll descriptor)", len "(operation)", off "(target descriptor)",
@@ -454,7 +456,8 @@ opcode_table! {
         IORING_OP_SOCKET           = 45, since(5, 19), [],
             "As socket(2).",
             reads(fd "(domain)", off "(type)", len "(protocol)", file_index),
-            "*res*: the new descriptor, or 0 with a direct index.";
+            "*res*: the new descriptor; with a direct slot, 0, or the slot chosen when *file_index* is \
+             `IORING_FILE_INDEX_ALLOC`.";
         IORING_OP_URING_CMD        = 46, since(5, 19), [file, buffer_select, flags(URING_CMD)],
             "A command for the file's driver (NVMe passthrough, ublk, sockets with \
              `SOCKET_URING_OP_*`).",

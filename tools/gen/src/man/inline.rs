@@ -87,7 +87,7 @@ pub const INLINE: &[Inline] = &[
         kind: Function,
         prototype: "int __io_uring_peek_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr, unsigned *nr_available)",
         about: "Look at the CQ ring without entering the kernel. *@cqe_ptr receives the first CQE meant for the application, or NULL; *@nr_available (optional) the number of filled slots at the last look. Internal CQEs in front of it are consumed on the way; the result is 0 or a failed internal timeout's error. The building block of the peek and wait functions.",
-        returns: "0, with *@cqe_ptr set to a CQE or NULL, or the negative error of a failed internal timeout.",
+        returns: "0, with *@cqe_ptr set to a CQE or NULL; or the negative error of a failed internal timeout, which only a kernel without IORING_FEAT_EXT_ARG (before Linux 5.11) has, its timed waits being timeout requests of the library.",
         notes: "Programs should call io_uring_peek_cqe() or io_uring_wait_cqe(); this name is exported for binaries built against older headers.",
         see: &["io_uring_peek_cqe", "io_uring_wait_cqe"],
         ..I
@@ -98,7 +98,7 @@ pub const INLINE: &[Inline] = &[
         prototype: "int io_uring_wait_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr)",
         about: "Waits for a completion. A pointer to the oldest one in the CQ ring is stored in *@cqe_ptr; when one is there already, the call returns at once without entering the kernel. The CQE stays in the ring until io_uring_cqe_seen() hands its slot back.",
         returns: "0 with a CQE in *@cqe_ptr, or a negative errno value; on a failure *@cqe_ptr is not meaningful.",
-        errors: "- EINTR: a signal arrived while waiting. [check: wait-cqe-EINTR]\n- EAGAIN: no completion was found after waiting (possible with SQPOLL).\n- EBADR: completions were dropped because the CQ ring overflowed and the kernel could not keep them.",
+        errors: "- EINTR: a signal arrived while waiting. [check: wait-cqe-EINTR]\n- EAGAIN: no completion was found after waiting (possible with SQPOLL). [unchecked: comes from a race with the SQPOLL thread that a check cannot arrange reliably]\n- EBADR: completions were dropped because the CQ ring overflowed and the kernel could not keep them. [unchecked: the kernel drops overflowed completions only when it cannot allocate memory for them]",
         notes: "On a ring set up with IORING_SETUP_DEFER_TASKRUN the kernel runs completion work only when the task that submitted waits or calls io_uring_get_events(); this call does that for you.",
         see: &["io_uring_wait_cqe", "io_uring_peek_cqe", "io_uring_cqe_seen", "io_uring_for_each_cqe", "io_uring_wait_cqe_timeout", "io_uring_enter(2)"],
         ..I
@@ -109,7 +109,7 @@ pub const INLINE: &[Inline] = &[
         prototype: "int io_uring_wait_cqe_nr(struct io_uring *ring, struct io_uring_cqe **cqe_ptr, unsigned wait_nr)",
         about: "Wait for @wait_nr completions (0: none) and return the first in *@cqe_ptr.",
         returns: "0 with the first CQE in *@cqe_ptr, or a negative errno value.",
-        errors: "- EINTR: a signal arrived while waiting.",
+        errors: "- EINTR: a signal arrived while waiting. [check: err-io_uring_wait_cqe_nr-EINTR]",
         see: &["io_uring_wait_cqe", "io_uring_peek_cqe", "io_uring_cqe_seen", "io_uring_for_each_cqe", "io_uring_wait_cqes"],
         ..I
     },
@@ -183,7 +183,7 @@ pub const INLINE: &[Inline] = &[
         prototype: "int io_uring_cq_eventfd_toggle(struct io_uring *ring, bool enabled)",
         about: "Switches eventfd signalling on or off. With @enabled false the eventfd registered with io_uring_register_eventfd() stays quiet, for example while the program drains the CQ ring anyway.",
         returns: "0 once the flag is as asked; -EOPNOTSUPP on kernels without the switch.",
-        errors: "- EOPNOTSUPP: the kernel has no CQ flags word (before Linux 5.8), so notifications cannot be switched off.",
+        errors: "- EOPNOTSUPP: the kernel has no CQ flags word (before Linux 5.8), so notifications cannot be switched off. [check: err-io_uring_cq_eventfd_toggle-EOPNOTSUPP]",
         notes: "The switch is the IORING_CQ_EVENTFD_DISABLED bit of the CQ ring's flags, so it costs no system call.",
         see: &["io_uring_cq_eventfd_enabled", "io_uring_register_eventfd"],
         ..I
@@ -319,7 +319,7 @@ pub const INLINE: &[Inline] = &[
         prototype: "int io_uring_buf_ring_available(struct io_uring *ring, struct io_uring_buf_ring *br, unsigned short bgid)",
         about: "Buffers of group @bgid published and not yet taken by the kernel, or -errno when the kernel cannot report its head.",
         returns: "The number of buffers the kernel has not consumed yet, or a negative errno value.",
-        errors: "- EINVAL: no buffer ring is registered under @bgid, or the kernel cannot report a head (older than Linux 6.8).",
+        errors: "- EINVAL: group @bgid holds buffers given with IORING_OP_PROVIDE_BUFFERS rather than a ring, or the kernel cannot report a head (older than Linux 6.8). [check: err-io_uring_buf_ring_available-EINVAL]\n- ENOENT: no buffer group has that id. [check: err-io_uring_buf_ring_available-ENOENT]",
         see: &["io_uring_setup_buf_ring", "io_uring_buf_ring_add", "io_uring_buf_ring_advance", "io_uring_buf_ring_cq_advance", "io_uring_provided_buffers(7)", "io_uring_buf_ring_head"],
         ..I
     },

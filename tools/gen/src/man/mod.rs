@@ -19,6 +19,7 @@
 //! installed header).
 
 mod check_c;
+mod first_release;
 mod history;
 mod inline;
 mod pages;

@@ -10,6 +10,7 @@ use super::sources::{read, release, CapiDoc};
 use super::text::{first_sentence, mentioned, names_with_prefix, reader_safety};
 use super::{releases, roff, tables, Manual};
 use crate::prep::generate::{all_params, c_prototype, c_stores};
+use crate::prep::table::RESULTS_UNCHECKED as PREP_RESULTS_UNCHECKED;
 use crate::prep::Helper;
 
 /// The SEE ALSO list: the explicit names first, then every page the text
@@ -250,6 +251,7 @@ pub fn capi_page(m: &mut Manual, name: &str, doc: &CapiDoc, proto: &str) {
     if returns.is_empty() {
         returns = default_return(name, ret_type).into();
     }
+    let returns = tie_result(name, &returns);
     let mut errors = pop("errors");
     if errors.is_empty() {
         errors = default_errors(name, ret_type).into();
@@ -313,9 +315,39 @@ pub fn capi_page(m: &mut Manual, name: &str, doc: &CapiDoc, proto: &str) {
     m.add("3", name, text, &[]);
 }
 
+/// Functions whose RETURN VALUE man/checks/function_results.c cannot show,
+/// with the reason; every other function page without a marker of its own
+/// gets the case `ret-<name>`.
+const RESULTS_UNCHECKED: &[(&str, &str)] = &[
+    (
+        "io_uring_register_ifq",
+        "needs a network device with zero-copy receive (header split, a receive queue to \
+         hand over), which the test machine has not",
+    ),
+    (
+        "io_uring_register_zcrx_ctrl",
+        "needs a zero-copy receive area registered on such a network device",
+    ),
+];
+
+/// A function page's RETURN VALUE text tied to its check: unchanged when it
+/// names one (`[check: ...]`) or a reason, else with `[check: ret-<name>]`
+/// or the reason from `RESULTS_UNCHECKED`.
+fn tie_result(name: &str, returns: &str) -> String {
+    if returns.is_empty() || returns.contains("[check: ") || returns.contains("[unchecked: ") {
+        return returns.to_string();
+    }
+    match RESULTS_UNCHECKED.iter().find(|(n, _)| *n == name) {
+        Some((_, why)) => format!("{returns} [unchecked: {why}]"),
+        None => format!("{returns} [check: ret-{name}]"),
+    }
+}
+
 /// What the CQE of the prepared request holds, from the opcode's row of
-/// the kernel-release table.
-fn request_result(op: Option<&str>) -> String {
+/// the kernel-release table, tied to the helper's case of
+/// man/checks/request_results.c (or to the reason it has none, from
+/// `RESULTS_UNCHECKED`).
+fn request_result(helper: &str, op: Option<&str>) -> String {
     let mut text =
         String::from("None: the result of the request arrives in the *res* field of its CQE.");
     let row = op.and_then(|op| {
@@ -339,7 +371,13 @@ fn request_result(op: Option<&str>) -> String {
             text.push_str(c.as_str());
         }
     }
-    text + " On failure *res* is a negated errno value; `io_uring_enter(2)` lists the common ones."
+    text.push_str(
+        " On failure *res* is a negated errno value; `io_uring_enter(2)` lists the common ones.",
+    );
+    match PREP_RESULTS_UNCHECKED.iter().find(|(h, _)| *h == helper) {
+        Some((_, why)) => text + &format!(" [unchecked: {why}]"),
+        None => text + &format!(" [check: res-{helper}]"),
+    }
 }
 
 /// The `IORING_OP_*` names the stores of a helper mention, without the
@@ -483,7 +521,7 @@ pub fn prep_page(
         &[
             ("SYNOPSIS", roff::synopsis(&[&proto])),
             ("DESCRIPTION", desc),
-            ("RETURN VALUE", roff::prose(&request_result(op))),
+            ("RETURN VALUE", roff::prose(&request_result(name, op))),
             ("NOTES", roff::prose(&notes.join("\n\n"))),
             ("SEE ALSO", see_also),
         ],
@@ -524,7 +562,7 @@ pub fn inline_page(m: &mut Manual, r: &Inline) {
         &[
             ("SYNOPSIS", roff::synopsis(&protos)),
             ("DESCRIPTION", roff::prose(r.about)),
-            ("RETURN VALUE", prose_or_none(r.returns)),
+            ("RETURN VALUE", prose_or_none(&tie_result(name, r.returns))),
             ("ERRORS", prose_or_none(r.errors)),
             ("NOTES", prose_or_none(&notes)),
             ("SEE ALSO", see_also),
@@ -627,8 +665,9 @@ pub fn add_examples(m: &mut Manual) {
 }
 
 /// A HISTORY section on every section 3 page of an exported name: its
-/// symbol version node, the liburing release that added it where liburing's
-/// record says (history.rs) and, for registration, the kernel.
+/// symbol version node, the first liburing release that had it and the
+/// releases that lacked it later, from liburing's release tags (history.rs)
+/// and, for registration, the kernel.
 pub fn add_history(m: &mut Manual, since: &BTreeMap<&str, (u32, u32)>) {
     let versions = super::sources::symbol_versions();
     super::history::check_tables(&versions);

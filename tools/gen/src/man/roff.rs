@@ -246,19 +246,29 @@ fn tagged(item: &str) -> Option<(String, String)> {
     None
 }
 
-/// The `[check: NAME]` markers of a paragraph or list item taken out: the
-/// text without them, and each NAME as a roff comment `.\" @check NAME`
-/// that `make check-man` (man/claims.py) ties to a case of
-/// man/checks/claims.c.
+/// The `[check: NAME]` and `[unchecked: REASON]` markers of a paragraph or
+/// list item taken out: the text without them, and each as a roff comment
+/// (`.\" @check NAME`, `.\" @unchecked REASON`) that `make check-man`
+/// (man/claims.py) ties to a case of man/checks or counts as a claim that
+/// cannot be shown here.
 pub fn take_checks(text: &str) -> (String, Vec<String>) {
     let mut rest = text.to_string();
     let mut lines = Vec::new();
-    while let Some(a) = rest.find("[check: ") {
+    loop {
+        let found = [("[check: ", "@check"), ("[unchecked: ", "@unchecked")]
+            .iter()
+            .filter_map(|(open, tag)| rest.find(open).map(|a| (a, open.len(), *tag)))
+            .min();
+        let Some((a, open_len, tag)) = found else {
+            break;
+        };
         let Some(len) = rest[a..].find(']') else {
             break;
         };
-        let name = rest[a + 8..a + len].trim().to_string();
-        lines.push(format!(".\\\" @check {name}"));
+        let what = rest[a + open_len..a + len]
+            .split_whitespace()
+            .collect::<Vec<_>>();
+        lines.push(format!(".\\\" {tag} {}", what.join(" ")));
         let tail = rest[a + len + 1..].to_string();
         rest = format!("{}{}", rest[..a].trim_end(), tail);
     }
