@@ -59,6 +59,7 @@ struct fx {
 	struct io_uring ring;
 	struct io_uring target;	/* msg_ring's other ring */
 	int have_target;
+	int have_ring;		/* ring set up (fx_close exits it) */
 	char dir[64];
 	char path[128];		/* dir/data: 4096 bytes */
 	int file, sv[2], pipe[2], listener, epfd;
@@ -135,8 +136,14 @@ static int fx_open(struct fx *f, unsigned ring_flags)
 		return -1;
 	memset(&p, 0, sizeof(p));
 	p.flags = ring_flags;
-	if (io_uring_queue_init_params(16, &f->ring, &p))
+	int ret = io_uring_queue_init_params(16, &f->ring, &p);
+
+	if (ret) {
+		/* The library returns -errno without setting errno. */
+		errno = -ret;
 		return -1;
+	}
+	f->have_ring = 1;
 	f->iov.iov_base = f->buf;
 	f->iov.iov_len = 4096;
 	/* Older kernels may lack sparse tables; the rows that need one say
@@ -157,7 +164,8 @@ static int rm_one(const char *p, const struct stat *st, int type, struct FTW *ft
 
 static void fx_close(struct fx *f)
 {
-	io_uring_queue_exit(&f->ring);
+	if (f->have_ring)
+		io_uring_queue_exit(&f->ring);
 	if (f->have_target)
 		io_uring_queue_exit(&f->target);
 	int fds[] = { f->file, f->sv[0], f->sv[1], f->pipe[0], f->pipe[1], f->listener, f->epfd };
@@ -1774,8 +1782,22 @@ static int run_once(const struct row *r, int bad_flag)
 
 	run_no++;
 
-	if (!f || fx_open(f, r->ring_flags)) {
-		snprintf(why, sizeof(why), "making the fixture failed (%s)", strerror(errno));
+	/* A fixture can fail for want of a resource another process holds
+	 * for a moment (a busy machine's rings are torn down asynchronously):
+	 * tried three times, 100 ms apart, before the case fails. */
+	for (int attempt = 0; f && fx_open(f, r->ring_flags); attempt++) {
+		int err = errno;
+
+		fx_close(f);
+		memset(f, 0, sizeof(*f));
+		if (attempt == 2) {
+			snprintf(why, sizeof(why), "making the fixture failed (%s)", strerror(err));
+			goto out;
+		}
+		usleep(100 * 1000);
+	}
+	if (!f) {
+		snprintf(why, sizeof(why), "making the fixture failed (out of memory)");
 		goto out;
 	}
 	struct io_uring_sqe *sqe = r->prep(f);
