@@ -53,6 +53,8 @@ use uring_sysinfo as sysinfo;
 
 mod atomic_u64;
 mod check;
+mod feature_cause;
+mod kernel_level;
 pub mod line;
 mod op_flags;
 pub mod output;
@@ -88,6 +90,7 @@ static OBSERVER: hooks::Observer = hooks::Observer {
     reaped,
     waiting,
     register_failed,
+    feature_missing,
 };
 
 /// `LIBURING_TRACE` was on at attach: the trace follows rings (its
@@ -249,5 +252,11 @@ extern "C" fn setup_failed(
 extern "C" fn register_failed(opcode: u32, arg: *const c_void, nr_args: u32, errno: i32) {
     if debugging() {
         register_cause::explain(opcode, arg, nr_args, Errno(errno));
+    }
+}
+
+extern "C" fn feature_missing(call: CallName, feature: u32, errno: i32) {
+    if debugging() {
+        feature_cause::explain(call.as_str(), feature, Errno(errno));
     }
 }
