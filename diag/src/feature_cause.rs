@@ -30,7 +30,7 @@ pub fn explain(call: &str, feature: u32, err: Errno) {
     }
     l.s(", which the call needs; fix: ");
     if feature == IORING_FEAT_MIN_TIMEOUT {
-        l.s("wait with a plain timeout (io_uring_wait_cqes) instead of a minimum batch wait, ");
+        l.s("wait with a plain timeout instead of a minimum batch wait, ");
     } else {
         l.s("do without the call, ");
     }

@@ -64,6 +64,16 @@ pub fn explain(opcode: u32, arg: *const c_void, nr: u32, err: Errno) {
             l.s("this ring already has such a table; fix: unregister it first, or update slots with the *_update calls");
             true
         }
+        (IORING_REGISTER_FILES2 | IORING_REGISTER_BUFFERS2, libc::EINVAL)
+            if newer_than_kernel(&mut l, op) =>
+        {
+            true
+        }
+        (IORING_REGISTER_FILES2 | IORING_REGISTER_BUFFERS2, libc::EINVAL) => {
+            // SAFETY: the kernel has just read `arg` as this opcode's
+            // argument (EINVAL, not EFAULT).
+            unsafe { sparse_table(&mut l, arg) }
+        }
         (IORING_REGISTER_PBUF_RING, libc::EINVAL) if newer_than_kernel(&mut l, op) => true,
         (IORING_REGISTER_PBUF_RING, libc::EINVAL) => {
             // SAFETY: the kernel has just read `arg` as this opcode's
@@ -179,6 +189,32 @@ fn release(l: &mut Line, (major, minor): (u32, u32)) {
     l.u(u64::from(major)).s(".").u(u64::from(minor));
 }
 
+/// A `*2` table registration refused with EINVAL: a sparse table
+/// (`IORING_RSRC_REGISTER_SPARSE`) on a kernel whose io_uring predates it.
+///
+/// # Safety
+/// `arg` must be null or the `io_uring_rsrc_register` the kernel has just read.
+unsafe fn sparse_table(l: &mut Line, arg: *const c_void) -> bool {
+    if arg.is_null() {
+        return false;
+    }
+    // SAFETY: per the caller.
+    let reg = unsafe { arg.cast::<io_uring_rsrc_register>().read_unaligned() };
+    let name = "IORING_RSRC_REGISTER_SPARSE";
+    let Some(added) = crate::uapi::releases::find(name).and_then(|r| r.since) else {
+        return false;
+    };
+    if reg.flags & IORING_RSRC_REGISTER_SPARSE == 0 || kernel_level::has(added) {
+        return false;
+    }
+    l.s("this kernel's io_uring takes no sparse tables (")
+        .s(name);
+    l.s(", added in Linux ");
+    release(l, added);
+    l.s("); fix: register a table of real descriptors or buffers, or run a newer kernel");
+    true
+}
+
 /// `IORING_REGISTER_PBUF_RING` refused with EINVAL: a ring flag this
 /// kernel does not take, found by registering it on a test ring.
 ///
@@ -195,7 +231,8 @@ unsafe fn pbuf_ring_flags(l: &mut Line, arg: *const c_void) -> bool {
         (IOU_PBUF_RING_INC, "IOU_PBUF_RING_INC"),
     ] {
         if reg.flags & bit != 0 && !kernel_level::pbuf_ring_flag_known(bit) {
-            l.s("this kernel does not take the buffer ring flag ").s(name);
+            l.s("this kernel does not take the buffer ring flag ")
+                .s(name);
             if let Some(added) = crate::uapi::releases::find(name).and_then(|r| r.since) {
                 l.s(" (added in Linux ");
                 release(l, added);

@@ -7,7 +7,7 @@
 echo "@@diag uring-info"
 LD_LIBRARY_PATH=/stage/usr/lib /stage/usr/bin/uring-info 2>&1 | head -n 150
 echo "@@enddiag"
-for t in fallback-setup-flags fallback-ring-fd fallback-buf-ring fallback-wait-timeout; do
+for t in fallback-setup-flags fallback-ring-fd fallback-buf-ring fallback-wait-timeout fallback-resize; do
 	[ -x "/repo/bin/$t" ] || continue
 	echo "@@diag LIBURING_DEBUG=1 $t"
 	LIBURING_DEBUG=1 CAPI_STAGE=/stage LD_LIBRARY_PATH=/stage/usr/lib "/repo/bin/$t" 2>&1 |

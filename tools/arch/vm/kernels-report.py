@@ -324,6 +324,16 @@ def main():
                         path[0] if path else "",
                     )
                 )
+        # The policy switches (sysctl, group, seccomp): each case's return
+        # codes and our LIBURING_DEBUG line, as the test printed them.
+        for n, side, res in (
+            ("policy-knobs", "ours", run["capi"]),
+            ("upstream:policy-knobs", "upstream's build", run["upstream"]),
+        ):
+            if n in run["logs"]:
+                kind_of = res.get(n.partition(":")[2] or n, {"kind": "-"})["kind"]
+                md += ["", "`policy-knobs` on %s (%s):" % (side, kind_of), "", "```"]
+                md += run["logs"][n] + ["```"]
         if fails:
             md += ["", "Failures:", ""] + ["- %s" % x for x in fails]
         for title, text in run["diag"]:

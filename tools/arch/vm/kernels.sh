@@ -193,7 +193,11 @@ cp "$here/kernels-guest.sh" "$root/repo/extra.sh"
 	echo "lt_modes=\"reference source binary\""
 	echo "lt_pair_rounds=3"
 	echo "log_lines=40"
-	echo "always_log=\"$(for f in capi-tests/fallback-*.c; do [ -e "$f" ] && f=${f##*/} && printf '%s ' "${f%.c}"; done)\""
+	echo "always_log=\"$(for f in capi-tests/fallback-*.c; do [ -e "$f" ] && f=${f##*/} && printf '%s ' "${f%.c}"; done)policy-knobs\""
+	# policy-knobs switches io_uring off for the whole machine: harmless in
+	# a guest of its own.
+	echo "CAPI_POLICY_SYSCTL=1"
+	echo "export CAPI_POLICY_SYSCTL"
 	cat "$here/guest-init.sh"
 } >"$root/init"
 chmod 755 "$root/init"
