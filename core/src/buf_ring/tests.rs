@@ -55,7 +55,13 @@ fn setup_head_and_free_on_a_real_ring() {
         }
         // SAFETY: as set up above, not used afterwards.
         assert_eq!(unsafe { free_buf_ring(ring, br, 8, 7) }, Ok(0));
-        assert_eq!(unregister_buf_ring(ring, 7), Err(Errno::ENOENT));
+        // Gone: ENOENT, or EINVAL where the kernel keeps an empty buffer
+        // list for a low group id once used (measured on Debian's 6.1).
+        let again = unregister_buf_ring(ring, 7);
+        assert!(
+            matches!(again, Err(Errno::ENOENT | Errno::EINVAL)),
+            "{again:?}"
+        );
     }
     assert_eq!(setup_buf_ring(ring, 3, 7, 0), Err(Errno::EINVAL));
 }

@@ -307,8 +307,13 @@ fn io_uring_level(f: &Facts) -> Option<(u32, u32)> {
         .opcodes
         .iter()
         .filter_map(|(op, _)| releases::REQUEST_OPCODES.since_of((*op).into()));
+    // Reading the io-wq worker limits worked: that registration opcode is there.
+    let by_register = f
+        .iowq_workers
+        .and_then(|_| releases::REGISTER_OPCODES.since_of(IORING_REGISTER_IOWQ_MAX_WORKERS.into()));
     by_feature
         .chain(by_opcode)
+        .chain(by_register)
         .chain(sysinfo::kernel_version())
         .max()
 }
