@@ -125,6 +125,30 @@ pub fn kernel_refuses_flags(entries: u32, flags: u32) -> Option<Errno> {
     None
 }
 
+/// Whether the running kernel's release (uname) is at least `want`: only
+/// for behaviour measured to change between releases, which no probe can
+/// ask about without the code under test.
+pub fn kernel_release_at_least(want: (u32, u32)) -> bool {
+    // SAFETY: utsname is plain bytes; uname fills it in.
+    let mut uts: libc::utsname = unsafe { core::mem::zeroed() };
+    // SAFETY: `uts` is writable.
+    if unsafe { libc::uname(&mut uts) } != 0 {
+        return false;
+    }
+    #[allow(clippy::unnecessary_cast)] // c_char is unsigned on some targets
+    let release: Vec<u8> = uts
+        .release
+        .iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| c as u8)
+        .collect();
+    let text = String::from_utf8_lossy(&release);
+    let mut parts = text
+        .split(|c: char| !c.is_ascii_digit())
+        .map(|p| p.parse::<u32>().unwrap_or(0));
+    (parts.next().unwrap_or(0), parts.next().unwrap_or(0)) >= want
+}
+
 /// What the kernel answers to one `io_uring_register(2)` call on a fresh
 /// ring of its own, both through libc's `syscall(2)`, not the library's code
 /// (a probe for registration opcodes and flags the kernel may not know):
