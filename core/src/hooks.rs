@@ -99,6 +99,9 @@ pub struct Observer {
     pub waiting: extern "C" fn(cq: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool),
     /// `io_uring_register` failed with `errno`.
     pub register_failed: extern "C" fn(opcode: u32, arg: *const c_void, nr_args: u32, errno: i32),
+    /// The library refused `call` itself with `errno`, without asking the
+    /// kernel, because the ring lacks `feature` (an `IORING_FEAT_*` bit).
+    pub feature_missing: extern "C" fn(call: CallName, feature: u32, errno: i32),
     /// The observer wants the time of each call's first enter (a trace
     /// that draws enters as slices): the observed paths read the clock.
     pub timed: bool,
@@ -620,6 +623,17 @@ pub unsafe fn waiting(ring: NonNull<io_uring>, unsubmitted: u32, wait_nr: u32, t
             timed,
         );
     }
+}
+
+/// The library refuses `call` with `e` because the ring lacks `feature`;
+/// returns `e`.
+#[cold]
+#[inline(never)]
+pub fn feature_missing(call: &'static str, feature: u32, e: Errno) -> Errno {
+    if let Some(o) = observer() {
+        (o.feature_missing)(CallName::new(call), feature, e.0);
+    }
+    e
 }
 
 /// `io_uring_register` failed with `e`; returns `e`, so that the caller's

@@ -805,7 +805,11 @@ pub fn wait_cqes_min_timeout(
     sigmask: *const libc::sigset_t,
 ) -> SysResult<u32> {
     if ring.features() & IORING_FEAT_MIN_TIMEOUT == 0 {
-        return Err(Errno::EINVAL);
+        return Err(hooks::feature_missing(
+            "io_uring_wait_cqes_min_timeout",
+            IORING_FEAT_MIN_TIMEOUT,
+            Errno::EINVAL,
+        ));
     }
     wait_ext_arg_only(ring, cqe_out, wait_nr, ts, min_wait_usec, sigmask).result()
 }
@@ -868,7 +872,11 @@ pub fn submit_and_wait_min_timeout(
     sigmask: *const libc::sigset_t,
 ) -> SysResult<u32> {
     if ring.features() & IORING_FEAT_MIN_TIMEOUT == 0 {
-        return Err(Errno::EINVAL);
+        return Err(hooks::feature_missing(
+            "io_uring_submit_and_wait_min_timeout",
+            IORING_FEAT_MIN_TIMEOUT,
+            Errno::EINVAL,
+        ));
     }
     submit_and_wait_ts(ring, cqe_out, wait_nr, ts, min_wait_usec, sigmask)
 }

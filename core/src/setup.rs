@@ -482,8 +482,9 @@ const RESIZE_REQUEST_FLAGS: u32 = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
 /// The library carries over the application's private SQ counters and
 /// (beyond liburing) the SQEs it has handed out but not yet submitted. If
 /// those SQEs together with the ones the kernel still holds would not fit
-/// the new SQ, the call fails with `EOVERFLOW` before the kernel is asked,
-/// leaving the ring as it was (liburing would resize and lose them; the
+/// the new SQ, the call fails with `EOVERFLOW` before the kernel resizes,
+/// leaving the ring as it was (a kernel that refuses the request anyway,
+/// such as one without resizing, gives its own error, as with liburing) (liburing would resize and lose them; the
 /// kernel answers `EOVERFLOW` itself for CQEs that do not fit).
 ///
 /// `p.flags` is cleared on return, success or not, as liburing does
@@ -537,13 +538,55 @@ fn pending_sqes_fit(ring: &io_uring, p: &io_uring_params) -> bool {
     u64::from(in_kernel) + u64::from(unsubmitted) <= u64::from(new_sq)
 }
 
+/// Whether the kernel accepts a resize request on `ring` up to the point
+/// where it reads the new sizes. It is handed an unreadable page: a kernel
+/// that knows the opcode and lets this task resize fails the copy with
+/// `EFAULT`, having changed nothing. Any other answer is what a real request
+/// would get first (`EINVAL` from a kernel without
+/// `IORING_REGISTER_RESIZE_RINGS`). A plain system call, not
+/// [`crate::register::register`]: the observers hear of the real request,
+/// not of this question.
+fn kernel_would_resize(ring: &io_uring) -> bool {
+    let page = 4096;
+    // SAFETY: a fresh private anonymous mapping clobbers nothing.
+    let Ok(blocked) = (unsafe {
+        syscall::mmap(
+            null_mut(),
+            page,
+            libc::PROT_NONE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    }) else {
+        return true;
+    };
+    // SAFETY: the kernel can read nothing at a PROT_NONE page: it fails the
+    // copy and keeps no reference to the address.
+    let r = unsafe {
+        syscall::io_uring_register(
+            ring.ring_fd as u32,
+            IORING_REGISTER_RESIZE_RINGS,
+            blocked.cast_const(),
+            1,
+        )
+    };
+    // SAFETY: the mapping made above, used by nothing else.
+    let _ = unsafe { syscall::munmap(blocked, page) };
+    r == Err(Errno::EFAULT)
+}
+
 /// # Safety
 /// As for [`resize_rings`].
 unsafe fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResult<()> {
     if ring.ring_fd < 0 {
         return Err(Errno::EBADF);
     }
-    if !pending_sqes_fit(ring, p) {
+    // Only a kernel that would go on to resize makes this our answer; one
+    // that refuses the request first (none before 6.13, a restricted ring,
+    // another task's SINGLE_ISSUER ring) is asked below, as liburing asks
+    // it, and its error is the answer.
+    if !pending_sqes_fit(ring, p) && kernel_would_resize(ring) {
         return Err(Errno::EOVERFLOW);
     }
     p.sq_off = Default::default();

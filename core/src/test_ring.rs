@@ -125,6 +125,58 @@ pub fn kernel_refuses_flags(entries: u32, flags: u32) -> Option<Errno> {
     None
 }
 
+/// Whether the running kernel's release (uname) is at least `want`: only
+/// for behaviour measured to change between releases, which no probe can
+/// ask about without the code under test.
+pub fn kernel_release_at_least(want: (u32, u32)) -> bool {
+    // SAFETY: utsname is plain bytes; uname fills it in.
+    let mut uts: libc::utsname = unsafe { core::mem::zeroed() };
+    // SAFETY: `uts` is writable.
+    if unsafe { libc::uname(&mut uts) } != 0 {
+        return false;
+    }
+    #[allow(clippy::unnecessary_cast)] // c_char is unsigned on some targets
+    let release: Vec<u8> = uts
+        .release
+        .iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| c as u8)
+        .collect();
+    let text = String::from_utf8_lossy(&release);
+    let mut parts = text
+        .split(|c: char| !c.is_ascii_digit())
+        .map(|p| p.parse::<u32>().unwrap_or(0));
+    (parts.next().unwrap_or(0), parts.next().unwrap_or(0)) >= want
+}
+
+/// What the kernel answers to one `io_uring_register(2)` call on a fresh
+/// ring of its own, both through libc's `syscall(2)`, not the library's code
+/// (a probe for registration opcodes and flags the kernel may not know):
+/// the result, or the errno. `arg` points at what `opcode` reads.
+///
+/// # Safety
+/// `arg` must be valid for what `opcode` and `nr` make the kernel read or
+/// write during the call; nothing registered outlives the probe's ring.
+pub unsafe fn kernel_register_answer(
+    opcode: u32,
+    arg: *mut core::ffi::c_void,
+    nr: u32,
+) -> Result<i64, Errno> {
+    let last = || Errno(std::io::Error::last_os_error().raw_os_error().unwrap_or(0));
+    let mut p = io_uring_params::default();
+    // SAFETY: `p` is a valid, writable params struct for the call's duration.
+    let fd = unsafe { libc::syscall(libc::SYS_io_uring_setup, 4u32, core::ptr::from_mut(&mut p)) };
+    if fd < 0 {
+        return Err(last());
+    }
+    // SAFETY: per the caller, for `arg`; `fd` is the ring just created.
+    let r = unsafe { libc::syscall(libc::SYS_io_uring_register, fd as u32, opcode, arg, nr) };
+    let r = if r < 0 { Err(last()) } else { Ok(r) };
+    // SAFETY: `fd` is the ring descriptor created above, closed once.
+    unsafe { libc::close(fd as libc::c_int) };
+    r
+}
+
 /// A ring with setup `flags` this kernel may not know: skips where io_uring
 /// is refused or where the raw probe above says the kernel refuses the
 /// flags; otherwise the library's setup must succeed.

@@ -54,6 +54,8 @@ use uring_sysinfo as sysinfo;
 mod atomic_u64;
 mod call_site;
 mod check;
+mod feature_cause;
+mod kernel_level;
 pub mod line;
 mod op_flags;
 pub mod output;
@@ -89,6 +91,7 @@ static OBSERVER: hooks::Observer = hooks::Observer {
     reaped,
     waiting,
     register_failed,
+    feature_missing,
     // The JSON trace draws each call's enters as a slice from the first.
     timed: true,
 };
@@ -105,6 +108,7 @@ static CHECK_OBSERVER: hooks::Observer = hooks::Observer {
     reaped: check_reaped,
     waiting,
     register_failed,
+    feature_missing,
     timed: false,
 };
 
@@ -287,5 +291,11 @@ extern "C" fn setup_failed(
 extern "C" fn register_failed(opcode: u32, arg: *const c_void, nr_args: u32, errno: i32) {
     if debugging() {
         register_cause::explain(opcode, arg, nr_args, Errno(errno));
+    }
+}
+
+extern "C" fn feature_missing(call: CallName, feature: u32, errno: i32) {
+    if debugging() {
+        feature_cause::explain(call.as_str(), feature, Errno(errno));
     }
 }

@@ -11,7 +11,7 @@ use core::sync::atomic::Ordering;
 use super::line::Line;
 use super::names::{self, REGISTER_OP};
 use super::setup_cause::errno;
-use super::{since, sysinfo};
+use super::{kernel_level, since, sysinfo};
 use crate::syscall::Errno;
 use crate::uapi::*;
 
@@ -63,6 +63,22 @@ pub fn explain(opcode: u32, arg: *const c_void, nr: u32, err: Errno) {
         ) => {
             l.s("this ring already has such a table; fix: unregister it first, or update slots with the *_update calls");
             true
+        }
+        (IORING_REGISTER_FILES2 | IORING_REGISTER_BUFFERS2, libc::EINVAL)
+            if newer_than_kernel(&mut l, op) =>
+        {
+            true
+        }
+        (IORING_REGISTER_FILES2 | IORING_REGISTER_BUFFERS2, libc::EINVAL) => {
+            // SAFETY: the kernel has just read `arg` as this opcode's
+            // argument (EINVAL, not EFAULT).
+            unsafe { sparse_table(&mut l, arg) }
+        }
+        (IORING_REGISTER_PBUF_RING, libc::EINVAL) if newer_than_kernel(&mut l, op) => true,
+        (IORING_REGISTER_PBUF_RING, libc::EINVAL) => {
+            // SAFETY: the kernel has just read `arg` as this opcode's
+            // argument (EINVAL, not EFAULT).
+            unsafe { pbuf_ring_flags(&mut l, arg) }
         }
         (_, libc::EINVAL | libc::EOPNOTSUPP) => newer_than_kernel(&mut l, op),
         _ => false,
@@ -158,13 +174,73 @@ fn newer_than_kernel(l: &mut Line, op: u32) -> bool {
     let Some(added) = since::lookup(since::REGISTER_OPS, op) else {
         return false;
     };
-    if sysinfo::kernel_at_least(added) {
+    // Judged by what the kernel's io_uring shows, not by its version
+    // number (a distribution's kernel may carry newer io_uring code).
+    if kernel_level::has(added) {
         return false;
     }
-    l.s("this opcode was added in Linux ")
-        .u(u64::from(added.0))
-        .s(".")
-        .u(u64::from(added.1));
-    l.s(", newer than the running kernel; fix: run a newer kernel or do without it");
+    l.s("this opcode was added in Linux ");
+    release(l, added);
+    l.s(", and this kernel's io_uring shows nothing that new; fix: run a newer kernel or do without it");
     true
+}
+
+fn release(l: &mut Line, (major, minor): (u32, u32)) {
+    l.u(u64::from(major)).s(".").u(u64::from(minor));
+}
+
+/// A `*2` table registration refused with EINVAL: a sparse table
+/// (`IORING_RSRC_REGISTER_SPARSE`) on a kernel whose io_uring predates it.
+///
+/// # Safety
+/// `arg` must be null or the `io_uring_rsrc_register` the kernel has just read.
+unsafe fn sparse_table(l: &mut Line, arg: *const c_void) -> bool {
+    if arg.is_null() {
+        return false;
+    }
+    // SAFETY: per the caller.
+    let reg = unsafe { arg.cast::<io_uring_rsrc_register>().read_unaligned() };
+    let name = "IORING_RSRC_REGISTER_SPARSE";
+    let Some(added) = crate::uapi::releases::find(name).and_then(|r| r.since) else {
+        return false;
+    };
+    if reg.flags & IORING_RSRC_REGISTER_SPARSE == 0 || kernel_level::has(added) {
+        return false;
+    }
+    l.s("this kernel's io_uring takes no sparse tables (")
+        .s(name);
+    l.s(", added in Linux ");
+    release(l, added);
+    l.s("); fix: register a table of real descriptors or buffers, or run a newer kernel");
+    true
+}
+
+/// `IORING_REGISTER_PBUF_RING` refused with EINVAL: a ring flag this
+/// kernel does not take, found by registering it on a test ring.
+///
+/// # Safety
+/// `arg` must be null or the `io_uring_buf_reg` the kernel has just read.
+unsafe fn pbuf_ring_flags(l: &mut Line, arg: *const c_void) -> bool {
+    if arg.is_null() {
+        return false;
+    }
+    // SAFETY: per the caller.
+    let reg = unsafe { arg.cast::<io_uring_buf_reg>().read_unaligned() };
+    for (bit, name) in [
+        (IOU_PBUF_RING_MMAP, "IOU_PBUF_RING_MMAP"),
+        (IOU_PBUF_RING_INC, "IOU_PBUF_RING_INC"),
+    ] {
+        if reg.flags & bit != 0 && !kernel_level::pbuf_ring_flag_known(bit) {
+            l.s("this kernel does not take the buffer ring flag ")
+                .s(name);
+            if let Some(added) = crate::uapi::releases::find(name).and_then(|r| r.since) {
+                l.s(" (added in Linux ");
+                release(l, added);
+                l.s(")");
+            }
+            l.s("; fix: register the ring without it, or run a newer kernel");
+            return true;
+        }
+    }
+    false
 }

@@ -12,7 +12,7 @@ use core::ptr;
 
 use super::line::Line;
 use super::names::{self, SETUP_FLAG};
-use super::{since, sysinfo};
+use super::{kernel_level, since, sysinfo};
 use crate::syscall::{self, Errno};
 use crate::uapi::*;
 
@@ -74,13 +74,6 @@ fn flag(l: &mut Line, bit: u32) -> &mut Line {
     }
 }
 
-fn kernel(l: &mut Line) -> &mut Line {
-    match sysinfo::kernel_version() {
-        Some((a, b)) => l.s("Linux ").u(u64::from(a)).s(".").u(u64::from(b)),
-        None => l.s("this kernel"),
-    }
-}
-
 /// Appends the cause; false if none could be established.
 fn cause(l: &mut Line, entries: u32, p: &io_uring_params, err: Errno) -> bool {
     match err.0 {
@@ -112,7 +105,10 @@ fn cause(l: &mut Line, entries: u32, p: &io_uring_params, err: Errno) -> bool {
 /// EPERM / ENOSYS / EACCES: sysctl, group, seccomp, or no io_uring at all.
 fn access_denied(l: &mut Line, p: &io_uring_params, err: Errno) -> bool {
     let disabled = sysinfo::io_uring_disabled();
-    match disabled {
+    // The sysctl refuses with EPERM only; any other error came from
+    // elsewhere (a seccomp filter answers before the sysctl is read).
+    let by_sysctl = if err.0 == libc::EPERM { disabled } else { None };
+    match by_sysctl {
         Some(2) => {
             l.s("io_uring is disabled for every process (kernel.io_uring_disabled = 2); ");
             l.s("fix: sysctl -w kernel.io_uring_disabled=0, or =1 with kernel.io_uring_group set to a group of this user");
@@ -167,16 +163,16 @@ fn access_denied(l: &mut Line, p: &io_uring_params, err: Errno) -> bool {
         _ => {}
     }
     if err.0 == libc::ENOSYS {
-        l.s("the kernel has no io_uring_setup system call: ");
-        kernel(l).s(" was built without CONFIG_IO_URING (or is older than 5.1); fix: use a kernel with io_uring");
+        l.s("the kernel has no io_uring_setup system call: it was built without CONFIG_IO_URING (or predates io_uring, added in Linux 5.1); fix: use a kernel with io_uring");
         return true;
     }
+    // Unprivileged SQPOLL came with Linux 5.11, judged by what the kernel's
+    // io_uring shows rather than by its version number.
     if p.flags & IORING_SETUP_SQPOLL != 0
-        && !sysinfo::kernel_at_least((5, 11))
+        && !kernel_level::has((5, 11))
         && !sysinfo::has_cap(sysinfo::CAP_SYS_ADMIN)
     {
-        l.s("IORING_SETUP_SQPOLL needs CAP_SYS_ADMIN before Linux 5.11 (running ");
-        kernel(l).s("); fix: drop SQPOLL or run with CAP_SYS_ADMIN");
+        l.s("this kernel's io_uring lets only CAP_SYS_ADMIN use IORING_SETUP_SQPOLL (open to all users since Linux 5.11); fix: drop SQPOLL or run with CAP_SYS_ADMIN");
         return true;
     }
     l.s("io_uring is allowed by kernel.io_uring_disabled and seccomp; a security module (SELinux, AppArmor) may deny it");
@@ -303,8 +299,7 @@ fn unknown_flags(l: &mut Line, flags: u32) -> bool {
     if unknown == 0 {
         return false;
     }
-    l.s("the running kernel (");
-    kernel(l).s(") does not know setup flag(s) ");
+    l.s("the running kernel does not know setup flag(s) ");
     let mut first = true;
     // A newer kernel only helps with flags some release added.
     let mut newer_helps = false;
@@ -412,8 +407,7 @@ fn memory(l: &mut Line, entries: u32, p: &io_uring_params) -> bool {
             l.s(" of locked memory (io_uring_mlock_size_params says ")
                 .size(mlock_bytes);
             l.s(") but RLIMIT_MEMLOCK is ").size(soft);
-            l.s(" and this process lacks CAP_IPC_LOCK; ");
-            kernel(l).s(" charges ring memory to that limit; ");
+            l.s(" and this process lacks CAP_IPC_LOCK; this kernel charges ring memory to that limit; ");
             l.s("fix: raise it (ulimit -l, LimitMEMLOCK=, limits.conf) or use fewer entries");
             return true;
         }

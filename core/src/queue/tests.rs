@@ -510,8 +510,14 @@ fn defer_taskrun_completions_need_enter() {
         assert_eq!(wait, Err(Errno::EEXIST));
         assert_eq!(cq_ready(r.live()), 0);
 
+        // Measured (as capi-tests/defer_taskrun.c): 6.1 runs no deferred
+        // task work for an enter without a wait, 6.12 and later do; there
+        // the wait in `reap` delivers it.
+        let enter_runs_task_work = crate::test_ring::kernel_release_at_least((6, 12));
         assert_eq!(get_events(r.live()), Ok(0));
-        assert_eq!(cq_ready(r.live()), 1);
+        if enter_runs_task_work {
+            assert_eq!(cq_ready(r.live()), 1);
+        }
         let (ud, res, _) = reap(r.live(), PATIENCE_MS).unwrap();
         assert_eq!((ud, res), (1, 1));
 
@@ -529,7 +535,9 @@ fn defer_taskrun_completions_need_enter() {
         write_byte(wr); // pending as task work on return, as above
         assert_eq!(cq_ready(r.live()), 0);
         assert_eq!(submit_and_get_events(r.live()), Ok(0));
-        assert_eq!(cq_ready(r.live()), 1);
+        if enter_runs_task_work {
+            assert_eq!(cq_ready(r.live()), 1);
+        }
         assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 2);
 
         // And so does a wait.
@@ -581,7 +589,12 @@ fn taskrun_flag_makes_peek_enter() {
                 load_sq_flags(r.live()) & IORING_SQ_TASKRUN != 0
             });
             assert_eq!(cq_ready(r.live()), 0);
-            if ud == 1 {
+            if !crate::test_ring::kernel_release_at_least((6, 12)) {
+                // Measured: 6.1 runs no deferred task work for the peek's
+                // enter without a wait (as capi-tests/defer_taskrun.c); a
+                // wait delivers it.
+                assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, ud);
+            } else if ud == 1 {
                 let mut out = [null_mut(); 4];
                 assert_eq!(peek_batch_cqe(r.live(), cqe_slots_of(&mut out)), 1);
                 assert_eq!((*out[0]).user_data, 1);

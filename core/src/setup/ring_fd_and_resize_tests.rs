@@ -41,6 +41,24 @@ fn resize_refusals() {
 #[test]
 fn ring_fd_registration_follows_the_kernel() {
     let mut r = ring!(4);
+    // The kernel's answer for a bad fd: EBADF where it knows ring-fd
+    // registration (5.18), EINVAL where it does not.
+    let mut bad = io_uring_rsrc_update {
+        offset: u32::MAX,
+        data: u64::MAX,
+        ..Default::default()
+    };
+    // SAFETY: one io_uring_rsrc_update, read during the call.
+    let answer = unsafe {
+        crate::test_ring::kernel_register_answer(
+            IORING_REGISTER_RING_FDS,
+            ptr::from_mut(&mut bad).cast(),
+            1,
+        )
+    };
+    if answer == Err(Errno::EINVAL) {
+        skip!("the kernel lacks IORING_REGISTER_RING_FDS");
+    }
     let fd = r.0.ring_fd;
     assert_eq!(register_ring_fd(&mut r.0), Ok(1));
     assert_ne!(r.0.enter_ring_fd, fd);
@@ -214,4 +232,48 @@ fn resize_carries_unsubmitted_sqes_over() {
     if checked == 0 {
         skip!("no SQ layout could be resized here");
     }
+}
+
+/// Whether the kernel resizes a raw DEFER_TASKRUN ring of its own (plain
+/// system calls, not the code under test).
+fn raw_resize_works() -> bool {
+    use crate::uapi::{
+        IORING_SETUP_CQSIZE, IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_SINGLE_ISSUER,
+    };
+    let mut p = io_uring_params {
+        flags: IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+        ..Default::default()
+    };
+    // SAFETY: `p` is a live, writable io_uring_params.
+    let Ok(fd) = (unsafe { syscall::io_uring_setup(8, ptr::from_mut(&mut p).cast()) }) else {
+        return false;
+    };
+    let mut q = io_uring_params {
+        sq_entries: 4,
+        cq_entries: 8,
+        flags: IORING_SETUP_CQSIZE,
+        ..Default::default()
+    };
+    // SAFETY: one io_uring_params, read and written back during the call.
+    let r = unsafe {
+        syscall::io_uring_register(
+            fd as u32,
+            IORING_REGISTER_RESIZE_RINGS,
+            ptr::from_mut(&mut q).cast_const().cast(),
+            1,
+        )
+    };
+    let _ = syscall::close(fd);
+    r.is_ok()
+}
+
+#[test]
+fn the_overflow_refusal_asks_whether_the_kernel_would_resize() {
+    use crate::uapi::{IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_SINGLE_ISSUER};
+    // Without DEFER_TASKRUN every kernel refuses a resize before reading
+    // the request (unknown opcode before 6.13, EINVAL after).
+    let plain = ring!(4);
+    assert!(!kernel_would_resize(&plain.0));
+    let dt = ring_or_skip!(4, IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
+    assert_eq!(kernel_would_resize(&dt.0), raw_resize_works());
 }

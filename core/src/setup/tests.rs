@@ -2,7 +2,7 @@
 use super::*;
 use crate::geometry::tests::{INIT_MEM_USED, PAGE};
 use crate::geometry::{cqe_array_bytes, no_mmap_layout};
-use crate::test_ring::{require_uring, skip};
+use crate::test_ring::{kernel_refuses_flags, require_uring, skip};
 use crate::uapi::IORING_SETUP_REGISTERED_FD_ONLY as FD_ONLY;
 use crate::uapi::{IORING_SETUP_CQE32, IORING_SETUP_SQE128};
 
@@ -10,6 +10,23 @@ const NOSQ: u32 = IORING_SETUP_NO_SQARRAY;
 const SQE128: u32 = IORING_SETUP_SQE128;
 const CQE32: u32 = IORING_SETUP_CQE32;
 const CQSIZE: u32 = IORING_SETUP_CQSIZE;
+
+/// NO_SQARRAY where the kernel takes it (6.6; raw setup, not the library),
+/// else nothing: the library asks for it and sets up again without it.
+fn nosq() -> u32 {
+    if kernel_refuses_flags(8, NOSQ).is_none() {
+        NOSQ
+    } else {
+        0
+    }
+}
+
+/// Whether the kernel lacks NO_MMAP (6.5): a raw setup with the flag and
+/// no memory is refused with EFAULT where the kernel knows it, EINVAL where
+/// it does not.
+fn kernel_lacks_no_mmap() -> bool {
+    kernel_refuses_flags(8, IORING_SETUP_NO_MMAP) == Some(Errno::EINVAL)
+}
 
 /// Page-aligned zeroed anonymous memory for NO_MMAP tests.
 struct Buf(*mut c_void, usize);
@@ -127,8 +144,8 @@ fn init_with(entries: u32, flags: u32) -> SysResult<(io_uring, io_uring_params)>
 fn default_ring_uses_no_sqarray_and_matches_params() {
     require_uring!();
     let (mut ring, p) = init_with(8, 0).unwrap();
-    // This kernel accepts NO_SQARRAY, so the library chose it.
-    assert_eq!(p.flags, NOSQ);
+    // NO_SQARRAY exactly where the kernel accepts it.
+    assert_eq!(p.flags, nosq());
     assert_eq!((p.sq_entries, p.cq_entries), (8, 16));
     assert_ring_matches(&ring, &p);
     assert_eq!(ring.int_flags, 0);
@@ -142,7 +159,7 @@ fn queue_init_rounds_entries() {
     let mut ring = empty_ring();
     queue_init(5, &mut ring, 0).unwrap();
     assert_eq!((ring.sq.ring_entries, ring.cq.ring_entries), (8, 16));
-    assert_eq!(ring.flags, NOSQ);
+    assert_eq!(ring.flags, nosq());
     // SAFETY: set up above, not used again.
     unsafe { queue_exit(&mut ring) };
 }
@@ -178,7 +195,11 @@ fn einval_retry_restores_flags_unless_no_sqarray_was_asked() {
     };
     assert_eq!(queue_init_params(0, &mut ring, &mut p), Err(Errno::EINVAL));
     assert_eq!(p.flags, NOSQ);
-    // An explicit NO_SQARRAY request is kept on success.
+    // An explicit NO_SQARRAY request is kept on success (where the kernel
+    // has it).
+    if nosq() == 0 {
+        return;
+    }
     let (mut ring, p) = init_with(4, NOSQ).unwrap();
     assert_eq!(p.flags, NOSQ);
     assert!(ring.sq.array.is_null());
@@ -189,9 +210,12 @@ fn einval_retry_restores_flags_unless_no_sqarray_was_asked() {
 #[test]
 fn big_sqe_and_cqe_rings() {
     require_uring!();
+    if kernel_refuses_flags(32, SQE128 | CQE32).is_some() {
+        skip!("the kernel lacks IORING_SETUP_SQE128/CQE32");
+    }
     for flags in [SQE128, CQE32, SQE128 | CQE32] {
         let (mut ring, p) = init_with(32, flags).unwrap();
-        assert_eq!(p.flags, flags | NOSQ);
+        assert_eq!(p.flags, flags | nosq());
         assert_ring_matches(&ring, &p);
         let sqe = if flags & SQE128 != 0 { 128 } else { 64 };
         assert_eq!(ring.sq.sqes_sz, 32 * sqe);
@@ -252,6 +276,9 @@ fn sqpoll_and_iopoll_rings() {
 #[test]
 fn init_mem_uses_application_buffer() {
     require_uring!();
+    if kernel_lacks_no_mmap() {
+        skip!("the kernel lacks IORING_SETUP_NO_MMAP");
+    }
     for &(entries, flags, used) in INIT_MEM_USED.iter().filter(|t| t.0 <= 1024) {
         let buf = Buf::new(1 << 20);
         let mut ring = empty_ring();
@@ -262,7 +289,7 @@ fn init_mem_uses_application_buffer() {
         // SAFETY: `buf` is zeroed, aligned, and outlives the ring.
         let got = unsafe { queue_init_mem(entries, &mut ring, &mut p, buf.0, buf.1) }.unwrap();
         assert_eq!(got, used, "entries {entries} flags {flags:#x}");
-        assert_eq!(p.flags, flags | NOSQ | IORING_SETUP_NO_MMAP);
+        assert_eq!(p.flags, flags | nosq() | IORING_SETUP_NO_MMAP);
         assert_ring_matches(&ring, &p);
         let l = no_mmap_layout(entries, p.flags, 0, PAGE).unwrap();
         assert_eq!(ring.int_flags, int_flags::APP_MEM);
@@ -298,6 +325,9 @@ fn init_mem_too_small_is_enomem() {
 #[test]
 fn no_mmap_without_buffer_maps_its_own_memory() {
     require_uring!();
+    if kernel_lacks_no_mmap() {
+        skip!("the kernel lacks IORING_SETUP_NO_MMAP");
+    }
     let (mut ring, p) = init_with(8, IORING_SETUP_NO_MMAP).unwrap();
     assert_ring_matches(&ring, &p);
     assert_eq!(ring.int_flags & int_flags::APP_MEM, 0);
@@ -417,7 +447,11 @@ fn dontfork_and_iowait() {
     let zeroed = unsafe { LiveRing::from_ptr(&mut empty) }.unwrap();
     assert_eq!(ring_dontfork(zeroed), Err(Errno::EINVAL));
 
-    for flags in [0, SQE128 | CQE32] {
+    // SQE128/CQE32: where the kernel has them (5.19).
+    for flags in [0, SQE128 | CQE32]
+        .into_iter()
+        .filter(|&f| kernel_refuses_flags(8, f).is_none())
+    {
         let (mut ring, _) = init_with(8, flags).unwrap();
         // SAFETY: a live ring.
         let live = unsafe { LiveRing::from_ptr(&mut ring) }.unwrap();

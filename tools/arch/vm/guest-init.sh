@@ -60,7 +60,9 @@ run_one() {
 		bin=/repo/bin/$1 row=$1 lib=/stage
 	fi
 	start=$(date +%s)
-	CAPI_STAGE=$lib LD_LIBRARY_PATH=$lib/usr/lib timeout -s KILL "$test_timeout" "$bin" \
+	# CAPI_LIBRARY: which library a test checks (policy-knobs checks our
+	# diagnostics on ours only).
+	CAPI_LIBRARY=${2:-ours} CAPI_STAGE=$lib LD_LIBRARY_PATH=$lib/usr/lib timeout -s KILL "$test_timeout" "$bin" \
 		>"/tmp/$row.log" 2>&1 </dev/null
 	rc=$?
 	echo "@@ $row $rc $(($(date +%s) - start))"
@@ -70,9 +72,10 @@ run_one() {
 # init_exit_growth is most of the run under TCG and only watches its own
 # process: it runs beside the others, on the second CPU. diag-debug turns
 # the kernel.io_uring_disabled sysctl on for a moment (every io_uring_setup
-# in the machine then fails with EPERM): it runs alone, at the end.
+# in the machine then fails with EPERM), and so does policy-knobs where the
+# host allows it (CAPI_POLICY_SYSCTL=1): they run alone, at the end.
 long="init_exit_growth"
-alone="diag-debug"
+alone="diag-debug policy-knobs"
 for side in $sides; do
 	[ "$side" = upstream ] && dir=/repo/bin-upstream || dir=/repo/bin
 	pids=""

@@ -49,6 +49,7 @@ def parse(path):
     run = {
         "capi": {},
         "upstream": {},
+        "unit": {},
         "lt": {},
         "pairs": {},
         "logs": {},
@@ -88,6 +89,10 @@ def parse(path):
                 run["done"] = True
             elif len(w) >= 3 and w[1] == "kernel":
                 run["kernel"] = w[2]
+            elif len(w) == 8 and w[1] == "unit":
+                # "@@ unit BINARY PASSED FAILED SKIPPED RC SECONDS": one
+                # Rust unit-test binary (kernels-guest.sh).
+                run["unit"][w[2]] = tuple(int(x) for x in w[3:])
             elif len(w) == 7 and w[1] == "pair":
                 _, _, mode, name, rnd, ref, ours = w
                 run["pairs"].setdefault((mode, name), []).append((int(rnd), int(ref), int(ours)))
@@ -196,6 +201,14 @@ def main():
         regressions = sorted(x for x, v in verdicts.items() if v not in pairs.NOT_REGRESSION)
         for mode, n in regressions:
             fails.append("liburing %s %s: regression (%s)" % (mode, n, verdicts[(mode, n)]))
+        unit_failed = []
+        for n, (_, failed, _, rc, _) in sorted(run["unit"].items()):
+            if failed or rc:
+                unit_failed.append("unit %s: %d failed (rc %d)" % (n, failed, rc))
+        # A failed unit test fails the run (KERNELS_UNIT_STRICT=0: listed
+        # only, for a kernel whose tests are not yet mended).
+        if os.environ.get("KERNELS_UNIT_STRICT", "1") != "0":
+            fails += unit_failed
         if not run["done"]:
             fails.append("boot: the guest did not finish")
         for line in run["kernlog"]:
@@ -206,7 +219,7 @@ def main():
         total_fail += len(fails)
         summary.append(
             "%-5s %s: capi ours %d/%d/%d, upstream %d/%d/%d (pass/fail/skip); "
-            "liburing %s; %d regression(s); %s s; %d failed"
+            "liburing %s; unit %s; %d regression(s); %s s; %d failed"
             % (
                 k,
                 run["kernel"],
@@ -228,6 +241,9 @@ def main():
                     if run["lt"].get(m)
                 )
                 or "not run",
+                "%d/%d/%d" % tuple(sum(x[i] for x in run["unit"].values()) for i in range(3))
+                if run["unit"]
+                else "not run",
                 len(regressions),
                 wall,
                 len(fails),
@@ -275,6 +291,9 @@ def main():
             "| capi-tests, upstream's build | %d | %d | %d |"
             % (cu[PASS], cu[FAIL] + cu[TIMEOUT], cu[SKIP]),
         ]
+        if run["unit"]:
+            u = [sum(x[i] for x in run["unit"].values()) for i in range(3)]
+            md.append("| Rust unit tests (%d binaries) | %d | %d | %d |" % (len(run["unit"]), *u))
         for m in ("reference", "source", "binary"):
             if run["lt"].get(m):
                 c = counts(run["lt"][m])
@@ -324,6 +343,27 @@ def main():
                         path[0] if path else "",
                     )
                 )
+        # The policy switches (sysctl, group, seccomp): each case's return
+        # codes and our LIBURING_DEBUG line, as the test printed them.
+        for n, side, res in (
+            ("policy-knobs", "ours", run["capi"]),
+            ("upstream:policy-knobs", "upstream's build", run["upstream"]),
+        ):
+            if n in run["logs"]:
+                kind_of = res.get(n.partition(":")[2] or n, {"kind": "-"})["kind"]
+                md += ["", "`policy-knobs` on %s (%s):" % (side, kind_of), "", "```"]
+                md += run["logs"][n] + ["```"]
+        if unit_failed:
+            md += [
+                "",
+                "Rust unit tests that failed on this kernel:",
+                "",
+            ]
+            for n in sorted(run["unit"]):
+                for line in run["logs"].get("unit:" + n, []):
+                    m = re.match(r"thread '([^']*)' .*panicked at (\S+?):?$", line.strip())
+                    if m:
+                        md.append("- `%s` (%s): `%s`" % (m.group(1), n, m.group(2)))
         if fails:
             md += ["", "Failures:", ""] + ["- %s" % x for x in fails]
         for title, text in run["diag"]:

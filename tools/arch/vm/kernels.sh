@@ -24,6 +24,8 @@
 #   KERNELS_FULL=1 every one of liburing's tests instead of the selection
 #   KERNELS_SUITE  which of liburing's tests (space-separated; "none": none)
 #   KERNELS_CAPI   which capi-tests (space-separated; default all)
+#   KERNELS_UNIT=0 leaves out the Rust unit tests (KERNELS_UNIT_PKGS: which
+#                  crates' tests; default those that ask the kernel)
 #   VM_TIMEOUT (seconds per boot, default 3600), VM_TEST_TIMEOUT (per
 #   capi-test, default 240), VM_LIBURING_TIMEOUT (per liburing test, default 60)
 set -eu
@@ -152,6 +154,25 @@ done
 # strace and python3, which diag-harm and diag-json need).
 guest_skip="static_link diag-trace diag-harm diag-check diag-json"
 
+# The Rust unit tests of the crates that talk to the kernel, built here as
+# `cargo test` builds them, without their debug info (the initramfs is
+# unpacked into the guest's memory).
+unit_dir=$out/unit
+rm -rf "$unit_dir"
+mkdir -p "$unit_dir"
+if [ "${KERNELS_UNIT:-1}" = 1 ]; then
+	step "building the Rust unit tests (cargo test --no-run)"
+	pkg_args=$(for p in ${KERNELS_UNIT_PKGS:-uring-rs uring-core uring-diag uring-sysinfo}; do printf -- '-p %s ' "$p"; done)
+	# shellcheck disable=SC2086 # one word per argument
+	nice cargo test --quiet --no-run --lib $pkg_args --message-format=json >"$out/unit-build.json" \
+		2>"$out/step.log" || { tail -n 40 "$out/step.log"; exit 1; }
+	grep -o '"executable":"[^"]*"' "$out/unit-build.json" | sed 's/^"executable":"//; s/"$//' |
+		while read -r exe; do
+			name=${exe##*/}
+			objcopy --strip-debug "$exe" "$unit_dir/${name%-*}"
+		done
+fi
+
 lt_built=""
 if [ "$suite" != none ]; then
 	step "building $suite_desc in three modes (lt-builds.py)"
@@ -173,6 +194,7 @@ mkdir -p "$root$(dirname "$stage")"
 ln -s /stage "$root$stage"
 # Tests that read the version maps find them through $CAPI_SRC/../src.
 cp -a capi-tests "$root/repo/"
+cp -a "$unit_dir" "$root/repo/unit"
 cp src/*.map "$root/repo/src/"
 mkdir -p "$root/repo/bin" "$root/repo/bin-upstream"
 for name in $built; do cp "$out/tests-ours/$name" "$root/repo/bin/"; done
@@ -193,7 +215,11 @@ cp "$here/kernels-guest.sh" "$root/repo/extra.sh"
 	echo "lt_modes=\"reference source binary\""
 	echo "lt_pair_rounds=3"
 	echo "log_lines=40"
-	echo "always_log=\"$(for f in capi-tests/fallback-*.c; do [ -e "$f" ] && f=${f##*/} && printf '%s ' "${f%.c}"; done)\""
+	echo "always_log=\"$(for f in capi-tests/fallback-*.c; do [ -e "$f" ] && f=${f##*/} && printf '%s ' "${f%.c}"; done)policy-knobs\""
+	# policy-knobs switches io_uring off for the whole machine: harmless in
+	# a guest of its own.
+	echo "CAPI_POLICY_SYSCTL=1"
+	echo "export CAPI_POLICY_SYSCTL"
 	cat "$here/guest-init.sh"
 } >"$root/init"
 chmod 755 "$root/init"

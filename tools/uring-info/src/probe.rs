@@ -42,7 +42,7 @@ pub struct Facts {
     pub opcodes: Vec<(u8, String)>,
     pub setup_flags: Vec<FlagResult>,
     pub register_ops: Vec<RegisterOp>,
-    /// "IORING_REGISTER_QUERY" or "kernel version".
+    /// "IORING_REGISTER_QUERY", or how the release was judged without it.
     pub register_source: &'static str,
     pub memlock: Option<(u64, u64)>,
     pub nofile: Option<(u64, u64)>,
@@ -269,6 +269,15 @@ pub fn gather() -> Facts {
     if queried {
         f.register_source = "IORING_REGISTER_QUERY";
     }
+    // Without the query: the newest release the kernel's io_uring shows
+    // (its version number, or a newer dated feature or opcode: distribution
+    // kernels carry newer io_uring code than their version says).
+    let level = if queried {
+        None
+    } else {
+        f.register_source = "the newest release its features and opcodes show";
+        io_uring_level(&f)
+    };
     for (name, v) in names::members(REGISTER_OP) {
         let op = v as u32;
         let available = if queried {
@@ -276,7 +285,7 @@ pub fn gather() -> Facts {
         } else {
             releases::REGISTER_OPCODES
                 .since_of(op.into())
-                .is_some_and(sysinfo::kernel_at_least)
+                .is_some_and(|added| level.is_some_and(|l| l >= added))
         };
         f.register_ops.push(RegisterOp {
             name: names::full_name(REGISTER_OP, v).unwrap_or(name),
@@ -285,6 +294,28 @@ pub fn gather() -> Facts {
         });
     }
     f
+}
+
+/// The newest of the kernel's version number and the releases that added
+/// the features and opcodes a ring reported.
+fn io_uring_level(f: &Facts) -> Option<(u32, u32)> {
+    let by_feature = (0..32)
+        .map(|b| 1u32 << b)
+        .filter(|b| f.features & b != 0)
+        .filter_map(|b| releases::FEATURES.since_of(b.into()));
+    let by_opcode = f
+        .opcodes
+        .iter()
+        .filter_map(|(op, _)| releases::REQUEST_OPCODES.since_of((*op).into()));
+    // Reading the io-wq worker limits worked: that registration opcode is there.
+    let by_register = f
+        .iowq_workers
+        .and_then(|_| releases::REGISTER_OPCODES.since_of(IORING_REGISTER_IOWQ_MAX_WORKERS.into()));
+    by_feature
+        .chain(by_opcode)
+        .chain(by_register)
+        .chain(sysinfo::kernel_version())
+        .max()
 }
 
 /// Why no ring can be set up, from the same facts LIBURING_DEBUG uses.

@@ -14,6 +14,12 @@ fn limit(v: u64) -> String {
     }
 }
 
+/// An io_uring sysctl's value, or why there is none: the file is missing
+/// where the kernel predates it.
+fn sysctl(v: Option<i64>) -> String {
+    v.map_or_else(|| "absent (added in Linux 6.6)".into(), |v| v.to_string())
+}
+
 fn opt<T: ToString>(v: Option<T>) -> String {
     v.map_or_else(|| "unknown".into(), |v| v.to_string())
 }
@@ -38,8 +44,8 @@ pub fn text(f: &Facts) -> String {
     let _ = writeln!(
         s,
         "  kernel.io_uring_disabled = {}, kernel.io_uring_group = {}{}, CAP_SYS_ADMIN: {}",
-        opt(f.disabled),
-        opt(f.group),
+        sysctl(f.disabled),
+        sysctl(f.group),
         match f.in_group {
             Some(true) => " (member)",
             Some(false) => " (not a member)",

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+//! How new the running kernel's io_uring is, judged by asking it rather
+//! than by its version number: distributions carry io_uring code newer than
+//! their kernel's release (Debian's 5.10 has the io_uring of 5.15, with
+//! `IORING_FEAT_EXT_ARG` and friends), so `uname` gives only a lower bound.
+//! The evidence is a test ring's `IORING_FEAT_*` flags and its probe's
+//! supported opcodes, each dated by the release that added it; the answer
+//! is the newest of those dates and the version number.
+//!
+//! The test ring is set up with plain system calls (the library's entry
+//! points would report their own failures to the diagnostics), once per
+//! process, and closed at once.
+
+use core::ptr;
+use core::sync::atomic::Ordering;
+
+use crate::atomic_u64::AtomicU64;
+use crate::syscall;
+use crate::uapi::releases::{FEATURES, REQUEST_OPCODES};
+use crate::uapi::*;
+
+/// The answer, as `major << 16 | minor`, plus one bit saying it is known.
+static LEVEL: AtomicU64 = AtomicU64::new(0);
+const KNOWN: u64 = 1 << 32;
+
+/// A probe with room for every opcode the kernel may report.
+#[repr(C)]
+struct ProbeBuf {
+    head: io_uring_probe,
+    ops: [io_uring_probe_op; 256],
+}
+
+/// The newest release the running kernel's io_uring evidently contains,
+/// or `None` when neither the version number nor a test ring tells.
+pub fn release() -> Option<(u32, u32)> {
+    let cached = LEVEL.load(Ordering::Relaxed);
+    if cached & KNOWN != 0 {
+        let v = cached & 0xffff_ffff;
+        return (v != 0).then_some(((v >> 16) as u32, (v & 0xffff) as u32));
+    }
+    let level = match (crate::sysinfo::kernel_version(), evidence()) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    };
+    let encoded = level.map_or(0, |(a, b)| (u64::from(a) << 16) | u64::from(b & 0xffff));
+    LEVEL.store(KNOWN | encoded, Ordering::Relaxed);
+    level
+}
+
+/// Whether the running kernel's io_uring has what release `added` brought.
+pub fn has(added: (u32, u32)) -> bool {
+    release().is_some_and(|r| r >= added)
+}
+
+/// The newest release among the test ring's features and probed opcodes.
+fn evidence() -> Option<(u32, u32)> {
+    let mut p = io_uring_params::default();
+    // SAFETY: `p` is a live, writable io_uring_params.
+    let fd = unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }.ok()?;
+    let mut newest = None;
+    let mut note = |since: Option<(u32, u32)>| {
+        if since > newest {
+            newest = since;
+        }
+    };
+    for bit in (0..32).map(|b| 1u32 << b).filter(|b| p.features & b != 0) {
+        note(FEATURES.since_of(i128::from(bit)));
+    }
+    // SAFETY: all-zero is a valid probe (plain integers).
+    let mut probe: ProbeBuf = unsafe { core::mem::zeroed() };
+    // SAFETY: the kernel writes at most 256 opcode entries after the
+    // header, which `probe` has room for, during the call only.
+    let probed = unsafe {
+        syscall::io_uring_register(
+            fd as u32,
+            IORING_REGISTER_PROBE,
+            ptr::from_mut(&mut probe).cast_const().cast(),
+            256,
+        )
+    };
+    if probed.is_ok() {
+        let n = usize::from(probe.head.ops_len).min(probe.ops.len());
+        for op in probe.ops[..n]
+            .iter()
+            .filter(|o| o.flags & IO_URING_OP_SUPPORTED != 0)
+        {
+            note(REQUEST_OPCODES.since_of(i128::from(op.op)));
+        }
+    }
+    let _ = syscall::close(fd);
+    newest
+}
+
+/// Whether the kernel takes `flag` (an `IOU_PBUF_RING_*` bit) when
+/// registering a provided-buffer ring: asked on a test ring of its own, with
+/// a kernel-allocated ring of one entry (`IOU_PBUF_RING_MMAP`, which needs
+/// no memory from us), torn down with the test ring.
+pub fn pbuf_ring_flag_known(flag: u16) -> bool {
+    let mut p = io_uring_params::default();
+    // SAFETY: `p` is a live, writable io_uring_params.
+    let Ok(fd) = (unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }) else {
+        return true;
+    };
+    let mut reg = io_uring_buf_reg {
+        ring_entries: 1,
+        flags: flag | IOU_PBUF_RING_MMAP,
+        ..Default::default()
+    };
+    // SAFETY: one io_uring_buf_reg, read by the kernel during the call; the
+    // ring it allocates belongs to the test ring and goes with it.
+    let r = unsafe {
+        syscall::io_uring_register(
+            fd as u32,
+            IORING_REGISTER_PBUF_RING,
+            ptr::from_mut(&mut reg).cast_const().cast(),
+            1,
+        )
+    };
+    let _ = syscall::close(fd);
+    r.is_ok()
+}
+
+#[cfg(test)]
+mod tests;
