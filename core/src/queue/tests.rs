@@ -940,3 +940,66 @@ fn registered_wait_region() {
     // SAFETY: the ring (and its use of the region) is gone.
     let _ = unsafe { syscall::munmap(mem, page) };
 }
+
+#[test]
+fn observed_submit_gives_the_plain_result() {
+    // The entry points' path when an observer watches rings (no observer
+    // is installed here: the result alone is compared).
+    let mut r = ring!(8);
+    for ud in 1..=3 {
+        nop(r.live(), ud);
+    }
+    assert_eq!(submit_observed(r.live(), 0, false), 3);
+    assert_eq!(cq_ready(r.live()), 3);
+    // Nothing to submit, one CQE wanted and there: no wait.
+    assert_eq!(submit_observed(r.live(), 1, false), 0);
+    cq_advance(r.live(), 3);
+}
+
+#[test]
+fn submit_and_wait_returns_with_the_completion() {
+    // A read of an empty pipe completes only when another thread writes:
+    // submit_and_wait must not return before its CQE is in the ring.
+    let mut r = ring!(8);
+    let (rd, wr) = pipe();
+    let mut buf = [0u8; 1];
+    prep(
+        r.live(),
+        IORING_OP_READ,
+        rd,
+        buf.as_mut_ptr() as u64,
+        1,
+        u64::MAX,
+        11,
+    );
+    let writer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        write_byte(wr);
+    });
+    assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
+    assert_eq!(cq_ready(r.live()), 1);
+    writer.join().unwrap();
+    assert_eq!(reap(r.live(), PATIENCE_MS).unwrap(), (11, 1, 0));
+    close_fds(&[rd, wr]);
+}
+
+#[test]
+fn submit_and_wait_timeout_falls_back_without_ext_arg() {
+    // An old kernel (no IORING_FEAT_EXT_ARG): the timeout goes in as an
+    // SQE of its own, submitted with the caller's, and counted, as liburing
+    // counts it.
+    let mut r = ring!(8);
+    r.features &= !IORING_FEAT_EXT_ARG;
+    let ts = ts_ms(PATIENCE_MS);
+    let mut cqe = null_mut();
+    nop(r.live(), 21);
+    assert_eq!(
+        submit_and_wait_timeout(r.live(), cqe_out(&mut cqe), 1, &ts, ptr::null()),
+        Ok(2)
+    );
+    assert!(!cqe.is_null());
+    // SAFETY: a CQE the wait returned is readable until released.
+    assert_eq!(unsafe { (*cqe).user_data }, 21);
+    cq_advance(r.live(), 1);
+    assert_eq!(sq_ready(r.live()), 0);
+}

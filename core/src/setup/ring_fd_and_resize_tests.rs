@@ -57,6 +57,20 @@ fn ring_fd_registration_follows_the_kernel() {
 }
 
 #[test]
+fn ring_fd_registration_before_registered_ring_registration() {
+    // A kernel before 6.3 (no IORING_FEAT_REG_REG_RING): the index is for
+    // io_uring_enter only, and registration calls keep using the fd.
+    let mut r = ring!(4);
+    r.0.features &= !IORING_FEAT_REG_REG_RING;
+    assert_eq!(register_ring_fd(&mut r.0), Ok(1));
+    assert_ne!(r.0.int_flags & int_flags::REG_RING, 0);
+    assert_eq!(r.0.int_flags & int_flags::REG_REG_RING, 0);
+    let id = register_personality(r.live()).unwrap();
+    assert_eq!(unregister_personality(r.live(), id), Ok(0));
+    assert_eq!(unregister_ring_fd(&mut r.0), Ok(1));
+}
+
+#[test]
 fn resize_remaps_a_defer_taskrun_ring() {
     use crate::uapi::{
         IORING_SETUP_CQSIZE, IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_SINGLE_ISSUER,

@@ -439,6 +439,30 @@ fn dontfork_and_iowait() {
 }
 
 #[test]
+fn dontfork_refuses_a_ring_missing_any_mapping() {
+    // Each of the three mappings alone missing is EINVAL, before any
+    // madvise (which would answer ENOMEM for the missing range).
+    require_uring!();
+    let (mut ring, _) = init_with(8, 0).unwrap();
+    let (sqes, cq_ring) = (ring.sq.sqes, ring.cq.ring_ptr);
+    ring.sq.sqes = core::ptr::null_mut();
+    // SAFETY: a live ring; ring_dontfork reads only its mapping fields.
+    let live = unsafe { LiveRing::from_ptr(&mut ring) }.unwrap();
+    assert_eq!(ring_dontfork(live), Err(Errno::EINVAL));
+    ring.sq.sqes = sqes;
+    ring.cq.ring_ptr = core::ptr::null_mut();
+    // SAFETY: as above.
+    let live = unsafe { LiveRing::from_ptr(&mut ring) }.unwrap();
+    assert_eq!(ring_dontfork(live), Err(Errno::EINVAL));
+    ring.cq.ring_ptr = cq_ring;
+    // SAFETY: as above, every mapping back in place.
+    let live = unsafe { LiveRing::from_ptr(&mut ring) }.unwrap();
+    assert_eq!(ring_dontfork(live), Ok(()));
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
+}
+
+#[test]
 fn mlock_size_is_zero_on_native_worker_kernels() {
     require_uring!();
     let (mut ring, _) = init_with(2, 0).unwrap();
