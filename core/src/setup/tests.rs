@@ -406,6 +406,18 @@ fn queue_mmap_of_raw_setup() {
     queue_mmap(fd, &p, &mut ring).unwrap();
     // SAFETY: set up above, not used again.
     unsafe { queue_exit(&mut ring) };
+
+    // The last u32 of the (page-rounded) SQ ring mapping is inside: read,
+    // not refused. (A 4-entry SQ ring is less than any page size.)
+    let mut p = io_uring_params::default();
+    // SAFETY: `p` is a valid params struct.
+    let fd = unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }.unwrap();
+    let mut edge = p;
+    edge.sq_off.ring_entries = 4096 - 4;
+    let mut ring = empty_ring();
+    queue_mmap(fd, &edge, &mut ring).unwrap();
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
 }
 
 #[test]
