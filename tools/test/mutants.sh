@@ -20,6 +20,14 @@
 #   MUTANTS_TIMEOUT     seconds a mutant's tests may take (default 75: the
 #                       unmutated run takes about 17 s on a loaded machine);
 #                       a mutant that makes a test hang counts as "timeout"
+#   MUTANTS_CAPI_SAFE=1 the C boundary's `unsafe` functions mutated too:
+#                       cargo-mutants leaves every `unsafe fn` alone, and
+#                       nearly all of src/capi is `unsafe extern "C" fn`; so
+#                       the run is made on a copy of the tree (build/
+#                       mutants-src) whose src/capi functions are declared
+#                       safe (their bodies already wrap each unsafe operation
+#                       in its own block, as the crate's lints demand), which
+#                       compiles to the same code
 #   MUTANTS_ARGS        more cargo-mutants options (--iterate: skip the
 #                       mutants an earlier run in the same MUTANTS_OUT caught)
 # cargo-mutants itself (a pinned version) is installed into
@@ -62,13 +70,25 @@ if [ "${MUTANTS_CAPI:-1}" != 0 ]; then
 	fi
 fi
 
+# The tree cargo-mutants copies and mutates.
+tree=$root
+if [ "${MUTANTS_CAPI_SAFE:-0}" = 1 ]; then
+	tree=$root/build/mutants-src
+	rm -rf "$tree"
+	mkdir -p "$tree"
+	git ls-files -z | tar --null -T - -cf - | tar -x -C "$tree"
+	sed -i -E 's/\bunsafe (extern "C" fn|fn)\b/\1/' \
+		"$tree"/src/capi/setup.rs "$tree"/src/capi/queue.rs \
+		"$tree"/src/capi/register.rs "$tree"/src/capi/buf_ring.rs
+fi
+
 args=
 for f in $files; do args="$args --file $f"; done
 echo "== mutants: cargo-mutants $version, shard ${MUTANTS_SHARD:-0/1}, ${MUTANTS_JOBS:-1} job(s)"
 # shellcheck disable=SC2086 # --file options, split on purpose
 CARGO="$root/tools/test/mutants-cargo.sh" MUTANTS_REAL_CARGO=$real_cargo \
-	MUTANTS_SOURCE=$root MUTANTS_CAPI_BIN=$capi_bin \
-	"$tool" mutants --workspace --no-shuffle --copy-target true $args --shard "${MUTANTS_SHARD:-0/1}" --sharding round-robin \
+	MUTANTS_SOURCE=$tree MUTANTS_CAPI_BIN=$capi_bin \
+	"$tool" mutants --dir "$tree" --workspace --no-shuffle --copy-target true $args --shard "${MUTANTS_SHARD:-0/1}" --sharding round-robin \
 	--jobs "${MUTANTS_JOBS:-1}" --timeout "${MUTANTS_TIMEOUT:-75}" \
 	--build-timeout "${MUTANTS_BUILD_TIMEOUT:-600}" ${MUTANTS_ARGS:-} --output "$out" || true
 [ -d "$out/mutants.out" ] || { echo "mutants: cargo-mutants wrote no results" >&2; exit 1; }
