@@ -38,6 +38,26 @@ fn resize_refusals() {
 }
 
 #[test]
+fn resize_of_a_plain_ring_is_the_kernels_refusal() {
+    // Without DEFER_TASKRUN the kernel refuses any resize (EINVAL), so the
+    // library's own check of unsubmitted SQEs against the new size (which
+    // would say EOVERFLOW here) is not made.
+    let mut r = ring!(8);
+    for _ in 0..8 {
+        assert!(!crate::queue::get_sqe(r.live()).is_null());
+    }
+    let mut p = io_uring_params {
+        sq_entries: 2,
+        cq_entries: 4,
+        flags: crate::uapi::IORING_SETUP_CQSIZE,
+        ..Default::default()
+    };
+    // SAFETY: a ring set up by this library, used by nothing else.
+    let ret = unsafe { resize_rings(&mut r.0, &mut p) };
+    assert_eq!(ret, Err(Errno::EINVAL));
+}
+
+#[test]
 fn ring_fd_registration_follows_the_kernel() {
     let mut r = ring!(4);
     let fd = r.0.ring_fd;
