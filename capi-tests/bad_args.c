@@ -203,6 +203,8 @@ int main(void)
 		ret = io_uring_buf_ring_head(&ring, 99, &head);
 		CHECK(ret < 0);
 		CHECK_EQ(io_uring_buf_ring_head(&ring, 99, NULL), ret);
+		/* A NULL registration: liburing would write its flags. */
+		CHECK_EQ(io_uring_register_buf_ring(&ring, NULL, 0), -EINVAL);
 		/* A known group with a NULL `head`: liburing would write it. */
 		if (KERNEL_HAS_PART("buf-ring", IORING_REGISTER_PBUF_RING)) {
 			int err;
