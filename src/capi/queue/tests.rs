@@ -110,3 +110,21 @@ fn null_batch_still_lets_the_kernel_post_pending_completions() {
         libc::close(fds[1]);
     }
 }
+
+#[test]
+fn sqring_wait_reports_the_kernels_error() {
+    // The kernel's answer comes back as -errno: with an enter descriptor
+    // that is no ring, -EBADF (0 would claim a free SQ slot).
+    let mut owned = ring!(4);
+    let ring: *mut io_uring = &mut owned.0;
+    // SAFETY: `ring` is live until `owned` is dropped; the descriptor is
+    // put back before that.
+    unsafe {
+        let fd = (*ring).enter_ring_fd;
+        (*ring).enter_ring_fd = -1;
+        let ret = __io_uring_sqring_wait(ring);
+        (*ring).enter_ring_fd = fd;
+        assert_eq!(ret, -libc::EBADF);
+        assert_eq!(__io_uring_sqring_wait(ring), 0);
+    }
+}
