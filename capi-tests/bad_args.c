@@ -175,6 +175,8 @@ int main(void)
 	check_ring_init(&ring, 4, 0);
 	CHECK_EQ(io_uring_register(ring.ring_fd, 0xffff, NULL, 0), -EINVAL);
 	CHECK_EQ(io_uring_enter(ring.ring_fd, 0, 0, 1u << 30, NULL), -EINVAL);
+	/* A personality id never registered: the kernel's -EINVAL. */
+	CHECK_EQ(io_uring_unregister_personality(&ring, 0xffff), -EINVAL);
 	/* errno is not used for reporting: a call that fails leaves it alone. */
 	errno = 4242;
 	CHECK_EQ(io_uring_enter(123456, 0, 0, 0, NULL), -EBADF);
