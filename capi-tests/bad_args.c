@@ -237,6 +237,18 @@ int main(void)
 	CHECK_EQ(io_uring_mlock_size_params(0, NULL), -EINVAL);
 	/* liburing reads these params at once: -EINVAL instead of a crash. */
 	CHECK_EQ(io_uring_memory_size_params(8, NULL), -EINVAL);
+	{
+		struct io_uring r2;
+		static char mem[1 << 16] __attribute__((aligned(4096)));
+
+		CHECK_EQ(io_uring_queue_init_params(8, &r2, NULL), -EINVAL);
+		CHECK_EQ(io_uring_queue_init_mem(8, &r2, NULL, mem, sizeof(mem)), -EINVAL);
+		CHECK_EQ(io_uring_queue_mmap(0, NULL, &r2), -EINVAL);
+		CHECK_EQ(io_uring_set_iowait(NULL, true), -EINVAL);
+		check_ring_init(&r2, 4, 0);
+		CHECK_EQ(io_uring_resize_rings(&r2, NULL), -EINVAL);
+		io_uring_queue_exit(&r2);
+	}
 
 	/* ---- size helpers ---- */
 	CHECK_EQ(io_uring_memory_size(0, 0), -EINVAL);
