@@ -11,3 +11,49 @@ fn internal_setup_refuses_null_params() {
     let ret = unsafe { __io_uring_queue_init_params(8, &mut ring, null_mut(), null_mut(), 0) };
     assert_eq!(ret, -libc::EINVAL);
 }
+
+#[test]
+fn internal_mmap_fills_the_ring_pointers() {
+    // liburing's internal io_uring_mmap on a ring from the raw syscall: the
+    // pointers and cached sizes are written, the SQ array only for a ring
+    // that has one (a NO_SQARRAY ring's `array` is left as it was).
+    crate::test_ring::require_uring!();
+    for flags in [0, IORING_SETUP_NO_SQARRAY] {
+        if crate::test_ring::kernel_refuses_flags(4, flags).is_some() {
+            continue;
+        }
+        let mut p = io_uring_params {
+            flags,
+            ..Default::default()
+        };
+        // SAFETY: `p` is a valid params struct.
+        let fd = unsafe { syscall::io_uring_setup(4, core::ptr::from_mut(&mut p).cast()) }.unwrap();
+        let (mut sq, mut cq) = (geometry::empty_sq(), geometry::empty_cq());
+        let sentinel = core::ptr::dangling_mut::<u32>();
+        sq.array = sentinel;
+        // SAFETY: `p` was filled by the kernel for `fd`; `sq`/`cq` are ours.
+        assert_eq!(
+            unsafe { io_uring_mmap(fd as c_int, &mut p, &mut sq, &mut cq) },
+            0
+        );
+        assert_eq!(
+            (sq.ring_entries, cq.ring_entries),
+            (p.sq_entries, p.cq_entries)
+        );
+        assert_eq!(
+            (sq.ring_mask, cq.ring_mask),
+            (p.sq_entries - 1, p.cq_entries - 1)
+        );
+        assert!(!sq.khead.is_null() && !cq.ktail.is_null() && !cq.cqes.is_null());
+        assert!(!cq.kflags.is_null());
+        if flags == 0 {
+            assert_ne!(sq.array, sentinel);
+            assert!(!sq.array.is_null());
+        } else {
+            assert_eq!(sq.array, sentinel);
+        }
+        // SAFETY: the mappings made above, given up; then the ring fd.
+        unsafe { io_uring_unmap_rings(&mut sq, &mut cq) };
+        let _ = syscall::close(fd as i32);
+    }
+}
