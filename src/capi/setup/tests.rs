@@ -10,6 +10,10 @@ fn internal_setup_refuses_null_params() {
     // SAFETY: a null `p` is refused before `ring` or `buf` is touched.
     let ret = unsafe { __io_uring_queue_init_params(8, &mut ring, null_mut(), null_mut(), 0) };
     assert_eq!(ret, -libc::EINVAL);
+    let (mut sq, mut cq) = (geometry::empty_sq(), geometry::empty_cq());
+    // SAFETY: as above, for the internal mmap.
+    let ret = unsafe { io_uring_mmap(-1, null_mut(), &mut sq, &mut cq) };
+    assert_eq!(ret, -libc::EINVAL);
 }
 
 #[test]
