@@ -14,6 +14,23 @@ fn internal_setup_refuses_null_params() {
     // SAFETY: as above, for the internal mmap.
     let ret = unsafe { io_uring_mmap(-1, null_mut(), &mut sq, &mut cq) };
     assert_eq!(ret, -libc::EINVAL);
+    // Either half missing is refused before anything is mapped or written.
+    let mut p = io_uring_params::default();
+    // SAFETY: null halves are refused before `p` or the other half is used.
+    unsafe {
+        assert_eq!(
+            io_uring_mmap(-1, &mut p, null_mut(), &mut cq),
+            -libc::EINVAL
+        );
+        assert_eq!(
+            io_uring_mmap(-1, &mut p, &mut sq, null_mut()),
+            -libc::EINVAL
+        );
+        io_uring_setup_ring_pointers(&mut p, null_mut(), &mut cq);
+        io_uring_setup_ring_pointers(&mut p, &mut sq, null_mut());
+        io_uring_setup_ring_pointers(null_mut(), &mut sq, &mut cq);
+    }
+    assert!(sq.khead.is_null() && cq.khead.is_null());
 }
 
 #[test]
