@@ -73,6 +73,16 @@ fn internal_mmap_fills_the_ring_pointers() {
         } else {
             assert_eq!(sq.array, sentinel);
         }
+        // The internal io_uring_setup_ring_pointers computes the same
+        // pointers from the ring memory alone.
+        let (mut sq2, mut cq2) = (geometry::empty_sq(), geometry::empty_cq());
+        sq2.ring_ptr = sq.ring_ptr;
+        cq2.ring_ptr = cq.ring_ptr;
+        // SAFETY: the ring memory mapped above; `sq2`/`cq2` are ours.
+        unsafe { io_uring_setup_ring_pointers(&mut p, &mut sq2, &mut cq2) };
+        assert_eq!((sq2.khead, sq2.ktail), (sq.khead, sq.ktail));
+        assert_eq!((cq2.khead, cq2.cqes), (cq.khead, cq.cqes));
+        assert_eq!(sq2.ring_entries, p.sq_entries);
         // SAFETY: the mappings made above, given up; then the ring fd.
         unsafe { io_uring_unmap_rings(&mut sq, &mut cq) };
         let _ = syscall::close(fd as i32);
