@@ -415,6 +415,10 @@ fn queue_mmap_of_raw_setup() {
     let mut edge = p;
     edge.sq_off.ring_entries = 4096 - 4;
     let mut ring = empty_ring();
+    // One word further, at the end of the mapping: refused.
+    let mut past = p;
+    past.sq_off.ring_entries = syscall::page_size() as u32;
+    assert_eq!(queue_mmap(fd, &past, &mut ring), Err(Errno::EINVAL));
     queue_mmap(fd, &edge, &mut ring).unwrap();
     // SAFETY: set up above, not used again.
     unsafe { queue_exit(&mut ring) };
