@@ -97,15 +97,17 @@ CARGO="$root/tools/test/mutants-cargo.sh" MUTANTS_REAL_CARGO=$real_cargo \
 summary=$out/summary.txt
 for kind in caught missed unviable timeout; do touch "$out/mutants.out/$kind.txt"; done
 {
-	printf '%-24s %7s %7s %9s %8s %13s\n' file caught missed unviable timeout 'caught/viable'
+	printf '%-24s %7s %7s %9s %8s %13s %22s\n' file caught missed unviable timeout 'caught/viable' \
+		'(caught+timeout)/viable'
 	for f in $files; do
 		c=$(grep -c "^$f:" "$out/mutants.out/caught.txt" || true)
 		m=$(grep -c "^$f:" "$out/mutants.out/missed.txt" || true)
 		u=$(grep -c "^$f:" "$out/mutants.out/unviable.txt" || true)
 		t=$(grep -c "^$f:" "$out/mutants.out/timeout.txt" || true)
 		v=$((c + m + t))
-		printf '%-24s %7d %7d %9d %8d %13s\n' "$f" "$c" "$m" "$u" "$t" \
-			"$(awk -v c="$c" -v v="$v" 'BEGIN { if (v) printf "%.1f%%", 100 * c / v; else print "-" }')"
+		printf '%-24s %7d %7d %9d %8d %13s %22s\n' "$f" "$c" "$m" "$u" "$t" \
+			"$(awk -v c="$c" -v v="$v" 'BEGIN { if (v) printf "%.1f%%", 100 * c / v; else print "-" }')" \
+			"$(awk -v c="$((c + t))" -v v="$v" 'BEGIN { if (v) printf "%.1f%%", 100 * c / v; else print "-" }')"
 	done
 } >"$summary"
 cat "$summary"
