@@ -53,10 +53,8 @@ fn internal_mmap_fills_the_ring_pointers() {
         let sentinel = core::ptr::dangling_mut::<u32>();
         sq.array = sentinel;
         // SAFETY: `p` was filled by the kernel for `fd`; `sq`/`cq` are ours.
-        assert_eq!(
-            unsafe { io_uring_mmap(fd as c_int, &mut p, &mut sq, &mut cq) },
-            0
-        );
+        let mapped = unsafe { io_uring_mmap(fd as c_int, &mut p, &mut sq, &mut cq) };
+        assert_eq!(mapped, 0);
         assert_eq!(
             (sq.ring_entries, cq.ring_entries),
             (p.sq_entries, p.cq_entries)
