@@ -673,6 +673,16 @@ check-relink: $(RUST_A) $(BUILD)/ffi.o
 coverage:
 	sh tools/test/coverage.sh
 
+# Mutation testing of the core's setup, queue, register and geometry and of
+# the C boundary (tools/test/mutants.sh; cargo-mutants, installed into
+# .cache/cargo-mutants on first use; not in CI): each mutant against its
+# crate's unit tests and the capi-tests calling the mutated file.
+# MUTANTS_SHARD=k/n samples every n-th mutant, MUTANTS_JOBS runs several;
+# build/mutants/summary.txt. docs/tests/mutants.md has the last report.
+.PHONY: mutants
+mutants:
+	sh tools/test/mutants.sh
+
 # Other architectures (tools/arch/): i386 run natively (library, capi-tests,
 # liburing's suite -m32 against upstream -m32), and compile, link and symbol
 # checks for armhf, armel, riscv64, ppc64el, s390x, mips64el (loong64:

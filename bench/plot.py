@@ -28,8 +28,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from PIL import Image  # noqa: E402  (a dependency of matplotlib)
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import report  # noqa: E402
+import report  # noqa: E402  (bench/, the script's directory, is on the path)
 
 
 def save(fig, path):

@@ -19,10 +19,9 @@ import os
 import statistics
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import workloads  # noqa: E402
+import workloads  # bench/, the script's directory, is on the path
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 SIDE_NAMES = {"ours": "ours", "liburing": "liburing", "liburing-aa": "liburing (A/A)"}
 
 

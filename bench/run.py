@@ -30,9 +30,9 @@ import subprocess
 import sys
 import time
 
+import workloads  # bench/, the script's directory, is on the path
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import workloads  # noqa: E402
 
 SIDES = ("ours", "liburing")  # built against each; "liburing-aa" reuses liburing's binaries
 

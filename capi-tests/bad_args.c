@@ -175,6 +175,8 @@ int main(void)
 	check_ring_init(&ring, 4, 0);
 	CHECK_EQ(io_uring_register(ring.ring_fd, 0xffff, NULL, 0), -EINVAL);
 	CHECK_EQ(io_uring_enter(ring.ring_fd, 0, 0, 1u << 30, NULL), -EINVAL);
+	/* A personality id never registered: the kernel's -EINVAL. */
+	CHECK_EQ(io_uring_unregister_personality(&ring, 0xffff), -EINVAL);
 	/* errno is not used for reporting: a call that fails leaves it alone. */
 	errno = 4242;
 	CHECK_EQ(io_uring_enter(123456, 0, 0, 0, NULL), -EBADF);
@@ -203,24 +205,23 @@ int main(void)
 		ret = io_uring_buf_ring_head(&ring, 99, &head);
 		CHECK(ret < 0);
 		CHECK_EQ(io_uring_buf_ring_head(&ring, 99, NULL), ret);
+		/* A NULL registration: liburing would write its flags. */
+		CHECK_EQ(io_uring_register_buf_ring(&ring, NULL, 0), -EINVAL);
 		/* A known group with a NULL `head`: liburing would write it. */
-		{
+		if (KERNEL_HAS_PART("buf-ring", IORING_REGISTER_PBUF_RING)) {
 			int err;
 			struct io_uring_buf_ring *br = io_uring_setup_buf_ring(&ring, 8, 5, 0, &err);
 
-			if (br) {
-				CHECK_EQ(io_uring_buf_ring_head(&ring, 5, NULL), -EINVAL);
-				/* IORING_REGISTER_PBUF_STATUS: 6.8. */
-				if (check_kernel_version() >= 6008) {
-					CHECK_EQ(io_uring_buf_ring_head(&ring, 5, &head), 0);
-					CHECK_EQ(head, 0);
-				} else {
-					CHECK_EQ(io_uring_buf_ring_head(&ring, 5, &head), -EINVAL);
-				}
-				CHECK_EQ(io_uring_free_buf_ring(&ring, br, 8, 5), 0);
+			CHECKM(br != NULL, "io_uring_setup_buf_ring: %d", err);
+			CHECK_EQ(io_uring_buf_ring_head(&ring, 5, NULL), -EINVAL);
+			/* IORING_REGISTER_PBUF_STATUS: 6.8. */
+			if (check_kernel_version() >= 6008) {
+				CHECK_EQ(io_uring_buf_ring_head(&ring, 5, &head), 0);
+				CHECK_EQ(head, 0);
 			} else {
-				check_note("buffer rings unsupported (%d): NULL head case skipped", err);
+				CHECK_EQ(io_uring_buf_ring_head(&ring, 5, &head), -EINVAL);
 			}
+			CHECK_EQ(io_uring_free_buf_ring(&ring, br, 8, 5), 0);
 		}
 	}
 	io_uring_queue_exit(&ring);
@@ -236,6 +237,18 @@ int main(void)
 	CHECK_EQ(io_uring_mlock_size_params(0, NULL), -EINVAL);
 	/* liburing reads these params at once: -EINVAL instead of a crash. */
 	CHECK_EQ(io_uring_memory_size_params(8, NULL), -EINVAL);
+	{
+		struct io_uring r2;
+		static char mem[1 << 16] __attribute__((aligned(4096)));
+
+		CHECK_EQ(io_uring_queue_init_params(8, &r2, NULL), -EINVAL);
+		CHECK_EQ(io_uring_queue_init_mem(8, &r2, NULL, mem, sizeof(mem)), -EINVAL);
+		CHECK_EQ(io_uring_queue_mmap(0, NULL, &r2), -EINVAL);
+		CHECK_EQ(io_uring_set_iowait(NULL, true), -EINVAL);
+		check_ring_init(&r2, 4, 0);
+		CHECK_EQ(io_uring_resize_rings(&r2, NULL), -EINVAL);
+		io_uring_queue_exit(&r2);
+	}
 
 	/* ---- size helpers ---- */
 	CHECK_EQ(io_uring_memory_size(0, 0), -EINVAL);

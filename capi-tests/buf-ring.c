@@ -121,12 +121,10 @@ static void test_incremental(struct io_uring *ring)
 	uint16_t head;
 	int err = 0, ret;
 
-	br = io_uring_setup_buf_ring(ring, 4, 3, IOU_PBUF_RING_INC, &err);
-	if (!br) {
-		CHECK_EQ(err, -EINVAL);
-		check_note("incremental part skipped: kernel lacks IOU_PBUF_RING_INC");
+	if (!KERNEL_HAS_PART("incremental", IOU_PBUF_RING_INC))
 		return;
-	}
+	br = io_uring_setup_buf_ring(ring, 4, 3, IOU_PBUF_RING_INC, &err);
+	CHECKM(br != NULL, "io_uring_setup_buf_ring(IOU_PBUF_RING_INC): %d", err);
 	add_bufs(br, 4, mem, 1, BUF_LEN);
 
 	/* Two 10-byte receives share buffer 0, one after the other. */

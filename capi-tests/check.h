@@ -363,6 +363,8 @@ static inline int check_opcode_supported(int op)
  * no probe here fails the test: capi-tests/skips.tsv and these probes name
  * the same things.
  */
+static inline int check_kernel_sparse_files(void);
+
 static inline int check_kernel_probe_at(const char *file, int line, const char *name)
 {
 	static const struct { const char *name; unsigned flags; } setup[] = {
@@ -376,6 +378,8 @@ static inline int check_kernel_probe_at(const char *file, int line, const char *
 		{ "IORING_SETUP_SINGLE_ISSUER", IORING_SETUP_SINGLE_ISSUER },
 		{ "IORING_SETUP_DEFER_TASKRUN",
 		  IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER },
+		{ "IORING_SETUP_TASKRUN_FLAG",
+		  IORING_SETUP_TASKRUN_FLAG | IORING_SETUP_COOP_TASKRUN },
 		{ "IORING_SETUP_NO_MMAP", IORING_SETUP_NO_MMAP },
 		{ "IORING_SETUP_REGISTERED_FD_ONLY",
 		  IORING_SETUP_REGISTERED_FD_ONLY | IORING_SETUP_NO_MMAP },
@@ -406,7 +410,9 @@ static inline int check_kernel_probe_at(const char *file, int line, const char *
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (!strcmp(name, ops[i].name))
 			return check_opcode_supported(ops[i].op) ? 0 : -EINVAL;
-	if (strncmp(name, "IORING_REGISTER_", 16))
+	if (!strcmp(name, "IORING_RSRC_REGISTER_SPARSE"))
+		return check_kernel_sparse_files() ? 0 : -EINVAL;
+	if (strncmp(name, "IORING_REGISTER_", 16) && strcmp(name, "IOU_PBUF_RING_INC"))
 		check_fail_at(file, line, "no raw probe for %s in check.h", name);
 
 	/* Register opcodes: on a ring of the kind the opcode needs. */
@@ -437,6 +443,74 @@ static inline int check_kernel_probe_at(const char *file, int line, const char *
 		r.ring_entries = 8;
 		r.bgid = 1;
 		ret = check_raw_register(fd, IORING_REGISTER_PBUF_RING, &r, 1);
+	} else if (!strcmp(name, "IOU_PBUF_RING_INC")) {
+		struct io_uring_buf_reg r;
+
+		memset(&r, 0, sizeof(r));
+		r.ring_addr = (unsigned long) page;
+		r.ring_entries = 8;
+		r.bgid = 1;
+		r.flags = IOU_PBUF_RING_INC;
+		ret = check_raw_register(fd, IORING_REGISTER_PBUF_RING, &r, 1);
+	} else if (!strcmp(name, "IORING_REGISTER_IOWQ_AFF")) {
+		unsigned long mask[16];
+		long n;
+
+		/* The process's own CPUs: a mask the kernel must accept. */
+		memset(mask, 0, sizeof(mask));
+		n = syscall(__NR_sched_getaffinity, 0, sizeof(mask), mask);
+		ret = n < 0 ? -errno : check_raw_register(fd, IORING_REGISTER_IOWQ_AFF, mask,
+							  (unsigned) n);
+	} else if (!strcmp(name, "IORING_REGISTER_IOWQ_MAX_WORKERS")) {
+		unsigned vals[2] = { 0, 0 };
+
+		/* Zeros only read the limits. */
+		ret = check_raw_register(fd, IORING_REGISTER_IOWQ_MAX_WORKERS, vals, 2);
+	} else if (!strcmp(name, "IORING_REGISTER_SEND_MSG_RING")) {
+		struct io_uring_sqe sqe;
+
+		/* A MSG_RING to the probe ring itself, by no ring (fd -1). */
+		memset(&sqe, 0, sizeof(sqe));
+		sqe.opcode = IORING_OP_MSG_RING;
+		sqe.fd = fd;
+		sqe.off = 1;
+		ret = check_raw_register(-1, IORING_REGISTER_SEND_MSG_RING, &sqe, 1);
+	} else if (!strcmp(name, "IORING_REGISTER_QUERY")) {
+		struct io_uring_query_opcode op;
+		struct io_uring_query_hdr h;
+
+		memset(&op, 0, sizeof(op));
+		memset(&h, 0, sizeof(h));
+		h.query_op = IO_URING_QUERY_OPCODES;
+		h.query_data = (unsigned long) &op;
+		h.size = sizeof(op);
+		ret = check_raw_register(-1, IORING_REGISTER_QUERY, &h, 0);
+	} else if (!strcmp(name, "IORING_REGISTER_CLONE_BUFFERS") ||
+		   !strcmp(name, "IORING_REGISTER_DST_REPLACE")) {
+		struct io_uring_clone_buffers cb;
+		struct io_uring_params p2;
+		struct iovec iov;
+		int dst;
+
+		/* One registered buffer on the probe ring, cloned into a second ring. */
+		iov.iov_base = page;
+		iov.iov_len = (size_t) sysconf(_SC_PAGESIZE);
+		ret = check_raw_register(fd, IORING_REGISTER_BUFFERS, &iov, 1);
+		memset(&p2, 0, sizeof(p2));
+		dst = ret < 0 ? ret : check_raw_setup(8, &p2);
+		if (ret >= 0 && dst < 0)
+			ret = dst;
+		if (dst >= 0) {
+			memset(&cb, 0, sizeof(cb));
+			cb.src_fd = (unsigned) fd;
+			/* DST_REPLACE (with a range) came a release after cloning. */
+			if (!strcmp(name, "IORING_REGISTER_DST_REPLACE")) {
+				cb.flags = IORING_REGISTER_DST_REPLACE;
+				cb.nr = 1;
+			}
+			ret = check_raw_register(dst, IORING_REGISTER_CLONE_BUFFERS, &cb, 1);
+			close(dst);
+		}
 	} else if (!strcmp(name, "IORING_REGISTER_SYNC_CANCEL")) {
 		struct io_uring_sync_cancel_reg r;
 

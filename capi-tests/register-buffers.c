@@ -73,8 +73,9 @@ static void test_tags_sparse(void)
 	struct iovec empty = { 0 };
 	int ret;
 
-	if (!(check_kernel_features() & IORING_FEAT_RSRC_TAGS)) {
-		check_note("tags part skipped: no IORING_FEAT_RSRC_TAGS");
+	if (!KERNEL_HAS_PART("tags", IORING_FEAT_RSRC_TAGS)) {
+		/* The sparse part below is skipped too: said when lacking. */
+		(void) KERNEL_HAS_PART("sparse", IORING_RSRC_REGISTER_SPARSE);
 		return;
 	}
 	check_ring_init(&ring, 8, 0);
@@ -96,8 +97,7 @@ static void test_tags_sparse(void)
 		CHECK_EQ(check_wait_ud(&ring, 21), 0);
 
 	/* Sparse: empty slots until updated (5.19, raw probe). */
-	if (!check_kernel_sparse_files()) {
-		check_note("sparse part skipped: kernel lacks sparse tables (5.19)");
+	if (!KERNEL_HAS_PART("sparse", IORING_RSRC_REGISTER_SPARSE)) {
 		io_uring_queue_exit(&ring);
 		return;
 	}
@@ -125,11 +125,14 @@ static void test_clone(void)
 	check_ring_init(&dst2, 8, 0);
 	CHECK_EQ(io_uring_register_buffers(&src, iovs, NR_BUFS), 0);
 
-	ret = io_uring_clone_buffers(&dst, &src);
-	if (ret == -EINVAL) {
-		check_note("clone part skipped: kernel lacks buffer cloning");
+	if (!KERNEL_HAS_PART("clone", IORING_REGISTER_CLONE_BUFFERS)) {
+		/* The parts inside this one are skipped too; each says so when
+		 * the kernel lacks it as well (skips.tsv then expects it). */
+		(void) KERNEL_HAS_PART("offset-clone", IORING_REGISTER_DST_REPLACE);
+		(void) KERNEL_HAS_PART("registered-source", IORING_FEAT_REG_REG_RING);
 		goto out;
 	}
+	ret = io_uring_clone_buffers(&dst, &src);
 	CHECK_EQ(ret, 0);
 	check_fixed_read(&dst, 0);
 	check_fixed_read(&dst, 3);
@@ -137,10 +140,8 @@ static void test_clone(void)
 	CHECK_EQ(io_uring_clone_buffers(&dst, &src), -EBUSY);
 
 	/* Ranges: slots 1..2 of src into dst2 at 1..2; then replace one. */
-	ret = io_uring_clone_buffers_offset(&dst2, &src, 1, 1, 2, 0);
-	if (ret == -EINVAL || ret == -EOPNOTSUPP) {
-		check_note("offset clone part skipped (%d)", ret);
-	} else {
+	if (KERNEL_HAS_PART("offset-clone", IORING_REGISTER_DST_REPLACE)) {
+		ret = io_uring_clone_buffers_offset(&dst2, &src, 1, 1, 2, 0);
 		CHECK_EQ(ret, 0);
 		check_fixed_read(&dst2, 1);
 		check_fixed_read(&dst2, 2);
@@ -158,8 +159,8 @@ static void test_clone(void)
 	CHECK_EQ(io_uring_unregister_buffers(&dst), 0);
 
 	/* Source known by its registered index, then with its fd closed. */
-	if (io_uring_register_ring_fd(&src) == 1 &&
-	    (src.features & IORING_FEAT_REG_REG_RING)) {
+	if (KERNEL_HAS_PART("registered-source", IORING_FEAT_REG_REG_RING)) {
+		CHECK_EQ(io_uring_register_ring_fd(&src), 1);
 		CHECK_EQ(io_uring_clone_buffers(&dst, &src), 0);
 		check_fixed_read(&dst, 1);
 		CHECK_EQ(io_uring_unregister_buffers(&dst), 0);
@@ -175,8 +176,6 @@ static void test_clone(void)
 		CHECK_EQ(__io_uring_clone_buffers(&dst, &src,
 						  IORING_REGISTER_SRC_REGISTERED), 0);
 		check_fixed_read(&dst, 3);
-	} else {
-		check_note("registered-source part skipped");
 	}
 out:
 	io_uring_queue_exit(&dst2);

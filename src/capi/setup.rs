@@ -799,3 +799,6 @@ pub unsafe extern "C" fn io_uring_setup_ring_pointers(
         store_ring_pointers(p, &new_sq, &new_cq, sq, cq);
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -953,3 +953,138 @@ fn registered_wait_region() {
     // SAFETY: the ring (and its use of the region) is gone.
     let _ = unsafe { syscall::munmap(mem, page) };
 }
+
+#[test]
+fn observed_submit_gives_the_plain_result() {
+    // The entry points' path when an observer watches rings (no observer
+    // is installed here: the result alone is compared).
+    let mut r = ring!(8);
+    for ud in 1..=3 {
+        nop(r.live(), ud);
+    }
+    assert_eq!(submit_observed(r.live(), 0, false), 3);
+    assert_eq!(cq_ready(r.live()), 3);
+    // Nothing to submit, one CQE wanted and there: no wait.
+    assert_eq!(submit_observed(r.live(), 1, false), 0);
+    cq_advance(r.live(), 3);
+}
+
+#[test]
+fn submit_and_wait_returns_with_the_completion() {
+    // A read of an empty pipe completes only when another thread writes:
+    // submit_and_wait must not return before its CQE is in the ring.
+    let mut r = ring!(8);
+    let (rd, wr) = pipe();
+    let mut buf = [0u8; 1];
+    prep(
+        r.live(),
+        IORING_OP_READ,
+        rd,
+        buf.as_mut_ptr() as u64,
+        1,
+        u64::MAX,
+        11,
+    );
+    let writer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        write_byte(wr);
+    });
+    assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
+    assert_eq!(cq_ready(r.live()), 1);
+    writer.join().unwrap();
+    assert_eq!(reap(r.live(), PATIENCE_MS).unwrap(), (11, 1, 0));
+    close_fds(&[rd, wr]);
+}
+
+#[test]
+fn submit_and_wait_timeout_falls_back_without_ext_arg() {
+    // An old kernel (no IORING_FEAT_EXT_ARG): the timeout goes in as an
+    // SQE of its own, submitted with the caller's, and counted, as liburing
+    // counts it.
+    let mut r = ring!(8);
+    r.features &= !IORING_FEAT_EXT_ARG;
+    let ts = ts_ms(PATIENCE_MS);
+    let mut cqe = null_mut();
+    nop(r.live(), 21);
+    assert_eq!(
+        submit_and_wait_timeout(r.live(), cqe_out(&mut cqe), 1, &ts, ptr::null()),
+        Ok(2)
+    );
+    assert!(!cqe.is_null());
+    // SAFETY: a CQE the wait returned is readable until released.
+    assert_eq!(unsafe { (*cqe).user_data }, 21);
+    cq_advance(r.live(), 1);
+    assert_eq!(sq_ready(r.live()), 0);
+}
+
+#[test]
+fn flushed_big_cqes_are_strided() {
+    // The batch peek's second pass (after letting the kernel run task work)
+    // on a CQE32 ring reads 32-byte CQEs, as the first pass does.
+    let mut r = ring_or_skip!(
+        8,
+        IORING_SETUP_SINGLE_ISSUER
+            | IORING_SETUP_DEFER_TASKRUN
+            | IORING_SETUP_TASKRUN_FLAG
+            | IORING_SETUP_CQE32
+    );
+    let (rd, wr) = pipe();
+    let mut buf = [0u8; 8];
+    for ud in [1u64, 2] {
+        prep(
+            r.live(),
+            IORING_OP_READ,
+            rd,
+            buf.as_mut_ptr() as u64,
+            1,
+            u64::MAX,
+            ud,
+        );
+    }
+    assert_eq!(submit(r.live()), Ok(2));
+    write_byte(wr);
+    write_byte(wr);
+    wait_until("IORING_SQ_TASKRUN", || {
+        load_sq_flags(r.live()) & IORING_SQ_TASKRUN != 0
+    });
+    assert_eq!(cq_ready(r.live()), 0);
+    let mut out = [null_mut(); 4];
+    let n = peek_batch_cqe(r.live(), cqe_slots_of(&mut out));
+    assert!(n >= 1, "the flush posted nothing");
+    // SAFETY: the CQEs returned are readable until released.
+    let seen: Vec<u64> = out[..n as usize]
+        .iter()
+        .map(|c| unsafe { (**c).user_data })
+        .collect();
+    // Task work runs in no promised order: each read once, nothing else.
+    let mut sorted = seen.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), seen.len(), "{seen:?}");
+    assert!(seen.iter().all(|ud| [1, 2].contains(ud)), "{seen:?}");
+    if n == 2 {
+        assert_eq!(out[1] as usize - out[0] as usize, 32);
+    }
+    cq_advance(r.live(), n);
+    close_fds(&[rd, wr]);
+}
+
+#[test]
+fn wait_with_its_completions_in_the_ring_makes_no_system_call() {
+    // As liburing: a wait for CQEs already in the CQ returns them without
+    // entering the kernel (shown with an enter descriptor that would fail).
+    let mut r = ring!(4);
+    nop(r.live(), 31);
+    assert_eq!(submit(r.live()), Ok(1));
+    wait_until("the NOP's CQE", || cq_ready(r.live()) == 1);
+    let fd = r.enter_ring_fd;
+    r.enter_ring_fd = -1;
+    let mut cqe = null_mut();
+    let res = get_cqe(r.live(), cqe_out(&mut cqe), 0, 1, ptr::null());
+    r.enter_ring_fd = fd;
+    assert_eq!(res, Ok(0));
+    assert!(!cqe.is_null());
+    // SAFETY: a CQE the wait returned is readable until released.
+    assert_eq!(unsafe { (*cqe).user_data }, 31);
+    cq_advance(r.live(), 1);
+}

@@ -39,6 +39,26 @@ fn resize_refusals() {
 }
 
 #[test]
+fn resize_of_a_plain_ring_is_the_kernels_refusal() {
+    // Without DEFER_TASKRUN the kernel refuses any resize (EINVAL), so the
+    // library's own check of unsubmitted SQEs against the new size (which
+    // would say EOVERFLOW here) is not made.
+    let mut r = ring!(8);
+    for _ in 0..8 {
+        assert!(!crate::queue::get_sqe(r.live()).is_null());
+    }
+    let mut p = io_uring_params {
+        sq_entries: 2,
+        cq_entries: 4,
+        flags: crate::uapi::IORING_SETUP_CQSIZE,
+        ..Default::default()
+    };
+    // SAFETY: a ring set up by this library, used by nothing else.
+    let ret = unsafe { resize_rings(&mut r.0, &mut p) };
+    assert_eq!(ret, Err(Errno::EINVAL));
+}
+
+#[test]
 fn ring_fd_registration_follows_the_kernel() {
     let mut r = ring!(4);
     // The kernel's answer for a bad fd: EBADF where it knows ring-fd
@@ -75,6 +95,20 @@ fn ring_fd_registration_follows_the_kernel() {
         r.0.int_flags & (int_flags::REG_RING | int_flags::REG_REG_RING),
         0
     );
+}
+
+#[test]
+fn ring_fd_registration_before_registered_ring_registration() {
+    // A kernel before 6.3 (no IORING_FEAT_REG_REG_RING): the index is for
+    // io_uring_enter only, and registration calls keep using the fd.
+    let mut r = ring!(4);
+    r.0.features &= !IORING_FEAT_REG_REG_RING;
+    assert_eq!(register_ring_fd(&mut r.0), Ok(1));
+    assert_ne!(r.0.int_flags & int_flags::REG_RING, 0);
+    assert_eq!(r.0.int_flags & int_flags::REG_REG_RING, 0);
+    let id = register_personality(r.live()).unwrap();
+    assert_eq!(unregister_personality(r.live(), id), Ok(0));
+    assert_eq!(unregister_ring_fd(&mut r.0), Ok(1));
 }
 
 #[test]

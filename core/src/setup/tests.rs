@@ -436,6 +436,22 @@ fn queue_mmap_of_raw_setup() {
     queue_mmap(fd, &p, &mut ring).unwrap();
     // SAFETY: set up above, not used again.
     unsafe { queue_exit(&mut ring) };
+
+    // The last u32 of the (page-rounded) SQ ring mapping is inside: read,
+    // not refused. (A 4-entry SQ ring is less than any page size.)
+    let mut p = io_uring_params::default();
+    // SAFETY: `p` is a valid params struct.
+    let fd = unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }.unwrap();
+    let mut edge = p;
+    edge.sq_off.ring_entries = 4096 - 4;
+    let mut ring = empty_ring();
+    // One word further, at the end of the mapping: refused.
+    let mut past = p;
+    past.sq_off.ring_entries = syscall::page_size() as u32;
+    assert_eq!(queue_mmap(fd, &past, &mut ring), Err(Errno::EINVAL));
+    queue_mmap(fd, &edge, &mut ring).unwrap();
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
 }
 
 #[test]
@@ -470,6 +486,30 @@ fn dontfork_and_iowait() {
     }
     let mut old = empty_ring();
     assert_eq!(set_iowait(&mut old, true), Err(Errno::EOPNOTSUPP));
+}
+
+#[test]
+fn dontfork_refuses_a_ring_missing_any_mapping() {
+    // Each of the three mappings alone missing is EINVAL, before any
+    // madvise (which would answer ENOMEM for the missing range).
+    require_uring!();
+    let (mut ring, _) = init_with(8, 0).unwrap();
+    let (sqes, cq_ring) = (ring.sq.sqes, ring.cq.ring_ptr);
+    ring.sq.sqes = core::ptr::null_mut();
+    // SAFETY: a live ring; ring_dontfork reads only its mapping fields.
+    let live = unsafe { LiveRing::from_ptr(&mut ring) }.unwrap();
+    assert_eq!(ring_dontfork(live), Err(Errno::EINVAL));
+    ring.sq.sqes = sqes;
+    ring.cq.ring_ptr = core::ptr::null_mut();
+    // SAFETY: as above.
+    let live = unsafe { LiveRing::from_ptr(&mut ring) }.unwrap();
+    assert_eq!(ring_dontfork(live), Err(Errno::EINVAL));
+    ring.cq.ring_ptr = cq_ring;
+    // SAFETY: as above, every mapping back in place.
+    let live = unsafe { LiveRing::from_ptr(&mut ring) }.unwrap();
+    assert_eq!(ring_dontfork(live), Ok(()));
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
 }
 
 #[test]

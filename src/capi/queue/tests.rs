@@ -68,3 +68,63 @@ fn c_round_trip() {
         );
     }
 }
+
+#[test]
+fn null_batch_still_lets_the_kernel_post_pending_completions() {
+    use crate::test_ring::ring_or_skip;
+    use crate::uapi::{
+        IORING_OP_READ, IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_SINGLE_ISSUER,
+        IORING_SETUP_TASKRUN_FLAG,
+    };
+    // DEFER_TASKRUN with TASKRUN_FLAG: a read completed by a write waits as
+    // task work, flagged in the SQ ring, until the ring enters. A peek with
+    // no room for CQEs still enters (as liburing's does), so the CQE is
+    // in the ring afterwards.
+    let mut owned = ring_or_skip!(
+        4,
+        IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_TASKRUN_FLAG
+    );
+    let ring: *mut io_uring = &mut owned.0;
+    let mut fds = [0i32; 2];
+    let mut buf = [0u8; 1];
+    // SAFETY: (whole test) `ring` is live until `owned` is dropped; `fds`
+    // has room for two descriptors, `buf` outlives the read.
+    unsafe {
+        assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+        let sqe = io_uring_get_sqe(ring);
+        assert!(!sqe.is_null());
+        (*sqe).opcode = IORING_OP_READ;
+        (*sqe).fd = fds[0];
+        (*sqe).addr = buf.as_mut_ptr() as u64;
+        (*sqe).len = 1;
+        (*sqe).off = u64::MAX;
+        (*sqe).user_data = 5;
+        assert_eq!(io_uring_submit(ring), 1);
+        assert_eq!(libc::write(fds[1], b"x".as_ptr().cast(), 1), 1);
+        let live = LiveRing::from_ptr(ring).unwrap();
+        assert_eq!(queue::cq_ready(live), 0);
+        assert_eq!(io_uring_peek_batch_cqe(ring, null_mut(), 0), 0);
+        assert_eq!(queue::cq_ready(live), 1);
+        queue::cq_advance(live, 1);
+        libc::close(fds[0]);
+        libc::close(fds[1]);
+    }
+}
+
+#[test]
+fn sqring_wait_reports_the_kernels_error() {
+    // The kernel's answer comes back as -errno: with an enter descriptor
+    // that is no ring, -EBADF (0 would claim a free SQ slot).
+    let mut owned = ring!(4);
+    let ring: *mut io_uring = &mut owned.0;
+    // SAFETY: `ring` is live until `owned` is dropped; the descriptor is
+    // put back before that.
+    unsafe {
+        let fd = (*ring).enter_ring_fd;
+        (*ring).enter_ring_fd = -1;
+        let ret = __io_uring_sqring_wait(ring);
+        (*ring).enter_ring_fd = fd;
+        assert_eq!(ret, -libc::EBADF);
+        assert_eq!(__io_uring_sqring_wait(ring), 0);
+    }
+}

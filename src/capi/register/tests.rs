@@ -137,3 +137,21 @@ fn file_tables_round_trip() {
         }
     }
 }
+
+#[test]
+fn kernel_errors_come_back_negated() {
+    // Registration calls answer the kernel's error as -errno: with a ring
+    // descriptor that is not open, -EBADF (0 would claim success).
+    let mut owned = ring!(4);
+    let ring: *mut io_uring = &mut owned.0;
+    // SAFETY: `ring` is live until `owned` is dropped; the descriptor is
+    // put back before that.
+    unsafe {
+        let fd = (*ring).ring_fd;
+        (*ring).ring_fd = 123_456;
+        let ret = io_uring_unregister_iowq_aff(ring);
+        (*ring).ring_fd = fd;
+        assert_eq!(ret, -libc::EBADF);
+        assert_eq!(io_uring_unregister_iowq_aff(ring), 0);
+    }
+}
