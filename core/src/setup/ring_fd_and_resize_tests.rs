@@ -106,8 +106,12 @@ fn ring_fd_registration_before_registered_ring_registration() {
     assert_eq!(register_ring_fd(&mut r.0), Ok(1));
     assert_ne!(r.0.int_flags & int_flags::REG_RING, 0);
     assert_eq!(r.0.int_flags & int_flags::REG_REG_RING, 0);
-    let id = register_personality(r.live()).unwrap();
-    assert_eq!(unregister_personality(r.live(), id), Ok(0));
+    let t = live(r.live());
+    let id = without_argument(t, IORING_REGISTER_PERSONALITY, 0).unwrap();
+    assert_eq!(
+        without_argument(t, IORING_UNREGISTER_PERSONALITY, id as u32),
+        Ok(0)
+    );
     assert_eq!(unregister_ring_fd(&mut r.0), Ok(1));
 }
 
