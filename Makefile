@@ -122,14 +122,17 @@ all: lib ffi diag $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO) ma
 lib: $(LIB_SO) $(LIB_A)
 
 # uring-info: what io_uring this machine offers (tools/uring-info, a std
-# binary sharing the uapi tables and diag lookups by path). For RUST_TARGET
-# when given (a Debian cross build: std of that target installed, the linker
-# in CARGO_TARGET_<TRIPLE>_LINKER); CARGO_BUILD_FLAGS are the no_std
-# library's (-Zbuild-std=core) and stay out.
+# binary sharing the uapi tables and diag lookups by path). Built for the
+# build machine unless URING_INFO_TARGET names a Rust target whose standard
+# library is installed (Debian's cross builds: libstd-rust-dev of that
+# architecture, the linker in CARGO_TARGET_<TRIPLE>_LINKER). RUST_TARGET is
+# not enough: the library needs only core, which tools/arch builds from
+# source for targets that have no std here.
+URING_INFO_TARGET ?=
 $(URING_INFO): $(RUST_SRC) $(shell find tools/uring-info -name '*.rs') tools/uring-info/Cargo.toml
 	@mkdir -p $(BUILD)
-	$(CARGO) build --release --quiet -p uring-info $(if $(RUST_TARGET),--target $(RUST_TARGET))
-	cp $(CARGO_TARGET_DIR)/$(if $(RUST_TARGET),$(RUST_TARGET)/)release/uring-info $@
+	$(CARGO) build --release --quiet -p uring-info $(if $(URING_INFO_TARGET),--target $(URING_INFO_TARGET))
+	cp $(CARGO_TARGET_DIR)/$(if $(URING_INFO_TARGET),$(URING_INFO_TARGET)/)release/uring-info $@
 
 # The library (uring-rs) and the diagnostics object (uring-diag), in one
 # cargo run.
