@@ -34,6 +34,9 @@
              switch with a program built against Debian's liburing-dev)
              with autopkgtest's null backend in the root, no network
   clean      after the build, `debian/rules clean` gives back the unpacked .dsc
+  noopt      DEB_BUILD_OPTIONS=noopt `debian/rules build` in that unpacked
+             tree: the Rust crates at opt-level 0, src/ffi.c at -O0, and the
+             test passing with the panic paths listed (CHECK_PANIC=no)
   reproducible  a second build from the .dsc in another path, as another
              user, umask 002, LC_ALL=C, another time zone, parallel=1: every
              .deb bit-identical (sha256) to the first (--no-repro: skipped)
@@ -49,7 +52,8 @@ Then, on the packages of each:
              every man page of Debian's liburing-dev is installed by ours too
              (by name and section; ours has more pages, which are listed)
   lintian    findings on our packages that Debian's own packages do not have
-             (2: sid's lintian, installed in the sid root, on both)
+             (2: sid's lintian, installed in the sid root, on both, and on
+             our .dsc: no E or W of ours)
   hardening  hardening-check on liburing.so.2.15: relro, bindnow, fortify as
              in Debian's build
   unpacked   our liburing2 (2: liburing-rs2) unpacked with dpkg -x into a
@@ -507,12 +511,13 @@ def lintian_tags(debs, cache=None, runner=None):
     return tags, out
 
 
-def check_lintian(ours, theirs, report, beside=False, root=None):
+def check_lintian(ours, theirs, report, beside=False, root=None, dsc=None):
     """Findings also present on Debian's own packages belong to its recipe, not to us.
 
     beside: ours are the side-by-side packages; a finding on liburing-rs2 counts
     as the same finding on liburing2 (OUR_PAIRS) for that comparison.
-    root: run sid's lintian in the sid root (installed there), on both."""
+    root: run sid's lintian in the sid root (installed there), on both.
+    dsc: our source package too (its path inside the root)."""
     t0 = time.time()
     runner, cache, names = None, os.path.join(os.path.dirname(theirs[PACKAGES[0]]),
                                               "lintian.txt"), None
@@ -528,7 +533,8 @@ def check_lintian(ours, theirs, report, beside=False, root=None):
                               for d in debs]
         runner = root.capture
     mine = list(ours.values()) if beside else [ours[p] for p in PACKAGES]
-    our_tags, text = lintian_tags(names(mine) if names else mine, runner=runner)
+    our_tags, text = lintian_tags((names(mine) if names else mine) + ([dsc] if dsc else []),
+                                  runner=runner)
     if beside:
         debian_name = {v: k for k, v in OUR_PAIRS.items()}
         our_tags = {"%s: %s: %s" % (lambda x, p, t: (x, debian_name.get(p, p), t))(
@@ -706,14 +712,14 @@ def their_debs(work, log, report, cache={}):
 
 
 def compare_with_debian(tree, ours, work, args, src, log, report, scratch, beside=False,
-                        root=None):
+                        root=None, dsc=None):
     """The checks on built packages that do not depend on how they were built.
 
     beside: ours are our own packaging's (OUR_PACKAGES), else Debian's names."""
     theirs = their_debs(work, log, report)
     if theirs:
         compare_contents(ours, theirs, report, beside)
-        check_lintian(ours, theirs, report, beside, root)
+        check_lintian(ours, theirs, report, beside, root, dsc)
         check_hardening(tree, theirs, work, report, beside)
     check_unpacked(ours, work, args.harness_cache, src, log, report, scratch, beside)
 
@@ -743,7 +749,7 @@ def check_rustc_bound(report):
     """Build-Depends' rustc bound is the rust-version Cargo.toml declares."""
     t0 = time.time()
     with open(os.path.join(REPO, "packaging", "debian", "control")) as f:
-        bound = re.search(r"\brustc \(>= ([0-9.]+)\)", f.read())
+        bound = re.search(r"\brustc(?::native)? \(>= ([0-9.]+)\)", f.read())
     with open(os.path.join(REPO, "Cargo.toml")) as f:
         declared = re.search(r'^rust-version\s*=\s*"([0-9.]+)"', f.read(), flags=re.M)
     bound = bound.group(1) if bound else None
@@ -845,6 +851,36 @@ def clean_restores(root, dsc, inside, report):
     report.add("clean", PASS if same else FAIL, time.time() - t0,
                "after the build, debian/rules clean: the tree equals the unpacked .dsc"
                if same else "exit %d; differs:\n%s" % (rc, "\n".join(out.splitlines()[:12])))
+    return fresh
+
+
+def build_noopt(root, inside, report):
+    """DEB_BUILD_OPTIONS=noopt: `debian/rules build` (configure, build, the test)
+    in a fresh tree as the build user, no network. The Rust crates must be
+    compiled at opt-level 0 and the C file at -O0, and the test must pass,
+    listing the panic paths an unoptimised build keeps (CHECK_PANIC=no)."""
+    t0 = time.time()
+    out = "/tmp/noopt.log"
+    rc = root.chroot(["sh", "-c", 'debian/rules build >"$0" 2>&1', out], net=False,
+                     user=sid_chroot.BUILD_USER, cwd=inside, check=False,
+                     env=dict(sid_chroot.BUILD_ENV, DEB_BUILD_OPTIONS="noopt parallel=2"))
+    with open(root.path(out), errors="replace") as f:
+        text = f.read()
+    # cargo --verbose (V=1) prints each rustc command: the library crate (uring),
+    # where cargo leaves out "-C opt-level" at rustc's default, 0.
+    lib = [ln for ln in text.splitlines() if "--crate-name uring " in ln]
+    checks = {"uring-rs at opt-level 0": lib and not any(
+                  re.search(r"opt-level=[^0]", ln) for ln in lib),
+              "src/ffi.c at -O0": re.search(r"gcc .*-O0 .*src/ffi\.c", text),
+              "check-symbols listed panic paths (CHECK_PANIC=no)":
+                  "panic paths in liburing.o (CHECK_PANIC=no)" in text}
+    missing = [k for k, v in checks.items() if not v]
+    ok = rc == 0 and not missing
+    report.add("noopt", PASS if ok else FAIL, time.time() - t0,
+               "DEB_BUILD_OPTIONS=noopt debian/rules build: %s" % (
+                   ", ".join(checks) if ok else "exit %d; not seen: %s; last lines:\n%s" % (
+                       rc, ", ".join(missing) or "none",
+                       "\n".join(text.strip().splitlines()[-8:]))))
 
 
 def reproducible(root, dsc, source, upstream, options, first, report):
@@ -943,7 +979,7 @@ def build_in_sid(root, work, args, src, log, report):
                   private="usr/lib/%s/uring-rs" % arch,
                   runner=lambda cmd, cwd: root.capture(cmd, cwd=cwd))
     compare_with_debian(tree, ours, work, args, src, log, report, "sid-unpacked", beside=True,
-                        root=root)
+                        root=root, dsc=dsc)
     theirs = their_debs(work, log, report)
     progs = upstream_programs(args.harness_cache, src, work, log)
     if theirs and progs:
@@ -951,7 +987,8 @@ def build_in_sid(root, work, args, src, log, report):
     else:
         report.add("switch-cycle", FAIL, 0, "no Debian liburing2 .deb or no nop.t")
     run_autopkgtest(root, inside, report)
-    clean_restores(root, dsc, inside, report)
+    fresh = clean_restores(root, dsc, inside, report)
+    build_noopt(root, fresh, report)
     if not args.no_repro:
         reproducible(root, dsc, source, upstream, options, dict(ours, **{
             p + "-dbgsym": v[0] for p, v in dbgsym.items() if v}), report)
