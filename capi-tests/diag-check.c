@@ -83,7 +83,7 @@ static int exited(const struct run *r, int code)
 int main(void)
 {
 	const char *stage, *src, *out, *cc;
-	char bin[4096], fixed[4096], want[256], site[4200];
+	char bin[4096], fixed[4096], want[256];
 	struct run r;
 	int kernel = check_kernel_version();
 	unsigned i, caught = 0, quiet = 0;
@@ -131,10 +131,15 @@ int main(void)
 		CHECKM(strstr(r.err, ", thread ") && strstr(r.err, "), in "),
 			  "%s: finding without thread or call:\n%s", c->file, r.err);
 #if defined(__x86_64__) || defined(__aarch64__)
-		/* The call site: the program's own call into the library. */
-		snprintf(site, sizeof(site), " called from %s+0x", bin);
-		CHECKM(strstr(r.err, site), "%s: finding without the call site \"%s\":\n%s",
-			  c->file, site, r.err);
+		{
+			/* The call site: the program's own call into the library. */
+			char site[4200];
+
+			snprintf(site, sizeof(site), " called from %s+0x", bin);
+			CHECKM(strstr(r.err, site),
+			       "%s: finding without the call site \"%s\":\n%s", c->file, site,
+			       r.err);
+		}
 #endif
 		printf("caught %-18s %s", c->file, strstr(r.err, want));
 		caught++;

@@ -196,8 +196,13 @@ static void test_refused(void)
 {
 	struct io_uring_params p;
 	struct io_uring ring;
-	static char mem[1 << 20] __attribute__((aligned(4096)));
+	/* Page-aligned whatever the page size (a 16 KiB-page kernel refuses
+	 * ring memory aligned to 4 KiB only). */
+	size_t mem_size = 1 << 20;
+	void *mem = mmap(NULL, mem_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	int ret;
+
+	CHECK(mem != MAP_FAILED);
 
 	/* Not DEFER_TASKRUN. */
 	check_ring_init(&ring, 8, 0);
@@ -210,7 +215,7 @@ static void test_refused(void)
 	memset(&p, 0, sizeof(p));
 	p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
 	/* NO_MMAP (6.5) is older than resizing (6.13), which test_resize required. */
-	ret = io_uring_queue_init_mem(8, &ring, &p, mem, sizeof(mem));
+	ret = io_uring_queue_init_mem(8, &ring, &p, mem, mem_size);
 	CHECK(ret >= 0);
 	memset(&p, 0, sizeof(p));
 	p.sq_entries = 16;
@@ -219,6 +224,7 @@ static void test_refused(void)
 	CHECK_EQ(io_uring_resize_rings(&ring, &p), -EINVAL);
 	check_nop_roundtrip(&ring, 8, 1);
 	io_uring_queue_exit(&ring);
+	munmap(mem, mem_size);
 }
 
 int main(void)

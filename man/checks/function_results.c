@@ -228,14 +228,14 @@ static int c_unregister_napi(struct fx *f, struct io_uring *r)
 
 static int c_register_probe(struct fx *f, struct io_uring *r)
 {
-	static struct {
-		struct io_uring_probe p;
-		struct io_uring_probe_op ops[256];
-	} probe;
+	/* Room for the header and 256 ops (a flexible array member cannot sit
+	 * inside a struct in ISO C). */
+	static _Alignas(struct io_uring_probe) unsigned char
+		probe[sizeof(struct io_uring_probe) + 256 * sizeof(struct io_uring_probe_op)];
 
 	(void)f;
-	memset(&probe, 0, sizeof(probe));
-	return io_uring_register_probe(r, &probe.p, 256);
+	memset(probe, 0, sizeof(probe));
+	return io_uring_register_probe(r, (struct io_uring_probe *)probe, 256);
 }
 
 static int c_register_restrictions(struct fx *f, struct io_uring *r)
