@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -903,6 +904,105 @@ static inline int check_kernel_pbuf_ring(void)
 	close((int) fd);
 	munmap(mem, 4096);
 	return r == 0;
+}
+
+/* ---- the io_uring policy sysctls ---------------------------------------
+ * kernel.io_uring_disabled and kernel.io_uring_group (Linux 6.6), changed by
+ * the tests that show what each setting does, and put back at exit and on
+ * the signals a runner sends. */
+
+#define CHECK_SYSCTL_DISABLED "/proc/sys/kernel/io_uring_disabled"
+#define CHECK_SYSCTL_GROUP "/proc/sys/kernel/io_uring_group"
+
+struct check_sysctls {
+	char disabled[32], group[32];	/* as found */
+	volatile sig_atomic_t changed;
+};
+
+static inline struct check_sysctls *check_sysctls(void)
+{
+	static struct check_sysctls s;
+
+	return &s;
+}
+
+static inline int check_write_file(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, v, strlen(v)) == (ssize_t) strlen(v);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static inline int check_read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return 0;
+}
+
+/* Async-signal-safe: open, write and close only. */
+static inline void check_sysctl_restore(void)
+{
+	struct check_sysctls *s = check_sysctls();
+
+	if (!s->changed)
+		return;
+	check_write_file(CHECK_SYSCTL_GROUP, s->group);
+	check_write_file(CHECK_SYSCTL_DISABLED, s->disabled);
+	s->changed = 0;
+}
+
+static inline void check_sysctl_on_signal(int sig)
+{
+	check_sysctl_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Reads both sysctls and arranges for them to be put back; -1 (nothing
+ * arranged) when the kernel has none. */
+static inline int check_sysctl_save(void)
+{
+	struct check_sysctls *s = check_sysctls();
+
+	if (check_read_file(CHECK_SYSCTL_DISABLED, s->disabled, sizeof(s->disabled)) ||
+	    check_read_file(CHECK_SYSCTL_GROUP, s->group, sizeof(s->group)))
+		return -1;
+	atexit(check_sysctl_restore);
+	signal(SIGTERM, check_sysctl_on_signal);
+	signal(SIGINT, check_sysctl_on_signal);
+	signal(SIGHUP, check_sysctl_on_signal);
+	signal(SIGALRM, check_sysctl_on_signal);
+	return 0;
+}
+
+/* The saved group, for a setting that keeps it. */
+static inline const char *check_sysctl_saved_group(void)
+{
+	return check_sysctls()->group;
+}
+
+static inline void check_sysctl_set(const char *disabled, const char *group)
+{
+	check_sysctls()->changed = 1;
+	if (check_write_file(CHECK_SYSCTL_GROUP, group) ||
+	    check_write_file(CHECK_SYSCTL_DISABLED, disabled)) {
+		check_sysctl_restore();
+		FAIL("cannot set io_uring_disabled=%s io_uring_group=%s: %s", disabled, group,
+		     strerror(errno));
+	}
 }
 
 #endif /* CAPI_CHECK_H */

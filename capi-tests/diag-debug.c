@@ -233,72 +233,11 @@ static void expect_line(const char *name, char prep, int want, const char *expec
 	checked++;
 }
 
-/* ------------------------------------------------------ sysctl handling */
-
-#define DISABLED_PATH "/proc/sys/kernel/io_uring_disabled"
-#define GROUP_PATH "/proc/sys/kernel/io_uring_group"
-
-static char saved_disabled[32], saved_group[32];
-static volatile sig_atomic_t sysctl_changed;
-
-static int write_file(const char *path, const char *v)
-{
-	int fd = open(path, O_WRONLY), ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, v, strlen(v)) == (ssize_t) strlen(v);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
-static int read_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return 0;
-}
-
-/* Async-signal-safe: only open/write/close. */
-static void restore_sysctls(void)
-{
-	if (!sysctl_changed)
-		return;
-	write_file(GROUP_PATH, saved_group);
-	write_file(DISABLED_PATH, saved_disabled);
-	sysctl_changed = 0;
-}
-
-static void on_signal(int sig)
-{
-	restore_sysctls();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void with_sysctl(const char *disabled, const char *group)
-{
-	sysctl_changed = 1;
-	if (write_file(GROUP_PATH, group) || write_file(DISABLED_PATH, disabled)) {
-		restore_sysctls();
-		FAIL("cannot set %s=%s: %s", DISABLED_PATH, disabled, strerror(errno));
-	}
-}
-
 static void sysctl_cases(void)
 {
 	struct outcome o;
 
-	if (read_file(DISABLED_PATH, saved_disabled, sizeof(saved_disabled)) ||
-	    read_file(GROUP_PATH, saved_group, sizeof(saved_group))) {
+	if (access(CHECK_SYSCTL_DISABLED, F_OK) || access(CHECK_SYSCTL_GROUP, F_OK)) {
 		printf("SKIP (cases only): kernel.io_uring_disabled does not exist (Linux < 6.6)\n");
 		return;
 	}
@@ -306,21 +245,17 @@ static void sysctl_cases(void)
 		printf("SKIP (cases only): not root, cannot change kernel.io_uring_disabled\n");
 		return;
 	}
-	atexit(restore_sysctls);
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
-	signal(SIGALRM, on_signal);
-	signal(SIGHUP, on_signal);
+	CHECK(check_sysctl_save() == 0);
 
 	/* Each child runs with the sysctl changed, which is restored at once. */
-	with_sysctl("2", saved_group);
+	check_sysctl_set("2", check_sysctl_saved_group());
 	o = run_child("plain-nobody", 1, 'n');
-	restore_sysctls();
-	with_sysctl("2", saved_group);
+	check_sysctl_restore();
+	check_sysctl_set("2", check_sysctl_saved_group());
 	{
 		struct outcome plain = run_child("plain-nobody", 0, 'n');
 
-		restore_sysctls();
+		check_sysctl_restore();
 		printf("%-16s ret=%d (without LIBURING_DEBUG: %d)\n  %s", "disabled=2", o.ret,
 		       plain.ret, o.err);
 		CHECK_EQ(plain.ret, -EPERM);
@@ -330,9 +265,9 @@ static void sysctl_cases(void)
 		checked++;
 	}
 
-	with_sysctl("1", "-1");
+	check_sysctl_set("1", "-1");
 	o = run_child("plain-nobody", 1, 'n');
-	restore_sysctls();
+	check_sysctl_restore();
 	printf("%-16s ret=%d\n  %s", "disabled=1", o.ret, o.err);
 	CHECK_EQ(o.ret, -EPERM);
 	CHECK_EQ(o.lines, 1);
@@ -341,9 +276,9 @@ static void sysctl_cases(void)
 	checked++;
 
 	/* The same sysctl, but nobody is in the allowed group. */
-	with_sysctl("1", "65534");
+	check_sysctl_set("1", "65534");
 	o = run_child("plain-nobody", 1, 'n');
-	restore_sysctls();
+	check_sysctl_restore();
 	printf("%-16s ret=%d\n  %s", "disabled=1 grp", o.ret, o.err);
 	CHECK_EQ(o.ret, 0);
 	CHECK_EQ(o.lines, 0);

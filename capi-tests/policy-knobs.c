@@ -210,65 +210,6 @@ static void expect(const char *setting, char who, char filter, int want, const c
 
 /* ------------------------------------------------------------ sysctls */
 
-#define DISABLED "/proc/sys/kernel/io_uring_disabled"
-#define GROUP "/proc/sys/kernel/io_uring_group"
-
-static char saved_disabled[32], saved_group[32];
-static volatile sig_atomic_t changed;
-
-static int put(const char *path, const char *v)
-{
-	int fd = open(path, O_WRONLY), ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, v, strlen(v)) == (ssize_t) strlen(v);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
-static int get(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return 0;
-}
-
-/* Async-signal-safe: open, write and close only. */
-static void restore(void)
-{
-	if (!changed)
-		return;
-	put(GROUP, saved_group);
-	put(DISABLED, saved_disabled);
-	changed = 0;
-}
-
-static void on_signal(int sig)
-{
-	restore();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void set_policy(const char *disabled, const char *group)
-{
-	changed = 1;
-	if (put(GROUP, group) || put(DISABLED, disabled)) {
-		restore();
-		FAIL("cannot set io_uring_disabled=%s io_uring_group=%s: %s", disabled, group,
-		     strerror(errno));
-	}
-}
-
 static void sysctl_cases(void)
 {
 	const char *env = getenv("CAPI_POLICY_SYSCTL");
@@ -278,43 +219,38 @@ static void sysctl_cases(void)
 			   "CAPI_POLICY_SYSCTL=1 runs them, as the VM guests do)");
 		return;
 	}
-	if (get(DISABLED, saved_disabled, sizeof(saved_disabled)) ||
-	    get(GROUP, saved_group, sizeof(saved_group))) {
+	if (access(CHECK_SYSCTL_DISABLED, F_OK) || access(CHECK_SYSCTL_GROUP, F_OK)) {
 		check_note("sysctl cases: this kernel has no kernel.io_uring_disabled (Linux 6.6)");
 		return;
 	}
 	if (geteuid() != 0)
 		FAIL("CAPI_POLICY_SYSCTL=1 needs root");
-	atexit(restore);
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
-	signal(SIGHUP, on_signal);
-	signal(SIGALRM, on_signal);
+	CHECK(check_sysctl_save() == 0);
 
-	set_policy("0", "-1");
+	check_sysctl_set("0", "-1");
 	expect("io_uring_disabled=0", 'n', '-', 0, NULL, NULL);
 
-	set_policy("1", "-1");
+	check_sysctl_set("1", "-1");
 	expect("io_uring_disabled=1 group=-1", 'r', '-', 0, NULL, NULL);
 	expect("io_uring_disabled=1 group=-1", 'n', '-', -EPERM, "kernel.io_uring_disabled = 1",
 	       "which is -1 (no group)");
 	expect("io_uring_disabled=1 group=-1", 'g', '-', -EPERM, "kernel.io_uring_disabled = 1",
 	       "which is -1 (no group)");
 
-	set_policy("1", URING_GID_STR);
+	check_sysctl_set("1", URING_GID_STR);
 	expect("io_uring_disabled=1 group=" URING_GID_STR, 'r', '-', 0, NULL, NULL);
 	expect("io_uring_disabled=1 group=" URING_GID_STR, 'n', '-', -EPERM,
 	       "kernel.io_uring_disabled = 1", "(gid " URING_GID_STR "); this process (uid 65534) is not in that group");
 	expect("io_uring_disabled=1 group=" URING_GID_STR, 'g', '-', 0, NULL, NULL);
 	expect("io_uring_disabled=1 group=" URING_GID_STR, 's', '-', 0, NULL, NULL);
 
-	set_policy("2", URING_GID_STR);
+	check_sysctl_set("2", URING_GID_STR);
 	expect("io_uring_disabled=2", 'r', '-', -EPERM, "kernel.io_uring_disabled = 2", NULL);
 	expect("io_uring_disabled=2", 'g', '-', -EPERM, "kernel.io_uring_disabled = 2", NULL);
 	/* The filter answers before the kernel's own policy is consulted. */
 	expect("io_uring_disabled=2 + seccomp ENOSYS", 'r', 'N', -ENOSYS,
 	       "a seccomp filter is in force", "kernel.io_uring_disabled is set too");
-	restore();
+	check_sysctl_restore();
 }
 
 int main(int argc, char **argv)
