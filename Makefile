@@ -393,8 +393,12 @@ $(BUILD)/abi-assert.c: $(RUST_SRC) $(GEN_SRC)
 	$(GEN) abi-assert $(abspath $@)
 abi-assert: $(BUILD)/abi-assert.c
 
+# Two tests at a time in each mode's first pass (liburing-tests/side_by_side.py);
+# every rerun that judges a failure runs alone.
+LIBURING_TESTS_SIDE_BY_SIDE ?= 2
 liburing-tests: stage $(BUILD)/abi-assert.c
-	sh liburing-tests/run.sh --stage $(abspath $(STAGE)) --abi-asserts $(abspath $(BUILD)/abi-assert.c)
+	sh liburing-tests/run.sh --stage $(abspath $(STAGE)) --abi-asserts $(abspath $(BUILD)/abi-assert.c) \
+		--side-by-side $(LIBURING_TESTS_SIDE_BY_SIDE)
 
 # One licence, stated the same way in every source file (docs, Markdown and
 # the lock file aside): an SPDX line in its first five lines.

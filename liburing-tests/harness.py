@@ -128,6 +128,15 @@ def parse_args(argv):
     )
     ap.add_argument("-j", "--jobs", type=int, default=2, help="make -j (default 2)")
     ap.add_argument(
+        "--side-by-side",
+        type=int,
+        default=int(os.environ.get("LIBURING_TESTS_SIDE_BY_SIDE", "1")),
+        metavar="N",
+        help="tests run at once in a mode's first pass, each worker in its own "
+        "copy of the test directory; reruns always run alone (default 1; env "
+        "LIBURING_TESTS_SIDE_BY_SIDE)",
+    )
+    ap.add_argument(
         "--cache",
         default=os.path.join(REPO, ".cache", "liburing-tests"),
         help="cache directory (default <repo>/.cache/liburing-tests)",
@@ -160,6 +169,8 @@ def parse_args(argv):
         if args.only
         else None
     )
+    if args.side_by_side < 1:
+        ap.error("--side-by-side takes N >= 1")
     if args.shard:
         k, _, n = args.shard.partition("/")
         if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):

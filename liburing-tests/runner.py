@@ -8,9 +8,11 @@ import errno
 import os
 import signal
 import subprocess
+import threading
 import time
 
 import pairs
+import side_by_side
 from common import (
     PASS,
     SKIP,
@@ -44,10 +46,14 @@ DMESG_BAD = (
 
 
 class Kmsg:
-    """Kernel log watcher, like runtests.sh's dmesg check (root only)."""
+    """Kernel log watcher, like runtests.sh's dmesg check (root only). With
+    tests side by side, the log is read from where it stood when the first of
+    the running tests started, and a line goes to the test that ends first."""
 
     def __init__(self, enabled):
         self.fd = None
+        self.lock = threading.Lock()
+        self.running = 0
         if not enabled:
             return
         try:
@@ -58,15 +64,23 @@ class Kmsg:
     def mark(self, text):
         if self.fd is None:
             return
-        try:
-            os.lseek(self.fd, 0, os.SEEK_END)
-            os.write(self.fd, ("Running test %s:\n" % text).encode())
-        except OSError:
-            pass
+        with self.lock:
+            try:
+                if self.running == 0:
+                    os.lseek(self.fd, 0, os.SEEK_END)
+                self.running += 1
+                os.write(self.fd, ("Running test %s:\n" % text).encode())
+            except OSError:
+                pass
 
     def bad_lines(self):
         if self.fd is None:
             return []
+        with self.lock:
+            self.running = max(0, self.running - 1)
+            return self._read_bad()
+
+    def _read_bad(self):
         bad = []
         while True:
             try:
@@ -124,6 +138,7 @@ def run_one(cmd, cwd, env, timeout, kill_after, logp, kmsg, label, append=False)
             log.write("cannot execute: %s\n" % e)
             return FAIL, "exec", 0.0
         timed_out = False
+        RUNNING.add(p.pid)
         try:
             try:
                 rc = p.wait(timeout)
@@ -138,6 +153,7 @@ def run_one(cmd, cwd, env, timeout, kill_after, logp, kmsg, label, append=False)
         finally:
             # Leftovers the test forked (and the test itself if we are interrupted).
             killpg(p.pid, signal.SIGKILL)
+            RUNNING.discard(p.pid)
         secs = time.time() - t0
         log.write("=== exit %s after %.1f s%s\n" % (rc, secs, " (TIMEOUT)" if timed_out else ""))
         bad = kmsg.bad_lines()
@@ -152,6 +168,16 @@ def run_one(cmd, cwd, env, timeout, kill_after, logp, kmsg, label, append=False)
     if bad:
         return FAIL, "dmesg", secs
     return PASS, None, secs
+
+
+# Process groups of the tests running now: an interrupted harness kills them
+# all, including those that worker threads started (side_by_side.py).
+RUNNING = set()
+
+
+def kill_running():
+    for pgid in list(RUNNING):
+        killpg(pgid, signal.SIGKILL)
 
 
 def killpg(pgid, sig):
@@ -280,16 +306,42 @@ class Runner:
 
         results = {}
         t0 = time.time()
-        say("%s: running %d tests (timeout %d s)" % (mode, len(names), self.args.timeout))
-        for i, name in enumerate(names, 1):
+        side = self.args.side_by_side
+        say(
+            "%s: running %d tests (timeout %d s%s)"
+            % (mode, len(names), self.args.timeout, ", %d side by side" % side if side > 1 else "")
+        )
+        # Tests without a binary are settled first: the reason may rebuild one
+        # in the tree, which the workers' copies must then contain.
+        runnable = []
+        for name in names:
             missing = None
             if not os.path.exists(os.path.join(testdir, name + ".t")):
                 missing = nobuild_reason(name)
             if missing:
                 results[name] = rec(*missing)
             else:
-                results[name] = attempt(name, mode)
-            self.progress(mode, i, len(names), name, results[name], ref_results.get(name))
+                runnable.append(name)
+        done = [len(results)]
+
+        def first_attempt(workdir, name):
+            return self.attempt(
+                workdir, env_of(name), os.path.join(logdir, name + ".log"), name, mode, append=False
+            )
+
+        def finished(name, r):
+            results[name] = r
+            done[0] += 1
+            self.progress(mode, done[0], len(names), name, r, ref_results.get(name))
+
+        if side > 1 and len(runnable) > 1:
+            side_by_side.first_pass(
+                testdir, runnable, ref_results, side, first_attempt, finished, kill_running
+            )
+        else:
+            for name in runnable:
+                finished(name, first_attempt(testdir, name))
+        results = {n: results[n] for n in names}
 
         if mode == "reference":
             self.retry_own_failures(mode, names, results, attempt)
