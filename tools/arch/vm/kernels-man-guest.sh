@@ -8,6 +8,8 @@
 # FAIL ...", "CASE: not checkable here (...)") are printed between
 # "@@man SIDE PROGRAM" and "@@endman RC SECONDS"; kernels-man.py report
 # judges them as check-man does.
+# register-file-backed-EFAULT maps a file it makes in /var/tmp.
+mkdir -p /var/tmp
 for side in ours upstream; do
 	[ "$side" = ours ] && lib=/stage || lib=/upstream
 	for exe in /repo/man-checks/"$side"/*; do
