@@ -729,11 +729,20 @@ check-arch:
 # picks kernels. check-kernels-quick: the capi-tests (fallback and
 # policy-knobs' seccomp cases among them) on 5.10 and 6.1, no suite, no unit
 # tests (what .ci/run runs).
-.PHONY: check-kernels check-kernels-quick
+.PHONY: check-kernels check-kernels-quick check-man-kernels
 check-kernels: stage
 	sh tools/arch/vm/kernels.sh $(KERNELS)
 check-kernels-quick: stage
 	KERNELS_SUITE=none KERNELS_UNIT=0 sh tools/arch/vm/kernels.sh 5.10 6.1
+
+# The manual's checks (check-man's man/checks programs, built against ours and
+# upstream's) in the same guests, alone: no capi-tests, suite or unit tests;
+# report in build/kernels-man/man-report.md (docs/kernels/man-checks.md is
+# the last one). KERNELS="5.10" picks kernels (default 5.10 6.1 6.12 sid).
+# Not part of .ci/run (about 5 minutes a kernel under TCG).
+check-man-kernels: stage
+	KERNELS_MAN=1 KERNELS_CAPI=none KERNELS_SUITE=none KERNELS_UNIT=0 \
+		KERNELS_OUT=$(abspath $(BUILD))/kernels-man sh tools/arch/vm/kernels.sh $(or $(KERNELS),5.10 6.1 6.12 sid)
 
 .PHONY: check-arch-vm check-arch-musl check-arch-clang
 check-arch-vm:

@@ -133,22 +133,56 @@ def build_and_run(stage_usr, label, tmp, failures):
     return cases, results
 
 
-def build_and_run_one(source, stage_usr, label, tmp, failures):
-    """The cases and {case: result line} of one check program."""
+def build_one(source, stage_usr, exe):
+    """Builds one check program against stage_usr into exe, as check-man
+    does (also used by tools/arch/vm/kernels-man.py for the kernels'
+    guests): None, or the compiler's complaint."""
     stage_usr = os.path.abspath(stage_usr)
     cc = os.environ.get("CC", "cc")
-    exe = os.path.join(tmp, os.path.basename(source)[:-2] + "-" + label)
     r = subprocess.run([cc, "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-I",
                         os.path.join(stage_usr, "include"), source, "-o", exe,
                         "-L", os.path.join(stage_usr, "lib"), "-luring", "-lpthread"],
                        capture_output=True, text=True)
-    if r.returncode:
+    return r.stderr if r.returncode else None
+
+
+def list_cases(exe, env=None):
+    """The case names a built check program lists (`--list`; it asks the
+    kernel nothing)."""
+    r = subprocess.run([exe, "--list"], capture_output=True, text=True, env=env)
+    return [l.split()[0] for l in r.stdout.split("\n") if l.strip()]
+
+
+def parse_results(out):
+    """{case: verdict} from a check program's output lines "NAME: VERDICT"."""
+    results = {}
+    for line in out.split("\n"):
+        if ": " in line:
+            name, verdict = line.split(": ", 1)
+            results[name] = verdict
+    return results
+
+
+def verdict_kind(v):
+    """ok, not checkable (the kernel cannot show the claim), or failed."""
+    if v == "ok":
+        return "ok"
+    if v.startswith("not checkable here"):
+        return "not checkable"
+    return "failed"
+
+
+def build_and_run_one(source, stage_usr, label, tmp, failures):
+    """The cases and {case: result line} of one check program."""
+    stage_usr = os.path.abspath(stage_usr)
+    exe = os.path.join(tmp, os.path.basename(source)[:-2] + "-" + label)
+    err = build_one(source, stage_usr, exe)
+    if err is not None:
         failures.append("claims: %s does not build against %s:\n%s"
-                        % (source, stage_usr, r.stderr))
+                        % (source, stage_usr, err))
         return None, None
     env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(stage_usr, "lib"))
-    r = subprocess.run([exe, "--list"], capture_output=True, text=True, env=env)
-    cases = [l.split()[0] for l in r.stdout.split("\n") if l.strip()]
+    cases = list_cases(exe, env)
     rc = "a timeout"
     try:
         r = subprocess.run([exe], capture_output=True, text=True, env=env, cwd=tmp,
@@ -158,11 +192,7 @@ def build_and_run_one(source, stage_usr, label, tmp, failures):
         out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
         failures.append("claims (%s, %s): timed out after 120 s"
                         % (os.path.basename(source), label))
-    results = {}
-    for line in out.split("\n"):
-        if ": " in line:
-            name, verdict = line.split(": ", 1)
-            results[name] = verdict
+    results = parse_results(out)
     for c in cases:
         if c not in results:
             failures.append("claims (%s): case %s printed no result (exit %s)"
@@ -203,9 +233,9 @@ def check(man_dir, stage_usr, upstream_usr, page_paths, failures):
                 continue
             v = res[c]
             ran += 1
-            if v == "ok":
+            if verdict_kind(v) == "ok":
                 passed += 1
-            elif v.startswith("not checkable here"):
+            elif verdict_kind(v) == "not checkable":
                 not_here += 1
             else:
                 failures.append("claims: %s (%s, linked from %s): %s"

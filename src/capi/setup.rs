@@ -109,8 +109,9 @@ unsafe fn setup_done<T>(
 /// - `EINVAL`: `entries` is 0 or too large, a flag is unknown to the kernel,
 ///   or the flags do not go together. [check: queue-init-EINVAL-zero-entries]
 /// - `ENOMEM`: the kernel or the mapping ran out of memory, or the ring
-///   memory exceeds the caller's locked-memory limit (Linux 6.18 charges it
-///   to callers without CAP_IPC_LOCK). [check: err-io_uring_queue_init-ENOMEM]
+///   memory exceeds the caller's locked-memory limit (some kernels charge it
+///   to callers without CAP_IPC_LOCK: a 6.18 kernel does, Debian's 6.1, 6.12
+///   and 7.2 do not). [check: err-io_uring_queue_init-ENOMEM]
 ///   [check: rings-charged-to-memlock]
 /// - `EPERM`: io_uring is disabled for the caller (the
 ///   `kernel.io_uring_disabled` sysctl). [unchecked: needs the kernel.io_uring_disabled sysctl, which would change the whole machine]
@@ -155,8 +156,9 @@ pub unsafe extern "C" fn io_uring_queue_init(
 /// # Errors
 /// - `EINVAL`: see io_uring_setup(2), or `ring` or `p` is NULL. [check: err-io_uring_queue_init_params-EINVAL]
 /// - `ENOMEM`: the kernel or the mapping ran out of memory, or the ring
-///   memory exceeds the caller's locked-memory limit (Linux 6.18 charges it
-///   to callers without CAP_IPC_LOCK). [check: err-io_uring_queue_init_params-ENOMEM]
+///   memory exceeds the caller's locked-memory limit (some kernels charge it
+///   to callers without CAP_IPC_LOCK: a 6.18 kernel does, Debian's 6.1, 6.12
+///   and 7.2 do not). [check: err-io_uring_queue_init_params-ENOMEM]
 ///   [check: rings-charged-to-memlock]
 ///
 /// # Notes
@@ -366,9 +368,10 @@ pub unsafe extern "C" fn io_uring_ring_dontfork(ring: *mut io_uring) -> c_int {
 /// Tells how much of the locked-memory limit (RLIMIT_MEMLOCK) a ring of
 /// `entries` entries would use, by the rule of kernels before 5.12: on a
 /// kernel with `IORING_FEAT_NATIVE_WORKERS` (Linux 5.12 on, which charged
-/// ring memory to the memory cgroup instead) the answer is 0. Linux 6.18 (checked here; the
-/// release that changed this is not established) charges ring memory to
-/// RLIMIT_MEMLOCK again for a caller without CAP_IPC_LOCK, so there the 0 is
+/// ring memory to the memory cgroup instead) the answer is 0. Some later kernels
+/// charge ring memory to RLIMIT_MEMLOCK again for a caller without
+/// CAP_IPC_LOCK (measured: a 6.18 kernel does; Debian's 6.1, 6.12 and 7.2
+/// kernels do not; what decides it is not established), so there the 0 is
 /// wrong; io_uring_memory_size() tells how much memory a ring takes.
 /// [check: rings-charged-to-memlock]
 ///
@@ -387,8 +390,8 @@ pub extern "C" fn io_uring_mlock_size(entries: c_uint, flags: c_uint) -> libc::s
 ///
 /// As in liburing, `p` is only looked at on kernels without
 /// `IORING_FEAT_NATIVE_WORKERS` (before 5.12; and for a non-zero `entries`):
-/// on newer kernels the answer is 0 whatever `p` is, although Linux 6.18
-/// charges ring memory again (see io_uring_mlock_size()). Where liburing would then read a null
+/// on newer kernels the answer is 0 whatever `p` is, although some of them
+/// charge ring memory again (see io_uring_mlock_size()). Where liburing would then read a null
 /// `p`, the result is `-EINVAL`.
 ///
 /// # Return value

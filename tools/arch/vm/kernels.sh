@@ -21,23 +21,30 @@
 # library is this machine's, which the programs are linked against.
 # Environment:
 #   STAGE          our staged install (default build/stage; `make check-kernels` makes it)
+#   KERNELS_OUT    where builds, logs and reports go (default build/kernels)
 #   KERNELS_FULL=1 every one of liburing's tests instead of the selection
 #   KERNELS_SUITE  which of liburing's tests (space-separated; "none": none)
-#   KERNELS_CAPI   which capi-tests (space-separated; default all)
+#   KERNELS_CAPI   which capi-tests (space-separated; default all; "none":
+#                  none, not even built)
+#   KERNELS_MAN=1  also the manual's checks (man/checks, built against ours
+#                  and upstream's; kernels-man.py judges them and writes
+#                  build/kernels/man-report.md; make check-man-kernels)
 #   KERNELS_UNIT=0 leaves out the Rust unit tests (KERNELS_UNIT_PKGS: which
 #                  crates' tests; default those that ask the kernel)
 #   VM_TIMEOUT (seconds per boot, default 3600), VM_TEST_TIMEOUT (per
-#   capi-test, default 240), VM_LIBURING_TIMEOUT (per liburing test, default 60)
+#   capi-test, default 240), VM_LIBURING_TIMEOUT (per liburing test, default 60),
+#   VM_MAN_TIMEOUT (per program of man/checks, default 900)
 set -eu
 
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
 here=$repo/tools/arch/vm
 cache=$repo/.cache/kernels
-out=$repo/build/kernels
+out=${KERNELS_OUT:-$repo/build/kernels}
 vm_arch=x86_64
 vm_timeout=${VM_TIMEOUT:-3600}
 test_timeout=${VM_TEST_TIMEOUT:-240}
 liburing_timeout=${VM_LIBURING_TIMEOUT:-60}
+man_timeout=${VM_MAN_TIMEOUT:-900}
 kernels=${*:-5.10 6.1 6.12 sid}
 stage=${STAGE:-$repo/build/stage}
 start_all=$(date +%s)
@@ -121,12 +128,17 @@ step "upstream liburing 2.15 (tools/upstream/upstream.py)"
 upstream_stage=$(python3 tools/upstream/upstream.py stage 2>"$out/upstream.log") ||
 	{ tail -n 20 "$out/upstream.log"; exit 1; }
 
-step "building the capi-tests against ours and against upstream"
 cflags_base="-O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -I$repo/capi-tests"
-for side in ours upstream; do
-	[ $side = ours ] && usr=$stage/usr || usr=$upstream_stage/usr
+capi_sides="ours upstream"
+if [ "${KERNELS_CAPI:-}" = none ]; then
+	capi_sides=""
+else
+	step "building the capi-tests against ours and against upstream"
+fi
+rm -rf "$out/tests-ours" "$out/tests-upstream"
+for side in $capi_sides; do
+	[ "$side" = ours ] && usr=$stage/usr || usr=$upstream_stage/usr
 	dir=$out/tests-$side
-	rm -rf "$dir"
 	mkdir -p "$dir/built" "$dir/nobuild"
 	export usr dir cflags_base
 	# shellcheck disable=SC2016 # the inner script expands its own variables
@@ -173,6 +185,13 @@ if [ "${KERNELS_UNIT:-1}" = 1 ]; then
 		done
 fi
 
+man_checks=$out/man-checks
+rm -rf "$man_checks"
+if [ "${KERNELS_MAN:-0}" = 1 ]; then
+	step "building the manual's checks (man/checks) against ours and upstream's"
+	quietly nice python3 "$here/kernels-man.py" build "$stage/usr" "$upstream_stage/usr" "$man_checks"
+fi
+
 lt_built=""
 if [ "$suite" != none ]; then
 	step "building $suite_desc in three modes (lt-builds.py)"
@@ -204,10 +223,16 @@ if [ -n "$lt_built" ]; then
 	for mode in reference source binary; do cp -a "$out/liburing/$mode" "$root/repo/liburing/"; done
 fi
 cp "$here/kernels-guest.sh" "$root/repo/extra.sh"
+if [ -d "$man_checks" ]; then
+	mkdir -p "$root/repo/man-checks"
+	cp -a "$man_checks/ours" "$man_checks/upstream" "$root/repo/man-checks/"
+	cat "$here/kernels-man-guest.sh" >>"$root/repo/extra.sh"
+fi
 {
 	echo "#!/bin/sh"
 	echo "test_timeout=$test_timeout"
 	echo "liburing_timeout=$liburing_timeout"
+	echo "man_timeout=$man_timeout"
 	echo "tests=\"$built\""
 	echo "guest_skip=\"$guest_skip\""
 	echo "liburing_tests=\"$lt_built\""
@@ -249,5 +274,10 @@ rc=0
 # shellcheck disable=SC2086
 python3 "$here/kernels-report.py" "$out" --nobuild "$nobuild" --nobuild-upstream "$nobuild_upstream" \
 	--suite-desc "$suite_desc" $kernels || rc=$?
+if [ -d "$man_checks" ]; then
+	step "judging the manual's checks"
+	# shellcheck disable=SC2086
+	python3 "$here/kernels-man.py" report "$out" $kernels || rc=1
+fi
 echo "wall time $(($(date +%s) - start_all))s; logs and report in $out"
 exit $rc

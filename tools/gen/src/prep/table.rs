@@ -418,6 +418,10 @@ pub const HELPERS: &[Helper] = &[
             or("ioprio", "IORING_RECVSEND_FIXED_BUF"),
             set("buf_index", "buf_index"),
         ],
+        notes: "`IORING_OP_SENDMSG_ZC` takes registered buffers (`IORING_RECVSEND_FIXED_BUF`) \
+                from Linux 6.15 on; an older kernel fails the request with `-EINVAL` (its \
+                CQE may still carry `IORING_CQE_F_MORE`, and a notification CQE follow). \
+                [check: res-io_uring_prep_sendmsg_zc_fixed]",
         ..H
     },
     // ---- poll ---------------------------------------------------------
@@ -960,6 +964,9 @@ pub const HELPERS: &[Helper] = &[
         ],
         base: rw(&[("op", "IORING_OP_FADVISE"), ("addr", "NULL"), ("len", "0")]),
         stores: &[set("addr", "len"), set("fadvise_advice", "advice")],
+        notes: "The kernel reads a 64-bit length from `addr` (when `len` is 0) from Linux 6.11 \
+                on; an older kernel fails the request with `-EINVAL` (use \
+                `io_uring_prep_fadvise(3)` there). [check: res-io_uring_prep_fadvise64]",
         ..H
     },
     Helper {
@@ -977,6 +984,9 @@ pub const HELPERS: &[Helper] = &[
             ("offset", "length"),
         ]),
         stores: &[set("fadvise_advice", "advice")],
+        notes: "The kernel reads a 64-bit length from `off` (when `len` is 0) from Linux 6.11 \
+                on; an older kernel fails the request with `-EINVAL` (use \
+                `io_uring_prep_madvise(3)` there). [check: res-io_uring_prep_madvise64]",
         ..H
     },
     Helper {
