@@ -186,9 +186,23 @@ $(BUILD)/liburing.o: $(RUST_A) src/liburing.map Makefile
 $(BUILD)/liburing-static.o: $(RUST_A) src/liburing.map Makefile
 	$(call relink_object,$@,src/liburing.map,,$(RUST_A),$(ATTACH_SECTION))
 
-$(LIB_A): $(BUILD)/liburing-static.o
+# liburing.a: a member per function (tools/split-archive.sh), so a static
+# program gets only what its calls reach. __uring_rs_install, the one writer
+# of the hooks' state, is left to the diagnostics archive, which carries the
+# whole library as one object (DIAG_A). MIPS keeps its symbols global
+# (RELINK_LOCALIZE=no), which two members' copies of a helper would clash on:
+# there the archive stays one object.
+SPLIT_ARCHIVE := $(filter yes,$(RELINK_LOCALIZE))
+$(LIB_A): $(BUILD)/liburing-static.o tools/split-archive.sh
+ifeq ($(SPLIT_ARCHIVE),yes)
+	grep -vx __uring_rs_install $<.syms > $@.syms
+	LD="$(LD)" OBJCOPY="$(OBJCOPY)" AR="$(AR)" NM="$(NM)" RELINK_LDFLAGS="$(RELINK_LDFLAGS)" \
+		sh tools/split-archive.sh $< $@.syms $@ $(BUILD)/liburing-split
+	rm -rf $@.syms $(BUILD)/liburing-split
+else
 	rm -f $@
 	$(AR) rcs $@ $<
+endif
 
 # rustc's cdylib would replace our version script with its own, so the
 # staticlib is relinked by the C compiler: versioned symbols, nothing else.
@@ -243,9 +257,13 @@ $(DIAG_SO): $(BUILD)/uring-rs/liburing-diag.o diag/liburing-diag.map
 $(BUILD)/liburing-diag-static.o: $(DIAG_RUST_A) diag/liburing-diag.map Makefile
 	$(call relink_object,$@,diag/liburing-diag.map,,$(DIAG_RUST_A),)
 
-$(DIAG_A): $(BUILD)/liburing-diag-static.o
+# With a split liburing.a, the whole library rides along as a second member:
+# the diagnostics' constructor needs __uring_rs_install, and with it every
+# function of the program then comes from this one object, sharing the
+# hooks' state (so -luring-diag goes before -luring, as the README says).
+$(DIAG_A): $(BUILD)/liburing-diag-static.o $(if $(SPLIT_ARCHIVE),$(BUILD)/liburing-static.o)
 	rm -f $@
-	$(AR) rcs $@ $<
+	$(AR) rcs $@ $^
 
 diag: $(DIAG_SO) $(DIAG_A)
 
