@@ -36,8 +36,9 @@ if grep -qx '__uring_rs_install' "$syms"; then
 	exit 1
 fi
 # Writable data: nm's d/D (data), b/B (bss), g/G and s/S (small data and
-# bss of some targets); only the hooks' set-at-load state may be there.
-state='^_ZN10uring_core5hooks(8OBSERVER|14WATCHING_RINGS|5TIMED|9FAST_FROM)17h[0-9a-f]{16}E(\.[0-9]+)?$'
+# bss of some targets); only the hooks' set-at-load state may be there
+# (its names in rustc's legacy and v0 manglings).
+state='^(_ZN|_RNvNtCs[0-9A-Za-z]*_)10uring_core5hooks(8OBSERVER|14WATCHING_RINGS|5TIMED|9FAST_FROM)(17h[0-9a-f]{16}E)?(\.[0-9]+)?$'
 "$NM" "$object" | awk '$2 ~ /^[bBdDgGsS]$/ { print $3 }' | grep -Ev "$state" >"$work/other-data" || true
 if [ -s "$work/other-data" ]; then
 	echo "split-archive: writable data other than the hooks' state; each member would get its own copy:" >&2
