@@ -193,11 +193,12 @@ $(BUILD)/liburing-static.o: $(RUST_A) src/liburing.map Makefile
 # (RELINK_LOCALIZE=no), which two members' copies of a helper would clash on:
 # there the archive stays one object.
 SPLIT_ARCHIVE := $(filter yes,$(RELINK_LOCALIZE))
+SPLIT := LD="$(LD)" OBJCOPY="$(OBJCOPY)" AR="$(AR)" NM="$(NM)" RELINK_LDFLAGS="$(RELINK_LDFLAGS)" \
+	sh tools/split-archive.sh
 $(LIB_A): $(BUILD)/liburing-static.o tools/split-archive.sh
 ifeq ($(SPLIT_ARCHIVE),yes)
 	grep -vx __uring_rs_install $<.syms > $@.syms
-	LD="$(LD)" OBJCOPY="$(OBJCOPY)" AR="$(AR)" NM="$(NM)" RELINK_LDFLAGS="$(RELINK_LDFLAGS)" \
-		sh tools/split-archive.sh $< $@.syms $@ $(BUILD)/liburing-split
+	$(SPLIT) $@ $(BUILD)/liburing-split $< $@.syms
 	rm -rf $@.syms $(BUILD)/liburing-split
 else
 	rm -f $@
@@ -228,9 +229,25 @@ $(BUILD)/liburing-ffi.o: $(RUST_A) $(BUILD)/ffi.o src/liburing-ffi.map Makefile
 $(BUILD)/liburing-ffi-static.o: $(RUST_A) $(BUILD)/ffi.o src/liburing-ffi.map Makefile
 	$(call relink_object,$@,src/liburing-ffi.map,$(BUILD)/ffi.o,$(RUST_A),$(ATTACH_SECTION))
 
-$(FFI_A): $(BUILD)/liburing-ffi-static.o
+# liburing-ffi.a, split: liburing.a's members and one more, the inline
+# helpers (ffi.o, only the map's names global). They call the library by
+# name, so a program that links the diagnostics archive first gets those
+# calls from its copy of the library, and any other from liburing.a's members.
+$(FFI_A): $(if $(SPLIT_ARCHIVE),$(LIB_A) $(BUILD)/ffi.o src/liburing-ffi.map,$(BUILD)/liburing-ffi-static.o)
+ifeq ($(SPLIT_ARCHIVE),yes)
+	$(NM) -g --defined-only $(LIB_A) | awk 'NF == 3 { print $$3 }' | LC_ALL=C sort -u > $@.lib.syms
+	$(call map_symbols,src/liburing-ffi.map) | LC_ALL=C sort -u | LC_ALL=C comm -23 - $@.lib.syms > $@.helpers.syms
+	$(OBJCOPY) --keep-global-symbols=$@.helpers.syms $(BUILD)/ffi.o $(BUILD)/ffi-helpers.o
+	$(NM) -g --defined-only $(BUILD)/ffi-helpers.o | awk '{ print $$3 }' | LC_ALL=C sort | cmp -s - $@.helpers.syms || \
+		{ echo "$@: ffi.o does not define every helper of src/liburing-ffi.map" >&2; exit 1; }
+	rm -f $@
+	cp $(LIB_A) $@
+	$(AR) rs $@ $(BUILD)/ffi-helpers.o
+	rm -f $@.lib.syms $@.helpers.syms
+else
 	rm -f $@
 	$(AR) rcs $@ $<
+endif
 
 $(FFI_SO): $(BUILD)/liburing-ffi.o src/liburing-ffi.map Makefile
 	$(CC) $(CFLAGS) $(SANITIZE_FLAGS) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing-ffi.o \
