@@ -230,20 +230,22 @@ $(BUILD)/liburing-ffi-static.o: $(RUST_A) $(BUILD)/ffi.o src/liburing-ffi.map Ma
 	$(call relink_object,$@,src/liburing-ffi.map,$(BUILD)/ffi.o,$(RUST_A),$(ATTACH_SECTION))
 
 # liburing-ffi.a, split: liburing.a's members and one more, the inline
-# helpers (ffi.o, only the map's names global). They call the library by
+# helpers (ffi.o, only the map's names global; relinked first for i386's
+# PIC thunks, as relink_object says). They call the library by
 # name, so a program that links the diagnostics archive first gets those
 # calls from its copy of the library, and any other from liburing.a's members.
 $(FFI_A): $(if $(SPLIT_ARCHIVE),$(LIB_A) $(BUILD)/ffi.o src/liburing-ffi.map,$(BUILD)/liburing-ffi-static.o)
 ifeq ($(SPLIT_ARCHIVE),yes)
 	$(NM) -g --defined-only $(LIB_A) | awk 'NF == 3 { print $$3 }' | LC_ALL=C sort -u > $@.lib.syms
 	$(call map_symbols,src/liburing-ffi.map) | LC_ALL=C sort -u | LC_ALL=C comm -23 - $@.lib.syms > $@.helpers.syms
-	$(OBJCOPY) --keep-global-symbols=$@.helpers.syms $(BUILD)/ffi.o $(BUILD)/ffi-helpers.o
+	$(LD) -r $(RELINK_LDFLAGS) -o $(BUILD)/ffi-helpers.all.o $(BUILD)/ffi.o
+	$(OBJCOPY) --keep-global-symbols=$@.helpers.syms $(BUILD)/ffi-helpers.all.o $(BUILD)/ffi-helpers.o
 	$(NM) -g --defined-only $(BUILD)/ffi-helpers.o | awk '{ print $$3 }' | LC_ALL=C sort | cmp -s - $@.helpers.syms || \
 		{ echo "$@: ffi.o does not define every helper of src/liburing-ffi.map" >&2; exit 1; }
 	rm -f $@
 	cp $(LIB_A) $@
 	$(AR) rs $@ $(BUILD)/ffi-helpers.o
-	rm -f $@.lib.syms $@.helpers.syms
+	rm -f $@.lib.syms $@.helpers.syms $(BUILD)/ffi-helpers.all.o
 else
 	rm -f $@
 	$(AR) rcs $@ $<
