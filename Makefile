@@ -140,11 +140,12 @@ $(RUST_A) $(DIAG_RUST_A) &: $(RUST_SRC)
 	$(CARGO) build --release $(CARGO_OUTPUT) -p uring-rs -p uring-diag --lib \
 		$(if $(RUST_TARGET),--target $(RUST_TARGET)) $(CARGO_BUILD_FLAGS)
 
-# The archive holds one relocatable object: the Rust staticlib partially
+# Each library is first one relocatable object: the Rust staticlib partially
 # linked with only what liburing's functions reach (--gc-sections), then every
 # symbol made local except liburing's API and the internals liburing's own
-# tests link against. So `cc prog.c -luring` pulls in about what liburing's
-# archive does, and no Rust runtime symbol can clash with another library.
+# tests link against, so no Rust runtime symbol can clash with another
+# library. The archives are then cut into a member per function (LIB_A), so
+# `cc prog.c -luring` pulls in only what the program's calls reach.
 # (rustc's embedded LLVM bitcode is dropped first: binutils' LTO plugins
 # misread it, and C needs only machine code.)
 INTERNAL_SYMS := io_uring_mmap io_uring_unmap_rings io_uring_setup_ring_pointers \
