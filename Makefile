@@ -140,11 +140,12 @@ $(RUST_A) $(DIAG_RUST_A) &: $(RUST_SRC)
 	$(CARGO) build --release $(CARGO_OUTPUT) -p uring-rs -p uring-diag --lib \
 		$(if $(RUST_TARGET),--target $(RUST_TARGET)) $(CARGO_BUILD_FLAGS)
 
-# The archive holds one relocatable object: the Rust staticlib partially
+# Each library is first one relocatable object: the Rust staticlib partially
 # linked with only what liburing's functions reach (--gc-sections), then every
 # symbol made local except liburing's API and the internals liburing's own
-# tests link against. So `cc prog.c -luring` pulls in about what liburing's
-# archive does, and no Rust runtime symbol can clash with another library.
+# tests link against, so no Rust runtime symbol can clash with another
+# library. The archives are then cut into a member per function (LIB_A), so
+# `cc prog.c -luring` pulls in only what the program's calls reach.
 # (rustc's embedded LLVM bitcode is dropped first: binutils' LTO plugins
 # misread it, and C needs only machine code.)
 INTERNAL_SYMS := io_uring_mmap io_uring_unmap_rings io_uring_setup_ring_pointers \
@@ -186,9 +187,24 @@ $(BUILD)/liburing.o: $(RUST_A) src/liburing.map Makefile
 $(BUILD)/liburing-static.o: $(RUST_A) src/liburing.map Makefile
 	$(call relink_object,$@,src/liburing.map,,$(RUST_A),$(ATTACH_SECTION))
 
-$(LIB_A): $(BUILD)/liburing-static.o
+# liburing.a: a member per function (tools/split-archive.sh), so a static
+# program gets only what its calls reach. __uring_rs_install, the one writer
+# of the hooks' state, is left to the diagnostics archive, which carries the
+# whole library as one object (DIAG_A). MIPS keeps its symbols global
+# (RELINK_LOCALIZE=no), which two members' copies of a helper would clash on:
+# there the archive stays one object.
+SPLIT_ARCHIVE := $(filter yes,$(RELINK_LOCALIZE))
+SPLIT := LD="$(LD)" OBJCOPY="$(OBJCOPY)" AR="$(AR)" NM="$(NM)" RELINK_LDFLAGS="$(RELINK_LDFLAGS)" \
+	sh tools/split-archive.sh
+$(LIB_A): $(BUILD)/liburing-static.o tools/split-archive.sh
+ifeq ($(SPLIT_ARCHIVE),yes)
+	grep -vx __uring_rs_install $<.syms > $@.syms
+	$(SPLIT) $@ $(BUILD)/liburing-split $< $@.syms
+	rm -rf $@.syms $(BUILD)/liburing-split
+else
 	rm -f $@
 	$(AR) rcs $@ $<
+endif
 
 # rustc's cdylib would replace our version script with its own, so the
 # staticlib is relinked by the C compiler: versioned symbols, nothing else.
@@ -214,9 +230,27 @@ $(BUILD)/liburing-ffi.o: $(RUST_A) $(BUILD)/ffi.o src/liburing-ffi.map Makefile
 $(BUILD)/liburing-ffi-static.o: $(RUST_A) $(BUILD)/ffi.o src/liburing-ffi.map Makefile
 	$(call relink_object,$@,src/liburing-ffi.map,$(BUILD)/ffi.o,$(RUST_A),$(ATTACH_SECTION))
 
-$(FFI_A): $(BUILD)/liburing-ffi-static.o
+# liburing-ffi.a, split: liburing.a's members and one more, the inline
+# helpers (ffi.o, only the map's names global; relinked first for i386's
+# PIC thunks, as relink_object says). They call the library by
+# name, so a program that links the diagnostics archive first gets those
+# calls from its copy of the library, and any other from liburing.a's members.
+$(FFI_A): $(if $(SPLIT_ARCHIVE),$(LIB_A) $(BUILD)/ffi.o src/liburing-ffi.map,$(BUILD)/liburing-ffi-static.o)
+ifeq ($(SPLIT_ARCHIVE),yes)
+	$(NM) -g --defined-only $(LIB_A) | awk 'NF == 3 { print $$3 }' | LC_ALL=C sort -u > $@.lib.syms
+	$(call map_symbols,src/liburing-ffi.map) | LC_ALL=C sort -u | LC_ALL=C comm -23 - $@.lib.syms > $@.helpers.syms
+	$(LD) -r $(RELINK_LDFLAGS) -o $(BUILD)/ffi-helpers.all.o $(BUILD)/ffi.o
+	$(OBJCOPY) --keep-global-symbols=$@.helpers.syms $(BUILD)/ffi-helpers.all.o $(BUILD)/ffi-helpers.o
+	$(NM) -g --defined-only $(BUILD)/ffi-helpers.o | awk '{ print $$3 }' | LC_ALL=C sort | cmp -s - $@.helpers.syms || \
+		{ echo "$@: ffi.o does not define every helper of src/liburing-ffi.map" >&2; exit 1; }
+	rm -f $@
+	cp $(LIB_A) $@
+	$(AR) rs $@ $(BUILD)/ffi-helpers.o
+	rm -f $@.lib.syms $@.helpers.syms $(BUILD)/ffi-helpers.all.o
+else
 	rm -f $@
 	$(AR) rcs $@ $<
+endif
 
 $(FFI_SO): $(BUILD)/liburing-ffi.o src/liburing-ffi.map Makefile
 	$(CC) $(CFLAGS) $(SANITIZE_FLAGS) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing-ffi.o \
@@ -243,9 +277,13 @@ $(DIAG_SO): $(BUILD)/uring-rs/liburing-diag.o diag/liburing-diag.map
 $(BUILD)/liburing-diag-static.o: $(DIAG_RUST_A) diag/liburing-diag.map Makefile
 	$(call relink_object,$@,diag/liburing-diag.map,,$(DIAG_RUST_A),)
 
-$(DIAG_A): $(BUILD)/liburing-diag-static.o
+# With a split liburing.a, the whole library rides along as a second member:
+# the diagnostics' constructor needs __uring_rs_install, and with it every
+# function of the program then comes from this one object, sharing the
+# hooks' state (so -luring-diag goes before -luring, as the README says).
+$(DIAG_A): $(BUILD)/liburing-diag-static.o $(if $(SPLIT_ARCHIVE),$(BUILD)/liburing-static.o)
 	rm -f $@
-	$(AR) rcs $@ $<
+	$(AR) rcs $@ $^
 
 diag: $(DIAG_SO) $(DIAG_A)
 

@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# liburing.a as one member per exported function, so that a static program
+# gets only the functions it calls and what they reach: the linker takes
+# whole archive members, and one relocatable object would bring the whole
+# library (make footprint). liburing-ffi.a is these members and its helpers.
+#
+#   sh tools/split-archive.sh OUT.a WORKDIR OBJECT SYMS [OBJECT SYMS]...
+#
+# OBJECT is a relocatable object, the relinked library (Makefile's
+# relink_object: every symbol local except its exported ones); SYMS (a file,
+# one name a line) the functions to give a member each. A member is OBJECT
+# cut down by `ld -r --gc-sections` to one of SYMS and what it reaches there;
+# code two members share is copied into both as local symbols, and the other
+# SYMS a member reaches are local there (its own copy, never a second
+# definition). Undefined symbols no relocation of the member names are
+# dropped, so a member needs no more of libc than its code.
+#
+# A member's writable data is its own copy too (the compiler addresses local
+# data through its section, which no tool here can redirect to one shared
+# definition). That is right only for data nothing writes after load in a
+# program linked with this archive: the hooks' state, written only by
+# __uring_rs_install, which the diagnostics archive brings together with the
+# whole library (Makefile, DIAG_A) and which SYMS must therefore leave out.
+# Any other writable data stops the split.
+# Tools from the environment as the Makefile names them: LD, OBJCOPY, AR,
+# NM, RELINK_LDFLAGS.
+set -eu
+out=$1 work=$2
+shift 2
+LD=${LD:-ld} OBJCOPY=${OBJCOPY:-objcopy} AR=${AR:-ar} NM=${NM:-nm}
+RELINK_LDFLAGS=${RELINK_LDFLAGS:-}
+rm -rf "$work"
+mkdir -p "$work/members"
+: >"$work/all-syms"
+
+# Writable data: nm's d/D (data), b/B (bss), g/G and s/S (small data and
+# bss of some targets); only the hooks' set-at-load state may be there
+# (its names in rustc's legacy and v0 manglings).
+state='^(_ZN|_RNvNtCs[0-9A-Za-z]*_)10uring_core5hooks(8OBSERVER|14WATCHING_RINGS|5TIMED|9FAST_FROM)(17h[0-9a-f]{16}E)?(\.[0-9]+)?$'
+while [ $# -ge 2 ]; do
+	object=$1 syms=$2
+	shift 2
+	if grep -qx '__uring_rs_install' "$syms"; then
+		echo "split-archive: $syms names __uring_rs_install (its state would not be shared)" >&2
+		exit 1
+	fi
+	"$NM" "$object" | awk '$2 ~ /^[bBdDgGsS]$/ { print $3 }' | grep -Ev "$state" >"$work/other-data" || true
+	if [ -s "$work/other-data" ]; then
+		echo "split-archive: writable data in $object other than the hooks' state; each member would get its own copy:" >&2
+		cat "$work/other-data" >&2
+		exit 1
+	fi
+	"$NM" -u "$object" | awk '{ print $2 }' | LC_ALL=C sort -u >"$work/undefined"
+	while read -r sym; do
+		m=$work/members/$sym
+		# shellcheck disable=SC2086 # RELINK_LDFLAGS: a list of words or empty
+		"$LD" -r $RELINK_LDFLAGS --gc-sections -u "$sym" -o "$m.all" "$object"
+		"$OBJCOPY" --keep-global-symbol="$sym" --strip-unneeded-symbols="$work/undefined" "$m.all" "$m.o"
+		rm -f "$m.all"
+	done <"$syms"
+	cat "$syms" >>"$work/all-syms"
+done
+
+rm -f "$out"
+"$AR" rcs "$out" "$work"/members/*.o
+
+# Each name of the SYMS defined by exactly one member, and nothing else.
+"$NM" -g --defined-only "$out" | awk 'NF == 3 { print $3 }' | LC_ALL=C sort >"$work/defined"
+LC_ALL=C sort "$work/all-syms" >"$work/want"
+if ! cmp -s "$work/want" "$work/defined"; then
+	echo "split-archive: $out does not define each of the names given once, and nothing more:" >&2
+	diff "$work/want" "$work/defined" >&2 || true
+	exit 1
+fi
