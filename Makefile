@@ -144,7 +144,7 @@ $(RUST_A) $(DIAG_RUST_A) &: $(RUST_SRC)
 # linked with only what liburing's functions reach (--gc-sections), then every
 # symbol made local except liburing's API and the internals liburing's own
 # tests link against, so no Rust runtime symbol can clash with another
-# library. The archives are then cut into a member per function (LIB_A), so
+# library. The archives are then cut into a member per function or group (LIB_A), so
 # `cc prog.c -luring` pulls in only what the program's calls reach.
 # (rustc's embedded LLVM bitcode is dropped first: binutils' LTO plugins
 # misread it, and C needs only machine code.)
@@ -187,8 +187,9 @@ $(BUILD)/liburing.o: $(RUST_A) src/liburing.map Makefile
 $(BUILD)/liburing-static.o: $(RUST_A) src/liburing.map Makefile
 	$(call relink_object,$@,src/liburing.map,,$(RUST_A),$(ATTACH_SECTION))
 
-# liburing.a: a member per function (tools/split-archive.sh), so a static
-# program gets only what its calls reach. __uring_rs_install, the one writer
+# liburing.a: a member per function, or per group of functions that share
+# most of their code (src/liburing.a.groups; tools/split-archive.sh), so a
+# static program gets only what its calls reach. __uring_rs_install, the one writer
 # of the hooks' state, is left to the diagnostics archive, which carries the
 # whole library as one object (DIAG_A). MIPS keeps its symbols global
 # (RELINK_LOCALIZE=no), which two members' copies of a helper would clash on:
@@ -196,10 +197,10 @@ $(BUILD)/liburing-static.o: $(RUST_A) src/liburing.map Makefile
 SPLIT_ARCHIVE := $(filter yes,$(RELINK_LOCALIZE))
 SPLIT := LD="$(LD)" OBJCOPY="$(OBJCOPY)" AR="$(AR)" NM="$(NM)" RELINK_LDFLAGS="$(RELINK_LDFLAGS)" \
 	sh tools/split-archive.sh
-$(LIB_A): $(BUILD)/liburing-static.o tools/split-archive.sh
+$(LIB_A): $(BUILD)/liburing-static.o tools/split-archive.sh src/liburing.a.groups
 ifeq ($(SPLIT_ARCHIVE),yes)
 	grep -vx __uring_rs_install $<.syms > $@.syms
-	$(SPLIT) $@ $(BUILD)/liburing-split $< $@.syms
+	MEMBER_GROUPS=src/liburing.a.groups $(SPLIT) $@ $(BUILD)/liburing-split $< $@.syms
 	rm -rf $@.syms $(BUILD)/liburing-split
 else
 	rm -f $@

@@ -6,7 +6,8 @@
 #     relocations the loader applies in every process (readelf -r);
 #   - a program that does one NOP round trip, linked with liburing.a: the
 #     text + data it gains over an empty program, with the C library linked
-#     dynamically (what the archive itself brings) and statically;
+#     dynamically (what the archive itself brings) and statically; and a
+#     static program that takes every function the archive defines;
 #   - an empty program linked with -luring: minor page faults and maximum
 #     RSS (GNU time), and its start time, ours and upstream's run in turn,
 #     PAIRS pairs of BATCH runs, as the median of the per-pair ratios.
@@ -45,6 +46,19 @@ int main(void)
 }
 EOF
 printf 'int main(void) { return 0; }\n' >"$out/empty.c"
+# A program taking the address of every function both archives define: what
+# a program calling all of them would gain (ours is cut into members, and
+# code two members share is in both).
+defined() { nm -g --defined-only "$1" | awk 'NF == 3 && $2 == "T" { print $3 }' | LC_ALL=C sort -u; }
+defined "$ours/lib/liburing.a" >"$out/ours.syms"
+defined "$up/lib/liburing.a" | LC_ALL=C comm -12 "$out/ours.syms" - >"$out/every.syms"
+{
+	sed 's/.*/extern void &(void);/' "$out/every.syms"
+	echo 'void *volatile every[] = {'
+	sed 's/.*/\t(void *)\&&,/' "$out/every.syms"
+	echo '};'
+	echo 'int main(void) { return every[0] == 0; }'
+} >"$out/every.c"
 
 $CC -O2 -o "$out/empty-dyn" "$out/empty.c"
 $CC -O2 -static -o "$out/empty-static" "$out/empty.c"
@@ -52,6 +66,7 @@ for lib in ours up; do
 	if [ $lib = ours ]; then usr=$ours; else usr=$up; fi
 	$CC -O2 -I"$usr/include" -o "$out/nop-a-$lib" "$out/nop.c" "$usr/lib/liburing.a"
 	$CC -O2 -static -I"$usr/include" -o "$out/nop-static-$lib" "$out/nop.c" "$usr/lib/liburing.a"
+	$CC -O2 -static -o "$out/every-static-$lib" "$out/every.c" "$usr/lib/liburing.a"
 	$CC -O2 -o "$out/empty-so-$lib" "$out/empty.c" -L"$usr/lib" -Wl,-rpath,"$usr/lib" \
 		-Wl,--no-as-needed -l:liburing.so.2
 	if ! "$out/nop-a-$lib" || ! "$out/nop-static-$lib"; then
@@ -74,6 +89,8 @@ row "NOP program with liburing.a, text + data gained (bytes)" "$g_o" "$g_u" "$(r
 base=$(text_data "$out/empty-static")
 g_o=$(($(text_data "$out/nop-static-ours") - base)) g_u=$(($(text_data "$out/nop-static-up") - base))
 row "the same, fully static (-static), gained over an empty static program" "$g_o" "$g_u" "$(ratio "$g_o" "$g_u")"
+g_o=$(($(text_data "$out/every-static-ours") - base)) g_u=$(($(text_data "$out/every-static-up") - base))
+row "a static program taking every function of liburing.a ($(wc -l <"$out/every.syms")), gained" "$g_o" "$g_u" "$(ratio "$g_o" "$g_u")"
 
 if [ -x /usr/bin/time ]; then
 	med() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# liburing.a as one member per exported function, so that a static program
+# liburing.a as one member per exported function (or per group of functions
+# that share most of their code), so that a static program
 # gets only the functions it calls and what they reach: the linker takes
 # whole archive members, and one relocatable object would bring the whole
 # library (make footprint). liburing-ffi.a is these members and its helpers.
@@ -16,6 +17,10 @@
 # definition). Undefined symbols no relocation of the member names are
 # dropped, so a member needs no more of libc than its code.
 #
+# MEMBER_GROUPS (a file, optional) names functions that share most of their
+# code, a group a line ('#' starts a comment): a group is one member, so a
+# program calling several of them gets that code once.
+#
 # A member's writable data is its own copy too (the compiler addresses local
 # data through its section, which no tool here can redirect to one shared
 # definition). That is right only for data nothing writes after load in a
@@ -29,6 +34,7 @@ set -eu
 out=$1 work=$2
 shift 2
 LD=${LD:-ld} OBJCOPY=${OBJCOPY:-objcopy} AR=${AR:-ar} NM=${NM:-nm}
+groups=${MEMBER_GROUPS:-}
 RELINK_LDFLAGS=${RELINK_LDFLAGS:-}
 rm -rf "$work"
 mkdir -p "$work/members"
@@ -52,13 +58,45 @@ while [ $# -ge 2 ]; do
 		exit 1
 	fi
 	"$NM" -u "$object" | awk '{ print $2 }' | LC_ALL=C sort -u >"$work/undefined"
-	while read -r sym; do
-		m=$work/members/$sym
-		# shellcheck disable=SC2086 # RELINK_LDFLAGS: a list of words or empty
-		"$LD" -r $RELINK_LDFLAGS --gc-sections -u "$sym" -o "$m.all" "$object"
-		"$OBJCOPY" --keep-global-symbol="$sym" --strip-unneeded-symbols="$work/undefined" "$m.all" "$m.o"
+	# One line per member: a group of MEMBER_GROUPS whose names are in SYMS,
+	# or a name of SYMS in no group.
+	awk -v groups="$groups" '
+		BEGIN {
+			while (groups != "" && (getline line < groups) > 0) {
+				sub(/#.*/, "", line)
+				n = split(line, w)
+				if (n == 0) continue
+				ng++
+				for (i = 1; i <= n; i++) group_of[w[i]] = ng
+			}
+		}
+		{ want[$1] = 1; order[++nw] = $1 }
+		END {
+			for (i = 1; i <= nw; i++) {
+				s = order[i]; g = group_of[s]
+				if (!g) { print s; continue }
+				if (done[g]++) continue
+				line = ""
+				for (t = 1; t <= nw; t++) if (group_of[order[t]] == g) line = line " " order[t]
+				print substr(line, 2)
+			}
+			for (s in group_of) if (!(s in want)) { print "unknown " s > "/dev/stderr"; bad = 1 }
+			exit bad
+		}' "$syms" >"$work/member-lines" ||
+		{ echo "split-archive: $groups names functions that $syms does not export" >&2; exit 1; }
+	while read -r names; do
+		m=$work/members/${names%% *}
+		keep="" undef=""
+		for sym in $names; do
+			keep="$keep --keep-global-symbol=$sym"
+			undef="$undef -u $sym"
+		done
+		# shellcheck disable=SC2086 # RELINK_LDFLAGS, undef, keep: lists of words
+		"$LD" -r $RELINK_LDFLAGS --gc-sections $undef -o "$m.all" "$object"
+		# shellcheck disable=SC2086
+		"$OBJCOPY" $keep --strip-unneeded-symbols="$work/undefined" "$m.all" "$m.o"
 		rm -f "$m.all"
-	done <"$syms"
+	done <"$work/member-lines"
 	cat "$syms" >>"$work/all-syms"
 done
 
