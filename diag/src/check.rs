@@ -121,20 +121,49 @@ extern "C" fn forked() {
     FORK_GEN.fetch_add(1, Ordering::Relaxed);
 }
 
+/// The kind bits of `Req::state` (above its count); none for a plain
+/// request. The fields they guard (`buf_group`, `chain`, `pos`) are
+/// written only with them.
+const KIND_MULTISHOT: u64 = 1 << 32;
+const KIND_BUF_SELECT: u64 = 1 << 33;
+const KIND_CHAINED: u64 = 1 << 34;
+const COUNT_MASK: u64 = u32::MAX as u64;
+/// `Req::state` of one plain request in flight, the fast walks' case:
+/// one store makes it, one compare finds it.
+const ONE_PLAIN: u64 = 1;
+
 #[derive(Clone, Copy)]
 struct Req {
     user_data: u64,
-    /// Requests in flight with this user_data (its occupancy bit is set
-    /// while not 0).
-    count: u32,
+    /// Requests in flight with this user_data (the low 32 bits; its
+    /// occupancy bit is set while not 0), and the `KIND_*` bits.
+    state: u64,
     opcode: u8,
-    multishot: bool,
-    buf_select: bool,
     buf_group: u16,
     fd: i32,
     /// Chain number (0: not linked) and place in it (1-based).
     chain: u32,
     pos: u16,
+}
+
+impl Req {
+    fn count(&self) -> u32 {
+        (self.state & COUNT_MASK) as u32
+    }
+    fn multishot(&self) -> bool {
+        self.state & KIND_MULTISHOT != 0
+    }
+    fn buf_select(&self) -> bool {
+        self.state & KIND_BUF_SELECT != 0
+    }
+}
+
+/// The kind bits of a request: multishot, selecting a buffer, linked.
+#[inline(always)]
+fn kind_of(multishot: bool, buf_select: bool, chain: u32) -> u64 {
+    (if multishot { KIND_MULTISHOT } else { 0 })
+        | (if buf_select { KIND_BUF_SELECT } else { 0 })
+        | (if chain != 0 { KIND_CHAINED } else { 0 })
 }
 
 #[derive(Clone, Copy)]
@@ -464,9 +493,8 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
             c.suspect = Some((user_data, sqe.opcode, c.reqs[i].opcode));
         }
         if let Some(r) = c.reqs.get_mut(i) {
-            r.count += 1;
+            r.state = u64::from(r.count() + 1) | kind_of(is_multishot(sqe), r.buf_select(), chain);
             r.opcode = sqe.opcode;
-            r.multishot = is_multishot(sqe);
             r.chain = chain;
             r.pos = pos;
         }
@@ -483,10 +511,12 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
             };
             *r = Req {
                 user_data,
-                count: 1,
+                state: 1 | kind_of(
+                    is_multishot(sqe),
+                    sqe.flags & IOSQE_BUFFER_SELECT != 0,
+                    chain,
+                ),
                 opcode: sqe.opcode,
-                multishot: is_multishot(sqe),
-                buf_select: sqe.flags & IOSQE_BUFFER_SELECT != 0,
                 buf_group: sqe.buf_index,
                 fd: sqe.fd,
                 chain,
@@ -511,10 +541,14 @@ fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: Call) {
     let Some(r) = c.reqs.get_mut(i) else {
         return;
     };
-    let (count, multishot, rare) = (r.count, r.multishot, r.buf_select || r.chain != 0);
+    let (count, multishot, rare) = (
+        r.count(),
+        r.multishot(),
+        r.state & (KIND_BUF_SELECT | KIND_CHAINED) != 0,
+    );
     if cqe.flags & IORING_CQE_F_MORE == 0 {
-        r.count -= 1;
-        if r.count == 0 {
+        r.state -= 1;
+        if r.count() == 0 {
             if let Some(bits) = c.occupied.get_mut(i / WAYS) {
                 *bits &= !(1 << (i % WAYS));
             }
@@ -533,12 +567,12 @@ fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: Call) {
 /// The checks of a CQE whose request selected a buffer or was linked.
 #[inline(never)]
 fn buffers_and_chains(c: &mut RingCheck, r: Req, count: u32, res: i32, call: Call) {
-    if r.buf_select {
+    if r.buf_select() {
         enobufs(c, &r, res, call);
     }
     // A chain member sharing its user_data with another request in flight
     // cannot be told apart from it: no chain finding from it.
-    if r.chain != 0 && count == 1 {
+    if r.state & KIND_CHAINED != 0 && count == 1 {
         chain_cqe(c, &r, res, call);
     }
 }
@@ -547,6 +581,15 @@ fn buffers_and_chains(c: &mut RingCheck, r: Req, count: u32, res: i32, call: Cal
 /// value is still in flight (both counted after the CQ was looked at).
 #[inline(always)]
 fn reuse(c: &mut RingCheck, call: Call) {
+    // Tested before it is taken: no store on the common path.
+    if c.suspect.is_some() {
+        reuse_taken(c, call);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn reuse_taken(c: &mut RingCheck, call: Call) {
     if let Some(suspect) = c.suspect.take() {
         reuse_judged(c, suspect, call);
     }
@@ -557,7 +600,7 @@ fn reuse(c: &mut RingCheck, call: Call) {
 fn reuse_judged(c: &mut RingCheck, (user_data, op, prev): (u64, u8, u8), call: Call) {
     let still = find(c, user_data)
         .and_then(|i| c.reqs.get(i))
-        .map_or(0, |r| r.count);
+        .map_or(0, Req::count);
     if still < 2 || c.lost || !wants(c, REUSE) {
         return;
     }
@@ -679,22 +722,22 @@ fn consumed_mark(sq: SubmitSide<'_>) -> u32 {
     }
 }
 
-/// Opcodes that may be multishot (`is_multishot` decides).
-#[inline(always)]
-fn maybe_multishot(op: u8) -> bool {
-    matches!(
-        op,
-        IORING_OP_RECV
-            | IORING_OP_RECVMSG
-            | IORING_OP_ACCEPT
-            | IORING_OP_POLL_ADD
-            | IORING_OP_READ_MULTISHOT
-            | IORING_OP_TIMEOUT
-    )
-}
+/// Opcodes that may be multishot (`is_multishot` decides), by opcode: one
+/// load tells the fast walk to leave such an SQE to `on_sqe`.
+static MAYBE_MULTISHOT: [bool; 256] = {
+    let mut t = [false; 256];
+    t[IORING_OP_RECV as usize] = true;
+    t[IORING_OP_RECVMSG as usize] = true;
+    t[IORING_OP_ACCEPT as usize] = true;
+    t[IORING_OP_POLL_ADD as usize] = true;
+    t[IORING_OP_READ_MULTISHOT as usize] = true;
+    t[IORING_OP_TIMEOUT as usize] = true;
+    t
+};
 
 /// Follows a plain request (no link, buffer, skip or multishot) whose
-/// bucket is empty, as `on_sqe` would; false when `on_sqe` must.
+/// bucket is empty, as `on_sqe` would; false when `on_sqe` must. Only the
+/// fields a plain request's checks read are written (see `Req::kind`).
 #[inline(always)]
 fn insert_plain(c: &mut RingCheck, user_data: u64, opcode: u8, fd: i32) -> bool {
     let b = bucket(user_data);
@@ -706,61 +749,59 @@ fn insert_plain(c: &mut RingCheck, user_data: u64, opcode: u8, fd: i32) -> bool 
     }
     *bits = 1;
     if let Some(r) = c.reqs.get_mut(b * WAYS) {
-        *r = Req {
-            user_data,
-            count: 1,
-            opcode,
-            multishot: false,
-            buf_select: false,
-            buf_group: 0,
-            fd,
-            chain: 0,
-            pos: 0,
-        };
+        r.user_data = user_data;
+        r.state = ONE_PLAIN;
+        r.opcode = opcode;
+        r.fd = fd;
     }
     c.in_flight += 1;
     true
 }
 
-/// `on_sqe` for slot `slot`, read again here: the fast walk then reads
-/// only the fields it tests.
+/// The SQEs from `pos` to `to` through `on_sqe` (the fast walk met one it
+/// does not follow itself), ending the submission's chain.
 #[inline(never)]
-fn on_sqe_general(c: &mut RingCheck, sqes: SqeArray<'_>, slot: u32) {
-    if let Some(sqe) = sqes.get(slot) {
+fn walk_sq_rest(c: &mut RingCheck, sqes: SqeArray<'_>, mask: u32, mut pos: u32, to: u32) {
+    while pos != to {
+        let Some(sqe) = sqes.get(pos & mask) else {
+            break;
+        };
         on_sqe(c, &sqe);
+        pos = pos.wrapping_add(1);
     }
+    c.cur_chain = 0;
 }
 
 /// The SQEs the kernel consumed: the common case (a plain ring, plain
 /// requests with their own user_data) in one lean pass, the rest through
-/// the general walk or `on_sqe`, with the same outcome.
+/// the general walk or `on_sqe`, with the same outcome. Between calls no
+/// chain is open (`cur_chain` is 0), so only the ring's state is tested
+/// before the pass, and a request the pass does not follow hands it and
+/// every later SQE to `walk_sq_rest`.
 #[inline(always)]
 fn walk_sq_fast(c: &mut RingCheck, sq: SubmitSide<'_>) {
     let to = sq.sq_khead();
     let from = c.sq_cursor;
-    if !c.simple || to.wrapping_sub(from) > sq.sq_entries() {
+    if !c.simple || c.lost || c.ended.is_some() || to.wrapping_sub(from) > sq.sq_entries() {
         walk_sq(c, sq);
         return;
     }
     c.sq_cursor = to;
-    let (sqes, mask) = (sq.sqes(), sq.sq_mask());
+    let (sqes, mask) = (sq.plain_sqes(), sq.sq_mask());
     let mut pos = from;
     while pos != to {
         let Some(sqe) = sqes.get(pos & mask) else {
             break;
         };
-        let general = sqe.flags & SLOW_SQE != 0
-            || c.cur_chain != 0
-            || c.lost
-            || c.ended.is_some()
-            || maybe_multishot(sqe.opcode);
-        if general || !insert_plain(c, sqe.user_data, sqe.opcode, sqe.fd) {
-            on_sqe_general(c, sqes, pos & mask);
+        if sqe.flags & SLOW_SQE != 0
+            || MAYBE_MULTISHOT[usize::from(sqe.opcode)]
+            || !insert_plain(c, sqe.user_data, sqe.opcode, sqe.fd)
+        {
+            walk_sq_rest(c, sqes, mask, pos, to);
+            return;
         }
         pos = pos.wrapping_add(1);
     }
-    // A chain does not run on past the SQEs of one submission.
-    c.cur_chain = 0;
 }
 
 /// Retires a plain request's last CQE found in its bucket's first slot, as
@@ -771,36 +812,43 @@ fn remove_plain(c: &mut RingCheck, user_data: u64, flags: u32) -> bool {
         return false;
     }
     let b = bucket(user_data);
-    let Some(&bits) = c.occupied.get(b) else {
-        return false;
-    };
     let Some(r) = c.reqs.get_mut(b * WAYS) else {
         return false;
     };
-    if bits & 1 == 0
-        || r.user_data != user_data
-        || r.count != 1
-        || r.multishot
-        || r.buf_select
-        || r.chain != 0
-    {
+    // A slot's count is not 0 exactly while its occupancy bit is set, so
+    // the state alone says the slot is taken.
+    if r.state != ONE_PLAIN || r.user_data != user_data {
         return false;
     }
-    r.count = 0;
+    r.state = 0;
     if let Some(bits) = c.occupied.get_mut(b) {
         *bits &= !1;
     }
-    c.in_flight = c.in_flight.saturating_sub(1);
+    // `in_flight` is the sum of the slots' counts: this one's was 1.
+    c.in_flight = c.in_flight.wrapping_sub(1);
     c.peeks_idle = 0;
     true
 }
 
-/// `on_cqe` for slot `slot`, read again here (as `on_sqe_general`).
+/// The CQEs from `pos` to `tail` through `on_cqe` (as `walk_sq_rest`);
+/// returns where it stopped.
 #[inline(never)]
-fn on_cqe_general(c: &mut RingCheck, cqes: CqeArray<'_>, slot: u32, call: Call) {
-    if let Some(cqe) = cqes.get(slot) {
+fn walk_cq_rest(
+    c: &mut RingCheck,
+    cqes: CqeArray<'_>,
+    mask: u32,
+    mut pos: u32,
+    tail: u32,
+    call: Call,
+) -> u32 {
+    while pos != tail {
+        let Some(cqe) = cqes.get(pos & mask) else {
+            break;
+        };
         on_cqe(c, &cqe, call);
+        pos = pos.wrapping_add(1);
     }
+    pos
 }
 
 /// The CQEs posted since the last look: when none of the program's CQ
@@ -818,14 +866,15 @@ fn walk_cq_fast(c: &mut RingCheck, cq: CompleteSide<'_>, call: Call) {
         return;
     }
     if tail != cursor {
-        let (cqes, mask) = (cq.cqes(), cq.cq_mask());
+        let (cqes, mask) = (cq.plain_cqes(), cq.cq_mask());
         let mut pos = cursor;
         while pos != tail {
             let Some(cqe) = cqes.get(pos & mask) else {
                 break;
             };
             if !remove_plain(c, cqe.user_data, cqe.flags) {
-                on_cqe_general(c, cqes, pos & mask, call);
+                pos = walk_cq_rest(c, cqes, mask, pos, tail, call);
+                break;
             }
             pos = pos.wrapping_add(1);
         }
@@ -1090,29 +1139,56 @@ pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, 
             c.owner_tid = gettid();
             c.owner_from_enable = true;
         }
-        walk_sq_fast(c, sq);
-        // The CQ too, after the SQ (so that every CQE's request is known):
-        // the program may have consumed CQEs inline since the last call.
-        // SAFETY: the ring is live for this call. A submit call does not own
-        // the CQ side: another thread may be reaping meanwhile, so the walk
-        // reads only kernel-shared words (atomically) and CQE copies, and
-        // drops its counts (`lost`) when the CQ was lapped under it.
-        let cqv = cq
-            .or_else(|| NonNull::new(sq.id().cast_mut()).map(|p| unsafe { CompleteSide::new(p) }));
-        if let Some(cqv) = cqv {
-            walk_cq_fast(c, cqv, call);
+        // The peek streak is counted (and read) on DEFER_TASKRUN rings
+        // only: other rings need neither `result` nor `enters` past here,
+        // which leaves the walks their registers.
+        if c.flags & IORING_SETUP_DEFER_TASKRUN != 0 {
+            submitted_deferred(c, sq, call, result, enters);
+            return;
         }
-        reuse(c, call);
-        if enters != 0 && cq.is_some() {
-            // Entered to get events: the kernel ran the ring's task work.
-            c.peeks_idle = 0;
-        } else {
-            idle_call(c, call, result);
-        }
-        if sq.sq_kflags() & IORING_SQ_CQ_OVERFLOW != 0 {
-            overflow(c, call, None);
-        }
+        submitted_walks(c, sq, call);
+        submitted_overflow(c, sq, call);
     });
+}
+
+/// The rest of `submitted` on a DEFER_TASKRUN ring.
+#[inline(never)]
+fn submitted_deferred(c: &mut RingCheck, sq: SubmitSide<'_>, call: Call, result: i32, enters: u32) {
+    submitted_walks(c, sq, call);
+    if enters != 0 && matches!(call, Call::SubmitWait) {
+        // Entered to get events: the kernel ran the ring's task work.
+        c.peeks_idle = 0;
+    } else {
+        idle_deferred(c, call, result);
+    }
+    submitted_overflow(c, sq, call);
+}
+
+/// The SQEs the kernel consumed, then the CQ, then a reused user_data.
+#[inline(always)]
+fn submitted_walks(c: &mut RingCheck, sq: SubmitSide<'_>, call: Call) {
+    walk_sq_fast(c, sq);
+    // The CQ too, after the SQ (so that every CQE's request is known):
+    // the program may have consumed CQEs inline since the last call.
+    // The same ring's CQ view, whether or not the call reaped (`cq` is
+    // then a view of this ring too): made here from the SQ view's
+    // pointer, so that only `call` is kept of `cq`.
+    if let Some(p) = NonNull::new(sq.id().cast_mut()) {
+        // SAFETY: the ring is live for this call. A submit call does not
+        // own the CQ side: another thread may be reaping meanwhile, so the
+        // walk reads only kernel-shared words (atomically) and CQE copies,
+        // and drops its counts (`lost`) when the CQ was lapped under it.
+        walk_cq_fast(c, unsafe { CompleteSide::new(p) }, call);
+    }
+    reuse(c, call);
+}
+
+/// The kernel holds back CQEs for want of CQ room.
+#[inline(always)]
+fn submitted_overflow(c: &mut RingCheck, sq: SubmitSide<'_>, call: Call) {
+    if sq.sq_kflags() & IORING_SQ_CQ_OVERFLOW != 0 {
+        overflow(c, call, None);
+    }
 }
 
 pub fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32) {
