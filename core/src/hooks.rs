@@ -365,6 +365,19 @@ impl<'a> SubmitSide<'a> {
             _ring: PhantomData,
         }
     }
+    /// The SQE array as a ring of 64-byte SQEs lays it out, one slot per
+    /// entry, for an observer that knows the ring has them (no SQE128, no
+    /// SQE_MIXED): no flag is read. On any ring its slots lie within the
+    /// array, as it holds at least one per entry.
+    #[inline(always)]
+    pub fn plain_sqes(self) -> SqeArray<'a> {
+        let base: *const io_uring_sqe = field!(self.sq.sqes);
+        SqeArray {
+            base,
+            slots: if base.is_null() { 0 } else { self.sq_entries() },
+            _ring: PhantomData,
+        }
+    }
 }
 
 /// A ring's SQE array as seen by the submitting thread inside one call.
@@ -451,6 +464,17 @@ impl<'a> CompleteSide<'a> {
             } else {
                 self.cq_entries() << big
             },
+            _ring: PhantomData,
+        }
+    }
+    /// The CQE array as a ring of 16-byte CQEs lays it out (no CQE32, no
+    /// CQE_MIXED), one slot per entry, as [`SubmitSide::plain_sqes`].
+    #[inline(always)]
+    pub fn plain_cqes(self) -> CqeArray<'a> {
+        let base: *const io_uring_cqe = field!(self.cq.cqes);
+        CqeArray {
+            base,
+            slots: if base.is_null() { 0 } else { self.cq_entries() },
             _ring: PhantomData,
         }
     }

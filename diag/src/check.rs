@@ -121,20 +121,49 @@ extern "C" fn forked() {
     FORK_GEN.fetch_add(1, Ordering::Relaxed);
 }
 
+/// The kind bits of `Req::state` (above its count); none for a plain
+/// request. The fields they guard (`buf_group`, `chain`, `pos`) are
+/// written only with them.
+const KIND_MULTISHOT: u64 = 1 << 32;
+const KIND_BUF_SELECT: u64 = 1 << 33;
+const KIND_CHAINED: u64 = 1 << 34;
+const COUNT_MASK: u64 = u32::MAX as u64;
+/// `Req::state` of one plain request in flight, the fast walks' case:
+/// one store makes it, one compare finds it.
+const ONE_PLAIN: u64 = 1;
+
 #[derive(Clone, Copy)]
 struct Req {
     user_data: u64,
-    /// Requests in flight with this user_data (its occupancy bit is set
-    /// while not 0).
-    count: u32,
+    /// Requests in flight with this user_data (the low 32 bits; its
+    /// occupancy bit is set while not 0), and the `KIND_*` bits.
+    state: u64,
     opcode: u8,
-    multishot: bool,
-    buf_select: bool,
     buf_group: u16,
     fd: i32,
     /// Chain number (0: not linked) and place in it (1-based).
     chain: u32,
     pos: u16,
+}
+
+impl Req {
+    fn count(&self) -> u32 {
+        (self.state & COUNT_MASK) as u32
+    }
+    fn multishot(&self) -> bool {
+        self.state & KIND_MULTISHOT != 0
+    }
+    fn buf_select(&self) -> bool {
+        self.state & KIND_BUF_SELECT != 0
+    }
+}
+
+/// The kind bits of a request: multishot, selecting a buffer, linked.
+#[inline(always)]
+fn kind_of(multishot: bool, buf_select: bool, chain: u32) -> u64 {
+    (if multishot { KIND_MULTISHOT } else { 0 })
+        | (if buf_select { KIND_BUF_SELECT } else { 0 })
+        | (if chain != 0 { KIND_CHAINED } else { 0 })
 }
 
 #[derive(Clone, Copy)]
@@ -147,6 +176,17 @@ struct Chain {
     /// The first member seen cancelled before the failure was seen.
     cancelled: Option<(u64, u8, u16)>,
 }
+
+/// `RingCheck::detour`: a CQE went by unseen (or the table filled), so
+/// the in-flight counts are given up.
+const DETOUR_LOST: u8 = 1 << 0;
+/// `RingCheck::detour`: a multishot request ended (`RingCheck::ended`).
+const DETOUR_ENDED: u8 = 1 << 1;
+/// `RingCheck::detour`: a setup flag takes the ring off the fast walks
+/// (`SLOW_SETUP`), or DEFER_TASKRUN (the peek streak).
+const DETOUR_SETUP: u8 = 1 << 2;
+/// `RingCheck::detour`: the owner thread is not known yet.
+const DETOUR_OWNER: u8 = 1 << 3;
 
 /// One checked ring; allocated zeroed (every field valid as zero bytes).
 struct RingCheck {
@@ -161,8 +201,10 @@ struct RingCheck {
     fork_gen: u32,
     sq_cursor: u32,
     cq_cursor: u32,
-    /// A CQE went by unseen (or the table filled): no in-flight counts.
-    lost: bool,
+    /// The `DETOUR_*` reasons why the submit hook's fast path leaves this
+    /// ring to the general code (0: it takes it), in one byte so that one
+    /// test answers; `lost()` is one of them.
+    detour: u8,
     /// No setup flag takes the ring off the fast walks (`SLOW_SETUP`).
     simple: bool,
     in_flight: u32,
@@ -175,6 +217,8 @@ struct RingCheck {
     chain_skip: bool,
     next_chain: u32,
     chain_pos: u16,
+    /// A multishot request that ended: user_data, opcode, fd, result
+    /// (set through `set_ended`).
     ended: Option<(u64, u8, i32, i32)>,
     /// A user_data submitted while one of its value was in flight: the
     /// value, the new opcode, the old one.
@@ -184,6 +228,30 @@ struct RingCheck {
     /// Per bucket, a bit per slot holding a request in flight.
     occupied: [u8; BUCKETS],
     reqs: [Req; REQ_SLOTS],
+}
+
+impl RingCheck {
+    /// The in-flight counts were given up.
+    fn lost(&self) -> bool {
+        self.detour & DETOUR_LOST != 0
+    }
+    fn set_lost(&mut self) {
+        self.detour |= DETOUR_LOST;
+    }
+    fn set_ended(&mut self, ended: Option<(u64, u8, i32, i32)>) {
+        self.ended = ended;
+        if ended.is_some() {
+            self.detour |= DETOUR_ENDED;
+        } else {
+            self.detour &= !DETOUR_ENDED;
+        }
+    }
+    fn set_owner(&mut self, tid: i32) {
+        self.owner_tid = tid;
+        if tid != 0 {
+            self.detour &= !DETOUR_OWNER;
+        }
+    }
 }
 
 struct Slot {
@@ -198,17 +266,44 @@ const FREE: Slot = Slot {
 };
 static SLOTS: [Slot; MAX_RINGS] = [FREE; MAX_RINGS];
 
-/// Runs `f` on `ring`'s record when this thread can check it out (the
-/// same hand-over as the trace's table: Acquire swap out, Release back).
+/// A ring's record checked out of its slot by this thread (the same
+/// hand-over as the trace's table: Acquire swap out, Release back). Two
+/// words, passed in registers: the submit hook's fast path hands it on to
+/// a continuation in a tail call.
+struct CheckedOut {
+    slot: &'static Slot,
+    rec: NonNull<RingCheck>,
+}
+
+impl CheckedOut {
+    /// `ring`'s record, unless it is not followed or checked out already.
+    #[inline(always)]
+    fn take(ring: usize) -> Option<CheckedOut> {
+        let slot = SLOTS
+            .iter()
+            .find(|s| s.ring.load(Ordering::Relaxed) == ring)?;
+        let rec = NonNull::new(slot.rec.swap(null_mut(), Ordering::Acquire))?;
+        Some(CheckedOut { slot, rec })
+    }
+
+    #[inline(always)]
+    fn rec(&mut self) -> &mut RingCheck {
+        // SAFETY: checked out by the swap in `take`: this thread's alone
+        // until `put_back` stores it again.
+        unsafe { self.rec.as_mut() }
+    }
+
+    #[inline(always)]
+    fn put_back(self) {
+        self.slot.rec.store(self.rec.as_ptr(), Ordering::Release);
+    }
+}
+
+/// Runs `f` on `ring`'s record when this thread can check it out.
 fn with_ring<R>(ring: usize, f: impl FnOnce(&mut RingCheck) -> R) -> Option<R> {
-    let slot = SLOTS
-        .iter()
-        .find(|s| s.ring.load(Ordering::Relaxed) == ring)?;
-    let rec = NonNull::new(slot.rec.swap(null_mut(), Ordering::Acquire))?;
-    let mut p = rec;
-    // SAFETY: checked out by the swap: this thread's alone until stored back.
-    let r = f(unsafe { p.as_mut() });
-    slot.rec.store(rec.as_ptr(), Ordering::Release);
+    let mut out = CheckedOut::take(ring)?;
+    let r = f(out.rec());
+    out.put_back();
     Some(r)
 }
 
@@ -446,10 +541,10 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
     // A multishot request of the same kind on the same file is a re-arm.
     if let Some((_, op, fd, _)) = c.ended {
         if op == sqe.opcode && fd == sqe.fd {
-            c.ended = None;
+            c.set_ended(None);
         }
     }
-    if c.lost || after_skip || sqe.flags & IOSQE_CQE_SKIP_SUCCESS != 0 {
+    if c.lost() || after_skip || sqe.flags & IOSQE_CQE_SKIP_SUCCESS != 0 {
         // No CQE is owed on success: not followed.
         return;
     }
@@ -464,9 +559,8 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
             c.suspect = Some((user_data, sqe.opcode, c.reqs[i].opcode));
         }
         if let Some(r) = c.reqs.get_mut(i) {
-            r.count += 1;
+            r.state = u64::from(r.count() + 1) | kind_of(is_multishot(sqe), r.buf_select(), chain);
             r.opcode = sqe.opcode;
-            r.multishot = is_multishot(sqe);
             r.chain = chain;
             r.pos = pos;
         }
@@ -483,10 +577,12 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
             };
             *r = Req {
                 user_data,
-                count: 1,
+                state: 1 | kind_of(
+                    is_multishot(sqe),
+                    sqe.flags & IOSQE_BUFFER_SELECT != 0,
+                    chain,
+                ),
                 opcode: sqe.opcode,
-                multishot: is_multishot(sqe),
-                buf_select: sqe.flags & IOSQE_BUFFER_SELECT != 0,
                 buf_group: sqe.buf_index,
                 fd: sqe.fd,
                 chain,
@@ -494,7 +590,7 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
             };
             c.in_flight += 1;
         }
-        None => c.lost = true,
+        None => c.set_lost(),
     }
 }
 
@@ -511,10 +607,14 @@ fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: Call) {
     let Some(r) = c.reqs.get_mut(i) else {
         return;
     };
-    let (count, multishot, rare) = (r.count, r.multishot, r.buf_select || r.chain != 0);
+    let (count, multishot, rare) = (
+        r.count(),
+        r.multishot(),
+        r.state & (KIND_BUF_SELECT | KIND_CHAINED) != 0,
+    );
     if cqe.flags & IORING_CQE_F_MORE == 0 {
-        r.count -= 1;
-        if r.count == 0 {
+        r.state -= 1;
+        if r.count() == 0 {
             if let Some(bits) = c.occupied.get_mut(i / WAYS) {
                 *bits &= !(1 << (i % WAYS));
             }
@@ -522,7 +622,8 @@ fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: Call) {
         c.in_flight = c.in_flight.saturating_sub(1);
         if multishot {
             let r = &c.reqs[i];
-            c.ended = Some((r.user_data, r.opcode, r.fd, cqe.res));
+            let ended = Some((r.user_data, r.opcode, r.fd, cqe.res));
+            c.set_ended(ended);
         }
     }
     if rare {
@@ -533,12 +634,12 @@ fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: Call) {
 /// The checks of a CQE whose request selected a buffer or was linked.
 #[inline(never)]
 fn buffers_and_chains(c: &mut RingCheck, r: Req, count: u32, res: i32, call: Call) {
-    if r.buf_select {
+    if r.buf_select() {
         enobufs(c, &r, res, call);
     }
     // A chain member sharing its user_data with another request in flight
     // cannot be told apart from it: no chain finding from it.
-    if r.chain != 0 && count == 1 {
+    if r.state & KIND_CHAINED != 0 && count == 1 {
         chain_cqe(c, &r, res, call);
     }
 }
@@ -547,6 +648,15 @@ fn buffers_and_chains(c: &mut RingCheck, r: Req, count: u32, res: i32, call: Cal
 /// value is still in flight (both counted after the CQ was looked at).
 #[inline(always)]
 fn reuse(c: &mut RingCheck, call: Call) {
+    // Tested before it is taken: no store on the common path.
+    if c.suspect.is_some() {
+        reuse_taken(c, call);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn reuse_taken(c: &mut RingCheck, call: Call) {
     if let Some(suspect) = c.suspect.take() {
         reuse_judged(c, suspect, call);
     }
@@ -557,8 +667,8 @@ fn reuse(c: &mut RingCheck, call: Call) {
 fn reuse_judged(c: &mut RingCheck, (user_data, op, prev): (u64, u8, u8), call: Call) {
     let still = find(c, user_data)
         .and_then(|i| c.reqs.get(i))
-        .map_or(0, |r| r.count);
-    if still < 2 || c.lost || !wants(c, REUSE) {
+        .map_or(0, Req::count);
+    if still < 2 || c.lost() || !wants(c, REUSE) {
         return;
     }
     let mut l = head(c, "user-data-reuse", call);
@@ -679,22 +789,22 @@ fn consumed_mark(sq: SubmitSide<'_>) -> u32 {
     }
 }
 
-/// Opcodes that may be multishot (`is_multishot` decides).
-#[inline(always)]
-fn maybe_multishot(op: u8) -> bool {
-    matches!(
-        op,
-        IORING_OP_RECV
-            | IORING_OP_RECVMSG
-            | IORING_OP_ACCEPT
-            | IORING_OP_POLL_ADD
-            | IORING_OP_READ_MULTISHOT
-            | IORING_OP_TIMEOUT
-    )
-}
+/// Opcodes that may be multishot (`is_multishot` decides), by opcode: one
+/// load tells the fast walk to leave such an SQE to `on_sqe`.
+static MAYBE_MULTISHOT: [bool; 256] = {
+    let mut t = [false; 256];
+    t[IORING_OP_RECV as usize] = true;
+    t[IORING_OP_RECVMSG as usize] = true;
+    t[IORING_OP_ACCEPT as usize] = true;
+    t[IORING_OP_POLL_ADD as usize] = true;
+    t[IORING_OP_READ_MULTISHOT as usize] = true;
+    t[IORING_OP_TIMEOUT as usize] = true;
+    t
+};
 
 /// Follows a plain request (no link, buffer, skip or multishot) whose
-/// bucket is empty, as `on_sqe` would; false when `on_sqe` must.
+/// bucket is empty, as `on_sqe` would; false when `on_sqe` must. Only the
+/// fields a plain request's checks read are written (see `Req::kind`).
 #[inline(always)]
 fn insert_plain(c: &mut RingCheck, user_data: u64, opcode: u8, fd: i32) -> bool {
     let b = bucket(user_data);
@@ -706,101 +816,114 @@ fn insert_plain(c: &mut RingCheck, user_data: u64, opcode: u8, fd: i32) -> bool 
     }
     *bits = 1;
     if let Some(r) = c.reqs.get_mut(b * WAYS) {
-        *r = Req {
-            user_data,
-            count: 1,
-            opcode,
-            multishot: false,
-            buf_select: false,
-            buf_group: 0,
-            fd,
-            chain: 0,
-            pos: 0,
-        };
+        r.user_data = user_data;
+        r.state = ONE_PLAIN;
+        r.opcode = opcode;
+        r.fd = fd;
     }
     c.in_flight += 1;
     true
 }
 
-/// `on_sqe` for slot `slot`, read again here: the fast walk then reads
-/// only the fields it tests.
+/// The SQEs from `pos` to `to` through `on_sqe` (the fast walk met one it
+/// does not follow itself), ending the submission's chain.
 #[inline(never)]
-fn on_sqe_general(c: &mut RingCheck, sqes: SqeArray<'_>, slot: u32) {
-    if let Some(sqe) = sqes.get(slot) {
-        on_sqe(c, &sqe);
-    }
-}
-
-/// The SQEs the kernel consumed: the common case (a plain ring, plain
-/// requests with their own user_data) in one lean pass, the rest through
-/// the general walk or `on_sqe`, with the same outcome.
-#[inline(always)]
-fn walk_sq_fast(c: &mut RingCheck, sq: SubmitSide<'_>) {
-    let to = sq.sq_khead();
-    let from = c.sq_cursor;
-    if !c.simple || to.wrapping_sub(from) > sq.sq_entries() {
-        walk_sq(c, sq);
-        return;
-    }
-    c.sq_cursor = to;
-    let (sqes, mask) = (sq.sqes(), sq.sq_mask());
-    let mut pos = from;
+fn walk_sq_rest(c: &mut RingCheck, sqes: SqeArray<'_>, mask: u32, mut pos: u32, to: u32) {
     while pos != to {
         let Some(sqe) = sqes.get(pos & mask) else {
             break;
         };
-        let general = sqe.flags & SLOW_SQE != 0
-            || c.cur_chain != 0
-            || c.lost
-            || c.ended.is_some()
-            || maybe_multishot(sqe.opcode);
-        if general || !insert_plain(c, sqe.user_data, sqe.opcode, sqe.fd) {
-            on_sqe_general(c, sqes, pos & mask);
-        }
+        on_sqe(c, &sqe);
         pos = pos.wrapping_add(1);
     }
-    // A chain does not run on past the SQEs of one submission.
     c.cur_chain = 0;
 }
 
+/// The plain requests among the SQEs from `pos` to `to` of a plain ring,
+/// followed as `on_sqe` would; stops at the first SQE it does not follow
+/// itself (or cannot read) and returns its position, for `walk_sq_rest`.
+#[inline(always)]
+fn sq_pass(c: &mut RingCheck, sqes: SqeArray<'_>, mask: u32, mut pos: u32, to: u32) -> Option<u32> {
+    while pos != to {
+        let Some(sqe) = sqes.get(pos & mask) else {
+            return Some(pos);
+        };
+        if sqe.flags & SLOW_SQE != 0
+            || MAYBE_MULTISHOT[usize::from(sqe.opcode)]
+            || !insert_plain(c, sqe.user_data, sqe.opcode, sqe.fd)
+        {
+            return Some(pos);
+        }
+        pos = pos.wrapping_add(1);
+    }
+    None
+}
+
+/// The SQEs the kernel consumed: the common case (a plain ring, plain
+/// requests with their own user_data) in one lean pass, the rest through
+/// the general walk or `on_sqe`, with the same outcome. Between calls no
+/// chain is open (`cur_chain` is 0), so only the ring's state is tested
+/// before the pass.
+#[inline(always)]
+fn walk_sq_fast(c: &mut RingCheck, sq: SubmitSide<'_>) {
+    let to = sq.sq_khead();
+    let from = c.sq_cursor;
+    if !c.simple || c.lost() || c.ended.is_some() || to.wrapping_sub(from) > sq.sq_entries() {
+        walk_sq(c, sq);
+        return;
+    }
+    c.sq_cursor = to;
+    let (sqes, mask) = (sq.plain_sqes(), sq.sq_mask());
+    if let Some(pos) = sq_pass(c, sqes, mask, from, to) {
+        walk_sq_rest(c, sqes, mask, pos, to);
+    }
+}
+
 /// Retires a plain request's last CQE found in its bucket's first slot, as
-/// `on_cqe` would; false when `on_cqe` must.
+/// `on_cqe` would but for the peek streak (the caller resets it); false
+/// when `on_cqe` must.
 #[inline(always)]
 fn remove_plain(c: &mut RingCheck, user_data: u64, flags: u32) -> bool {
     if flags & (IORING_CQE_F_SKIP | IORING_CQE_F_MORE) != 0 {
         return false;
     }
     let b = bucket(user_data);
-    let Some(&bits) = c.occupied.get(b) else {
-        return false;
-    };
     let Some(r) = c.reqs.get_mut(b * WAYS) else {
         return false;
     };
-    if bits & 1 == 0
-        || r.user_data != user_data
-        || r.count != 1
-        || r.multishot
-        || r.buf_select
-        || r.chain != 0
-    {
+    // A slot's count is not 0 exactly while its occupancy bit is set, so
+    // the state alone says the slot is taken.
+    if r.state != ONE_PLAIN || r.user_data != user_data {
         return false;
     }
-    r.count = 0;
+    r.state = 0;
     if let Some(bits) = c.occupied.get_mut(b) {
         *bits &= !1;
     }
-    c.in_flight = c.in_flight.saturating_sub(1);
-    c.peeks_idle = 0;
+    // `in_flight` is the sum of the slots' counts: this one's was 1.
+    c.in_flight = c.in_flight.wrapping_sub(1);
     true
 }
 
-/// `on_cqe` for slot `slot`, read again here (as `on_sqe_general`).
+/// The CQEs from `pos` to `tail` through `on_cqe` (as `walk_sq_rest`);
+/// returns where it stopped.
 #[inline(never)]
-fn on_cqe_general(c: &mut RingCheck, cqes: CqeArray<'_>, slot: u32, call: Call) {
-    if let Some(cqe) = cqes.get(slot) {
+fn walk_cq_rest(
+    c: &mut RingCheck,
+    cqes: CqeArray<'_>,
+    mask: u32,
+    mut pos: u32,
+    tail: u32,
+    call: Call,
+) -> u32 {
+    while pos != tail {
+        let Some(cqe) = cqes.get(pos & mask) else {
+            break;
+        };
         on_cqe(c, &cqe, call);
+        pos = pos.wrapping_add(1);
     }
+    pos
 }
 
 /// The CQEs posted since the last look: when none of the program's CQ
@@ -818,23 +941,50 @@ fn walk_cq_fast(c: &mut RingCheck, cq: CompleteSide<'_>, call: Call) {
         return;
     }
     if tail != cursor {
-        let (cqes, mask) = (cq.cqes(), cq.cq_mask());
-        let mut pos = cursor;
-        while pos != tail {
-            let Some(cqe) = cqes.get(pos & mask) else {
-                break;
-            };
-            if !remove_plain(c, cqe.user_data, cqe.flags) {
-                on_cqe_general(c, cqes, pos & mask, call);
-            }
-            pos = pos.wrapping_add(1);
+        let (cqes, mask) = (cq.plain_cqes(), cq.cq_mask());
+        let stop = cq_pass(c, cqes, mask, cursor, tail);
+        if stop != Some(cursor) {
+            // A CQE was retired (`on_cqe` would have reset it).
+            c.peeks_idle = 0;
         }
-        c.cq_cursor = pos;
+        c.cq_cursor = match stop {
+            None => tail,
+            Some(pos) => walk_cq_rest(c, cqes, mask, pos, tail, call),
+        };
     }
+    dropped_check(c, cq, call);
+}
+
+/// The plain requests' last CQEs from `pos` to `tail`, retired as
+/// `on_cqe` would; stops at the first CQE it does not retire itself (or
+/// cannot read) and returns its position, for `walk_cq_rest`.
+#[inline(always)]
+fn cq_pass(
+    c: &mut RingCheck,
+    cqes: CqeArray<'_>,
+    mask: u32,
+    mut pos: u32,
+    tail: u32,
+) -> Option<u32> {
+    while pos != tail {
+        let Some(cqe) = cqes.get(pos & mask) else {
+            return Some(pos);
+        };
+        if !remove_plain(c, cqe.user_data, cqe.flags) {
+            return Some(pos);
+        }
+        pos = pos.wrapping_add(1);
+    }
+    None
+}
+
+/// CQEs the kernel dropped since the last look.
+#[inline(always)]
+fn dropped_check(c: &mut RingCheck, cq: CompleteSide<'_>, call: Call) {
     let dropped = cq.cq_overflow();
     if dropped != c.overflow_last {
         c.overflow_last = dropped;
-        c.lost = true;
+        c.set_lost();
         overflow(c, call, Some(dropped));
     }
 }
@@ -846,7 +996,7 @@ fn walk_sq(c: &mut RingCheck, sq: SubmitSide<'_>) {
     c.sq_cursor = to;
     let entries = sq.sq_entries();
     if to.wrapping_sub(from) > entries {
-        c.lost = true;
+        c.set_lost();
         return;
     }
     let mixed = c.flags & IORING_SETUP_SQE_MIXED != 0;
@@ -875,7 +1025,7 @@ fn walk_cq(c: &mut RingCheck, cq: CompleteSide<'_>, call: Call) {
     // released (the kernel may be rewriting them): not all can be seen.
     let ahead = (head.wrapping_sub(c.cq_cursor) as i32) > 0;
     if pending > entries || pending == entries && ahead {
-        c.lost = true;
+        c.set_lost();
         c.cq_cursor = head;
     }
     let shift = crate::geometry::cqe_shift(c.flags);
@@ -892,7 +1042,7 @@ fn walk_cq(c: &mut RingCheck, cq: CompleteSide<'_>, call: Call) {
         let released = (head.wrapping_sub(c.cq_cursor) as i32) > 0;
         if released && cq.cq_ktail().wrapping_sub(c.cq_cursor) >= entries {
             // Lapped while we looked: the counts can no longer be trusted.
-            c.lost = true;
+            c.set_lost();
             c.cq_cursor = head;
             continue;
         }
@@ -910,7 +1060,7 @@ fn walk_cq(c: &mut RingCheck, cq: CompleteSide<'_>, call: Call) {
     let dropped = cq.cq_overflow();
     if dropped != c.overflow_last {
         c.overflow_last = dropped;
-        c.lost = true;
+        c.set_lost();
         overflow(c, call, Some(dropped));
     }
 }
@@ -947,7 +1097,7 @@ fn common(c: &mut RingCheck, call: Call) {
 #[inline(never)]
 fn forked_use(c: &mut RingCheck, call: Call) {
     if wants(c, FORK) {
-        c.lost = true;
+        c.set_lost();
         let mut l = head(c, "fork", call);
         l.s("the ring was set up by process ")
             .u(c.pid.max(0) as u64);
@@ -1030,8 +1180,9 @@ pub fn ring_created(ring: &io_uring) {
     c.ring = id;
     c.ring_fd = sq.ring_fd();
     c.flags = ring.flags;
+    c.detour = DETOUR_OWNER;
     if ring.flags & IORING_SETUP_R_DISABLED == 0 {
-        c.owner_tid = gettid();
+        c.set_owner(gettid());
     }
     // SAFETY: no preconditions.
     c.pid = unsafe { libc::getpid() };
@@ -1039,8 +1190,13 @@ pub fn ring_created(ring: &io_uring) {
     c.sq_cursor = consumed_mark(sq);
     c.cq_cursor = cq.cq_khead();
     c.overflow_last = cq.cq_overflow();
-    c.lost = ring.flags & IORING_SETUP_SQ_REWIND != 0;
+    if ring.flags & IORING_SETUP_SQ_REWIND != 0 {
+        c.set_lost();
+    }
     c.simple = ring.flags & SLOW_SETUP == 0;
+    if !c.simple || ring.flags & IORING_SETUP_DEFER_TASKRUN != 0 {
+        c.detour |= DETOUR_SETUP;
+    }
     let claimed = SLOTS.iter().find(|s| {
         s.ring
             .compare_exchange(0, id, Ordering::AcqRel, Ordering::Relaxed)
@@ -1075,44 +1231,173 @@ pub fn ring_exit(ring: &io_uring) {
     }
 }
 
+/// A submit call is done. The common case (a plain ring the checks have
+/// nothing to say about, plain requests, their CQEs at hand) runs here
+/// with no call but the tail calls that hand the rest of the work to a
+/// continuation where the general code takes over, with the same outcome
+/// as `submitted_general` from the start: so it keeps nothing in saved
+/// registers.
 pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, enters: u32) {
     let call = if cq.is_some() {
         Call::SubmitWait
     } else {
         Call::Submit
     };
-    with_ring(sq.id() as usize, |c| {
-        // Registering or closing the ring fd tells no hook: read each time.
-        c.ring_fd = sq.ring_fd();
-        common(c, call);
-        eexist(c, call, result);
-        if c.owner_tid == 0 && result > 0 {
-            c.owner_tid = gettid();
-            c.owner_from_enable = true;
+    let Some(mut out) = CheckedOut::take(sq.id() as usize) else {
+        return;
+    };
+    let c = out.rec();
+    // Registering or closing the ring fd tells no hook: read each time.
+    c.ring_fd = sq.ring_fd();
+    // A fork, -EEXIST, an owner to learn, the peek streak of a
+    // DEFER_TASKRUN ring, a ring the general walks follow, counts given up,
+    // a multishot request that ended: the general code (whose own tests of
+    // these come to nothing a second time for the others).
+    if c.fork_gen != FORK_GEN.load(Ordering::Relaxed) || result == -libc::EEXIST || c.detour != 0 {
+        return submitted_general(out, sq, call, result, enters);
+    }
+    // The SQEs the kernel consumed (`walk_sq` on a plain ring: its head).
+    let to = sq.sq_khead();
+    let from = c.sq_cursor;
+    if to.wrapping_sub(from) > sq.sq_entries() {
+        return submitted_general(out, sq, call, result, enters);
+    }
+    c.sq_cursor = to;
+    let (sqes, mask) = (sq.plain_sqes(), sq.sq_mask());
+    if let Some(pos) = sq_pass(c, sqes, mask, from, to) {
+        return resume_sqes(out, sq, call, pos, to);
+    }
+    // Between calls no chain is open, and the pass opened none.
+    // The CQ, as `walk_cq_fast` but for the peek streak (not counted on
+    // this ring); no reused user_data can have been seen.
+    let Some(cq) = complete_side(sq) else {
+        return out.put_back();
+    };
+    let (head, tail) = (cq.cq_khead(), cq.cq_ktail());
+    let cursor = c.cq_cursor;
+    if tail.wrapping_sub(cursor) > cq.cq_entries() || (head.wrapping_sub(cursor) as i32) > 0 {
+        return resume_cq(out, sq, call);
+    }
+    if tail != cursor {
+        let (cqes, mask) = (cq.plain_cqes(), cq.cq_mask());
+        if let Some(pos) = cq_pass(c, cqes, mask, cursor, tail) {
+            return resume_cqes(out, sq, call, pos, tail);
         }
-        walk_sq_fast(c, sq);
-        // The CQ too, after the SQ (so that every CQE's request is known):
-        // the program may have consumed CQEs inline since the last call.
-        // SAFETY: the ring is live for this call. A submit call does not own
-        // the CQ side: another thread may be reaping meanwhile, so the walk
-        // reads only kernel-shared words (atomically) and CQE copies, and
-        // drops its counts (`lost`) when the CQ was lapped under it.
-        let cqv = cq
-            .or_else(|| NonNull::new(sq.id().cast_mut()).map(|p| unsafe { CompleteSide::new(p) }));
-        if let Some(cqv) = cqv {
-            walk_cq_fast(c, cqv, call);
-        }
-        reuse(c, call);
-        if enters != 0 && cq.is_some() {
+        c.cq_cursor = tail;
+    }
+    if cq.cq_overflow() != c.overflow_last || sq.sq_kflags() & IORING_SQ_CQ_OVERFLOW != 0 {
+        return resume_after_cqes(out, sq, call);
+    }
+    out.put_back();
+}
+
+/// The ring's CQ view in a submit call, whether or not the call reaped.
+#[inline(always)]
+fn complete_side(sq: SubmitSide<'_>) -> Option<CompleteSide<'_>> {
+    let p = NonNull::new(sq.id().cast_mut())?;
+    // SAFETY: the ring is live for this call. A submit call does not own
+    // the CQ side: another thread may be reaping meanwhile, so the walk
+    // reads only kernel-shared words (atomically) and CQE copies, and
+    // drops its counts (`lost`) when the CQ was lapped under it.
+    Some(unsafe { CompleteSide::new(p) })
+}
+
+/// `submitted` from the start, for every ring and call.
+#[inline(never)]
+fn submitted_general(
+    mut out: CheckedOut,
+    sq: SubmitSide<'_>,
+    call: Call,
+    result: i32,
+    enters: u32,
+) {
+    let c = out.rec();
+    c.ring_fd = sq.ring_fd();
+    common(c, call);
+    eexist(c, call, result);
+    if c.owner_tid == 0 && result > 0 {
+        c.set_owner(gettid());
+        c.owner_from_enable = true;
+    }
+    walk_sq_fast(c, sq);
+    submitted_cq(c, sq, call);
+    // The peek streak is counted (and read) on DEFER_TASKRUN rings only.
+    if c.flags & IORING_SETUP_DEFER_TASKRUN != 0 {
+        if enters != 0 && matches!(call, Call::SubmitWait) {
             // Entered to get events: the kernel ran the ring's task work.
             c.peeks_idle = 0;
         } else {
-            idle_call(c, call, result);
+            idle_deferred(c, call, result);
         }
-        if sq.sq_kflags() & IORING_SQ_CQ_OVERFLOW != 0 {
-            overflow(c, call, None);
-        }
-    });
+    }
+    submitted_overflow(c, sq, call);
+    out.put_back();
+}
+
+/// `submitted` on from the SQE at `pos` (the pass did not follow it).
+#[cold]
+#[inline(never)]
+fn resume_sqes(mut out: CheckedOut, sq: SubmitSide<'_>, call: Call, pos: u32, to: u32) {
+    let c = out.rec();
+    walk_sq_rest(c, sq.plain_sqes(), sq.sq_mask(), pos, to);
+    submitted_cq(c, sq, call);
+    submitted_overflow(c, sq, call);
+    out.put_back();
+}
+
+/// `submitted` on from the CQ walk (the fast pass does not take it).
+#[cold]
+#[inline(never)]
+fn resume_cq(mut out: CheckedOut, sq: SubmitSide<'_>, call: Call) {
+    let c = out.rec();
+    submitted_cq(c, sq, call);
+    submitted_overflow(c, sq, call);
+    out.put_back();
+}
+
+/// `submitted` on from the CQE at `pos` (the pass did not retire it).
+#[cold]
+#[inline(never)]
+fn resume_cqes(mut out: CheckedOut, sq: SubmitSide<'_>, call: Call, pos: u32, tail: u32) {
+    let c = out.rec();
+    if let Some(cq) = complete_side(sq) {
+        c.cq_cursor = walk_cq_rest(c, cq.plain_cqes(), cq.cq_mask(), pos, tail, call);
+        dropped_check(c, cq, call);
+    }
+    reuse(c, call);
+    submitted_overflow(c, sq, call);
+    out.put_back();
+}
+
+/// `submitted` on from the CQ's overflow counter.
+#[cold]
+#[inline(never)]
+fn resume_after_cqes(mut out: CheckedOut, sq: SubmitSide<'_>, call: Call) {
+    let c = out.rec();
+    if let Some(cq) = complete_side(sq) {
+        dropped_check(c, cq, call);
+    }
+    submitted_overflow(c, sq, call);
+    out.put_back();
+}
+
+/// The CQ after the SQ (so that every CQE's request is known: the program
+/// may have consumed CQEs inline since the last call), then a reused
+/// user_data.
+#[inline(always)]
+fn submitted_cq(c: &mut RingCheck, sq: SubmitSide<'_>, call: Call) {
+    if let Some(cq) = complete_side(sq) {
+        walk_cq_fast(c, cq, call);
+    }
+    reuse(c, call);
+}
+
+/// The kernel holds back CQEs for want of CQ room.
+#[inline(always)]
+fn submitted_overflow(c: &mut RingCheck, sq: SubmitSide<'_>, call: Call) {
+    if sq.sq_kflags() & IORING_SQ_CQ_OVERFLOW != 0 {
+        overflow(c, call, None);
+    }
 }
 
 pub fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32) {
@@ -1141,7 +1426,7 @@ fn idle_call(c: &mut RingCheck, call: Call, result: i32) {
 
 #[inline(never)]
 fn idle_deferred(c: &mut RingCheck, call: Call, result: i32) {
-    if c.lost || c.in_flight == 0 || result < 0 && result != -libc::EAGAIN {
+    if c.lost() || c.in_flight == 0 || result < 0 && result != -libc::EAGAIN {
         return;
     }
     c.peeks_idle += 1;
@@ -1167,7 +1452,7 @@ pub fn waiting(cq: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool
         common(c, call);
         walk_cq_fast(c, cq, call);
         let ready = cq.cq_ktail().wrapping_sub(cq.cq_khead());
-        if timed || c.lost || c.in_flight != 0 || ready >= wait_nr {
+        if timed || c.lost() || c.in_flight != 0 || ready >= wait_nr {
             return;
         }
         // More than the SQ holds: another process (after fork) moved the
