@@ -7,9 +7,9 @@
 #
 #   sh bench/diag-cost.sh STAGE_USR [UPSTREAM_USR]   (make bench-diag, make bench-calls)
 #
-# Exits 1 when the JSON trace costs more than the text trace. Prints a note
-# (and exits 1 with DIAG_COST_STRICT=1) when LIBURING_CHECK=1 costs more
-# than 3 times the untraced loop, issue 31's target.
+# Exits 1 when the JSON trace costs more than the text trace, or when
+# LIBURING_CHECK=1 costs more than 3 times the untraced loop (the manual's
+# promise; DIAG_COST_STRICT=0 makes that a note, e.g. for another compiler).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 usr=$1 up=${2:-}
@@ -56,6 +56,6 @@ if awk -v j="$json" -v t="$trace" 'BEGIN { exit !(j > t) }'; then
 fi
 if awk -v c="$check" -v p="$plain" 'BEGIN { exit !(c > 3 * p) }'; then
 	echo "diag-cost: LIBURING_CHECK=1 costs more than 3 times the plain loop (the target)"
-	[ "${DIAG_COST_STRICT:-0}" = 1 ] && exit 1
+	[ "${DIAG_COST_STRICT:-1}" = 0 ] || exit 1
 fi
 exit 0
