@@ -8,8 +8,9 @@
 #   sh bench/diag-cost.sh STAGE_USR [UPSTREAM_USR]   (make bench-diag, make bench-calls)
 #
 # Exits 1 when the JSON trace costs more than the text trace, or when
-# LIBURING_CHECK=1 costs more than 3 times the untraced loop (the manual's
-# promise; DIAG_COST_STRICT=0 makes that a note, e.g. for another compiler).
+# LIBURING_CHECK=1 costs more than 3 times the untraced loop (the target
+# the project holds it to; DIAG_COST_STRICT=0 makes that a note, e.g. for
+# another compiler).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 usr=$1 up=${2:-}
