@@ -1038,4 +1038,6 @@ fn peek_batch_after_flush(ring: LiveRing, out: &mut [CqeOut]) -> u32 {
 }
 
 #[cfg(test)]
+mod observed_tests;
+#[cfg(test)]
 pub(crate) mod tests;
