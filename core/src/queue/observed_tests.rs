@@ -224,6 +224,28 @@ fn a_ring_watcher_is_told_each_wait_with_its_enters() {
         }]
     );
 
+    // The submit calls the C entry points make under a watcher: told
+    // whether the call reaped too (it waits, or asks for events).
+    nop(r.live(), 4);
+    assert_eq!(submit_observed(r.live(), 0, false), 1);
+    nop(r.live(), 5);
+    assert_eq!(submit_observed(r.live(), 1, false), 1);
+    let submitted = |reaped| Told::Submitted {
+        reaped,
+        result: 1,
+        enters: 1,
+        timed: true,
+    };
+    assert_eq!(told(), [submitted(false), submitted(true)]);
+    for user_data in [4, 5] {
+        let mut cqe = null_mut();
+        assert_eq!(
+            get_cqe(r.live(), cqe_out(&mut cqe), 0, 1, ptr::null()),
+            Ok(0)
+        );
+        assert_eq!(take_cqe(r.live(), cqe), (user_data, 0));
+    }
+
     // A plain wait that submits nothing, with one SQE published but not
     // yet consumed by the kernel: told before sleeping, with that SQE as
     // unsubmitted. The report itself writes the byte the pending read
