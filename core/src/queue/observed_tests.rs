@@ -44,8 +44,31 @@ enum Told {
 
 static TOLD: Mutex<Vec<Told>> = Mutex::new(Vec::new());
 /// A pipe's write end the `waiting` report writes one byte to (-1: none),
-/// so that the wait it announces has a completion to return with.
+/// so that the wait it announces has a completion to return with. Whoever
+/// swaps it out writes: the report, or [`wake_anyway`] when no report came.
 static WAKE_FD: AtomicI32 = AtomicI32::new(-1);
+
+/// Writes one byte to [`WAKE_FD`] if nobody has yet.
+fn wake() {
+    let fd = WAKE_FD.swap(-1, Ordering::Relaxed);
+    if fd >= 0 {
+        // SAFETY: one byte from a static buffer to the test's pipe.
+        assert_eq!(unsafe { libc::write(fd, b"x".as_ptr().cast(), 1) }, 1);
+    }
+}
+
+/// A thread that wakes the wait after 10 s if the report never does: a
+/// wait the observer was not told of then fails the test rather than
+/// hanging it.
+fn wake_anyway() -> std::thread::JoinHandle<()> {
+    std::thread::spawn(|| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while WAKE_FD.load(Ordering::Relaxed) >= 0 && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        wake();
+    })
+}
 
 fn tell(t: Told) {
     TOLD.lock().unwrap().push(t);
@@ -95,11 +118,7 @@ extern "C" fn waiting(_: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed
         wait_nr,
         timed,
     });
-    let fd = WAKE_FD.load(Ordering::Relaxed);
-    if fd >= 0 {
-        // SAFETY: one byte from a static buffer to the test's pipe.
-        assert_eq!(unsafe { libc::write(fd, b"x".as_ptr().cast(), 1) }, 1);
-    }
+    wake();
 }
 extern "C" fn register_failed(_: u32, _: *const c_void, _: u32, _: i32) {
     tell(Told::Other("register_failed"));
@@ -269,12 +288,13 @@ fn a_ring_watcher_is_told_each_wait_with_its_enters() {
     assert_eq!(flush_sq(r.live()), 1);
     told();
     WAKE_FD.store(fds[1], Ordering::Relaxed);
+    let backstop = wake_anyway();
     let mut cqe = null_mut();
     assert_eq!(
         get_cqe(r.live(), cqe_out(&mut cqe), 0, 1, ptr::null()),
         Ok(0)
     );
-    WAKE_FD.store(-1, Ordering::Relaxed);
+    backstop.join().unwrap();
     assert_eq!(take_cqe(r.live(), cqe), (2, 1));
     assert_eq!(byte, b'x');
     assert_eq!(
