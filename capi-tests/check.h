@@ -30,6 +30,8 @@
 
 #include <liburing.h>
 
+#include "env-facts.h"
+
 #define CHECK_EXIT_SKIP 77
 
 /* ------------------------------------------------------------------ */
@@ -594,6 +596,21 @@ static inline int check_kernel_has_part_at(const char *file, int line, const cha
 			   strerror(-ret));
 	return ret == 0;
 }
+
+/*
+ * The same for a part that needs environment fact `fact` (env-facts.h, the
+ * "env:<fact>" rows of skips.tsv): true when it holds; otherwise prints
+ * "SKIP-PART <part>: environment lacks env:<fact>" and returns false.
+ */
+static inline int check_env_has_part(const char *part, const char *fact)
+{
+	if (env_fact(fact))
+		return 1;
+	check_note("SKIP-PART %s: environment lacks env:%s (probed by env-facts.h)", part, fact);
+	return 0;
+}
+
+#define ENV_HAS_PART(part, fact) check_env_has_part(part, fact)
 
 /* ------------------------------------------------------------------ */
 /* Ring helpers                                                        */

@@ -93,6 +93,15 @@ fact() { # 0 when environment fact $1 holds
 	cc) command -v "$CC" >/dev/null 2>&1 ;;
 	compat) command -v apt-get >/dev/null && command -v dpkg >/dev/null &&
 		command -v python3 >/dev/null ;;
+	uring-sysctl)
+		[ -e /proc/sys/kernel/io_uring_disabled ] && [ -e /proc/sys/kernel/io_uring_group ] ;;
+	policy-sysctl) [ "${CAPI_POLICY_SYSCTL:-}" = 1 ] ;;
+	nofile-4096)
+		# The hard limit, as this shell's children inherit it.
+		n=$(awk '/^Max open files/ { print $5 }' /proc/self/limits)
+		[ "$n" = unlimited ] || [ "${n:-0}" -ge 4096 ] ;;
+	# A system call to learn: asked of support/env-facts.c, built below.
+	memlock-charged) [ -x "$out/env-facts" ] && "$out/env-facts" memlock-charged ;;
 	uring)
 		d=$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)
 		[ "$d" = 0 ] || { [ "$d" = 1 ] && [ "$(id -u)" = 0 ]; } ;;
@@ -109,6 +118,12 @@ fact() { # 0 when environment fact $1 holds
 	*) return 1 ;;
 	esac
 }
+# The facts' probe program (libc only; see capi-tests/env-facts.h).
+rm -f "$out/env-facts"
+# shellcheck disable=SC2086 # CAPI_EXTRA_CFLAGS: several flags
+$CC -O2 -Wall -Wextra -Werror -D_GNU_SOURCE ${CAPI_EXTRA_CFLAGS:-} -o "$out/env-facts" \
+	"$here/support/env-facts.c" >"$out/env-facts.build.log" 2>&1 ||
+	echo "run.sh: support/env-facts.c does not build (see $out/env-facts.build.log)" >&2
 : >"$expected"
 grep -v '^#' "$here/skips.tsv" | while IFS='	' read -r entry need; do
 	[ -n "$entry" ] || continue

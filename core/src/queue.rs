@@ -1112,4 +1112,6 @@ fn peek_batch_after_flush(ring: LiveRing, out: &mut [CqeOut]) -> u32 {
 }
 
 #[cfg(test)]
+mod observed_tests;
+#[cfg(test)]
 pub(crate) mod tests;

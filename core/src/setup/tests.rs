@@ -311,6 +311,44 @@ fn init_mem_uses_application_buffer() {
     }
 }
 
+/// A NO_MMAP ring that keeps its SQ index array (as every ring does on
+/// 6.5, which has NO_MMAP but not NO_SQARRAY) set up in exactly the memory
+/// its layout names, with an inaccessible page right after: the kernel
+/// must find all of its rings inside (it pins them, and fails on that page).
+#[test]
+fn no_mmap_ring_with_sq_array_fits_its_layout_exactly() {
+    require_uring!();
+    if kernel_lacks_no_mmap() {
+        skip!("the kernel lacks IORING_SETUP_NO_MMAP");
+    }
+    let page = syscall::page_size();
+    for entries in [8, 4096] {
+        let l = no_mmap_layout(entries, IORING_SETUP_NO_MMAP, 0, page).unwrap();
+        let buf = Buf::new(l.mem_used + page);
+        // SAFETY: the last page of our own mapping, which nothing uses.
+        let guard = unsafe {
+            libc::mprotect(
+                buf.0.cast::<u8>().add(l.mem_used).cast(),
+                page,
+                libc::PROT_NONE,
+            )
+        };
+        assert_eq!(guard, 0);
+        let mut ring = empty_ring();
+        let mut p = io_uring_params {
+            flags: IORING_SETUP_NO_MMAP,
+            ..Default::default()
+        };
+        // SAFETY: the first `l.mem_used` bytes of `buf` are zeroed, aligned
+        // and outlive the ring.
+        let r = unsafe { queue_init_once(entries, &mut ring, &mut p, buf.0, l.mem_used) };
+        assert_eq!(r, Ok(l.mem_used), "entries {entries}");
+        assert_eq!(p.flags, IORING_SETUP_NO_MMAP);
+        // SAFETY: set up above, not used again.
+        unsafe { queue_exit(&mut ring) };
+    }
+}
+
 #[test]
 #[cfg_attr(miri, ignore = "maps memory through the kernel")]
 fn init_mem_too_small_is_enomem() {
