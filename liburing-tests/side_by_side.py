@@ -23,6 +23,8 @@ _NOT_COPIED = shutil.ignore_patterns("*.c", "*.cc", "*.h", "*.o", "*.d", "output
 ALONE = {
     "wq-aff": "takes its own pid + 2 to be its io-wq worker's: a process that a "
     "neighbour starts in between makes it skip",
+    "iowait": "reads the machine's iowait time from /proc/stat",
+    "min-timeout-wait": "times its waits to a few milliseconds",
 }
 
 
