@@ -354,15 +354,10 @@ impl<'a> SubmitSide<'a> {
     #[inline(always)]
     pub fn sqes(self) -> SqeArray<'a> {
         let big = u32::from(self.flags() & crate::uapi::IORING_SETUP_SQE128 != 0);
-        let base: *const io_uring_sqe = field!(self.sq.sqes);
+        let plain = self.plain_sqes();
         SqeArray {
-            base,
-            slots: if base.is_null() {
-                0
-            } else {
-                self.sq_entries() << big
-            },
-            _ring: PhantomData,
+            slots: plain.slots << big,
+            ..plain
         }
     }
     /// The SQE array as a ring of 64-byte SQEs lays it out, one slot per
@@ -456,15 +451,10 @@ impl<'a> CompleteSide<'a> {
     #[inline(always)]
     pub fn cqes(self) -> CqeArray<'a> {
         let big = u32::from(self.flags() & crate::uapi::IORING_SETUP_CQE32 != 0);
-        let base: *const io_uring_cqe = field!(self.cq.cqes);
+        let plain = self.plain_cqes();
         CqeArray {
-            base,
-            slots: if base.is_null() {
-                0
-            } else {
-                self.cq_entries() << big
-            },
-            _ring: PhantomData,
+            slots: plain.slots << big,
+            ..plain
         }
     }
     /// The CQE array as a ring of 16-byte CQEs lays it out (no CQE32, no

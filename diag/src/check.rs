@@ -1338,11 +1338,8 @@ fn submitted_general(
 #[cold]
 #[inline(never)]
 fn resume_sqes(mut out: CheckedOut, sq: SubmitSide<'_>, call: Call, pos: u32, to: u32) {
-    let c = out.rec();
-    walk_sq_rest(c, sq.plain_sqes(), sq.sq_mask(), pos, to);
-    submitted_cq(c, sq, call);
-    submitted_overflow(c, sq, call);
-    out.put_back();
+    walk_sq_rest(out.rec(), sq.plain_sqes(), sq.sq_mask(), pos, to);
+    resume_cq(out, sq, call);
 }
 
 /// `submitted` on from the CQ walk (the fast pass does not take it).

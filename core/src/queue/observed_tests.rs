@@ -7,11 +7,12 @@
 //! each test here runs its body in a child: the test binary again, asked for
 //! that one test alone, with `OBSERVED_CHILD` naming the observer to
 //! install first. The parent only starts it and checks that it passed.
+use super::tests::{close_fds, cqe_out, nop, pipe, prep, write_byte};
 use super::*;
 use crate::hooks::{CallName, CompleteSide, Observer, SubmitSide};
 use crate::structs::io_uring;
 use crate::test_ring::{require_uring, test_name, TestRing as Ring};
-use crate::uapi::{io_uring_params, IORING_OP_NOP, IORING_OP_READ};
+use crate::uapi::{io_uring_params, IORING_OP_READ};
 use std::sync::atomic::AtomicI32;
 use std::sync::Mutex;
 
@@ -52,8 +53,7 @@ static WAKE_FD: AtomicI32 = AtomicI32::new(-1);
 fn wake() {
     let fd = WAKE_FD.swap(-1, Ordering::Relaxed);
     if fd >= 0 {
-        // SAFETY: one byte from a static buffer to the test's pipe.
-        assert_eq!(unsafe { libc::write(fd, b"x".as_ptr().cast(), 1) }, 1);
+        write_byte(fd);
     }
 }
 
@@ -154,6 +154,21 @@ fn install(rings: bool) {
     unsafe { hooks::install(&OBSERVER, rings) };
 }
 
+/// The start of an observed test: in the parent, runs the test alone in a
+/// child under observer `mode` and returns; in that child, installs the
+/// observer (`rings`: watching the submit and wait paths too) and goes on.
+macro_rules! in_observed_child {
+    ($mode:literal, $rings:expr) => {
+        fn here() {}
+        if !is_child($mode) {
+            require_uring!();
+            run_child(test_name(core::any::type_name_of_val(&here)), $mode);
+            return;
+        }
+        install($rings);
+    };
+}
+
 /// Runs `test` alone in a child with `CHILD` set to `mode` and checks that
 /// it passed.
 fn run_child(test: &str, mode: &str) {
@@ -172,17 +187,6 @@ fn run_child(test: &str, mode: &str) {
     assert!(text.contains("1 passed"), "the child ran no test:\n{text}");
 }
 
-/// Takes an SQE and makes it a NOP carrying `user_data`.
-fn nop(ring: LiveRing, user_data: u64) {
-    let sqe = get_sqe(ring);
-    assert!(!sqe.is_null(), "SQ unexpectedly full");
-    // SAFETY: the SQE was just handed out to this thread.
-    let s = unsafe { &mut *sqe };
-    s.opcode = IORING_OP_NOP;
-    s.fd = -1;
-    s.user_data = user_data;
-}
-
 /// The CQE a wait returned: (user_data, res), released.
 fn take_cqe(ring: LiveRing, cqe: *mut io_uring_cqe) -> (u64, i32) {
     assert!(!cqe.is_null(), "the wait returned no CQE");
@@ -190,11 +194,6 @@ fn take_cqe(ring: LiveRing, cqe: *mut io_uring_cqe) -> (u64, i32) {
     let v = unsafe { ((*cqe).user_data, (*cqe).res) };
     cq_advance(ring, 1);
     v
-}
-
-fn cqe_out(p: &mut *mut io_uring_cqe) -> &mut CqeOut {
-    // SAFETY: `MaybeUninit<T>` has `T`'s layout; the borrow is exclusive.
-    unsafe { &mut *ptr::from_mut(p).cast::<CqeOut>() }
 }
 
 /// A wait that times out, through the timed (`IORING_ENTER_EXT_ARG`) path:
@@ -210,14 +209,7 @@ fn timed_wait_that_expires(ring: LiveRing) -> SysResult<u32> {
 
 #[test]
 fn a_ring_watcher_is_told_each_wait_with_its_enters() {
-    fn here() {}
-    let test = test_name(core::any::type_name_of_val(&here));
-    if !is_child("rings") {
-        require_uring!();
-        run_child(test, "rings");
-        return;
-    }
-    install(true);
+    in_observed_child!("rings", true);
     let mut r = Ring::new(8, 0).unwrap();
     // (Setup and teardown are reported by the C boundary, not here.)
     told();
@@ -269,25 +261,15 @@ fn a_ring_watcher_is_told_each_wait_with_its_enters() {
     // yet consumed by the kernel: told before sleeping, with that SQE as
     // unsubmitted. The report itself writes the byte the pending read
     // completes with.
-    let mut fds = [0i32; 2];
-    // SAFETY: `fds` has room for the two descriptors.
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    let (rd, wr) = pipe();
     let mut byte = 0u8;
-    let sqe = get_sqe(r.live());
-    assert!(!sqe.is_null());
-    // SAFETY: the SQE was just handed out to this thread.
-    let s = unsafe { &mut *sqe };
-    s.opcode = IORING_OP_READ;
-    s.fd = fds[0];
-    s.addr = ptr::from_mut(&mut byte) as u64;
-    s.len = 1;
-    s.off = u64::MAX;
-    s.user_data = 2;
+    let addr = ptr::from_mut(&mut byte) as u64;
+    prep(r.live(), IORING_OP_READ, rd, addr, 1, u64::MAX, 2);
     assert_eq!(submit(r.live()), Ok(1));
     nop(r.live(), 3);
     assert_eq!(flush_sq(r.live()), 1);
     told();
-    WAKE_FD.store(fds[1], Ordering::Relaxed);
+    WAKE_FD.store(wr, Ordering::Relaxed);
     let backstop = wake_anyway();
     let mut cqe = null_mut();
     assert_eq!(
@@ -320,9 +302,7 @@ fn a_ring_watcher_is_told_each_wait_with_its_enters() {
         Ok(0)
     );
     assert_eq!(take_cqe(r.live(), cqe), (3, 0));
-    for fd in fds {
-        let _ = syscall::close(fd);
-    }
+    close_fds(&[rd, wr]);
 
     // A wait with a timeout that expires: reported at its end with its
     // error and its one enter, untimed (those enters are not clocked), and
@@ -345,14 +325,7 @@ fn a_ring_watcher_is_told_each_wait_with_its_enters() {
 
 #[test]
 fn a_failure_only_observer_is_told_nothing_of_waits() {
-    fn here() {}
-    let test = test_name(core::any::type_name_of_val(&here));
-    if !is_child("failures") {
-        require_uring!();
-        run_child(test, "failures");
-        return;
-    }
-    install(false);
+    in_observed_child!("failures", false);
     let mut r = Ring::new(8, 0).unwrap();
     // A plain wait that submits, one whose CQE is already there, and a
     // timed one that expires: results as ever, and no report at all.

@@ -50,7 +50,7 @@ fn wait_cqe_timeout(
 }
 
 /// `&mut *mut io_uring_cqe` as the out-parameter the waits take.
-fn cqe_out(p: &mut *mut io_uring_cqe) -> &mut CqeOut {
+pub(super) fn cqe_out(p: &mut *mut io_uring_cqe) -> &mut CqeOut {
     // SAFETY: `MaybeUninit<T>` has `T`'s layout; the borrow is exclusive.
     unsafe { &mut *ptr::from_mut(p).cast::<CqeOut>() }
 }
@@ -62,7 +62,7 @@ fn cqe_slots_of(a: &mut [*mut io_uring_cqe]) -> &mut [CqeOut] {
 }
 
 /// Grabs an SQE and fills the fields every prep helper sets.
-fn prep(
+pub(super) fn prep(
     ring: LiveRing,
     opcode: u8,
     fd: i32,
@@ -84,7 +84,7 @@ fn prep(
     sqe
 }
 
-fn nop(ring: LiveRing, user_data: u64) {
+pub(super) fn nop(ring: LiveRing, user_data: u64) {
     prep(ring, IORING_OP_NOP, -1, 0, 0, 0, user_data);
 }
 
@@ -113,19 +113,19 @@ fn reap(ring: LiveRing, ms: i64) -> SysResult<(u64, i32, u32)> {
     Ok(v)
 }
 
-fn pipe() -> (i32, i32) {
+pub(super) fn pipe() -> (i32, i32) {
     let mut fds = [0i32; 2];
     // SAFETY: `fds` has room for the two descriptors.
     assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
     (fds[0], fds[1])
 }
 
-fn write_byte(fd: i32) {
+pub(super) fn write_byte(fd: i32) {
     // SAFETY: one readable byte.
     assert_eq!(unsafe { libc::write(fd, b"x".as_ptr().cast(), 1) }, 1);
 }
 
-fn close_fds(fds: &[i32]) {
+pub(super) fn close_fds(fds: &[i32]) {
     for &fd in fds {
         let _ = syscall::close(fd);
     }
