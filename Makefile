@@ -115,7 +115,7 @@ HEADERS  := $(shell find include -name '*.h')
 .PHONY: all lib ffi diag headers check-headers install install-strip uninstall test unit-test lint capi-tests \
 	liburing-tests stage clean check-symbols bench bench-calls check-licence abi-assert bench-smoke check-differential fuzz fuzz-short \
 	runtests examples distclean check-debian \
-	check-sanitize harness-selftest
+	check-sanitize python-tests
 
 all: lib ffi diag $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO) man
 
@@ -426,13 +426,13 @@ capi-tests: stage
 	sh capi-tests/pkgconfig.sh $(abspath $(STAGE))
 
 # The Rust ABI tables as C static assertions; the harness compiles them
-# against the headers of the upstream liburing it builds (abi_check.py).
+# against the headers of the upstream liburing it builds (pytools/suite/abi_check.py).
 $(BUILD)/abi-assert.c: $(RUST_SRC) $(GEN_SRC)
 	@mkdir -p $(BUILD)
 	$(GEN) abi-assert $(abspath $@)
 abi-assert: $(BUILD)/abi-assert.c
 
-# Two tests at a time in each mode's first pass (liburing-tests/side_by_side.py);
+# Two tests at a time in each mode's first pass (pytools/suite/side_by_side.py);
 # every rerun that judges a failure runs alone.
 LIBURING_TESTS_SIDE_BY_SIDE ?= 2
 liburing-tests: stage $(BUILD)/abi-assert.c
@@ -450,16 +450,17 @@ check-licence:
 		echo "$$missing"; exit 1; fi; \
 	echo "ok: every tracked source file carries SPDX-License-Identifier: MIT (LICENSE)"
 
-# The harness's own logic (paired-rerun verdicts) on scripted outcomes.
-harness-selftest:
-	python3 -m unittest discover -s liburing-tests -p 'test_*.py'
+# The unit tests of the Python package (pytools/*/test_*.py: the harness's
+# paired-rerun verdicts, its test starts, ...), discovered from the repo root.
+python-tests:
+	python3 -m unittest discover -s pytools -t .
 
 # liburing's tests built with -fsanitize=address,undefined against our headers
 # and liburing.a, compared with the same build against upstream; the subset
 # and why each test is in it: liburing-tests/sanitize-subset.txt.
 # SANITIZE_ARGS=--all runs every test.
 check-sanitize: stage
-	python3 liburing-tests/sanitize.py --stage $(abspath $(STAGE)) $(SANITIZE_ARGS)
+	python3 -m pytools.suite.sanitize --stage $(abspath $(STAGE)) $(SANITIZE_ARGS)
 
 # Exactly liburing 2.15's versioned symbols, SONAME, and no dependency but libc.
 # Also: no panic path survives in the library (a panic would abort the C
@@ -479,7 +480,7 @@ check-symbols: all
 
 # The io_uring workloads of bench/ against upstream liburing 2.15, with an
 # A/A run, report and plots in build/bench/ (timing: not part of `make test`).
-# Upstream's build comes from tools/upstream/upstream.py (built if missing).
+# Upstream's build comes from pytools/upstream/upstream.py (built if missing).
 bench: stage
 	sh bench/bench.sh $(abspath $(STAGE))/usr
 
@@ -519,26 +520,26 @@ runtests: test
 
 # Debian's own packaging of liburing 2.15 (its debian/ directory) built from a
 # clean copy of this tree, and our packaging/debian/ built in a clean sid
-# buildd root, then both checked: see packaging/check_debian.py. Not in
+# buildd root, then both checked: see pytools/packaging/check_debian.py. Not in
 # `make test`: it installs build tools with apt-get; .ci/run runs it.
 # (The stage is only needed if the harness has not built upstream's nop.t
 # against upstream's liburing.so.2 yet.)
 check-debian: stage
-	python3 packaging/check_debian.py $(CHECK_DEBIAN_ARGS)
+	python3 -m pytools.packaging.check_debian $(CHECK_DEBIAN_ARGS)
 
 # Every bench program built against ours and run once with tiny counts (~7 s).
 bench-smoke: stage
-	python3 bench/run.py --smoke --ours $(abspath $(STAGE))/usr --out $(BUILD)/bench-smoke
+	python3 -m pytools.bench.run --smoke --ours $(abspath $(STAGE))/usr --out $(BUILD)/bench-smoke
 
 # Upstream liburing 2.15: `$(UPSTREAM) source|build|stage` prints the path of
 # its unpacked Debian source, its build tree or its install (DESTDIR), fetching
 # and building it into .cache/liburing-tests first when needed.
-UPSTREAM := python3 tools/upstream/upstream.py
+UPSTREAM := python3 -m pytools.upstream.upstream
 
 # make test: the prerequisites first (tools/deps/prerequisites.txt, seconds),
 # then every stage below in order, each one whatever the earlier ones did
 # (tools/test/run-stages.sh), ending with "N passed, N failed". One stage a
-# line. The stages that use upstream's build (tools/upstream/upstream.py)
+# line. The stages that use upstream's build (pytools/upstream/upstream.py)
 # come after liburing-tests, which makes it first.
 TEST_STAGES := \
 	all \
@@ -548,7 +549,7 @@ TEST_STAGES := \
 	check-licence \
 	check-symbols \
 	check-relink \
-	harness-selftest \
+	python-tests \
 	capi-tests \
 	capi-tests-traced \
 	check-tsan \
@@ -586,7 +587,7 @@ $(FUZZ_DRIVER): capi-tests/fuzz/driver.c $(HEADERS)
 	$(CC) -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Iinclude -o $@ $< -ldl
 fuzz: stage $(FUZZ_DRIVER)
 	up=$$($(UPSTREAM) stage)/usr && \
-	python3 capi-tests/fuzz/fuzz.py --driver $(FUZZ_DRIVER) \
+	python3 -m pytools.capi.fuzz --driver $(FUZZ_DRIVER) \
 		--ours $(abspath $(STAGE))/usr/lib/liburing-ffi.so.2 \
 		--upstream $$up/lib/liburing-ffi.so.2 \
 		--seed $(FUZZ_SEED) --seconds $(FUZZ_SECONDS) --out $(BUILD)/fuzz-out $(FUZZ_ARGS)
@@ -603,13 +604,13 @@ distclean: clean
 	rm -f config.mk
 
 # The first liburing release of every exported name, from a liburing git
-# clone with its release tags (tools/upstream/first_releases.py writes
+# clone with its release tags (pytools/upstream/first_releases.py writes
 # tools/gen/src/man/first_release.rs; `make headers` then regenerates the
 # HISTORY sections). Not part of the build: the table is checked in.
 .PHONY: first-releases
 first-releases:
 	@test -n "$(LIBURING_GIT)" || { echo "first-releases: set LIBURING_GIT=<liburing clone with tags>"; exit 2; }
-	$(PYTHON) tools/upstream/first_releases.py $(LIBURING_GIT) tools/gen/src/man/first_release.rs
+	$(PYTHON) -m pytools.upstream.first_releases $(LIBURING_GIT) tools/gen/src/man/first_release.rs
 
 # The reference manual: $(MAN_DIR)/man2, man3, man7, built by `make`,
 # installed by `make install`, checked by `make test`. tools/gen writes the
@@ -633,12 +634,12 @@ man:
 # (upstream's source: LIBURING_SRC, else the Debian source package, from
 # $(UPSTREAM)), and every claim a page ties to a case of
 # man/checks/claims.c holds on this kernel, driven by our library and by
-# upstream's (man/claims.py).
+# upstream's (pytools/man/claims.py).
 # (`stage` builds `all`, so the pages too; naming `man` here as well would let
 # make -j regenerate them while the stage's install copies them.)
 check-man: stage
 	src=$$($(UPSTREAM) source) && up=$$($(UPSTREAM) stage) && \
-	$(PYTHON) man/check.py $(MAN_DIR) $(abspath $(STAGE))/usr "$$src/man" "$$up/usr"
+	$(PYTHON) -m pytools.man.check $(MAN_DIR) $(abspath $(STAGE))/usr "$$src/man" "$$up/usr"
 
 # Browsable HTML: $(MAN_DIR)/html/index.html links every page.
 html: man
@@ -687,13 +688,13 @@ check-miri:
 # for check-debian-cross, --arch i386).
 .PHONY: check-debian-recipe check-debian-sid check-debian-cross debian-symbols
 check-debian-recipe: stage
-	python3 packaging/check_debian.py --only recipe $(CHECK_DEBIAN_ARGS)
+	python3 -m pytools.packaging.check_debian --only recipe $(CHECK_DEBIAN_ARGS)
 check-debian-sid: stage
-	python3 packaging/check_debian.py --only sid $(CHECK_DEBIAN_ARGS)
+	python3 -m pytools.packaging.check_debian --only sid $(CHECK_DEBIAN_ARGS)
 check-debian-cross:
-	python3 packaging/check_debian_cross.py $(CHECK_DEBIAN_ARGS)
+	python3 -m pytools.packaging.check_debian_cross $(CHECK_DEBIAN_ARGS)
 debian-symbols:
-	python3 packaging/symbols.py
+	python3 -m pytools.packaging.symbols
 
 # Distribution checks (issue 18): what a packager or a fresh machine needs.
 .PHONY: deps check-deps check-offline check-msrv check-relink

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: MIT
 # `make bench`: sh bench/bench.sh <our staged usr dir>
 #
-# 1. upstream liburing 2.15: its install, from tools/upstream/upstream.py
+# 1. upstream liburing 2.15: its install, from pytools/upstream/upstream.py
 #    (which fetches and builds it when missing);
 # 2. matplotlib into a venv under .cache/bench-venv (once);
-# 3. bench/run.py (timed rounds, io_uring_enter and callgrind passes), then
-#    bench/report.py and bench/plot.py into build/bench/.
+# 3. pytools/bench/run.py (timed rounds, io_uring_enter and callgrind
+#    passes), then its report.py and plot.py into build/bench/.
 # Environment: BENCH_QUICK=1 (3 rounds, a quarter of the ops),
 # BENCH_PAIRS=N (rounds, default 7), BENCH_ONLY=nop,pingpong (workloads),
 # BENCH_OUT (default <repo>/build/bench), BENCH_NULL_BLK=/dev/nullb0 (adds
@@ -15,12 +15,15 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
+# The Python (pytools/) runs as modules of the repository.
+PYTHONPATH=$root
+export PYTHONPATH
 ours=${1:?usage: bench.sh <our staged usr dir>}
 out=${BENCH_OUT:-$root/build/bench}
 venv=$root/.cache/bench-venv
 
 mkdir -p "$(dirname "$out")"
-upstream=$(python3 "$root/tools/upstream/upstream.py" stage 2>"$out.upstream.log")/usr || {
+upstream=$(python3 -m pytools.upstream.upstream stage 2>"$out.upstream.log")/usr || {
 	tail -20 "$out.upstream.log"
 	echo "bench: could not fetch or build upstream liburing (log: $out.upstream.log)" >&2
 	exit 1
@@ -36,11 +39,11 @@ rm -rf "$out"
 mkdir -p "$out"
 quick=
 [ "${BENCH_QUICK:-0}" = 1 ] && quick=--quick
-python3 "$here/run.py" --ours "$ours" --upstream "$upstream" --out "$out" ${BENCH_ONLY:+--only "$BENCH_ONLY"} \
+python3 -m pytools.bench.run --ours "$ours" --upstream "$upstream" --out "$out" ${BENCH_ONLY:+--only "$BENCH_ONLY"} \
 	--pairs "${BENCH_PAIRS:-7}" $quick
-python3 "$here/report.py" "$out"
-"$venv/bin/python" "$here/plot.py" "$out"
-python3 "$here/report.py" "$out" # again, now linking the plots
+python3 -m pytools.bench.report "$out"
+"$venv/bin/python" -m pytools.bench.plot "$out"
+python3 -m pytools.bench.report "$out" # again, now linking the plots
 rm -rf "${out:?}/work" "${out:?}/bin"
 echo
 sed -n '/^## The seeds/,/^## 1\./p' "$out/report.md" | sed '$d'

@@ -2,7 +2,7 @@
 /*
  * What every benchmark program shares: arguments given as key=value words,
  * a monotonic clock, latency samples with percentiles, and the one result
- * line bench/run.py parses.
+ * line pytools/bench/run.py parses.
  *
  * Every program does its measured work inside a function named bench_run()
  * (never inlined), so callgrind can count exactly that part (dumping its

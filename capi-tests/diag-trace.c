@@ -6,7 +6,7 @@
  * never torn down).  Checked with this program linked four ways: against
  * liburing.so.2 (as run.sh builds it), liburing.a, liburing-ffi.so.2, and,
  * when upstream liburing and its examples are at hand (CAPI_UPSTREAM_USR and
- * CAPI_UPSTREAM_EXAMPLES, which run.sh asks tools/upstream/upstream.py for),
+ * CAPI_UPSTREAM_EXAMPLES, which run.sh asks pytools/upstream/upstream.py for),
  * upstream's unmodified io_uring-cp under LD_PRELOAD.
  */
 #include "check.h"

@@ -20,7 +20,7 @@
 # (added to every compile and link; `make` passes ./configure's sanitizers),
 # CAPI_UPSTREAM_USR and CAPI_UPSTREAM_EXAMPLES (upstream liburing's installed
 # usr/ and its examples' source, for diag-trace; by default asked of
-# tools/upstream/upstream.py, see below).
+# pytools/upstream/upstream.py, see below).
 
 set -u
 
@@ -69,7 +69,7 @@ selected() {
 # that case without them. A caller's CAPI_UPSTREAM_USR wins (tools/arch/i386.sh:
 # upstream built for i386).
 if selected diag-trace && command -v python3 >/dev/null 2>&1; then
-	upstream() { python3 "$here/../tools/upstream/upstream.py" --cached "$1" 2>/dev/null; }
+	upstream() { PYTHONPATH="$here/.." python3 -m pytools.upstream.upstream --cached "$1" 2>/dev/null; }
 	if [ -z "${CAPI_UPSTREAM_USR:-}" ] && up=$(upstream stage); then
 		CAPI_UPSTREAM_USR=$up/usr
 		export CAPI_UPSTREAM_USR

@@ -5,7 +5,7 @@
 #   sh capi-tests/compat/run.sh <stage-dir>
 #
 # Fetches Debian bookworm's liburing-dev and liburing2 2.3 packages (for the
-# architecture CC builds for) with tools/fetch/aptfetch.py into
+# architecture CC builds for) with pytools/upstream/aptfetch.py into
 # <repo>/.cache/compat, or .cache/compat-<arch> for a foreign one (kept between
 # runs, the private apt state in its apt/; override with CAPI_COMPAT_CACHE;
 # apt's output goes to compat-apt.log), unpacks them with dpkg -x, builds compat/prog.c
@@ -53,7 +53,7 @@ fi
 suite=bookworm
 apt_log=$out/compat-apt.log
 aptfetch() {
-	python3 "$root/tools/fetch/aptfetch.py" "$cache/apt" --suite "$suite" --arch "$arch" "$@" \
+	PYTHONPATH="$root" python3 -m pytools.upstream.aptfetch "$cache/apt" --suite "$suite" --arch "$arch" "$@" \
 		2>>"$apt_log"
 }
 
@@ -68,7 +68,7 @@ find_libdir() {
 if [ ! -f "$cache/root/usr/include/liburing.h" ] || [ -z "$(find_libdir)" ]; then
 	command -v apt-get >/dev/null 2>&1 || skip "no apt-get to fetch liburing 2.3"
 	command -v dpkg >/dev/null 2>&1 || skip "no dpkg to unpack liburing 2.3"
-	command -v python3 >/dev/null 2>&1 || skip "no python3 to run tools/fetch/aptfetch.py"
+	command -v python3 >/dev/null 2>&1 || skip "no python3 to run pytools/upstream/aptfetch.py"
 	pick_version() {
 		aptfetch versions liburing2 | awk '/^2\.3/ { print; exit }'
 	}

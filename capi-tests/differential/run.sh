@@ -34,5 +34,5 @@ for side in upstream ours; do
 	echo "$side: $(cat "$out/$side.err") in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s ($usr/lib)"
 done
 
-python3 "$here/compare.py" "$out/upstream.txt" "$out/ours.txt" "$here/allow-list.txt" \
+PYTHONPATH="$here/../.." python3 -m pytools.capi.compare "$out/upstream.txt" "$out/ours.txt" "$here/allow-list.txt" \
 	--map "$here/../../src/liburing.map"

@@ -24,14 +24,14 @@ set -- BUILD="$build" CARGO_TARGET_DIR="$ARCH_CACHE/target" RUST_TARGET=i686-unk
 step i386-build make --no-print-directory stage "$@" || exit 1
 step i386-symbols make --no-print-directory check-symbols "$@"
 
-# Upstream's source from tools/upstream/upstream.py (fetched once). The suite
+# Upstream's source from pytools/upstream/upstream.py (fetched once). The suite
 # runs in CHECK_ARCH_SUITE_SHARES (default 2) shares side by side, each a
 # harness run with its own cache (its tests mostly sleep or wait on timers:
 # one run leaves the CPU idle); each share judges its tests as a whole run
 # would (reference, then source and binary drop-in, paired reruns). The
 # reference mode (upstream on upstream) runs when a share's cache holds no
 # results for this kernel, and is reused after.
-src=${LIBURING_SRC:-$(python3 "$ARCH_ROOT"/tools/upstream/upstream.py source)}
+src=${LIBURING_SRC:-$(PYTHONPATH="$ARCH_ROOT" python3 -m pytools.upstream.upstream source)}
 suite_cache=$ARCH_CACHE/i386/liburing-tests
 shares=${CHECK_ARCH_SUITE_SHARES:-2}
 suite() {

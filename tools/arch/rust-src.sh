@@ -18,7 +18,7 @@ mkdir -p "$cache/root"
 # The one downloader, on the mirror the machine already uses, with the suite
 # that carries the toolchain's release.
 fetch() {
-	python3 "$(dirname "$0")/../fetch/aptfetch.py" "$cache/apt" --suite trixie-backports \
+	PYTHONPATH="$(dirname "$0")/../.." python3 -m pytools.upstream.aptfetch "$cache/apt" --suite trixie-backports \
 		--arch amd64 --max-age 3600 "$@"
 }
 ver=$(fetch versions rust-src | awk -v w="$want" 'index($0, w "+") == 1 { print; exit }')

@@ -32,10 +32,10 @@ command -v unshare >/dev/null || { echo "check-offline: unshare (util-linux) mis
 unshare -n true 2>/dev/null || { echo "check-offline: cannot unshare the network (needs root or user namespaces)"; exit 1; }
 
 # (a) Debian's crates: .debs downloaded with the tree's one downloader
-# (tools/fetch/aptfetch.py: apt with a private state in .cache/offline/apt-SUITE,
+# (pytools/upstream/aptfetch.py: apt with a private state in .cache/offline/apt-SUITE,
 # this machine's mirror), unpacked into one directory registry. Lists that no
 # longer name the package's current file are refreshed once.
-aptfetch() { python3 tools/fetch/aptfetch.py "$cache/apt-$suite" --suite "$suite" "$@"; }
+aptfetch() { python3 -m pytools.upstream.aptfetch "$cache/apt-$suite" --suite "$suite" "$@"; }
 for pkg in $debian_crates; do
     ls "$debs/${pkg}"_*.deb >/dev/null 2>&1 && continue
     aptfetch download "$debs" "$pkg" 2>/dev/null ||

@@ -31,7 +31,7 @@ mkdir -p "$cache/root-$arch" "$cache/debs"
 # mirror comes from the machine's own apt configuration, never from here).
 # One index download per suite and architecture a day is plenty.
 fetch() {
-	python3 "$(dirname "$0")/../../fetch/aptfetch.py" "$cache/apt/$suite-$arch" --suite "$suite" \
+	PYTHONPATH="$(dirname "$0")/../../.." python3 -m pytools.upstream.aptfetch "$cache/apt/$suite-$arch" --suite "$suite" \
 		--arch "$arch" --max-age 86400 "$@"
 }
 

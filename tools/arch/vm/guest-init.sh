@@ -15,7 +15,7 @@
 #                   reference is run again as that many back-to-back
 #                   reference/ours pairs, rows "@@ pair MODE name round
 #                   ref-rc ours-rc", which the host judges as the
-#                   liburing-tests harness does (pairs.py); default 0
+#                   liburing-tests harness does (pytools/suite/pairs.py); default 0
 #   always_log      tests whose output is printed whatever their result
 #   log_lines       how much of a test's output is printed (default 15)
 # /repo/extra.sh, when there, runs last (the host's own extra rows).

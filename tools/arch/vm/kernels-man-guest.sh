@@ -3,10 +3,10 @@
 : "${man_timeout:?}" # set by the guest's /init (kernels.sh, KERNELS_MAN=1)
 # The manual's checks on this kernel (kernels.sh appends this to
 # /repo/extra.sh when KERNELS_MAN=1): each program of man/checks, built on
-# the host against our install and against upstream's (kernels-man.py
+# the host against our install and against upstream's (pytools/vm/kernels_man.py
 # build), in /repo/man-checks/SIDE/. Its result lines ("CASE: ok", "CASE:
 # FAIL ...", "CASE: not checkable here (...)") are printed between
-# "@@man SIDE PROGRAM" and "@@endman RC SECONDS"; kernels-man.py report
+# "@@man SIDE PROGRAM" and "@@endman RC SECONDS"; kernels_man.py report
 # judges them as check-man does.
 # register-file-backed-EFAULT maps a file it makes in /var/tmp.
 mkdir -p /var/tmp

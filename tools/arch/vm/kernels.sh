@@ -3,7 +3,7 @@
 # `make check-kernels`: our library and upstream liburing 2.15 on the amd64
 # kernels Debian ships, each booted under qemu-system-x86_64 (TCG: KVM runs
 # no vCPU on these machines) from an initramfs, by the same pieces as the
-# arm64 guests of run.sh (common.sh, guest-init.sh, cpio.py, debs.sh).
+# arm64 guests of run.sh (common.sh, guest-init.sh, pytools/vm/cpio.py, debs.sh).
 #
 #   sh tools/arch/vm/kernels.sh [KERNEL ...]    (default: 5.10 6.1 6.12 sid)
 #
@@ -12,7 +12,7 @@
 # built against upstream's install, then liburing's own tests (a selection,
 # below) in the harness's three modes, reference, source and binary drop-in,
 # on that kernel, with paired reruns of a test that does worse on ours;
-# kernels-report.py judges them as the harness does and writes
+# pytools/vm/kernels_report.py judges them as the harness does and writes
 # build/kernels/report.md. The last line is `N passed, N failed`: a failed
 # capi-test on ours, a capi-test that passes on upstream and not on ours, or
 # a regression of liburing's suite against upstream on the same kernel fails.
@@ -27,7 +27,7 @@
 #   KERNELS_CAPI   which capi-tests (space-separated; default all; "none":
 #                  none, not even built)
 #   KERNELS_MAN=1  also the manual's checks (man/checks, built against ours
-#                  and upstream's; kernels-man.py judges them and writes
+#                  and upstream's; kernels_man.py judges them and writes
 #                  build/kernels/man-report.md; make check-man-kernels)
 #   KERNELS_UNIT=0 leaves out the Rust unit tests (KERNELS_UNIT_PKGS: which
 #                  crates' tests; default those that ask the kernel)
@@ -124,8 +124,8 @@ if [ -z "$qemu" ]; then
 	qemu_args="-L $guest/usr/share/qemu -L $guest/usr/share/seabios"
 fi
 
-step "upstream liburing 2.15 (tools/upstream/upstream.py)"
-upstream_stage=$(python3 tools/upstream/upstream.py stage 2>"$out/upstream.log") ||
+step "upstream liburing 2.15 (pytools/upstream/upstream.py)"
+upstream_stage=$(python3 -m pytools.upstream.upstream stage 2>"$out/upstream.log") ||
 	{ tail -n 20 "$out/upstream.log"; exit 1; }
 
 cflags_base="-O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -I$repo/capi-tests"
@@ -189,14 +189,14 @@ man_checks=$out/man-checks
 rm -rf "$man_checks"
 if [ "${KERNELS_MAN:-0}" = 1 ]; then
 	step "building the manual's checks (man/checks) against ours and upstream's"
-	quietly nice python3 "$here/kernels-man.py" build "$stage/usr" "$upstream_stage/usr" "$man_checks"
+	quietly nice python3 -m pytools.vm.kernels_man build "$stage/usr" "$upstream_stage/usr" "$man_checks"
 fi
 
 lt_built=""
 if [ "$suite" != none ]; then
-	step "building $suite_desc in three modes (lt-builds.py)"
+	step "building $suite_desc in three modes (pytools/vm/lt_builds.py)"
 	# shellcheck disable=SC2086
-	quietly nice python3 "$here/lt-builds.py" "$stage" "$out/liburing" $suite
+	quietly nice python3 -m pytools.vm.lt_builds "$stage" "$out/liburing" $suite
 	lt_built=$(names_in "$out/liburing/reference" | sed 's/\.t / /g')
 fi
 
@@ -248,7 +248,7 @@ fi
 	cat "$here/guest-init.sh"
 } >"$root/init"
 chmod 755 "$root/init"
-python3 "$here/cpio.py" "$root" "$out/initramfs.cpio"
+python3 -m pytools.vm.cpio "$root" "$out/initramfs.cpio"
 echo "    initramfs $(du -m "$out/initramfs.cpio" | cut -f1) MB"
 
 for ki in $images; do
@@ -272,12 +272,12 @@ done
 step "judging"
 rc=0
 # shellcheck disable=SC2086
-python3 "$here/kernels-report.py" "$out" --nobuild "$nobuild" --nobuild-upstream "$nobuild_upstream" \
+python3 -m pytools.vm.kernels_report "$out" --nobuild "$nobuild" --nobuild-upstream "$nobuild_upstream" \
 	--suite-desc "$suite_desc" $kernels || rc=$?
 if [ -d "$man_checks" ]; then
 	step "judging the manual's checks"
 	# shellcheck disable=SC2086
-	python3 "$here/kernels-man.py" report "$out" $kernels || rc=1
+	python3 -m pytools.vm.kernels_man report "$out" $kernels || rc=1
 fi
 echo "wall time $(($(date +%s) - start_all))s; logs and report in $out"
 exit $rc

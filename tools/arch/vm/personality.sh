@@ -46,7 +46,7 @@ step "building our library for $target (as run.sh does)"
 build_our_library "$out/ours"
 
 step "building upstream liburing for $target"
-upstream_src=$(python3 "$repo"/tools/upstream/upstream.py source 2>"$out/upstream-src.log") ||
+upstream_src=$(python3 -m pytools.upstream.upstream source 2>"$out/upstream-src.log") ||
 	{ cat "$out/upstream-src.log"; exit 1; }
 up=$out/upstream-build
 theirs=$out/upstream
@@ -63,7 +63,7 @@ bins=$out/bench
 mkdir -p "$bins"
 for side in ours upstream; do
 	usr=$out/$side/usr
-	# In the guest each library is at /$side/lib (rpath), as bench/run.py links.
+	# In the guest each library is at /$side/lib (rpath), as pytools/bench/run.py links.
 	$cross_cc -O2 -g -Wall -Wextra -Werror -I"$usr/include" -o "$bins/personality-$side" \
 		bench/personality.c bench/common.c bench/readloop.c -L"$usr/lib" \
 		-Wl,-rpath,/$side/lib -l:liburing.so.2 -ldl -pthread
@@ -92,10 +92,10 @@ done
 	cat "$here/personality-guest.sh"
 } >"$root/init"
 chmod 755 "$root/init"
-python3 "$here/cpio.py" "$root" "$out/initramfs.cpio"
+python3 -m pytools.vm.cpio "$root" "$out/initramfs.cpio"
 
 step "booting $kver (4k pages) under qemu-system-aarch64: $rounds rounds of 4 runs, $nreads reads each"
 log=$out/console.log
 boot_guest "$guest/usr/lib/modules/$kver/vmlinuz" "$log"
 step "done; console log in $log.txt"
-python3 "$here/personality-parse.py" "$log.txt"
+python3 -m pytools.vm.personality_parse "$log.txt"

@@ -11,7 +11,7 @@
 # and logs go to build/arch-vm. Each boot runs every capi-test as
 # capi-tests/run.sh would (0 pass, 77 skip, else fail) inside the guest, then
 # a list of liburing's own tests built against our headers and liburing.a
-# (upstream's source from tools/upstream/upstream.py, fetched once); the last line is `N passed, N failed` over both boots.
+# (upstream's source from pytools/upstream/upstream.py, fetched once); the last line is `N passed, N failed` over both boots.
 # Environment: VM_TIMEOUT (seconds per boot, default 900), VM_TEST_TIMEOUT
 # (seconds per capi-test, default 240: under TCG init_exit_growth takes 80 s
 # and more), VM_LIBURING_TIMEOUT (per liburing test, default 90),
@@ -106,7 +106,7 @@ liburing_tests=${VM_LIBURING_TESTS-nop-all-sizes read-write fsync poll-cancel li
  unlink mkdir symlink truncate xattr madvise fadvise msg-ring file-register file-update
  fixed-buf-iter recv-multishot defer-taskrun resize-rings init-mem no-mmap-inval reg-wait ring-leak
  self personality}
-upstream_src=$([ -z "$liburing_tests" ] || python3 "$repo"/tools/upstream/upstream.py source 2>"$out/upstream-src.log" || true)
+upstream_src=$([ -z "$liburing_tests" ] || python3 -m pytools.upstream.upstream source 2>"$out/upstream-src.log" || true)
 lt_built=""
 if [ -n "$liburing_tests" ] && [ -z "$upstream_src" ]; then
 	echo "liburing's source could not be fetched (see $out/upstream-src.log): its tests left out"
@@ -155,7 +155,7 @@ for name in $lt_built; do cp "$lt/test/$name.t" "$root/repo/liburing/source/"; d
 	cat "$here/guest-init.sh"
 } >"$root/init"
 chmod 755 "$root/init"
-python3 "$here/cpio.py" "$root" "$out/initramfs.cpio"
+python3 -m pytools.vm.cpio "$root" "$out/initramfs.cpio"
 
 # liburing's tests run on the boots named in VM_LIBURING_PAGES (default
 # 16k only: 4K pages are what liburing-tests runs the whole suite on, on

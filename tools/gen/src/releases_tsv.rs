@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 //! `man/kernel-releases.tsv`: the uapi crate's release table
 //! (`uring_uapi::releases`) as tab-separated text for the manual's checks
-//! (`man/check.py`, `man/coverage.py`), which read it instead of any Rust
+//! (`pytools/man/check.py`, `pytools/man/coverage.py`), which read it instead of any Rust
 //! source.
 
 use std::fmt::Write;
@@ -23,7 +23,7 @@ pub fn generate() -> String {
          # The kernel release that added each name of io_uring.h, io_uring/query.h and\n\
          # io_uring/bpf_filter.h, and what the name means (the manual's section 2\n\
          # pages show the rows, which tools/gen renders from the same table;\n\
-         # man/check.py checks that every name of the installed headers has a row\n\
+         # pytools/man/check.py checks that every name of the installed headers has a row\n\
          # and a page).\n\
          # Columns, tab-separated: name, first Linux release (\"-\" for the count\n\
          # sentinels, whose value grows with the kernel), text (`x` bold, *x* italic).\n\

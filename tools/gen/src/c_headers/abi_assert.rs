@@ -8,7 +8,7 @@
 //! can still fail is the one against upstream liburing's headers: `make
 //! abi-assert` (`gen abi-assert FILE`) writes the assertions to `build/abi-assert.c`, and the
 //! liburing-tests harness compiles that file against the headers of the
-//! liburing it builds (`liburing-tests/abi_check.py`). The tests here
+//! liburing it builds (`pytools/suite/abi_check.py`). The tests here
 //! compile it against `include/` too, and prove that a wrong table fails.
 
 use std::fmt::Write as _;

@@ -2,7 +2,7 @@
 //! The first liburing release whose source has each name we export, and
 //! the file that shows it (its liburing.h or a header beside it declares,
 //! defines or uses the name; or a version script exports it). Generated
-//! by tools/upstream/first_releases.py from liburing's release tags 0.1 to
+//! by pytools/upstream/first_releases.py from liburing's release tags 0.1 to
 //! 2.15; names no release has are left out. A function of the library
 //! counts from the release whose liburing.map exports it; an inline
 //! helper or macro from the release whose headers have it.

@@ -2,7 +2,7 @@
 //! HISTORY sections: the symbol version node a name is exported under,
 //! named as a node, and the first liburing release that had the name, from
 //! liburing's release tags ([`FIRST_RELEASE`], made by
-//! tools/upstream/first_releases.py).
+//! pytools/upstream/first_releases.py).
 //!
 //! A node is not a release: liburing.map's oldest node, 2.0, holds
 //! everything older too, and liburing-ffi.map (first shipped in 2.4) starts

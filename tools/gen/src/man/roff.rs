@@ -249,7 +249,7 @@ fn tagged(item: &str) -> Option<(String, String)> {
 /// The `[check: NAME]` and `[unchecked: REASON]` markers of a paragraph or
 /// list item taken out: the text without them, and each as a roff comment
 /// (`.\" @check NAME`, `.\" @unchecked REASON`) that `make check-man`
-/// (man/claims.py) ties to a case of man/checks or counts as a claim that
+/// (pytools/man/claims.py) ties to a case of man/checks or counts as a claim that
 /// cannot be shown here.
 pub fn take_checks(text: &str) -> (String, Vec<String>) {
     let mut rest = text.to_string();
