@@ -75,9 +75,22 @@ def public_macros(stage_usr):
     are ours to document: the preprocessor's own list (`cc -E -dM`), names
     with io_uring / IO_URING in them and no leading underscore."""
     cc = os.environ.get("CC", "cc")
-    r = subprocess.run([cc, "-E", "-dM", "-D_GNU_SOURCE", "-I",
-                        os.path.join(stage_usr, "include"), "-x", "c", "-"],
-                       input="#include <liburing.h>\n", capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            cc,
+            "-E",
+            "-dM",
+            "-D_GNU_SOURCE",
+            "-I",
+            os.path.join(stage_usr, "include"),
+            "-x",
+            "c",
+            "-",
+        ],
+        input="#include <liburing.h>\n",
+        capture_output=True,
+        text=True,
+    )
     if r.returncode:
         raise RuntimeError("cc -E -dM <liburing.h> failed:\n" + r.stderr)
     names = set()
@@ -85,8 +98,11 @@ def public_macros(stage_usr):
         head = line.split(" ", 2)
         if len(head) > 1 and head[0] == "#define" and "(" in head[1]:
             name = head[1].split("(", 1)[0]
-            if "io_uring" in name.lower() and not name.startswith("_") \
-                    and name not in UNDOCUMENTED_MACROS:
+            if (
+                "io_uring" in name.lower()
+                and not name.startswith("_")
+                and name not in UNDOCUMENTED_MACROS
+            ):
                 names.add(name)
     return sorted(names)
 
@@ -97,8 +113,9 @@ def check_coverage(man_dir, stage_usr, failures):
     missing = []
     for sec in ("2", "3"):
         group = [n for s, n in wanted if s == sec]
-        r = subprocess.run(["man", "-w", "-M", man_dir, sec] + group,
-                           capture_output=True, text=True)
+        r = subprocess.run(
+            ["man", "-w", "-M", man_dir, sec] + group, capture_output=True, text=True
+        )
         found = {os.path.basename(p).rsplit(".", 1)[0] for p in r.stdout.split()}
         # man -w prints the page a .so or link resolves to: check by name too.
         for n in group:
@@ -107,8 +124,10 @@ def check_coverage(man_dir, stage_usr, failures):
                 missing.append("%s(%s)" % (n, sec))
         if r.returncode not in (0, 16):
             missing.append("man -w failed: " + r.stderr.strip()[:200])
-    print("  coverage: %d of %d names resolve (%d symbols, %d macros, %d syscalls)" % (
-        len(wanted) - len(missing), len(wanted), len(symbols), len(macros), len(SYSCALLS)))
+    print(
+        "  coverage: %d of %d names resolve (%d symbols, %d macros, %d syscalls)"
+        % (len(wanted) - len(missing), len(wanted), len(symbols), len(macros), len(SYSCALLS))
+    )
     for m in missing:
         failures.append("no page for " + m)
 
@@ -137,12 +156,27 @@ def check_synopsis(man_dir, stage_usr, failures):
     defined = code.count("#ifndef ")
     cc = os.environ.get("CC", "cc")
     with tempfile.TemporaryDirectory() as tmp:
-        r = subprocess.run([cc, "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-c", "-I",
-                            os.path.join(stage_usr, "include"), src, "-o",
-                            os.path.join(tmp, "synopsis.o")], capture_output=True, text=True)
+        r = subprocess.run(
+            [
+                cc,
+                "-std=gnu11",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-c",
+                "-I",
+                os.path.join(stage_usr, "include"),
+                src,
+                "-o",
+                os.path.join(tmp, "synopsis.o"),
+            ],
+            capture_output=True,
+            text=True,
+        )
     if r.returncode:
-        failures.append("synopsis: %s does not compile against %s/include:\n%s"
-                        % (src, stage_usr, r.stderr))
+        failures.append(
+            "synopsis: %s does not compile against %s/include:\n%s" % (src, stage_usr, r.stderr)
+        )
     for path in pages(man_dir):
         if "/man3/" not in path or os.path.islink(path):
             continue
@@ -150,8 +184,10 @@ def check_synopsis(man_dir, stage_usr, failures):
             text = f.read()
         if synopsis_returns_value(text) and not re.search(r"^\.SH RETURN VALUE$", text, re.M):
             failures.append("%s: no RETURN VALUE section" % path)
-    print("  synopsis: %d declarations and %d macros compiled against %s/include%s"
-          % (declared, defined, stage_usr, "" if not r.returncode else ": FAILED"))
+    print(
+        "  synopsis: %d declarations and %d macros compiled against %s/include%s"
+        % (declared, defined, stage_usr, "" if not r.returncode else ": FAILED")
+    )
 
 
 def check_lint(man_dir, failures):
@@ -162,8 +198,10 @@ def check_lint(man_dir, failures):
     for p in files:
         g = subprocess.run(["groff", "-man", "-ww", "-z", p], capture_output=True, text=True)
         groff += [l for l in g.stderr.strip().split("\n") if l]
-    print("  lint: %d pages, mandoc -Tlint: %d messages, groff -ww: %d messages"
-          % (len(files), len(out), len(groff)))
+    print(
+        "  lint: %d pages, mandoc -Tlint: %d messages, groff -ww: %d messages"
+        % (len(files), len(out), len(groff))
+    )
     failures += ["lint: " + l for l in out + groff]
 
 
@@ -185,20 +223,34 @@ def check_examples(man_dir, stage_usr, failures):
             if not first_code or first_code[0] not in shown:
                 failures.append("example %s is not shown in any page" % f)
             exe = os.path.join(tmp, f[:-2])
-            r = subprocess.run([cc, "-Wall", "-Wextra", "-Werror", "-I",
-                                os.path.join(stage_usr, "include"), os.path.join(exdir, f),
-                                "-o", exe, "-L", os.path.join(stage_usr, "lib"), "-luring"],
-                               capture_output=True, text=True)
+            r = subprocess.run(
+                [
+                    cc,
+                    "-Wall",
+                    "-Wextra",
+                    "-Werror",
+                    "-I",
+                    os.path.join(stage_usr, "include"),
+                    os.path.join(exdir, f),
+                    "-o",
+                    exe,
+                    "-L",
+                    os.path.join(stage_usr, "lib"),
+                    "-luring",
+                ],
+                capture_output=True,
+                text=True,
+            )
             if r.returncode:
                 failures.append("example %s does not compile:\n%s" % (f, r.stderr))
                 continue
             compiled += 1
             env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(stage_usr, "lib"))
-            r = subprocess.run([exe], capture_output=True, text=True, env=env, cwd=tmp,
-                               timeout=60)
+            r = subprocess.run([exe], capture_output=True, text=True, env=env, cwd=tmp, timeout=60)
             if r.returncode:
-                failures.append("example %s exited %d:\n%s%s" % (f, r.returncode, r.stdout,
-                                                                  r.stderr))
+                failures.append(
+                    "example %s exited %d:\n%s%s" % (f, r.returncode, r.stdout, r.stderr)
+                )
                 continue
             ran += 1
             skipped = [l for l in r.stdout.split("\n") if l.startswith("skip")]
@@ -225,8 +277,10 @@ def check_provenance(man_dir, upstream_man, failures):
             text = re.sub(r"^\.EX\n.*?^\.EE\n", "", text, flags=re.S | re.M)
             ours.append((p, provenance.man_page_text(text)))
     hits, checked = provenance.copied_sentences(ours, corpus)
-    print("  provenance: %d sentences of 8+ words checked against %d upstream pages: "
-          "%d found there" % (checked, len(corpus), len(hits)))
+    print(
+        "  provenance: %d sentences of 8+ words checked against %d upstream pages: "
+        "%d found there" % (checked, len(corpus), len(hits))
+    )
     failures += ["provenance: %s: %s" % h for h in hits]
 
 
@@ -235,10 +289,13 @@ def main(argv):
         print(__doc__)
         return 2
     import shutil
+
     missing = [t for t in ("man", "mandoc", "groff") if not shutil.which(t)]
     if missing:
-        print("check-man: %s not installed (Debian: man-db, mandoc, groff-base; "
-              ".ci/run installs them)" % ", ".join(missing))
+        print(
+            "check-man: %s not installed (Debian: man-db, mandoc, groff-base; "
+            ".ci/run installs them)" % ", ".join(missing)
+        )
         return 1
     man_dir, stage_usr, upstream_man = argv[:3]
     upstream_usr = argv[3] if len(argv) > 3 else None

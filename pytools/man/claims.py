@@ -42,8 +42,10 @@ MAN_DIR = os.path.join(REPO, "man")
 # request_results.c (the RETURN VALUE of every SQE helper page) and
 # function_results.c (the RETURN VALUE and ERRORS of the other section 3
 # pages).
-SOURCES = [os.path.join(MAN_DIR, "checks", n) for n in ("claims.c", "request_results.c",
-                                                     "function_results.c")]
+SOURCES = [
+    os.path.join(MAN_DIR, "checks", n)
+    for n in ("claims.c", "request_results.c", "function_results.c")
+]
 CHECK_RE = re.compile(r'^\.\\" @check (\S+)\s*$')
 
 
@@ -57,8 +59,7 @@ def page_claims(text):
     """The claims of one page's roff: a dict with claims, checked, explained
     (unchecked with a reason), other_checks, names (linked cases) and
     unaccounted (labels of claims neither checked nor explained)."""
-    out = {"claims": 0, "checked": 0, "explained": 0, "other": 0, "names": [],
-           "unaccounted": []}
+    out = {"claims": 0, "checked": 0, "explained": 0, "other": 0, "names": [], "unaccounted": []}
     section = None
     cur = None  # the claim being read: label, has_text, checked, explained
     paragraph = 0
@@ -101,7 +102,7 @@ def page_claims(text):
                     cur["checked" if m else "explained"] = True
                 elif m:
                     out["other"] += 1
-            elif cur is not None and line and not line.startswith(".\\\""):
+            elif cur is not None and line and not line.startswith('.\\"'):
                 cur["text"] = True
         elif section == "RETURN VALUE":
             if line.startswith((".PP", ".TP", ".IP", ".SS", ".LP", ".P")) and not (m or u):
@@ -111,7 +112,7 @@ def page_claims(text):
                     paragraph += 1
                     cur = new("RETURN VALUE paragraph %d" % paragraph)
                 cur["checked" if m else "explained"] = True
-            elif line and not line.startswith(".\\\""):
+            elif line and not line.startswith('.\\"'):
                 if cur is None:
                     paragraph += 1
                     cur = new("RETURN VALUE paragraph %d" % paragraph)
@@ -141,10 +142,26 @@ def build_one(source, stage_usr, exe):
     guests): None, or the compiler's complaint."""
     stage_usr = os.path.abspath(stage_usr)
     cc = os.environ.get("CC", "cc")
-    r = subprocess.run([cc, "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-I",
-                        os.path.join(stage_usr, "include"), source, "-o", exe,
-                        "-L", os.path.join(stage_usr, "lib"), "-luring", "-lpthread"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            cc,
+            "-std=gnu11",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-I",
+            os.path.join(stage_usr, "include"),
+            source,
+            "-o",
+            exe,
+            "-L",
+            os.path.join(stage_usr, "lib"),
+            "-luring",
+            "-lpthread",
+        ],
+        capture_output=True,
+        text=True,
+    )
     return r.stderr if r.returncode else None
 
 
@@ -180,25 +197,23 @@ def build_and_run_one(source, stage_usr, label, tmp, failures):
     exe = os.path.join(tmp, os.path.basename(source)[:-2] + "-" + label)
     err = build_one(source, stage_usr, exe)
     if err is not None:
-        failures.append("claims: %s does not build against %s:\n%s"
-                        % (source, stage_usr, err))
+        failures.append("claims: %s does not build against %s:\n%s" % (source, stage_usr, err))
         return None, None
     env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(stage_usr, "lib"))
     cases = list_cases(exe, env)
     rc = "a timeout"
     try:
-        r = subprocess.run([exe], capture_output=True, text=True, env=env, cwd=tmp,
-                           timeout=120)
+        r = subprocess.run([exe], capture_output=True, text=True, env=env, cwd=tmp, timeout=120)
         out, rc = r.stdout, r.returncode
     except subprocess.TimeoutExpired as e:
         out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
-        failures.append("claims (%s, %s): timed out after 120 s"
-                        % (os.path.basename(source), label))
+        failures.append(
+            "claims (%s, %s): timed out after 120 s" % (os.path.basename(source), label)
+        )
     results = parse_results(out)
     for c in cases:
         if c not in results:
-            failures.append("claims (%s): case %s printed no result (exit %s)"
-                            % (label, c, rc))
+            failures.append("claims (%s): case %s printed no result (exit %s)" % (label, c, rc))
     return cases, results
 
 
@@ -217,8 +232,10 @@ def check(man_dir, stage_usr, upstream_usr, page_paths, failures):
             linked.setdefault(n, []).append(page)
         if sec in ACCOUNTED_SECTIONS:
             for label in c["unaccounted"]:
-                failures.append("claims: %s: %s is neither checked (@check) nor explained "
-                                "(@unchecked REASON)" % (page, label))
+                failures.append(
+                    "claims: %s: %s is neither checked (@check) nor explained "
+                    "(@unchecked REASON)" % (page, label)
+                )
 
     with tempfile.TemporaryDirectory() as tmp:
         ours_cases, ours = build_and_run(stage_usr, "ours", tmp, failures)
@@ -240,16 +257,20 @@ def check(man_dir, stage_usr, upstream_usr, page_paths, failures):
             elif verdict_kind(v) == "not checkable":
                 not_here += 1
             else:
-                failures.append("claims: %s (%s, linked from %s): %s"
-                                % (c, label, ", ".join(linked.get(c, ["no page"])), v))
+                failures.append(
+                    "claims: %s (%s, linked from %s): %s"
+                    % (c, label, ", ".join(linked.get(c, ["no page"])), v)
+                )
             if v != "ok":
                 print("    %-36s %-8s %s" % (c, label, v))
         if c not in linked:
             failures.append("claims: case %s is linked from no page" % c)
     for n, where in sorted(linked.items()):
         if n not in cases:
-            failures.append("claims: %s links check %s, which no program of man/checks "
-                            "has" % (", ".join(where), n))
+            failures.append(
+                "claims: %s links check %s, which no program of man/checks "
+                "has" % (", ".join(where), n)
+            )
 
     with open(os.path.join(man_dir, "claims.tsv"), "w") as f:
         f.write("section\tpage\tclaims\tchecked\tunchecked_with_reason\tother_checked\n")
@@ -258,16 +279,26 @@ def check(man_dir, stage_usr, upstream_usr, page_paths, failures):
     for sec in "1237":
         mine = [r for r in rows if r[0] == sec]
         n, ck, ex = (sum(r[i] for r in mine) for i in (2, 3, 4))
-        print("  claims, section %s: %d pages, %d ERRORS/RETURN VALUE claims: %d checked, "
-              "%d unchecked with a reason, %d unchecked%s; %d checked statements elsewhere"
-              % (sec, len(mine), n, ck, ex, n - ck - ex,
-                 " (must be 0)" if sec in ACCOUNTED_SECTIONS else "",
-                 sum(r[5] for r in mine)))
+        print(
+            "  claims, section %s: %d pages, %d ERRORS/RETURN VALUE claims: %d checked, "
+            "%d unchecked with a reason, %d unchecked%s; %d checked statements elsewhere"
+            % (
+                sec,
+                len(mine),
+                n,
+                ck,
+                ex,
+                n - ck - ex,
+                " (must be 0)" if sec in ACCOUNTED_SECTIONS else "",
+                sum(r[5] for r in mine),
+            )
+        )
         for r in mine:
             # Section 3 has a page per function: only those with a reason.
             if sec != "3" or r[4]:
-                print("    %-36s %3d claims, %3d checked, %2d with a reason, %2d elsewhere"
-                      % r[1:])
-    print("  claims: %d cases in man/checks, %d runs (ours and upstream): %d ok, "
-          "%d not checkable here, %d failed; per-page table: %s/claims.tsv"
-          % (len(cases), ran, passed, not_here, ran - passed - not_here, man_dir))
+                print("    %-36s %3d claims, %3d checked, %2d with a reason, %2d elsewhere" % r[1:])
+    print(
+        "  claims: %d cases in man/checks, %d runs (ours and upstream): %d ok, "
+        "%d not checkable here, %d failed; per-page table: %s/claims.tsv"
+        % (len(cases), ran, passed, not_here, ran - passed - not_here, man_dir)
+    )

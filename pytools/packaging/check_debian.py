@@ -83,9 +83,11 @@ import time
 
 from pytools import REPO
 from pytools.suite import examples  # the example's inputs and checker
-from pytools.upstream import aptfetch  # the one downloader
-from pytools.upstream import proc  # messages and subprocesses
-from pytools.upstream import upstream  # the source package, upstream's build
+from pytools.upstream import (
+    aptfetch,  # the one downloader
+    proc,  # messages and subprocesses
+    upstream,  # the source package, upstream's build
+)
 from pytools.upstream.proc import capture, die, rmtree, run_logged
 
 from . import sid_chroot  # the clean sid root
@@ -122,9 +124,17 @@ def man_differences(ours, theirs):
     """(pages only Debian's package has, pages only ours has), sorted."""
     a, b = man_pages(ours), man_pages(theirs)
     return sorted(b - a), sorted(a - b)
+
+
 # The tools the checks run, and the Debian package that brings each.
-TOOLS = {"dpkg-buildpackage": "dpkg-dev", "dh": "debhelper", "fakeroot": "fakeroot",
-         "lintian": "lintian", "hardening-check": "devscripts", "debootstrap": "debootstrap"}
+TOOLS = {
+    "dpkg-buildpackage": "dpkg-dev",
+    "dh": "debhelper",
+    "fakeroot": "fakeroot",
+    "lintian": "lintian",
+    "hardening-check": "devscripts",
+    "debootstrap": "debootstrap",
+}
 
 PASS, FAIL = "PASS", "FAIL"
 
@@ -132,17 +142,19 @@ PASS, FAIL = "PASS", "FAIL"
 # tools rather than from our tree, and why. Anything else only on ours fails.
 NOT_OURS = {
     "recommended-field": "Debian's debian/control sets no Priority; the newer dpkg-gencontrol "
-                         "that built Debian's own packages fills in 'optional', this machine's "
-                         "older one leaves it out",
+    "that built Debian's own packages fills in 'optional', this machine's "
+    "older one leaves it out",
 }
 
 # What the Rust code gives instead of a stack protector (reported with the
 # hardening-check result; the C parts get -fstack-protector-strong from CFLAGS).
-RUST_STACK = ("the Rust code has no stack canaries: stable rustc has no stack-protector "
-              "option (-Z stack-protector is nightly-only) and CFLAGS do not reach rustc; "
-              "safe Rust bounds-checks every indexed write, so the overflow a canary "
-              "detects cannot happen there; "
-              "liburing-ffi's C helpers are protected (%s)")
+RUST_STACK = (
+    "the Rust code has no stack canaries: stable rustc has no stack-protector "
+    "option (-Z stack-protector is nightly-only) and CFLAGS do not reach rustc; "
+    "safe Rust bounds-checks every indexed write, so the overflow a canary "
+    "detects cannot happen there; "
+    "liburing-ffi's C helpers are protected (%s)"
+)
 
 # Fortifiable libc functions the Rust library may import, and why fortify's
 # checks would add nothing there: _FORTIFY_SOURCE guards C calls whose length
@@ -173,8 +185,10 @@ class Report:
     def add(self, name, verdict, secs, detail):
         name = self.section + name
         self.rows.append((name, verdict, secs, detail))
-        say("check-debian: %-14s %s (%.0f s)%s" % (name, verdict, secs,
-                                                  ": " + detail if detail else ""))
+        say(
+            "check-debian: %-14s %s (%.0f s)%s"
+            % (name, verdict, secs, ": " + detail if detail else "")
+        )
 
     def failed(self):
         return [r[0] for r in self.rows if r[1] == FAIL]
@@ -195,6 +209,7 @@ def output(cmd, cwd=None, env=None):
 
 
 # --------------------------------------------------------------------------- inputs
+
 
 def debian_dir(harness_cache, log):
     """Debian's debian/ directory of liburing 2.15-1 (harness cache or LIBURING_SRC)."""
@@ -226,8 +241,11 @@ def install_tools(tree, log):
 
     tree: also the Build-Depends of tree's debian/control (None: the tools only)."""
     want = sorted({pkg for tool, pkg in TOOLS.items() if not shutil.which(tool)})
-    rc, out = output(["dpkg-checkbuilddeps"], cwd=tree) if tree and shutil.which(
-        "dpkg-checkbuilddeps") else (1, "")
+    rc, out = (
+        output(["dpkg-checkbuilddeps"], cwd=tree)
+        if tree and shutil.which("dpkg-checkbuilddeps")
+        else (1, "")
+    )
     m = re.search(r"Unmet build dependencies: (.*)", out)
     if m:
         # "debhelper-compat (= 13) procps" -> package names without versions.
@@ -241,8 +259,15 @@ def install_tools(tree, log):
     say("check-debian: installing %s" % " ".join(want))
     env = dict(proc.build_env(), DEBIAN_FRONTEND="noninteractive")
     # Other jobs may hold dpkg's lock for a while: wait for it rather than fail.
-    cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends",
-           "-o", "DPkg::Lock::Timeout=600"] + want
+    cmd = [
+        "apt-get",
+        "install",
+        "-y",
+        "-q",
+        "--no-install-recommends",
+        "-o",
+        "DPkg::Lock::Timeout=600",
+    ] + want
     if run(cmd, log, env=env) != 0:
         run(["apt-get", "update", "-q"], log, env=env)
         if run(cmd, log, env=env) != 0:
@@ -257,11 +282,15 @@ def build_env():
     $HOME; debhelper (compat 13) points HOME elsewhere during the build, so
     both are passed explicitly."""
     home = os.environ.get("HOME", "/root")
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home,
-           "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-           "RUSTUP_HOME": os.environ.get("RUSTUP_HOME", os.path.join(home, ".rustup")),
-           "CARGO_HOME": os.environ.get("CARGO_HOME", os.path.join(home, ".cargo")),
-           "DEB_BUILD_OPTIONS": "nocheck parallel=2"}
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": home,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "RUSTUP_HOME": os.environ.get("RUSTUP_HOME", os.path.join(home, ".rustup")),
+        "CARGO_HOME": os.environ.get("CARGO_HOME", os.path.join(home, ".cargo")),
+        "DEB_BUILD_OPTIONS": "nocheck parallel=2",
+    }
     for key in ("RUSTUP_TOOLCHAIN", "TMPDIR"):
         if key in os.environ:
             env[key] = os.environ[key]
@@ -270,12 +299,15 @@ def build_env():
 
 # --------------------------------------------------------------------------- build
 
+
 def build(tree, log, report):
     """dpkg-buildpackage -b -uc -us; resumes once past a missing-man-page stop."""
     t0 = time.time()
     cmd = ["dpkg-buildpackage", "-b", "-uc", "-us"]
-    say("check-debian: DEB_BUILD_OPTIONS='nocheck parallel=2' %s (log: %s)"
-        % (" ".join(cmd), log.name))
+    say(
+        "check-debian: DEB_BUILD_OPTIONS='nocheck parallel=2' %s (log: %s)"
+        % (" ".join(cmd), log.name)
+    )
     start = log.tell()
     rc = run(cmd, log, cwd=tree, env=build_env())
     if rc == 0:
@@ -315,8 +347,9 @@ def check_paths(tree, debian_src, report):
     report.add("paths", verdict, time.time() - t0, detail)
 
 
-def check_symbols(tree, report, version=DEBIAN_VERSION, runner=None, package="liburing2",
-                  private=None):
+def check_symbols(
+    tree, report, version=DEBIAN_VERSION, runner=None, package="liburing2", private=None
+):
     """dpkg-gensymbols at check level 4: any new or missing symbol fails.
 
     runner(cmd, cwd) -> (status, output) runs it (default: here, in tree).
@@ -326,25 +359,42 @@ def check_symbols(tree, report, version=DEBIAN_VERSION, runner=None, package="li
     t0 = time.time()
     # (In the sid root the result goes to /tmp: the tree must stay as built, for
     # the clean check.)
-    cmd = ["dpkg-gensymbols", "-p" + package, "-Pdebian/" + package, "-v" + version, "-c4",
-           "-Idebian/liburing2.symbols", "-O%s/%s.symbols.generated"
-           % ("/tmp" if private else "debian", package)]
+    cmd = [
+        "dpkg-gensymbols",
+        "-p" + package,
+        "-Pdebian/" + package,
+        "-v" + version,
+        "-c4",
+        "-Idebian/liburing2.symbols",
+        "-O%s/%s.symbols.generated" % ("/tmp" if private else "debian", package),
+    ]
     if private:
-        cmd += ["-edebian/%s/%s/%s" % (package, private, lib)
-                for lib in ("liburing.so.2", "liburing-ffi.so.2")]
+        cmd += [
+            "-edebian/%s/%s/%s" % (package, private, lib)
+            for lib in ("liburing.so.2", "liburing-ffi.so.2")
+        ]
     rc, out = (runner or (lambda c, d: output(c, cwd=d)))(cmd, tree)
     diff = [ln for ln in out.splitlines() if re.match(r"^[+-] ", ln)]
     say("check-debian: $ %s\n%s" % (" ".join(cmd), out.strip() or "(no output)"))
     if rc == 0 and not diff:
-        report.add("symbols", PASS, time.time() - t0,
-                   "dpkg-gensymbols -c4: no new, no missing symbol vs liburing2.symbols "
-                   "(liburing.so.2 and liburing-ffi.so.2)")
+        report.add(
+            "symbols",
+            PASS,
+            time.time() - t0,
+            "dpkg-gensymbols -c4: no new, no missing symbol vs liburing2.symbols "
+            "(liburing.so.2 and liburing-ffi.so.2)",
+        )
     else:
-        report.add("symbols", FAIL, time.time() - t0,
-                   "dpkg-gensymbols exit %d, %d differing lines" % (rc, len(diff)))
+        report.add(
+            "symbols",
+            FAIL,
+            time.time() - t0,
+            "dpkg-gensymbols exit %d, %d differing lines" % (rc, len(diff)),
+        )
 
 
 # --------------------------------------------------------------------------- Debian's binaries
+
 
 def debian_debs(work, log):
     """Debian's own liburing2 and liburing-dev 2.15-1 .debs, downloaded once."""
@@ -352,8 +402,9 @@ def debian_debs(work, log):
     os.makedirs(dest, exist_ok=True)
 
     def present():
-        return {p: glob.glob(os.path.join(dest, "%s_%s_*.deb" % (p, DEBIAN_VERSION)))
-                for p in PACKAGES}
+        return {
+            p: glob.glob(os.path.join(dest, "%s_%s_*.deb" % (p, DEBIAN_VERSION))) for p in PACKAGES
+        }
 
     have = present()
     if all(have.values()):
@@ -395,11 +446,13 @@ def deb_listing(deb):
 def beside_path(path, pkg, ma):
     """Where Debian's file path of pkg is in our side-by-side package (None: nowhere)."""
     ours = OUR_PAIRS[pkg]
-    for deb, mine in (("usr/share/doc/%s" % pkg, "usr/share/doc/%s" % ours),
-                      ("usr/include", "usr/include/uring-rs"),
-                      ("usr/lib/%s" % ma, "usr/lib/%s/uring-rs" % ma)):
+    for deb, mine in (
+        ("usr/share/doc/%s" % pkg, "usr/share/doc/%s" % ours),
+        ("usr/include", "usr/include/uring-rs"),
+        ("usr/lib/%s" % ma, "usr/lib/%s/uring-rs" % ma),
+    ):
         if path == deb or path.startswith(deb + "/"):
-            return mine + path[len(deb):]
+            return mine + path[len(deb) :]
     return path
 
 
@@ -419,22 +472,29 @@ def compare_contents(ours, theirs, report, beside=False):
                 if a[p] == "dir" and p not in b and any(q.startswith(p + "/") for q in b):
                     b[p] = "dir"
         if beside:
-            asides = CONTENTS_ASIDE + ("usr/share/uring-rs/",
-                                       "usr/share/doc/liburing-rs-dev/examples/")
+            asides = CONTENTS_ASIDE + (
+                "usr/share/uring-rs/",
+                "usr/share/doc/liburing-rs-dev/examples/",
+            )
             ours_only = ("/uring-rs/uring-rs", "/liburing-diag.a")
         else:
             asides, ours_only = CONTENTS_ASIDE, CONTENTS_OURS_ONLY
-        aside = lambda p: (any(p.startswith(x) or (p + "/").startswith(x)  # noqa: E731
-                               for x in asides)
-                           or any(x in p for x in ours_only))
+
+        def aside(p, asides=asides, ours_only=ours_only):
+            return any(p.startswith(x) or (p + "/").startswith(x) for x in asides) or any(
+                x in p for x in ours_only
+            )
+
         only_ours = sorted(p for p in a if p not in b and not aside(p))
         only_theirs = sorted(p for p in b if p not in a and not aside(p))
         kinds = sorted(p for p in a if p in b and a[p] != b[p])
         same = len([p for p in a if p in b and a[p] == b[p] and not aside(p)])
         n_aside = (len([p for p in a if aside(p)]), len([p for p in b if aside(p)]))
-        lines.append("%s%s: %d paths identical; man pages/examples aside: ours %d, "
-                     "Debian's %d" % (OUR_PAIRS[pkg] + " beside " if beside else "", pkg, same,
-                                      n_aside[0], n_aside[1]))
+        lines.append(
+            "%s%s: %d paths identical; man pages/examples aside: ours %d, "
+            "Debian's %d"
+            % (OUR_PAIRS[pkg] + " beside " if beside else "", pkg, same, n_aside[0], n_aside[1])
+        )
         for p in only_ours:
             lines.append("  only in ours:     %s" % p)
         for p in only_theirs:
@@ -443,10 +503,16 @@ def compare_contents(ours, theirs, report, beside=False):
             lines.append("  differs: %s: ours %s, Debian's %s" % (p, a[p], b[p]))
         missing_pages, extra_pages = man_differences(a, b)
         if man_pages(b):
-            lines.append("  man pages: Debian's %d, ours %d, %d of Debian's missing from ours; "
-                         "only in ours: %s" % (len(man_pages(b)), len(man_pages(a)),
-                                               len(missing_pages),
-                                               " ".join(extra_pages) or "none"))
+            lines.append(
+                "  man pages: Debian's %d, ours %d, %d of Debian's missing from ours; "
+                "only in ours: %s"
+                % (
+                    len(man_pages(b)),
+                    len(man_pages(a)),
+                    len(missing_pages),
+                    " ".join(extra_pages) or "none",
+                )
+            )
         for p in missing_pages:
             lines.append("  man page only in Debian's: %s" % p)
         differ = differ or bool(only_ours or only_theirs or kinds or missing_pages)
@@ -458,12 +524,13 @@ def compare_contents(ours, theirs, report, beside=False):
 # What the two packages of ours that Debian has no counterpart for hold, besides
 # their /usr/share/doc/<package>/ files (MA: the multiarch triplet).
 OWN_CONTENTS = {
-    "uring-info": {"usr/bin/uring-info": "file",
-                   "usr/share/man/man1/uring-info.1.gz": "file"},
-    "uring-rs-switch": {"usr/lib/MA/liburing.so.2.15": "-> uring-rs/liburing.so.2.15",
-                        "usr/lib/MA/liburing.so.2": "-> liburing.so.2.15",
-                        "usr/lib/MA/liburing-ffi.so.2.15": "-> uring-rs/liburing-ffi.so.2.15",
-                        "usr/lib/MA/liburing-ffi.so.2": "-> liburing-ffi.so.2.15"},
+    "uring-info": {"usr/bin/uring-info": "file", "usr/share/man/man1/uring-info.1.gz": "file"},
+    "uring-rs-switch": {
+        "usr/lib/MA/liburing.so.2.15": "-> uring-rs/liburing.so.2.15",
+        "usr/lib/MA/liburing.so.2": "-> liburing.so.2.15",
+        "usr/lib/MA/liburing-ffi.so.2.15": "-> uring-rs/liburing-ffi.so.2.15",
+        "usr/lib/MA/liburing-ffi.so.2": "-> liburing-ffi.so.2.15",
+    },
 }
 
 
@@ -472,20 +539,32 @@ def check_own_packages(ours, ma, lines):
     differ = False
     for pkg, want in OWN_CONTENTS.items():
         want = {p.replace("MA", ma): k for p, k in want.items()}
-        got = {p: k for p, k in deb_listing(ours[pkg]).items()
-               if k != "dir" and not p.startswith("usr/share/doc/%s/" % pkg)}
+        got = {
+            p: k
+            for p, k in deb_listing(ours[pkg]).items()
+            if k != "dir" and not p.startswith("usr/share/doc/%s/" % pkg)
+        }
         bad = sorted(set(got.items()) ^ set(want.items()))
-        lines.append("%s: %s" % (pkg, "exactly its %d files" % len(want) if not bad else
-                                 "DIFFERS: " + ", ".join("%s %s" % kv for kv in bad)))
+        lines.append(
+            "%s: %s"
+            % (
+                pkg,
+                "exactly its %d files" % len(want)
+                if not bad
+                else "DIFFERS: " + ", ".join("%s %s" % kv for kv in bad),
+            )
+        )
         differ = differ or bool(bad)
     return differ
 
 
 # Accepted only while packaging/debian/changelog's entry is UNRELEASED: the
 # upload that releases it closes the ITP bug in that entry.
-UNRELEASED_ONLY = {"initial-upload-closes-no-bugs": "the changelog entry is UNRELEASED, not "
-                                                    "an upload: the entry that uploads it "
-                                                    "closes the ITP bug"}
+UNRELEASED_ONLY = {
+    "initial-upload-closes-no-bugs": "the changelog entry is UNRELEASED, not "
+    "an upload: the entry that uploads it "
+    "closes the ITP bug"
+}
 
 
 def lintian_tags(debs, cache=None, runner=None):
@@ -497,8 +576,9 @@ def lintian_tags(debs, cache=None, runner=None):
         with open(cache) as f:
             out = f.read()
     else:
-        rc, out = (runner or output)(["lintian", "-I", "--pedantic", "--tag-display-limit",
-                                      "0"] + debs)
+        rc, out = (runner or output)(
+            ["lintian", "-I", "--pedantic", "--tag-display-limit", "0"] + debs
+        )
         if cache:
             with open(cache, "w") as f:
                 f.write(out)
@@ -518,8 +598,11 @@ def check_lintian(ours, theirs, report, beside=False, root=None, dsc=None):
     root: run sid's lintian in the sid root (installed there), on both.
     dsc: our source package too (its path inside the root)."""
     t0 = time.time()
-    runner, cache, names = None, os.path.join(os.path.dirname(theirs[PACKAGES[0]]),
-                                              "lintian.txt"), None
+    runner, cache, names = (
+        None,
+        os.path.join(os.path.dirname(theirs[PACKAGES[0]]), "lintian.txt"),
+        None,
+    )
     if root:
         root.chroot(["apt-get", "-q", "-y", "install", "lintian"])
         version = root.version_of("lintian")
@@ -528,20 +611,27 @@ def check_lintian(ours, theirs, report, beside=False, root=None, dsc=None):
         os.makedirs(root.path(inside), exist_ok=True)
         for deb in list(ours.values()) + [theirs[p] for p in PACKAGES]:
             shutil.copy2(deb, root.path(inside))
-        names = lambda debs: ["%s/%s" % (inside, os.path.basename(d))  # noqa: E731
-                              for d in debs]
+
+        def names(debs):
+            return ["%s/%s" % (inside, os.path.basename(d)) for d in debs]
+
         runner = root.capture
     mine = list(ours.values()) if beside else [ours[p] for p in PACKAGES]
-    our_tags, text = lintian_tags((names(mine) if names else mine) + ([dsc] if dsc else []),
-                                  runner=runner)
+    our_tags, text = lintian_tags(
+        (names(mine) if names else mine) + ([dsc] if dsc else []), runner=runner
+    )
     if beside:
         debian_name = {v: k for k, v in OUR_PAIRS.items()}
-        our_tags = {"%s: %s: %s" % (lambda x, p, t: (x, debian_name.get(p, p), t))(
-            *t.split(": ", 2)) for t in our_tags}
+        our_tags = {
+            "%s: %s: %s" % (lambda x, p, t: (x, debian_name.get(p, p), t))(*t.split(": ", 2))
+            for t in our_tags
+        }
     their = [theirs[p] for p in PACKAGES]
     their_tags, _ = lintian_tags(names(their) if names else their, cache=cache, runner=runner)
-    say("check-debian: lintian%s -I --pedantic on our packages:\n%s"
-        % (" (sid's %s)" % version if root else "", text.strip() or "(clean)"))
+    say(
+        "check-debian: lintian%s -I --pedantic on our packages:\n%s"
+        % (" (sid's %s)" % version if root else "", text.strip() or "(clean)")
+    )
     if beside:
         with open(os.path.join(REPO, "packaging", "debian", "changelog")) as f:
             unreleased = re.search(r"^\S+ \([^)]+\) UNRELEASED;", f.read(), flags=re.M)
@@ -556,11 +646,15 @@ def check_lintian(ours, theirs, report, beside=False, root=None, dsc=None):
     ours_alone = [t for t in only_ours if t not in explained]
     serious = [t for t in ours_alone if t[0] in "EW"]
     detail = "%d findings on ours; also on Debian's own 2.15-1 packages: %s" % (
-        len(our_tags), "; ".join(shared) or "none")
+        len(our_tags),
+        "; ".join(shared) or "none",
+    )
     for tag in sorted({t.rsplit(": ", 1)[1] for t in explained}):
         detail += "; not from our tree: %s (%s: %s)" % (
-            tag, ", ".join(t.split(": ")[1] for t in explained if t.endswith(": " + tag)),
-            NOT_OURS[tag])
+            tag,
+            ", ".join(t.split(": ")[1] for t in explained if t.endswith(": " + tag)),
+            NOT_OURS[tag],
+        )
     detail += "; ours alone: " + ("; ".join(ours_alone) or "none")
     report.add("lintian", FAIL if serious else PASS, time.time() - t0, detail)
 
@@ -583,8 +677,9 @@ def check_hardening(tree, theirs, work, report, beside=False):
     arch = output(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"])[1].strip()
     ours_so = os.path.join(tree, "debian", "liburing2", "usr", "lib", arch, "liburing.so.2.15")
     if beside:
-        ours_so = os.path.join(tree, "debian", "liburing-rs2", "usr", "lib", arch, "uring-rs",
-                               "liburing.so.2.15")
+        ours_so = os.path.join(
+            tree, "debian", "liburing-rs2", "usr", "lib", arch, "uring-rs", "liburing.so.2.15"
+        )
     root = os.path.join(work, "debian-root")
     rmtree(root)
     subprocess.check_call(["dpkg", "-x", theirs["liburing2"], root])
@@ -593,36 +688,54 @@ def check_hardening(tree, theirs, work, report, beside=False):
     their, their_text = hardening(their_so)
     ffi, ffi_text = hardening(ours_so.replace("liburing.so", "liburing-ffi.so"))
     say("check-debian: hardening-check on ours:\n%s\n%s" % (text.rstrip(), ffi_text.rstrip()))
-    say("check-debian: hardening-check on Debian's 2.15-1 (same flags, C code):\n%s"
-        % their_text.rstrip())
+    say(
+        "check-debian: hardening-check on Debian's 2.15-1 (same flags, C code):\n%s"
+        % their_text.rstrip()
+    )
     problems = []
     for prop in ("Read-only relocations", "Immediate binding"):
         if not ours.get(prop, "").startswith("yes"):
             problems.append("%s: %s" % (prop, ours.get(prop)))
     fortify = "Fortify Source functions"
     unexplained = [f for f in ours["unprotected"] if f not in RUST_FORTIFY_EXPLAINED]
-    explained = ["%s (%s)" % (f, RUST_FORTIFY_EXPLAINED[f]) for f in ours["unprotected"]
-                 if f in RUST_FORTIFY_EXPLAINED]
-    if not ours.get(fortify, "").startswith("yes") and unexplained and \
-            ours.get(fortify, "").split(",")[0] != their.get(fortify, "").split(",")[0]:
-        problems.append("%s: ours '%s', Debian's '%s'" % (fortify, ours.get(fortify),
-                                                          their.get(fortify)))
-    detail = "relro %s, bindnow %s, fortify %s (Debian's: %s), stack protector %s " \
-             "(Debian's: %s)" % (ours.get("Read-only relocations"),
-                                 ours.get("Immediate binding"), ours.get(fortify),
-                                 their.get(fortify), ours.get("Stack protected"),
-                                 their.get("Stack protected"))
+    explained = [
+        "%s (%s)" % (f, RUST_FORTIFY_EXPLAINED[f])
+        for f in ours["unprotected"]
+        if f in RUST_FORTIFY_EXPLAINED
+    ]
+    if (
+        not ours.get(fortify, "").startswith("yes")
+        and unexplained
+        and ours.get(fortify, "").split(",")[0] != their.get(fortify, "").split(",")[0]
+    ):
+        problems.append(
+            "%s: ours '%s', Debian's '%s'" % (fortify, ours.get(fortify), their.get(fortify))
+        )
+    detail = (
+        "relro %s, bindnow %s, fortify %s (Debian's: %s), stack protector %s "
+        "(Debian's: %s)"
+        % (
+            ours.get("Read-only relocations"),
+            ours.get("Immediate binding"),
+            ours.get(fortify),
+            their.get(fortify),
+            ours.get("Stack protected"),
+            their.get("Stack protected"),
+        )
+    )
     if explained:
         detail += "; fortifiable imports of the Rust code, explained: " + ", ".join(explained)
     if problems:
         detail += "; PROBLEMS: " + "; ".join(problems)
     if not ours.get("Stack protected", "").startswith("yes"):
-        detail += "; " + RUST_STACK % ("liburing-ffi.so.2.15: Stack protected: %s"
-                                       % ffi.get("Stack protected"))
+        detail += "; " + RUST_STACK % (
+            "liburing-ffi.so.2.15: Stack protected: %s" % ffi.get("Stack protected")
+        )
     report.add("hardening", FAIL if problems else PASS, time.time() - t0, detail)
 
 
 # --------------------------------------------------------------------------- run unpacked
+
 
 def upstream_programs(harness_cache, src, work, log):
     """nop.t and io_uring-cp as built for upstream liburing, linked to liburing.so.2.
@@ -634,17 +747,43 @@ def upstream_programs(harness_cache, src, work, log):
     nop = os.path.join(harness_cache, "build", "binary", "test", "nop.t")
     up = os.path.join(upstream.provide(harness_cache, "stage"), "usr")
     if not os.path.exists(nop) or not os.path.isdir(os.path.join(up, "lib")):
-        say("check-debian: the harness has not built upstream's tests yet; "
-            "running liburing-tests --modes binary --only nop")
+        say(
+            "check-debian: the harness has not built upstream's tests yet; "
+            "running liburing-tests --modes binary --only nop"
+        )
         stage = os.path.join(REPO, "build", "stage")
-        run(["sh", os.path.join(REPO, "liburing-tests", "run.sh"), "--stage", stage,
-             "--modes", "binary", "--only", "nop", "--cache", harness_cache], log)
+        run(
+            [
+                "sh",
+                os.path.join(REPO, "liburing-tests", "run.sh"),
+                "--stage",
+                stage,
+                "--modes",
+                "binary",
+                "--only",
+                "nop",
+                "--cache",
+                harness_cache,
+            ],
+            log,
+        )
     if not os.path.exists(nop):
         return None
     example = os.path.join(work, "io_uring-cp")
-    rc = run([os.environ.get("CC", "cc"), "-O2", "-D_GNU_SOURCE", "-I" + os.path.join(up, "include"),
-              "-o", example, os.path.join(src, "examples", "io_uring-cp.c"),
-              "-L" + os.path.join(up, "lib"), "-luring"], log)
+    rc = run(
+        [
+            os.environ.get("CC", "cc"),
+            "-O2",
+            "-D_GNU_SOURCE",
+            "-I" + os.path.join(up, "include"),
+            "-o",
+            example,
+            os.path.join(src, "examples", "io_uring-cp.c"),
+            "-L" + os.path.join(up, "lib"),
+            "-luring",
+        ],
+        log,
+    )
     return (nop, example) if rc == 0 else None
 
 
@@ -665,8 +804,12 @@ def check_unpacked(ours, work, harness_cache, src, log, report, scratch="root", 
     libdir = os.path.join(root, "usr", "lib", arch, *(["uring-rs"] if beside else []))
     progs = upstream_programs(harness_cache, src, work, log)
     if not progs:
-        report.add("unpacked", FAIL, time.time() - t0,
-                   "could not get upstream's nop.t / io_uring-cp (see %s)" % log.name)
+        report.add(
+            "unpacked",
+            FAIL,
+            time.time() - t0,
+            "could not get upstream's nop.t / io_uring-cp (see %s)" % log.name,
+        )
         return
     nop, example = progs
     env = dict(proc.build_env(), LD_LIBRARY_PATH=libdir)
@@ -680,38 +823,59 @@ def check_unpacked(ours, work, harness_cache, src, log, report, scratch="root", 
     data = os.path.join(work, "example-data")
     examples.make_example_inputs(data)
     args, checker = examples.example_plan(data)["io_uring-cp"]
-    for label, cmd, check in (("nop.t", [nop], None),
-                              ("io_uring-cp", [example] + args, checker)):
-        p = subprocess.run(cmd, cwd=os.path.dirname(cmd[0]), env=env, timeout=120,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           universal_newlines=True, errors="replace")
-        problem = "exit %d" % p.returncode if p.returncode != 0 else (
-            check(p.stdout) if check else None)
+    for label, cmd, check in (("nop.t", [nop], None), ("io_uring-cp", [example] + args, checker)):
+        p = subprocess.run(
+            cmd,
+            cwd=os.path.dirname(cmd[0]),
+            env=env,
+            timeout=120,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+        )
+        problem = (
+            "exit %d" % p.returncode if p.returncode != 0 else (check(p.stdout) if check else None)
+        )
         results.append("%s %s" % (label, "ok" if not problem else "FAILED: " + problem))
         ok = ok and not problem
-    report.add("unpacked", PASS if ok else FAIL, time.time() - t0,
-               "dpkg -x %s -> %s; LD_LIBRARY_PATH=%s (both programs load "
-               "liburing.so.2 from there): %s"
-               % (pkg, os.path.relpath(root, REPO), os.path.relpath(libdir, root), ", ".join(results)))
+    report.add(
+        "unpacked",
+        PASS if ok else FAIL,
+        time.time() - t0,
+        "dpkg -x %s -> %s; LD_LIBRARY_PATH=%s (both programs load "
+        "liburing.so.2 from there): %s"
+        % (pkg, os.path.relpath(root, REPO), os.path.relpath(libdir, root), ", ".join(results)),
+    )
 
 
 # --------------------------------------------------------------------------- main
 
-def their_debs(work, log, report, cache={}):
+
+def their_debs(work, log, report, cache={}):  # noqa: B006  (the default is the run's cache)
     """Debian's own packages, downloaded once per run (a row in the report)."""
     if "debs" not in cache:
         t0 = time.time()
         theirs = cache["debs"] = debian_debs(work, log)
-        report.add("download", PASS if theirs else FAIL, time.time() - t0,
-                   "Debian's own %s %s: %s" % (
-                       " ".join(PACKAGES), DEBIAN_VERSION,
-                       " ".join(os.path.basename(d) for d in theirs.values())
-                       if theirs else "could not apt-get download (see %s)" % log.name))
+        report.add(
+            "download",
+            PASS if theirs else FAIL,
+            time.time() - t0,
+            "Debian's own %s %s: %s"
+            % (
+                " ".join(PACKAGES),
+                DEBIAN_VERSION,
+                " ".join(os.path.basename(d) for d in theirs.values())
+                if theirs
+                else "could not apt-get download (see %s)" % log.name,
+            ),
+        )
     return cache["debs"]
 
 
-def compare_with_debian(tree, ours, work, args, src, log, report, scratch, beside=False,
-                        root=None, dsc=None):
+def compare_with_debian(
+    tree, ours, work, args, src, log, report, scratch, beside=False, root=None, dsc=None
+):
     """The checks on built packages that do not depend on how they were built.
 
     beside: ours are our own packaging's (OUR_PACKAGES), else Debian's names."""
@@ -734,9 +898,13 @@ def debian_recipe(work, args, debian_src, log, report):
     clean_copy(tree, log)
     shutil.copytree(debian_src, os.path.join(tree, "debian"), symlinks=True)
     installed = install_tools(tree, log)
-    report.add("setup", PASS, time.time() - t0,
-               "tracked files + Debian's debian/; installed: %s"
-               % (" ".join(installed) or "nothing (all present)"))
+    report.add(
+        "setup",
+        PASS,
+        time.time() - t0,
+        "tracked files + Debian's debian/; installed: %s"
+        % (" ".join(installed) or "nothing (all present)"),
+    )
     if build(tree, log, report):
         check_paths(tree, debian_src, report)
         check_symbols(tree, report)
@@ -753,14 +921,21 @@ def check_rustc_bound(report):
         declared = re.search(r'^rust-version\s*=\s*"([0-9.]+)"', f.read(), flags=re.M)
     bound = bound.group(1) if bound else None
     if not declared:
-        report.add("rustc-bound", PASS, time.time() - t0,
-                   "Build-Depends rustc (>= %s); Cargo.toml declares no rust-version to "
-                   "compare with" % bound)
+        report.add(
+            "rustc-bound",
+            PASS,
+            time.time() - t0,
+            "Build-Depends rustc (>= %s); Cargo.toml declares no rust-version to "
+            "compare with" % bound,
+        )
         return
     same = bound == declared.group(1)
-    report.add("rustc-bound", PASS if same else FAIL, time.time() - t0,
-               "Build-Depends rustc (>= %s), Cargo.toml rust-version %s"
-               % (bound, declared.group(1)))
+    report.add(
+        "rustc-bound",
+        PASS if same else FAIL,
+        time.time() - t0,
+        "Build-Depends rustc (>= %s), Cargo.toml rust-version %s" % (bound, declared.group(1)),
+    )
 
 
 def our_packaging_in_sid(work, args, src, log, report):
@@ -775,10 +950,14 @@ def our_packaging_in_sid(work, args, src, log, report):
     root = sid_chroot.SidChroot(work, log)
     secs, how = root.ensure_base()
     root.fresh_root()
-    report.add("root", PASS, time.time() - t0,
-               "debootstrap --variant=buildd %s: %s (%.0f s), fresh overlay on it; "
-               "installed here: %s" % (sid_chroot.SUITE, how, secs,
-                                       " ".join(installed) or "nothing (all present)"))
+    report.add(
+        "root",
+        PASS,
+        time.time() - t0,
+        "debootstrap --variant=buildd %s: %s (%.0f s), fresh overlay on it; "
+        "installed here: %s"
+        % (sid_chroot.SUITE, how, secs, " ".join(installed) or "nothing (all present)"),
+    )
     try:
         build_in_sid(root, work, args, src, log, report)
     finally:
@@ -797,16 +976,34 @@ def source_package(root, source, version, inside, report):
     with open(os.path.join(root.path(inside), "debian", "changelog")) as f:
         m = re.search(r"^ -- .*?>  (.+)$", f.read(), flags=re.M)
     epoch = int(email.utils.parsedate_to_datetime(m.group(1)).timestamp())
-    rc = root.run_as(["tar", "--sort=name", "--mtime=@%d" % epoch, "--owner=0", "--group=0",
-                      "--numeric-owner", "--exclude=%s/debian" % top, "-cJf", orig, top],
-                     sid_chroot.BUILD_DIR)
+    rc = root.run_as(
+        [
+            "tar",
+            "--sort=name",
+            "--mtime=@%d" % epoch,
+            "--owner=0",
+            "--group=0",
+            "--numeric-owner",
+            "--exclude=%s/debian" % top,
+            "-cJf",
+            orig,
+            top,
+        ],
+        sid_chroot.BUILD_DIR,
+    )
     rc = rc or root.build(inside, "", args=("-S", "-d"))
     dsc = "%s/%s_%s.dsc" % (sid_chroot.BUILD_DIR, source, version)
     ok = rc == 0 and os.path.isfile(root.path(dsc))
-    files = sorted(os.path.basename(f) for f in glob.glob(root.path(
-        "%s/%s_%s*" % (sid_chroot.BUILD_DIR, source, upstream))))
-    report.add("source", PASS if ok else FAIL, time.time() - t0,
-               "dpkg-buildpackage -S: %s" % (" ".join(files) if ok else "exit %d" % rc))
+    files = sorted(
+        os.path.basename(f)
+        for f in glob.glob(root.path("%s/%s_%s*" % (sid_chroot.BUILD_DIR, source, upstream)))
+    )
+    report.add(
+        "source",
+        PASS if ok else FAIL,
+        time.time() - t0,
+        "dpkg-buildpackage -S: %s" % (" ".join(files) if ok else "exit %d" % rc),
+    )
     return dsc if ok else None
 
 
@@ -823,19 +1020,33 @@ def run_autopkgtest(root, inside, report):
     repository of the .debs)."""
     t0 = time.time()
     root.chroot(["apt-get", "-q", "-y", "install", "autopkgtest", "liburing-dev", "strace"])
-    rc, out = root.capture(["sh", "-c", 'cd "$0" && exec autopkgtest --output-dir '
-                            '/tmp/autopkgtest-out -B ./*.deb "./$1/" -- null',
-                            os.path.dirname(inside), os.path.basename(inside)])
+    rc, out = root.capture(
+        [
+            "sh",
+            "-c",
+            'cd "$0" && exec autopkgtest --output-dir '
+            '/tmp/autopkgtest-out -B ./*.deb "./$1/" -- null',
+            os.path.dirname(inside),
+            os.path.basename(inside),
+        ]
+    )
     summary = out.split("@@@@@@@@@@@@@@@@@@@@ summary", 1)[-1].splitlines()
     results = [ln.split()[:2] for ln in summary[1:] if re.match(r"^\S+\s+(PASS|FAIL|SKIP)", ln)]
     capi = re.search(r"^(\d+ passed, \d+ failed, \d+ skipped)$", out, flags=re.M)
     ok = rc == 0 and results and all(r[1] == "PASS" for r in results)
-    report.add("autopkgtest", PASS if ok else FAIL, time.time() - t0,
-               "autopkgtest -- null, no network: %s%s%s"
-               % (", ".join(" ".join(r) for r in results) or "no results",
-                  " (capi-tests: %s)" % capi.group(1) if capi else "",
-                  "" if ok else "; exit %d; last lines:\n%s"
-                  % (rc, "\n".join(out.strip().splitlines()[-15:]))))
+    report.add(
+        "autopkgtest",
+        PASS if ok else FAIL,
+        time.time() - t0,
+        "autopkgtest -- null, no network: %s%s%s"
+        % (
+            ", ".join(" ".join(r) for r in results) or "no results",
+            " (capi-tests: %s)" % capi.group(1) if capi else "",
+            ""
+            if ok
+            else "; exit %d; last lines:\n%s" % (rc, "\n".join(out.strip().splitlines()[-15:])),
+        ),
+    )
 
 
 def clean_restores(root, dsc, inside, report):
@@ -847,9 +1058,14 @@ def clean_restores(root, dsc, inside, report):
     rc = rc or root.run_as(["dpkg-source", "-x", dsc, fresh], "/")
     rc2, out = root.capture(["diff", "-r", "--no-dereference", fresh, inside])
     same = rc == 0 and rc2 == 0
-    report.add("clean", PASS if same else FAIL, time.time() - t0,
-               "after the build, debian/rules clean: the tree equals the unpacked .dsc"
-               if same else "exit %d; differs:\n%s" % (rc, "\n".join(out.splitlines()[:12])))
+    report.add(
+        "clean",
+        PASS if same else FAIL,
+        time.time() - t0,
+        "after the build, debian/rules clean: the tree equals the unpacked .dsc"
+        if same
+        else "exit %d; differs:\n%s" % (rc, "\n".join(out.splitlines()[:12])),
+    )
     return fresh
 
 
@@ -860,26 +1076,39 @@ def build_noopt(root, inside, report):
     listing the panic paths an unoptimised build keeps (CHECK_PANIC=no)."""
     t0 = time.time()
     out = "/tmp/noopt.log"
-    rc = root.chroot(["sh", "-c", 'debian/rules build >"$0" 2>&1', out], net=False,
-                     user=sid_chroot.BUILD_USER, cwd=inside, check=False,
-                     env=dict(sid_chroot.BUILD_ENV, DEB_BUILD_OPTIONS="noopt parallel=2"))
+    rc = root.chroot(
+        ["sh", "-c", 'debian/rules build >"$0" 2>&1', out],
+        net=False,
+        user=sid_chroot.BUILD_USER,
+        cwd=inside,
+        check=False,
+        env=dict(sid_chroot.BUILD_ENV, DEB_BUILD_OPTIONS="noopt parallel=2"),
+    )
     with open(root.path(out), errors="replace") as f:
         text = f.read()
     # cargo --verbose (V=1) prints each rustc command: the library crate (uring),
     # where cargo leaves out "-C opt-level" at rustc's default, 0.
     lib = [ln for ln in text.splitlines() if "--crate-name uring " in ln]
-    checks = {"uring-rs at opt-level 0": lib and not any(
-                  re.search(r"opt-level=[^0]", ln) for ln in lib),
-              "src/ffi.c at -O0": re.search(r"gcc .*-O0 .*src/ffi\.c", text),
-              "check-symbols listed panic paths (CHECK_PANIC=no)":
-                  "panic paths in liburing.o (CHECK_PANIC=no)" in text}
+    checks = {
+        "uring-rs at opt-level 0": lib and not any(re.search(r"opt-level=[^0]", ln) for ln in lib),
+        "src/ffi.c at -O0": re.search(r"gcc .*-O0 .*src/ffi\.c", text),
+        "check-symbols listed panic paths (CHECK_PANIC=no)": "panic paths in liburing.o (CHECK_PANIC=no)"
+        in text,
+    }
     missing = [k for k, v in checks.items() if not v]
     ok = rc == 0 and not missing
-    report.add("noopt", PASS if ok else FAIL, time.time() - t0,
-               "DEB_BUILD_OPTIONS=noopt debian/rules build: %s" % (
-                   ", ".join(checks) if ok else "exit %d; not seen: %s; last lines:\n%s" % (
-                       rc, ", ".join(missing) or "none",
-                       "\n".join(text.strip().splitlines()[-8:]))))
+    report.add(
+        "noopt",
+        PASS if ok else FAIL,
+        time.time() - t0,
+        "DEB_BUILD_OPTIONS=noopt debian/rules build: %s"
+        % (
+            ", ".join(checks)
+            if ok
+            else "exit %d; not seen: %s; last lines:\n%s"
+            % (rc, ", ".join(missing) or "none", "\n".join(text.strip().splitlines()[-8:]))
+        ),
+    )
 
 
 def reproducible(root, dsc, source, upstream, options, first, report):
@@ -889,14 +1118,18 @@ def reproducible(root, dsc, source, upstream, options, first, report):
     t0 = time.time()
     inside = "%s/elsewhere/deeper/%s-%s" % (sid_chroot.BUILD_DIR, source, upstream)
     user = "builder2"
-    root.chroot(["useradd", "--no-create-home", "--home-dir", "/nonexistent", user],
-                check=False)
+    root.chroot(["useradd", "--no-create-home", "--home-dir", "/nonexistent", user], check=False)
     make_dirs(root, os.path.dirname(inside), user)
     root.run_as(["dpkg-source", "-x", dsc, inside], "/", user=user)
-    rc = root.build(inside, options.replace("parallel=2", "parallel=1"), user=user,
-                    umask="002", env={"LANG": "C", "LC_ALL": "C", "TZ": "Etc/GMT-14"})
+    rc = root.build(
+        inside,
+        options.replace("parallel=2", "parallel=1"),
+        user=user,
+        umask="002",
+        env={"LANG": "C", "LC_ALL": "C", "TZ": "Etc/GMT-14"},
+    )
     differ, same = [], 0
-    for name, deb in sorted(first.items()):
+    for _name, deb in sorted(first.items()):
         other = os.path.join(os.path.dirname(root.path(inside)), os.path.basename(deb))
         if not os.path.isfile(other):
             differ.append("%s missing" % os.path.basename(deb))
@@ -905,11 +1138,20 @@ def reproducible(root, dsc, source, upstream, options, first, report):
         else:
             same += 1
     ok = rc == 0 and not differ
-    report.add("reproducible", PASS if ok else FAIL, time.time() - t0,
-               "second build in %s as %s, umask 002, LC_ALL=C, TZ=Etc/GMT-14, parallel=1: "
-               "%d of %d .debs bit-identical (sha256)%s"
-               % (os.path.dirname(inside), user, same, len(first),
-                  "" if ok else "; build exit %d; DIFFER: %s" % (rc, " ".join(differ))))
+    report.add(
+        "reproducible",
+        PASS if ok else FAIL,
+        time.time() - t0,
+        "second build in %s as %s, umask 002, LC_ALL=C, TZ=Etc/GMT-14, parallel=1: "
+        "%d of %d .debs bit-identical (sha256)%s"
+        % (
+            os.path.dirname(inside),
+            user,
+            same,
+            len(first),
+            "" if ok else "; build exit %d; DIFFER: %s" % (rc, " ".join(differ)),
+        ),
+    )
 
 
 def build_in_sid(root, work, args, src, log, report):
@@ -920,22 +1162,39 @@ def build_in_sid(root, work, args, src, log, report):
     inside = "%s/%s-%s" % (sid_chroot.BUILD_DIR, source, upstream)
     tree = root.path(inside)
     clean_copy(tree, log)
-    shutil.copytree(os.path.join(tree, "packaging", "debian"), os.path.join(tree, "debian"),
-                    symlinks=True)
-    root.chroot(["chown", "-R", "%s:%s" % (sid_chroot.BUILD_USER, sid_chroot.BUILD_USER),
-                 sid_chroot.BUILD_DIR])
+    shutil.copytree(
+        os.path.join(tree, "packaging", "debian"), os.path.join(tree, "debian"), symlinks=True
+    )
+    root.chroot(
+        [
+            "chown",
+            "-R",
+            "%s:%s" % (sid_chroot.BUILD_USER, sid_chroot.BUILD_USER),
+            sid_chroot.BUILD_DIR,
+        ]
+    )
 
     t0 = time.time()
     added = root.install_build_depends(inside)
-    tools = ", ".join("%s %s" % (p, root.version_of(p))
-                      for p in ("rustc", "cargo", "librust-libc-dev", "debhelper", "dpkg-dev"))
-    report.add("build-deps", PASS, time.time() - t0,
-               "apt-get build-dep: %d packages added to the buildd base (%s)" % (len(added), tools))
+    tools = ", ".join(
+        "%s %s" % (p, root.version_of(p))
+        for p in ("rustc", "cargo", "librust-libc-dev", "debhelper", "dpkg-dev")
+    )
+    report.add(
+        "build-deps",
+        PASS,
+        time.time() - t0,
+        "apt-get build-dep: %d packages added to the buildd base (%s)" % (len(added), tools),
+    )
 
     t0 = time.time()
     reached, how = root.mirror_reachable_offline()
-    report.add("offline", FAIL if reached else PASS, time.time() - t0,
-               "in the build's namespaces, a TCP connection to the mirror: %s" % how)
+    report.add(
+        "offline",
+        FAIL if reached else PASS,
+        time.time() - t0,
+        "in the build's namespaces, a TCP connection to the mirror: %s" % how,
+    )
 
     dsc = source_package(root, source, version, inside, report)
     if not dsc:
@@ -948,37 +1207,59 @@ def build_in_sid(root, work, args, src, log, report):
 
     t0 = time.time()
     options = "nocheck parallel=2" if args.nocheck else "parallel=2"
-    say("check-debian: in sid, as %s, no network: DEB_BUILD_OPTIONS='%s' "
-        "dpkg-buildpackage -b -uc -us (log: %s)" % (sid_chroot.BUILD_USER, options, log.name))
+    say(
+        "check-debian: in sid, as %s, no network: DEB_BUILD_OPTIONS='%s' "
+        "dpkg-buildpackage -b -uc -us (log: %s)" % (sid_chroot.BUILD_USER, options, log.name)
+    )
     start = log.tell()
     rc = root.build(inside, options)
-    debs = {p: glob.glob(os.path.join(os.path.dirname(tree), "%s_%s_*.deb" % (p, version)))
-            for p in OUR_PACKAGES}
-    dbgsym = {p: glob.glob(os.path.join(os.path.dirname(tree), "%s-dbgsym_%s_*.deb"
-                                        % (p, version))) for p in DBGSYM}
-    extra = sorted(os.path.basename(d) for d in glob.glob(os.path.join(
-        os.path.dirname(tree), "*.deb")) if not any(d in v for v in debs.values())
-        and not any(d in v for v in dbgsym.values()))
+    debs = {
+        p: glob.glob(os.path.join(os.path.dirname(tree), "%s_%s_*.deb" % (p, version)))
+        for p in OUR_PACKAGES
+    }
+    dbgsym = {
+        p: glob.glob(os.path.join(os.path.dirname(tree), "%s-dbgsym_%s_*.deb" % (p, version)))
+        for p in DBGSYM
+    }
+    extra = sorted(
+        os.path.basename(d)
+        for d in glob.glob(os.path.join(os.path.dirname(tree), "*.deb"))
+        if not any(d in v for v in debs.values()) and not any(d in v for v in dbgsym.values())
+    )
     detail = "unshare --net, from the .dsc alone"
     if rc != 0 or not all(debs.values()):
         log.flush()
         with open(log.name, errors="replace") as f:
             f.seek(start)
             tail = "\n".join(f.read().strip().splitlines()[-8:])
-        report.add("build", FAIL, time.time() - t0, "exit %d; %s; last lines:\n%s"
-                   % (rc, detail, tail))
+        report.add(
+            "build", FAIL, time.time() - t0, "exit %d; %s; last lines:\n%s" % (rc, detail, tail)
+        )
         return
     ours = {p: v[0] for p, v in debs.items()}
-    report.add("build", PASS if not extra else FAIL, time.time() - t0,
-               "%s; %s%s" % (" ".join(os.path.basename(d) for d in ours.values()), detail,
-                             "; UNEXPECTED packages: " + " ".join(extra) if extra else ""))
+    report.add(
+        "build",
+        PASS if not extra else FAIL,
+        time.time() - t0,
+        "%s; %s%s"
+        % (
+            " ".join(os.path.basename(d) for d in ours.values()),
+            detail,
+            "; UNEXPECTED packages: " + " ".join(extra) if extra else "",
+        ),
+    )
     arch = output(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"])[1].strip()
     check_dbgsym(ours, dbgsym, arch, work, report)
-    check_symbols(inside, report, package="liburing-rs2",
-                  private="usr/lib/%s/uring-rs" % arch,
-                  runner=lambda cmd, cwd: root.capture(cmd, cwd=cwd))
-    compare_with_debian(tree, ours, work, args, src, log, report, "sid-unpacked", beside=True,
-                        root=root, dsc=dsc)
+    check_symbols(
+        inside,
+        report,
+        package="liburing-rs2",
+        private="usr/lib/%s/uring-rs" % arch,
+        runner=lambda cmd, cwd: root.capture(cmd, cwd=cwd),
+    )
+    compare_with_debian(
+        tree, ours, work, args, src, log, report, "sid-unpacked", beside=True, root=root, dsc=dsc
+    )
     theirs = their_debs(work, log, report)
     progs = upstream_programs(args.harness_cache, src, work, log)
     if theirs and progs:
@@ -989,8 +1270,15 @@ def build_in_sid(root, work, args, src, log, report):
     fresh = clean_restores(root, dsc, inside, report)
     build_noopt(root, fresh, report)
     if not args.no_repro:
-        reproducible(root, dsc, source, upstream, options, dict(ours, **{
-            p + "-dbgsym": v[0] for p, v in dbgsym.items() if v}), report)
+        reproducible(
+            root,
+            dsc,
+            source,
+            upstream,
+            options,
+            dict(ours, **{p + "-dbgsym": v[0] for p, v in dbgsym.items() if v}),
+            report,
+        )
 
 
 # --------------------------------------------------------------------------- debug symbols
@@ -1000,9 +1288,13 @@ def build_in_sid(root, work, args, src, log, report):
 # symbolise. (liburing-diag.so is left out: its relink drops a constructor
 # section, which takes the Rust code's DWARF with it, see the Makefile's
 # relink_object; its -dbgsym file has the symbol table only.)
-DBGSYM = {"liburing-rs2": {"usr/lib/MA/uring-rs/liburing.so.2.15": "io_uring_queue_init",
-                           "usr/lib/MA/uring-rs/liburing-ffi.so.2.15": "io_uring_prep_nop"},
-          "uring-info": {"usr/bin/uring-info": None}}
+DBGSYM = {
+    "liburing-rs2": {
+        "usr/lib/MA/uring-rs/liburing.so.2.15": "io_uring_queue_init",
+        "usr/lib/MA/uring-rs/liburing-ffi.so.2.15": "io_uring_prep_nop",
+    },
+    "uring-info": {"usr/bin/uring-info": None},
+}
 
 
 def check_dbgsym(ours, dbgsym, ma, work, report):
@@ -1027,29 +1319,43 @@ def check_dbgsym(ours, dbgsym, ma, work, report):
                 bad.append("%s has no build-id" % rel)
                 continue
             bid = m.group(1)
-            debug = os.path.join(top, "usr", "lib", "debug", ".build-id", bid[:2],
-                                 bid[2:] + ".debug")
+            debug = os.path.join(
+                top, "usr", "lib", "debug", ".build-id", bid[:2], bid[2:] + ".debug"
+            )
             sections = output(["readelf", "-SW", path])[1]
             if ".debug_info" in sections:
                 bad.append("%s is not stripped" % rel)
-            if not os.path.isfile(debug) or ".debug_info" not in output(
-                    ["readelf", "-SW", debug])[1]:
+            if (
+                not os.path.isfile(debug)
+                or ".debug_info" not in output(["readelf", "-SW", debug])[1]
+            ):
                 bad.append("%s: no DWARF at .build-id/%s/%s.debug" % (rel, bid[:2], bid[2:]))
                 continue
             where = ""
             if func:
-                sym = re.search(r"^([0-9a-f]+) \S+ %s(@|$)" % func,
-                                output(["nm", "-D", "--defined-only", path])[1], flags=re.M)
-                loc = output(["addr2line", "-f", "-e", debug, "0x" + sym.group(1)])[1].split()\
-                    if sym else []
+                sym = re.search(
+                    r"^([0-9a-f]+) \S+ %s(@|$)" % func,
+                    output(["nm", "-D", "--defined-only", path])[1],
+                    flags=re.M,
+                )
+                loc = (
+                    output(["addr2line", "-f", "-e", debug, "0x" + sym.group(1)])[1].split()
+                    if sym
+                    else []
+                )
                 if len(loc) < 2 or loc[1].startswith("??"):
                     bad.append("%s: addr2line cannot place %s" % (rel, func))
                     continue
                 where = ", %s at %s" % (func, loc[1])
-            lines.append("%s: build-id %s..., %s-dbgsym%s" % (os.path.basename(rel), bid[:12],
-                                                             pkg, where))
-    report.add("dbgsym", FAIL if bad else PASS, time.time() - t0,
-               "; ".join(lines + ["PROBLEMS: " + "; ".join(bad)] if bad else lines))
+            lines.append(
+                "%s: build-id %s..., %s-dbgsym%s" % (os.path.basename(rel), bid[:12], pkg, where)
+            )
+    report.add(
+        "dbgsym",
+        FAIL if bad else PASS,
+        time.time() - t0,
+        "; ".join(lines + ["PROBLEMS: " + "; ".join(bad)] if bad else lines),
+    )
 
 
 # --------------------------------------------------------------------------- switch cycle
@@ -1076,14 +1382,24 @@ def install_cycle(root, tree, ours, theirs, nop, work, report):
 
     def digest(path):
         return output(["sha256sum", path])[1].split()[0]
+
     debian_root = os.path.join(work, "cycle-debian")
     rmtree(debian_root)
     subprocess.check_call(["dpkg", "-x", theirs["liburing2"], debian_root])
-    want = {"debian": {n: digest(os.path.realpath(os.path.join(debian_root, lib[1:], n)))
-                       for n in ("liburing.so.2", "liburing-ffi.so.2")},
-            "ours": {n: digest(os.path.realpath(os.path.join(
-                tree, "debian", "liburing-rs2", lib[1:], "uring-rs", n)))
-                for n in ("liburing.so.2", "liburing-ffi.so.2")}}
+    want = {
+        "debian": {
+            n: digest(os.path.realpath(os.path.join(debian_root, lib[1:], n)))
+            for n in ("liburing.so.2", "liburing-ffi.so.2")
+        },
+        "ours": {
+            n: digest(
+                os.path.realpath(
+                    os.path.join(tree, "debian", "liburing-rs2", lib[1:], "uring-rs", n)
+                )
+            )
+            for n in ("liburing.so.2", "liburing-ffi.so.2")
+        },
+    }
 
     def sh(cmd):
         return root.capture(["sh", "-c", cmd])
@@ -1099,14 +1415,14 @@ def install_cycle(root, tree, ours, theirs, nop, work, report):
             if again:
                 sh("ldconfig")
             for n in ("liburing.so.2", "liburing-ffi.so.2"):
-                rc, out = sh("sha256sum \"$(readlink -f %s/%s)\"" % (lib, n))
+                rc, out = sh('sha256sum "$(readlink -f %s/%s)"' % (lib, n))
                 got = out.split()[0] if rc == 0 and out.strip() else "missing"
                 if got != want[expect][n]:
-                    bad.append("%s%s is not %s's" % (n, " after ldconfig" if again else "",
-                                                     expect))
+                    bad.append("%s%s is not %s's" % (n, " after ldconfig" if again else "", expect))
         rc, out = sh("dpkg-divert --list")
-        diverted = sorted(ln.split()[2] for ln in out.splitlines()
-                          if ln.endswith("by uring-rs-switch"))
+        diverted = sorted(
+            ln.split()[2] for ln in out.splitlines() if ln.endswith("by uring-rs-switch")
+        )
         expected = sorted("%s/%s" % (lib, n) for n in SWITCHED) if expect == "ours" else []
         if diverted != expected:
             bad.append("diversions %s, expected %s" % (diverted, expected))
@@ -1116,8 +1432,9 @@ def install_cycle(root, tree, ours, theirs, nop, work, report):
                 rc, out = sh("test -e %s && echo present" % away)
                 installed = sh("dpkg-query -W -f '${Status}' liburing2")[1]
                 if installed.endswith(" installed") != ("present" in out):
-                    bad.append("%s %s" % (away, "missing" if "present" not in out else
-                                          "left behind"))
+                    bad.append(
+                        "%s %s" % (away, "missing" if "present" not in out else "left behind")
+                    )
         else:
             rc, out = sh("ls -d %s/uring-rs-switch 2>/dev/null" % lib)
             if out.strip():
@@ -1126,15 +1443,21 @@ def install_cycle(root, tree, ours, theirs, nop, work, report):
 
     steps = [
         ("Debian's liburing2", "dpkg -i %s" % deb["liburing2"], "debian"),
-        ("liburing-rs2, -dev, uring-info beside it", "dpkg -i %s %s %s" % (
-            deb["liburing-rs2"], deb["liburing-rs-dev"], deb["uring-info"]), "debian"),
+        (
+            "liburing-rs2, -dev, uring-info beside it",
+            "dpkg -i %s %s %s" % (deb["liburing-rs2"], deb["liburing-rs-dev"], deb["uring-info"]),
+            "debian",
+        ),
         ("uring-rs-switch", "dpkg -i %s" % deb["uring-rs-switch"], "ours"),
         ("liburing2 reinstalled under the switch", "dpkg -i %s" % deb["liburing2"], "ours"),
         ("liburing2 removed under the switch", "dpkg -r liburing2", "ours"),
         ("liburing2 installed under the switch", "dpkg -i %s" % deb["liburing2"], "ours"),
         ("uring-rs-switch removed", "dpkg -r uring-rs-switch", "debian"),
-        ("uring-rs-switch again, then purged", "dpkg -i %s && dpkg -P uring-rs-switch"
-         % deb["uring-rs-switch"], "debian"),
+        (
+            "uring-rs-switch again, then purged",
+            "dpkg -i %s && dpkg -P uring-rs-switch" % deb["uring-rs-switch"],
+            "debian",
+        ),
         ("ours purged", "dpkg -P liburing-rs-dev uring-info liburing-rs2", "debian"),
     ]
     lines, failed = [], False
@@ -1143,44 +1466,69 @@ def install_cycle(root, tree, ours, theirs, nop, work, report):
         bad = ["%s: exit %d: %s" % (cmd, rc, out.strip()[-300:])] if rc != 0 else []
         bad += state(expect)
         if label == "liburing-rs2, -dev, uring-info beside it":
-            rc, out = sh("cd %s && LD_LIBRARY_PATH=%s/uring-rs LD_TRACE_LOADED_OBJECTS=1 ./%s"
-                         % (stage, lib, os.path.basename(nop)))
+            rc, out = sh(
+                "cd %s && LD_LIBRARY_PATH=%s/uring-rs LD_TRACE_LOADED_OBJECTS=1 ./%s"
+                % (stage, lib, os.path.basename(nop))
+            )
             if "%s/uring-rs/liburing.so.2" % lib not in out:
                 bad.append("LD_LIBRARY_PATH=%s/uring-rs does not select ours" % lib)
-            rc, out = sh("cd %s && LD_LIBRARY_PATH=%s/uring-rs ./%s" % (
-                stage, lib, os.path.basename(nop)))
+            rc, out = sh(
+                "cd %s && LD_LIBRARY_PATH=%s/uring-rs ./%s" % (stage, lib, os.path.basename(nop))
+            )
             if rc != 0:
                 bad.append("nop.t on ours via LD_LIBRARY_PATH: exit %d" % rc)
             rc, out = sh("uring-info >/dev/null")
             if rc != 0:
                 bad.append("uring-info: exit %d" % rc)
         if label == "ours purged":
-            rc, out = sh("ls -d %s/uring-rs /usr/include/uring-rs /usr/share/uring-rs "
-                         "2>/dev/null" % lib)
+            rc, out = sh(
+                "ls -d %s/uring-rs /usr/include/uring-rs /usr/share/uring-rs 2>/dev/null" % lib
+            )
             if out.strip():
                 bad.append("left behind: " + " ".join(out.split()))
-        lines.append("%s: %s %s" % (label, expect, "ok" if not bad else
-                                    "FAILED: " + "; ".join(bad)))
+        lines.append(
+            "%s: %s %s" % (label, expect, "ok" if not bad else "FAILED: " + "; ".join(bad))
+        )
         failed = failed or bool(bad)
-    report.add("switch-cycle", FAIL if failed else PASS, time.time() - t0,
-               "after each step: liburing.so.2 and liburing-ffi.so.2 resolve to Debian's or "
-               "our file (sha256), before and after ldconfig; the 4 diversions exactly when "
-               "switched; nop.t runs (before ldconfig)\n    " + "\n    ".join(lines))
+    report.add(
+        "switch-cycle",
+        FAIL if failed else PASS,
+        time.time() - t0,
+        "after each step: liburing.so.2 and liburing-ffi.so.2 resolve to Debian's or "
+        "our file (sha256), before and after ldconfig; the 4 diversions exactly when "
+        "switched; nop.t runs (before ldconfig)\n    " + "\n    ".join(lines),
+    )
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python3 -m pytools.packaging.check_debian", description=__doc__.split(
-        "\n")[0])
-    ap.add_argument("--work", default=os.path.join(REPO, ".cache", "check-debian"),
-                    help="scratch directory (default .cache/check-debian)")
-    ap.add_argument("--harness-cache", default=os.path.join(REPO, ".cache", "liburing-tests"),
-                    help="liburing-tests cache: source package and upstream builds")
-    ap.add_argument("--only", choices=("recipe", "sid"),
-                    help="one of the two builds: Debian's recipe here, or ours in sid")
-    ap.add_argument("--no-repro", action="store_true",
-                    help="leave out the second (reproducibility) build in sid")
-    ap.add_argument("--nocheck", action="store_true",
-                    help="sid build with DEB_BUILD_OPTIONS=nocheck (a buildd runs the tests)")
+    ap = argparse.ArgumentParser(
+        prog="python3 -m pytools.packaging.check_debian", description=__doc__.split("\n")[0]
+    )
+    ap.add_argument(
+        "--work",
+        default=os.path.join(REPO, ".cache", "check-debian"),
+        help="scratch directory (default .cache/check-debian)",
+    )
+    ap.add_argument(
+        "--harness-cache",
+        default=os.path.join(REPO, ".cache", "liburing-tests"),
+        help="liburing-tests cache: source package and upstream builds",
+    )
+    ap.add_argument(
+        "--only",
+        choices=("recipe", "sid"),
+        help="one of the two builds: Debian's recipe here, or ours in sid",
+    )
+    ap.add_argument(
+        "--no-repro",
+        action="store_true",
+        help="leave out the second (reproducibility) build in sid",
+    )
+    ap.add_argument(
+        "--nocheck",
+        action="store_true",
+        help="sid build with DEB_BUILD_OPTIONS=nocheck (a buildd runs the tests)",
+    )
     args = ap.parse_args(argv)
     work, t_start = os.path.abspath(args.work), time.time()
     os.makedirs(work, exist_ok=True)

@@ -49,8 +49,11 @@ from .check_debian import FAIL, PASS, Report, clean_copy, output, say
 
 ARCHES = ("arm64", "i386")
 # readelf -h: the Machine and Class every ELF file of ARCH's packages has.
-ELF_OF = {"arm64": ("AArch64", "ELF64"), "i386": ("Intel 80386", "ELF32"),
-          "amd64": ("Advanced Micro Devices X86-64", "ELF64")}
+ELF_OF = {
+    "arm64": ("AArch64", "ELF64"),
+    "i386": ("Intel 80386", "ELF32"),
+    "amd64": ("Advanced Micro Devices X86-64", "ELF64"),
+}
 # Architectures this machine's kernel runs (x86_64 runs i386 programs).
 RUNNABLE = ("i386",)
 
@@ -109,12 +112,23 @@ def deps(root, arch, inside, report):
     root.apt(["build-dep", "-a", arch, inside])
     added = sorted(installed(root) - had)
     foreign = [p for p in added if p.endswith(":" + arch)]
-    report.add("deps", PASS, time.time() - t0,
-               "crossbuild-essential-%s, libc6-dev:%s, apt-get build-dep -a %s: %d packages "
-               "(%d of %s: %s); %.0f MB downloaded" % (
-                   arch, arch, arch, len(added), len(foreign), arch,
-                   ", ".join(foreign),
-                   (cache_bytes(root) - before) / 1e6))
+    report.add(
+        "deps",
+        PASS,
+        time.time() - t0,
+        "crossbuild-essential-%s, libc6-dev:%s, apt-get build-dep -a %s: %d packages "
+        "(%d of %s: %s); %.0f MB downloaded"
+        % (
+            arch,
+            arch,
+            arch,
+            len(added),
+            len(foreign),
+            arch,
+            ", ".join(foreign),
+            (cache_bytes(root) - before) / 1e6,
+        ),
+    )
 
 
 def build(root, arch, inside, log, report):
@@ -122,19 +136,31 @@ def build(root, arch, inside, log, report):
     t0 = time.time()
     start = log.tell()
     rc = root.build(inside, "parallel=2", args=("-a" + arch, "-b"))
-    debs = {os.path.basename(d).split("_")[0]: d for d in glob.glob(
-        os.path.join(os.path.dirname(root.path(inside)), "*_%s.deb" % arch))}
+    debs = {
+        os.path.basename(d).split("_")[0]: d
+        for d in glob.glob(os.path.join(os.path.dirname(root.path(inside)), "*_%s.deb" % arch))
+    }
     want = set(check_debian.OUR_PACKAGES) | {p + "-dbgsym" for p in check_debian.DBGSYM}
     if rc != 0 or set(debs) != want:
         log.flush()
         with open(log.name, errors="replace") as f:
             f.seek(start)
             tail = "\n".join(f.read().strip().splitlines()[-8:])
-        report.add("build", FAIL, time.time() - t0, "exit %d; packages %s, expected %s; "
-                   "last lines:\n%s" % (rc, sorted(debs), sorted(want), tail))
+        report.add(
+            "build",
+            FAIL,
+            time.time() - t0,
+            "exit %d; packages %s, expected %s; "
+            "last lines:\n%s" % (rc, sorted(debs), sorted(want), tail),
+        )
         return None
-    report.add("build", PASS, time.time() - t0, "dpkg-buildpackage -a%s -b, unshare --net: %s"
-               % (arch, " ".join(sorted(os.path.basename(d) for d in debs.values()))))
+    report.add(
+        "build",
+        PASS,
+        time.time() - t0,
+        "dpkg-buildpackage -a%s -b, unshare --net: %s"
+        % (arch, " ".join(sorted(os.path.basename(d) for d in debs.values()))),
+    )
     return debs
 
 
@@ -175,46 +201,74 @@ def check_elf(root, arch, inside, debs, work, report):
     # check-debian checks the native ones, with ARCH's objdump.
     ma = output(["dpkg-architecture", "-a" + arch, "-qDEB_HOST_MULTIARCH"])[1].strip()
     private = "usr/lib/%s/uring-rs" % ma
-    cmd = ["dpkg-gensymbols", "-a" + arch, "-pliburing-rs2", "-Pdebian/liburing-rs2",
-           "-v" + check_debian.DEBIAN_VERSION,
-           "-c4", "-Idebian/liburing2.symbols", "-O/tmp/liburing-rs2.%s.symbols" % arch] + [
+    cmd = [
+        "dpkg-gensymbols",
+        "-a" + arch,
+        "-pliburing-rs2",
+        "-Pdebian/liburing-rs2",
+        "-v" + check_debian.DEBIAN_VERSION,
+        "-c4",
+        "-Idebian/liburing2.symbols",
+        "-O/tmp/liburing-rs2.%s.symbols" % arch,
+    ] + [
         "-edebian/liburing-rs2/%s/%s" % (private, lib)
-        for lib in ("liburing.so.2", "liburing-ffi.so.2")]
+        for lib in ("liburing.so.2", "liburing-ffi.so.2")
+    ]
     rc, out = root.capture(cmd, cwd=inside)
     if rc != 0 or re.search(r"^[+-] ", out, flags=re.M):
-        bad.append("dpkg-gensymbols -a%s exit %d:\n%s" % (arch, rc, "\n".join(
-            ln for ln in out.splitlines() if re.match(r"^[+-] |dpkg-gensymbols", ln))))
+        bad.append(
+            "dpkg-gensymbols -a%s exit %d:\n%s"
+            % (
+                arch,
+                rc,
+                "\n".join(ln for ln in out.splitlines() if re.match(r"^[+-] |dpkg-gensymbols", ln)),
+            )
+        )
     # SONAME and NEEDED: libc only, and the dbgsym files by build-id.
     libs = os.path.join(top, "liburing-rs2", private)
-    for so, soname in (("liburing.so.2.15", "liburing.so.2"),
-                       ("liburing-ffi.so.2.15", "liburing-ffi.so.2")):
+    for so, soname in (
+        ("liburing.so.2.15", "liburing.so.2"),
+        ("liburing-ffi.so.2.15", "liburing-ffi.so.2"),
+    ):
         dyn = output(["readelf", "-d", os.path.join(libs, so)])[1]
         names = re.findall(r"\(SONAME\).*\[(.*)\]", dyn)
         needed = re.findall(r"\(NEEDED\).*\[(.*)\]", dyn)
         # (On arm64 also glibc's loader, as make check-symbols explains.)
         if names != [soname] or [n for n in needed if not n.startswith("ld-linux")] != [
-                "libc.so.6"]:
+            "libc.so.6"
+        ]:
             bad.append("%s: SONAME %s, NEEDED %s" % (so, names, needed))
     # The files check-debian finds DWARF for natively (liburing-diag.so's
     # debug file has the symbol table only, see check_debian.DBGSYM).
     for pkg, files in check_debian.DBGSYM.items():
         dbg = os.path.join(top, pkg + "-dbgsym")
         for rel in (f.replace("MA", ma) for f in files):
-            m = re.search(r"Build ID: ([0-9a-f]+)",
-                          output(["readelf", "-n", os.path.join(top, pkg, rel)])[1])
-            debug = m and os.path.join(dbg, "usr/lib/debug/.build-id", m.group(1)[:2],
-                                       m.group(1)[2:] + ".debug")
+            m = re.search(
+                r"Build ID: ([0-9a-f]+)", output(["readelf", "-n", os.path.join(top, pkg, rel)])[1]
+            )
+            debug = m and os.path.join(
+                dbg, "usr/lib/debug/.build-id", m.group(1)[:2], m.group(1)[2:] + ".debug"
+            )
             if not debug or ".debug_info" not in output(["readelf", "-SW", debug])[1]:
-                bad.append("%s: %s has no debug file with DWARF in %s-dbgsym"
-                           % (pkg, rel, pkg))
-    report.add("elf", FAIL if bad else PASS, time.time() - t0,
-               "%d ELF files, all %s %s; Architecture: %s; dpkg-gensymbols -a%s -c4: no new, "
-               "no missing symbol; SONAMEs liburing.so.2 / liburing-ffi.so.2, NEEDED libc.so.6 "
-               "(and its loader) only; the debug files (by build-id, with DWARF) of %s in the "
-               "-dbgsym packages%s"
-               % (counted, klass, machine, arch, arch, ", ".join(
-                   os.path.basename(f) for files in check_debian.DBGSYM.values() for f in files),
-                  "" if not bad else "; PROBLEMS:\n    " + "\n    ".join(bad)))
+                bad.append("%s: %s has no debug file with DWARF in %s-dbgsym" % (pkg, rel, pkg))
+    report.add(
+        "elf",
+        FAIL if bad else PASS,
+        time.time() - t0,
+        "%d ELF files, all %s %s; Architecture: %s; dpkg-gensymbols -a%s -c4: no new, "
+        "no missing symbol; SONAMEs liburing.so.2 / liburing-ffi.so.2, NEEDED libc.so.6 "
+        "(and its loader) only; the debug files (by build-id, with DWARF) of %s in the "
+        "-dbgsym packages%s"
+        % (
+            counted,
+            klass,
+            machine,
+            arch,
+            arch,
+            ", ".join(os.path.basename(f) for files in check_debian.DBGSYM.values() for f in files),
+            "" if not bad else "; PROBLEMS:\n    " + "\n    ".join(bad),
+        ),
+    )
 
 
 def run_natively(root, arch, inside, debs, report):
@@ -237,27 +291,44 @@ def run_natively(root, arch, inside, debs, report):
         bad.append("uring-info: exit %d: %s" % (rc, out.strip()[-400:]))
     # debian/tests/capi with DEB_HOST_ARCH: the multiarch directory and the
     # compiler of ARCH (autopkgtest's own cross mode sets the same variable).
-    rc, out = root.capture(["env", "DEB_HOST_ARCH=" + arch, "AUTOPKGTEST_TMP=%s/capi" % stage,
-                            "sh", "debian/tests/capi"], cwd=inside)
+    rc, out = root.capture(
+        [
+            "env",
+            "DEB_HOST_ARCH=" + arch,
+            "AUTOPKGTEST_TMP=%s/capi" % stage,
+            "sh",
+            "debian/tests/capi",
+        ],
+        cwd=inside,
+    )
     counts = re.search(r"^(\d+ passed, \d+ failed, \d+ skipped)$", out, flags=re.M)
     lines.append("debian/tests/capi: %s" % (counts.group(1) if counts else "no counts"))
     lines += ["  " + ln for ln in out.splitlines() if re.match(r"^\S+\s+(FAIL|SKIP)\s", ln)]
     if rc != 0:
-        bad.append("debian/tests/capi exit %d; last lines:\n%s"
-                   % (rc, "\n".join(out.strip().splitlines()[-15:])))
-    report.add("run", FAIL if bad else PASS, time.time() - t0,
-               "dpkg -i liburing-rs2 liburing-rs-dev uring-info (%s) beside amd64, no network: "
-               "%s%s" % (arch, "; ".join(lines), "" if not bad else "; PROBLEMS: " +
-                         "; ".join(bad)))
+        bad.append(
+            "debian/tests/capi exit %d; last lines:\n%s"
+            % (rc, "\n".join(out.strip().splitlines()[-15:]))
+        )
+    report.add(
+        "run",
+        FAIL if bad else PASS,
+        time.time() - t0,
+        "dpkg -i liburing-rs2 liburing-rs-dev uring-info (%s) beside amd64, no network: "
+        "%s%s" % (arch, "; ".join(lines), "" if not bad else "; PROBLEMS: " + "; ".join(bad)),
+    )
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python3 -m pytools.packaging.check_debian_cross",
-                                 description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python3 -m pytools.packaging.check_debian_cross", description=__doc__.split("\n")[0]
+    )
     ap.add_argument("--work", default=os.path.join(REPO, ".cache", "check-debian"))
-    ap.add_argument("--arch", action="append", choices=sorted(ELF_OF),
-                    help="host architecture to cross-build for (default: %s)"
-                    % " and ".join(ARCHES))
+    ap.add_argument(
+        "--arch",
+        action="append",
+        choices=sorted(ELF_OF),
+        help="host architecture to cross-build for (default: %s)" % " and ".join(ARCHES),
+    )
     args = ap.parse_args(argv)
     arches = args.arch or list(ARCHES)
     work, t_start = os.path.abspath(args.work), time.time()
@@ -272,10 +343,13 @@ def main(argv):
         root.fresh_root()
         try:
             root.add_architectures(arches)
-            report.add("root", PASS, time.time() - t0,
-                       "debootstrap --variant=buildd %s: %s (%.0f s), fresh overlay; dpkg "
-                       "--add-architecture %s" % (sid_chroot.SUITE, how, secs,
-                                                  " ".join(arches)))
+            report.add(
+                "root",
+                PASS,
+                time.time() - t0,
+                "debootstrap --variant=buildd %s: %s (%.0f s), fresh overlay; dpkg "
+                "--add-architecture %s" % (sid_chroot.SUITE, how, secs, " ".join(arches)),
+            )
             with open(os.path.join(REPO, "packaging", "debian", "changelog")) as f:
                 m = re.search(r"^(\S+) \(([^)]+)\)", f.read(), flags=re.M)
             top = "%s-%s" % (m.group(1), m.group(2).split("-")[0])
@@ -284,11 +358,19 @@ def main(argv):
                 inside = "%s/%s/%s" % (sid_chroot.BUILD_DIR, arch, top)
                 tree = root.path(inside)
                 clean_copy(tree, log)
-                shutil.copytree(os.path.join(tree, "packaging", "debian"),
-                                os.path.join(tree, "debian"), symlinks=True)
-                root.chroot(["chown", "-R", "%s:%s" % (sid_chroot.BUILD_USER,
-                                                       sid_chroot.BUILD_USER),
-                             sid_chroot.BUILD_DIR])
+                shutil.copytree(
+                    os.path.join(tree, "packaging", "debian"),
+                    os.path.join(tree, "debian"),
+                    symlinks=True,
+                )
+                root.chroot(
+                    [
+                        "chown",
+                        "-R",
+                        "%s:%s" % (sid_chroot.BUILD_USER, sid_chroot.BUILD_USER),
+                        sid_chroot.BUILD_DIR,
+                    ]
+                )
                 deps(root, arch, inside, report)
                 debs = build(root, arch, inside, log, report)
                 if not debs:
@@ -303,8 +385,7 @@ def main(argv):
     failed = report.failed()
     if failed:
         say("check-debian-cross: FAILED: %s" % ", ".join(failed))
-    say("check-debian-cross: %d passed, %d failed" % (len(report.rows) - len(failed),
-                                                      len(failed)))
+    say("check-debian-cross: %d passed, %d failed" % (len(report.rows) - len(failed), len(failed)))
     return 1 if failed else 0
 
 

@@ -28,9 +28,13 @@ BUILD_USER = "builder"
 # Inside the root: where the tree is unpacked, and the build's environment
 # (a buildd's: nothing of the caller's, HOME that does not exist).
 BUILD_DIR = "/build"
-BUILD_ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-             "HOME": "/nonexistent", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-             "DEB_BUILD_OPTIONS": "parallel=2"}
+BUILD_ENV = {
+    "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    "HOME": "/nonexistent",
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+    "DEB_BUILD_OPTIONS": "parallel=2",
+}
 APT_CONF = """\
 // Written by pytools/packaging/sid_chroot.py.
 // sid's Release on the mirror may be older than apt's validity window.
@@ -79,8 +83,10 @@ class SidChroot:
         if run_logged(cmd, self.log, check=False) != 0:
             die("debootstrap failed (see %s)" % self.log.name)
         self.configure_base()
-        self.chroot(["useradd", "--create-home", "--home-dir", "/home/" + BUILD_USER,
-                     BUILD_USER], root=self.base)
+        self.chroot(
+            ["useradd", "--create-home", "--home-dir", "/home/" + BUILD_USER, BUILD_USER],
+            root=self.base,
+        )
         self.chroot(["apt-get", "-q", "update"], root=self.base)
         self.chroot(["apt-get", "-q", "clean"], root=self.base)
         open(stamp, "w").close()
@@ -90,8 +96,9 @@ class SidChroot:
         with open(os.path.join(self.base, "etc", "apt", "apt.conf.d", "99uring-rs"), "w") as f:
             f.write(APT_CONF)
         # As Debian's build chroots: a throwaway root needs no fsync per unpacked file.
-        with open(os.path.join(self.base, "etc", "dpkg", "dpkg.cfg.d", "uring-rs-unsafe-io"),
-                  "w") as f:
+        with open(
+            os.path.join(self.base, "etc", "dpkg", "dpkg.cfg.d", "uring-rs-unsafe-io"), "w"
+        ) as f:
             f.write("force-unsafe-io\n")
 
     # ------------------------------------------------------------ running inside
@@ -101,33 +108,61 @@ class SidChroot:
         own, so /proc and the .deb cache are unmounted when it ends, whatever happens."""
         root = root or self.root
         # /sys too: the C API tests (autopkgtest) read CPU and device facts there.
-        mounts = ["mount -t proc proc %s/proc" % sh_quote(root),
-                  "mount -t sysfs sysfs %s/sys" % sh_quote(root)]
+        mounts = [
+            "mount -t proc proc %s/proc" % sh_quote(root),
+            "mount -t sysfs sysfs %s/sys" % sh_quote(root),
+        ]
         if root == self.root:
             os.makedirs(self.archives, exist_ok=True)
-            mounts.append("mount --bind %s %s/var/cache/apt/archives"
-                          % (sh_quote(self.archives), sh_quote(root)))
+            mounts.append(
+                "mount --bind %s %s/var/cache/apt/archives"
+                % (sh_quote(self.archives), sh_quote(root))
+            )
         inner = ["chroot"]
         if user:
             inner.append("--userspec=%s:%s" % (user, user))
-        inner += [root, "env", "-i"] + ["%s=%s" % kv for kv in sorted(
-            (env or {"PATH": BUILD_ENV["PATH"], "LANG": "C.UTF-8",
-                     "DEBIAN_FRONTEND": "noninteractive"}).items())]
+        inner += [root, "env", "-i"] + [
+            "%s=%s" % kv
+            for kv in sorted(
+                (
+                    env
+                    or {
+                        "PATH": BUILD_ENV["PATH"],
+                        "LANG": "C.UTF-8",
+                        "DEBIAN_FRONTEND": "noninteractive",
+                    }
+                ).items()
+            )
+        ]
         inner += ["sh", "-c", 'cd "$0" && exec "$@"', cwd] + argv
         script = " && ".join(mounts) + " && exec " + " ".join(sh_quote(a) for a in inner)
         unshare = ["unshare", "--mount", "--fork"] + ([] if net else ["--net"])
         rc = run_logged(unshare + ["sh", "-c", script], self.log, check=False)
         if check and rc != 0:
-            die("in the sid root: %s failed (exit %d, see %s)"
-                % (" ".join(argv), rc, self.log.name))
+            die(
+                "in the sid root: %s failed (exit %d, see %s)" % (" ".join(argv), rc, self.log.name)
+            )
         return rc
 
     def capture(self, argv, cwd="/"):
         """argv inside the root (no network), its output as text."""
-        inner = ["chroot", self.root, "env", "-i", "PATH=" + BUILD_ENV["PATH"], "LANG=C.UTF-8",
-                 "sh", "-c", 'cd "$0" && exec "$@"', cwd] + argv
+        inner = [
+            "chroot",
+            self.root,
+            "env",
+            "-i",
+            "PATH=" + BUILD_ENV["PATH"],
+            "LANG=C.UTF-8",
+            "sh",
+            "-c",
+            'cd "$0" && exec "$@"',
+            cwd,
+        ] + argv
         script = "mount -t proc proc %s/proc && mount -t sysfs sysfs %s/sys && exec %s" % (
-            sh_quote(self.root), sh_quote(self.root), " ".join(sh_quote(a) for a in inner))
+            sh_quote(self.root),
+            sh_quote(self.root),
+            " ".join(sh_quote(a) for a in inner),
+        )
         return capture(["unshare", "--mount", "--net", "--fork", "sh", "-c", script])
 
     # ------------------------------------------------------------ one build
@@ -138,9 +173,17 @@ class SidChroot:
             rmtree(d)
         for d in (self.upper, self.overlay_work, self.root):
             os.makedirs(d, exist_ok=True)
-        subprocess.check_call(["mount", "-t", "overlay", "overlay", "-o",
-                               "lowerdir=%s,upperdir=%s,workdir=%s"
-                               % (self.base, self.upper, self.overlay_work), self.root])
+        subprocess.check_call(
+            [
+                "mount",
+                "-t",
+                "overlay",
+                "overlay",
+                "-o",
+                "lowerdir=%s,upperdir=%s,workdir=%s" % (self.base, self.upper, self.overlay_work),
+                self.root,
+            ]
+        )
         # apt in the root resolves the mirror as this machine does (not during the build).
         resolv = os.path.join(self.root, "etc", "resolv.conf")
         if os.path.lexists(resolv):
@@ -170,15 +213,18 @@ class SidChroot:
     def refresh_base_lists(self):
         lists = os.path.join("var", "lib", "apt", "lists")
         rmtree(os.path.join(self.base, lists))
-        shutil.copytree(os.path.join(self.root, lists), os.path.join(self.base, lists),
-                        symlinks=True)
+        shutil.copytree(
+            os.path.join(self.root, lists), os.path.join(self.base, lists), symlinks=True
+        )
 
     def mirror_reachable_offline(self):
         """Can the build reach the mirror? (bash and coreutils' timeout are essential,
         so they are there.) Returns (reached, what happened)."""
         host = urllib.parse.urlsplit(self.mirror()[0]).hostname
-        probe = ('if timeout 10 bash -c "exec 3<>/dev/tcp/$0/80" 2>/dev/null; '
-                 'then echo connected; else echo "failed: no TCP connection to its port 80"; fi')
+        probe = (
+            'if timeout 10 bash -c "exec 3<>/dev/tcp/$0/80" 2>/dev/null; '
+            'then echo connected; else echo "failed: no TCP connection to its port 80"; fi'
+        )
         rc, out = self.capture(["bash", "-c", probe, host])
         out = out.strip()
         return out == "connected", out
@@ -191,14 +237,20 @@ class SidChroot:
         rc, out = self.capture(["dpkg-query", "-W", "-f", "${Version}", package])
         return out.strip() if rc == 0 else "?"
 
-    def build(self, tree_inside, options, args=("-b",), user=BUILD_USER, umask="022",
-              env=None):
+    def build(self, tree_inside, options, args=("-b",), user=BUILD_USER, umask="022", env=None):
         """dpkg-buildpackage <args> -uc -us as user, with umask, with no network;
         env: variables added to BUILD_ENV. Returns its exit status."""
         env = dict(BUILD_ENV, DEB_BUILD_OPTIONS=options, **(env or {}))
-        return self.chroot(["sh", "-c", 'umask "$0" && exec "$@"', umask, "dpkg-buildpackage"]
-                           + list(args) + ["-uc", "-us"], net=False, user=user,
-                           cwd=tree_inside, env=env, check=False)
+        return self.chroot(
+            ["sh", "-c", 'umask "$0" && exec "$@"', umask, "dpkg-buildpackage"]
+            + list(args)
+            + ["-uc", "-us"],
+            net=False,
+            user=user,
+            cwd=tree_inside,
+            env=env,
+            check=False,
+        )
 
     def run_as(self, argv, cwd, user=BUILD_USER):
         """argv as user with no network, in cwd; returns its exit status."""

@@ -21,33 +21,35 @@ import sys
 from pytools import REPO
 
 OUT = os.path.join(REPO, "packaging", "debian", "liburing2.symbols")
-LIBRARIES = (("liburing-ffi.so.2", "src/liburing-ffi.map"),
-             ("liburing.so.2", "src/liburing.map"))
+LIBRARIES = (("liburing-ffi.so.2", "src/liburing-ffi.map"), ("liburing.so.2", "src/liburing.map"))
 
 # (soname, symbol or version node) -> first liburing2 version exporting it.
 LATER_THAN_NODE = {
-    (soname, name): "2.6" for soname, _ in LIBRARIES
+    (soname, name): "2.6"
+    for soname, _ in LIBRARIES
     for name in ("io_uring_register_napi", "io_uring_unregister_napi")
 }
-LATER_THAN_NODE.update({
-    ("liburing.so.2", "io_uring_get_probe"): "2.3",
-    ("liburing.so.2", "io_uring_queue_init"): "2.3",
-    ("liburing.so.2", "io_uring_queue_init_params"): "2.3",
-    ("liburing.so.2", "io_uring_queue_mmap"): "2.3",
-    ("liburing.so.2", "io_uring_mlock_size"): "2.3",
-    ("liburing.so.2", "io_uring_mlock_size_params"): "2.3",
-    ("liburing.so.2", "LIBURING_2.12"): "2.13",
-    ("liburing.so.2", "io_uring_register_sync_msg"): "2.12",
-    ("liburing-ffi.so.2", "io_uring_register_sync_msg"): "2.12",
-    ("liburing-ffi.so.2", "io_uring_cqe_nr"): "2.13",
-    ("liburing-ffi.so.2", "io_uring_prep_cmd_sock"): "2.6",
-    ("liburing-ffi.so.2", "io_uring_prep_futex_wait"): "2.6",
-    ("liburing-ffi.so.2", "io_uring_prep_futex_waitv"): "2.6",
-    ("liburing-ffi.so.2", "io_uring_prep_futex_wake"): "2.6",
-    ("liburing-ffi.so.2", "io_uring_prep_read_multishot"): "2.6",
-    ("liburing-ffi.so.2", "io_uring_prep_waitid"): "2.6",
-    ("liburing-ffi.so.2", "io_uring_prep_send_bundle"): "2.7",
-})
+LATER_THAN_NODE.update(
+    {
+        ("liburing.so.2", "io_uring_get_probe"): "2.3",
+        ("liburing.so.2", "io_uring_queue_init"): "2.3",
+        ("liburing.so.2", "io_uring_queue_init_params"): "2.3",
+        ("liburing.so.2", "io_uring_queue_mmap"): "2.3",
+        ("liburing.so.2", "io_uring_mlock_size"): "2.3",
+        ("liburing.so.2", "io_uring_mlock_size_params"): "2.3",
+        ("liburing.so.2", "LIBURING_2.12"): "2.13",
+        ("liburing.so.2", "io_uring_register_sync_msg"): "2.12",
+        ("liburing-ffi.so.2", "io_uring_register_sync_msg"): "2.12",
+        ("liburing-ffi.so.2", "io_uring_cqe_nr"): "2.13",
+        ("liburing-ffi.so.2", "io_uring_prep_cmd_sock"): "2.6",
+        ("liburing-ffi.so.2", "io_uring_prep_futex_wait"): "2.6",
+        ("liburing-ffi.so.2", "io_uring_prep_futex_waitv"): "2.6",
+        ("liburing-ffi.so.2", "io_uring_prep_futex_wake"): "2.6",
+        ("liburing-ffi.so.2", "io_uring_prep_read_multishot"): "2.6",
+        ("liburing-ffi.so.2", "io_uring_prep_waitid"): "2.6",
+        ("liburing-ffi.so.2", "io_uring_prep_send_bundle"): "2.7",
+    }
+)
 
 
 def nodes(path):
@@ -63,12 +65,14 @@ def nodes(path):
 
 
 def render():
-    lines = ["# SPDX-License-Identifier: MIT",
-             "# Written by pytools/packaging/symbols.py from src/liburing.map and src/liburing-ffi.map."]
+    lines = [
+        "# SPDX-License-Identifier: MIT",
+        "# Written by pytools/packaging/symbols.py from src/liburing.map and src/liburing-ffi.map.",
+    ]
     for soname, path in LIBRARIES:
         entries = []
         for node, syms in nodes(path):
-            release = node[len("LIBURING_"):]
+            release = node[len("LIBURING_") :]
             # The node itself is exported as a symbol of the same name.
             entries.append(("%s@%s" % (node, node), LATER_THAN_NODE.get((soname, node), release)))
             for s in syms:
@@ -84,7 +88,10 @@ def main(argv):
     if argv[1:] == ["--check"]:
         with open(OUT) as f:
             if f.read() != text:
-                print("%s is stale: run python3 -m pytools.packaging.symbols" % os.path.relpath(OUT, REPO))
+                print(
+                    "%s is stale: run python3 -m pytools.packaging.symbols"
+                    % os.path.relpath(OUT, REPO)
+                )
                 return 1
         print("ok: %s matches the version scripts" % os.path.relpath(OUT, REPO))
         return 0

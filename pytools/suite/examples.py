@@ -7,8 +7,8 @@ import hashlib
 import os
 import re
 
-from .common import NOBUILD, SKIP, FAIL, PASS, build_env, rmtree, rec, worse, failing
-from .runner import run_one, log_tail, judge_suspects
+from .common import FAIL, NOBUILD, PASS, SKIP, build_env, failing, rec, rmtree, worse
+from .runner import judge_suspects, log_tail, run_one
 
 EXAMPLE_BENCH = ("poll-bench", "rsrc-update-bench")
 

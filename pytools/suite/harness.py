@@ -30,25 +30,25 @@ import sys
 import time
 import types
 
-from .common import (
-    REPO,
-    TEST_MODES,
-    ALL_MODES,
-    DROPIN_MODES,
-    BINARY_MODES,
-    NOBUILD,
-    NA,
-    say,
-    warn,
-    die,
-    build_env,
-    kernel_id,
-)  # first: tools/upstream on the path
 from pytools.upstream import upstream
 
 from . import abi_check, report
 from .binproof import prove_binary
 from .builds import Builds
+from .common import (
+    ALL_MODES,
+    BINARY_MODES,
+    DROPIN_MODES,
+    NA,
+    NOBUILD,
+    REPO,
+    TEST_MODES,
+    build_env,
+    die,
+    kernel_id,
+    say,
+    warn,
+)  # first: tools/upstream on the path
 from .examples import EXAMPLE_BENCH, run_examples
 from .runner import Runner
 

@@ -11,21 +11,21 @@ import time
 from . import pairs
 from .builds import count_warnings
 from .common import (
+    BINARY_MODES,
+    DROPIN_MODES,
+    FAIL,
+    HARNESS_FORMAT,
+    KINDS,
+    NA,
+    NOBUILD,
     PASS,
     SKIP,
-    FAIL,
-    TIMEOUT,
-    NOBUILD,
-    NA,
-    KINDS,
     TEST_MODES,
-    DROPIN_MODES,
-    BINARY_MODES,
-    HARNESS_FORMAT,
-    say,
+    TIMEOUT,
     fmt_outcome,
     fmt_pairs,
     is_regression,
+    say,
 )
 
 

@@ -13,19 +13,19 @@ import time
 
 from . import pairs, side_by_side
 from .common import (
+    FAIL,
+    NA,
+    NOBUILD,
     PASS,
     SKIP,
-    FAIL,
     TIMEOUT,
-    NOBUILD,
-    NA,
     TRACED_ENV,
-    say,
     build_env,
+    failing,
     fmt_outcome,
     rec,
+    say,
     worse,
-    failing,
 )
 
 # Kernel log lines that upstream's runtests.sh treats as a failure of the test

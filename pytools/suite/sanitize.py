@@ -34,21 +34,21 @@ import time
 from pytools.upstream import upstream
 from pytools.upstream.upstream import fresh_tree
 
+from .builds import Builds
 from .common import (
-    REPO,
-    PASS,
     NOBUILD,
-    say,
+    PASS,
+    REPO,
+    build_env,
     die,
-    rec,
     fmt_outcome,
     fmt_pairs,
-    worse,
     is_regression,
-    build_env,
+    rec,
     run_logged,
+    say,
+    worse,
 )  # first: tools/upstream on the path
-from .builds import Builds
 from .report import cell, env_sensitive_lines, table
 from .runner import Kmsg, judge_suspects, run_one
 

@@ -318,7 +318,9 @@ class PrivateApt:
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python3 -m pytools.upstream.aptfetch", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python3 -m pytools.upstream.aptfetch", description=__doc__.split("\n")[0]
+    )
     ap.add_argument("state", help="private apt state directory")
     ap.add_argument("--suite", action="append", required=True, help="suite (repeatable)")
     ap.add_argument("--types", default="deb", choices=("deb", "deb-src"))
