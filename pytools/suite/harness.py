@@ -48,7 +48,7 @@ from .common import (
     kernel_id,
     say,
     warn,
-)  # first: tools/upstream on the path
+)
 from .examples import EXAMPLE_BENCH, run_examples
 from .runner import Runner
 

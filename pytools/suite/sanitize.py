@@ -48,7 +48,7 @@ from .common import (
     run_logged,
     say,
     worse,
-)  # first: tools/upstream on the path
+)
 from .report import cell, env_sensitive_lines, table
 from .runner import Kmsg, judge_suspects, run_one
 

@@ -3,7 +3,7 @@
 """The one downloader: apt-get and apt-cache with a private state.
 
 Every fetch from the Debian archive in this tree goes through here: liburing's
-source package (tools/upstream), Debian's liburing binaries (packaging/),
+source package (upstream.py), Debian's liburing binaries (packaging/),
 Debian 12's liburing 2.3 (capi-tests/compat/run.sh), Debian's crates
 (tools/offline/check-offline.sh), the cross and VM packages
 (tools/arch/vm/debs.sh) and rust-src (tools/arch/rust-src.sh). The mirror
