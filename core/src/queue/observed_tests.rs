@@ -20,7 +20,8 @@ use std::sync::Mutex;
 const CHILD: &str = "OBSERVED_CHILD";
 
 /// One report, as the test observer records it (`timed`: a nonzero
-/// `entered_ns`).
+/// `entered_ns`; `unsubmitted`: what the ring's SQ side shows when told,
+/// taken SQEs the kernel has not consumed).
 #[derive(Debug, PartialEq, Eq)]
 enum Told {
     Waiting {
@@ -112,9 +113,12 @@ extern "C" fn reaped(_: CompleteSide<'_>, result: i32, enters: u32, entered_ns: 
         timed: entered_ns != 0,
     });
 }
-extern "C" fn waiting(_: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool) {
+extern "C" fn waiting(cq: CompleteSide<'_>, wait_nr: u32, timed: bool) {
+    // SAFETY: the ring is live for the wait that reports, and the test's
+    // one thread both submits and waits: it is the ring's submitter.
+    let sq = unsafe { SubmitSide::new(NonNull::new(cq.id().cast_mut()).unwrap()) };
     tell(Told::Waiting {
-        unsubmitted,
+        unsubmitted: sq.sqe_tail().wrapping_sub(sq.sq_khead()),
         wait_nr,
         timed,
     });
@@ -304,21 +308,28 @@ fn a_ring_watcher_is_told_each_wait_with_its_enters() {
     assert_eq!(take_cqe(r.live(), cqe), (3, 0));
     close_fds(&[rd, wr]);
 
-    // A wait with a timeout that expires: reported at its end with its
-    // error and its one enter, untimed (those enters are not clocked), and
-    // not before sleeping. Kernels before 5.11 (no IORING_FEAT_EXT_ARG,
-    // asked of uname, not of the ring) take the fallback through a
-    // timeout SQE, which reports otherwise.
+    // A wait with a timeout that expires: told before sleeping (with the
+    // timeout), then at its end with its error and its one enter, timed.
+    // Kernels before 5.11 (no IORING_FEAT_EXT_ARG, asked of uname, not of
+    // the ring) take the fallback through a timeout SQE, which reports
+    // otherwise.
     if crate::test_ring::kernel_release_at_least((5, 11)) {
         told();
         assert_eq!(timed_wait_that_expires(r.live()), Err(Errno::ETIME));
         assert_eq!(
             told(),
-            [Told::Reaped {
-                result: Errno::ETIME.neg(),
-                enters: 1,
-                timed: false
-            }]
+            [
+                Told::Waiting {
+                    unsubmitted: 0,
+                    wait_nr: 1,
+                    timed: true
+                },
+                Told::Reaped {
+                    result: Errno::ETIME.neg(),
+                    enters: 1,
+                    timed: true
+                }
+            ]
         );
     }
 }
