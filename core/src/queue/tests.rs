@@ -4,7 +4,7 @@
 use super::*;
 use crate::structs::io_uring;
 use crate::test_ring::{
-    errno, require_uring, ring, ring_or_skip, skip, wait_until, TestRing as Ring,
+    errno, require_uring, ring, ring_or_skip, skip, wait_until, write_byte, TestRing as Ring,
 };
 use crate::uapi::{
     io_uring_mem_region_reg, io_uring_params, io_uring_region_desc, io_uring_rsrc_update,
@@ -118,11 +118,6 @@ pub(super) fn pipe() -> (i32, i32) {
     // SAFETY: `fds` has room for the two descriptors.
     assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
     (fds[0], fds[1])
-}
-
-pub(super) fn write_byte(fd: i32) {
-    // SAFETY: one readable byte.
-    assert_eq!(unsafe { libc::write(fd, b"x".as_ptr().cast(), 1) }, 1);
 }
 
 pub(super) fn close_fds(fds: &[i32]) {
