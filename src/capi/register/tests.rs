@@ -143,15 +143,19 @@ fn kernel_errors_come_back_negated() {
     // Registration calls answer the kernel's error as -errno: with a ring
     // descriptor that is not open, -EBADF (0 would claim success).
     let mut owned = ring!(4);
+    let mut other = ring!(4);
     let ring: *mut io_uring = &mut owned.0;
-    // SAFETY: `ring` is live until `owned` is dropped; the descriptor is
-    // put back before that.
+    // SAFETY: `ring` is live until `owned` is dropped, `other` throughout;
+    // the descriptor is put back before that.
     unsafe {
         let fd = (*ring).ring_fd;
         (*ring).ring_fd = 123_456;
         let ret = io_uring_unregister_iowq_aff(ring);
+        // liburing's internal clone with offsets (its tests link it) too.
+        let cloned = __io_uring_clone_buffers_offset(ring, &mut other.0, 0, 0, 1, 0);
         (*ring).ring_fd = fd;
         assert_eq!(ret, -libc::EBADF);
+        assert_eq!(cloned, -libc::EBADF);
         assert_eq!(io_uring_unregister_iowq_aff(ring), 0);
     }
 }
