@@ -9,4 +9,13 @@ fn setup_buf_ring_refuses_a_null_ring_through_err() {
     let br = unsafe { io_uring_setup_buf_ring(null_mut(), 8, 0, 0, &mut err) };
     assert!(br.is_null());
     assert_eq!(err, -libc::EINVAL);
+    let n = null_mut();
+    // SAFETY: each call refuses the null ring before reading anything else.
+    unsafe {
+        let mut head = 0u16;
+        assert_eq!(io_uring_buf_ring_head(n, 0, &mut head), -libc::EINVAL);
+        assert_eq!(io_uring_free_buf_ring(n, null_mut(), 8, 0), -libc::EINVAL);
+        assert_eq!(io_uring_register_buf_ring(n, null_mut(), 0), -libc::EINVAL);
+        assert_eq!(io_uring_unregister_buf_ring(n, 0), -libc::EINVAL);
+    }
 }

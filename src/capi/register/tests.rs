@@ -53,6 +53,25 @@ fn null_rings_are_refused() {
             __io_uring_clone_buffers_offset(n, n, 0, 0, 0, 0),
             -libc::EINVAL
         );
+        // The calls that hand their argument to the kernel as it is.
+        let e = -libc::EINVAL;
+        assert_eq!(io_uring_enable_rings(n), e);
+        assert_eq!(io_uring_register_bpf_filter(n, null_mut()), e);
+        assert_eq!(io_uring_register_buffers(n, null(), 0), e);
+        assert_eq!(io_uring_unregister_buffers(n), e);
+        assert_eq!(io_uring_register_clock(n, null_mut()), e);
+        assert_eq!(io_uring_register_ifq(n, null_mut()), e);
+        assert_eq!(io_uring_register_iowq_max_workers(n, null_mut()), e);
+        assert_eq!(io_uring_unregister_iowq_aff(n), e);
+        assert_eq!(io_uring_register_napi(n, null_mut()), e);
+        assert_eq!(io_uring_unregister_napi(n, null_mut()), e);
+        assert_eq!(io_uring_register_personality(n), e);
+        assert_eq!(io_uring_unregister_personality(n, 1), e);
+        assert_eq!(io_uring_register_probe(n, null_mut(), 0), e);
+        assert_eq!(io_uring_register_region(n, null_mut()), e);
+        assert_eq!(io_uring_register_restrictions(n, null_mut(), 0), e);
+        assert_eq!(io_uring_register_sync_cancel(n, null_mut()), e);
+        assert_eq!(io_uring_register_zcrx_ctrl(n, null_mut()), e);
     }
 }
 

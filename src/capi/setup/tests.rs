@@ -94,6 +94,22 @@ fn setup_entries_refuse_a_null_ring_and_pass_kernel_errors_on() {
     // SAFETY: a null ring is refused before anything is set up or written.
     let ret = unsafe { io_uring_queue_init_params(8, null_mut(), &mut p) };
     assert_eq!(ret, -libc::EINVAL);
+    // SAFETY: null rings, refused before anything is read or set up.
+    unsafe {
+        let e = -libc::EINVAL;
+        assert_eq!(io_uring_queue_init(8, null_mut(), 0), e);
+        assert_eq!(
+            io_uring_queue_init_mem(8, null_mut(), &mut p, null_mut(), 0),
+            e
+        );
+        assert_eq!(
+            __io_uring_queue_init_params(8, null_mut(), &mut p, null_mut(), 0),
+            e
+        );
+        assert_eq!(io_uring_queue_mmap(-1, &mut p, null_mut()), e);
+        assert!(io_uring_get_probe_ring(null_mut()).is_null());
+        assert_eq!(io_uring_ring_dontfork(null_mut()), -libc::EINVAL);
+    }
     // Page 0 is never mapped: the kernel cannot read params there, and the
     // negated EFAULT comes back (the failure hook is not told: no params).
     let unmapped = core::mem::size_of::<io_uring_params>() as *mut io_uring_params;
