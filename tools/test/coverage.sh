@@ -18,18 +18,25 @@
 #                 lines reached, branches reached, the line numbers no test
 #                 reached; then the totals of the core, the C boundary
 #                 (src/capi), the diagnostics and everything
+#   capi-errors.txt  each error return of src/capi (tools/test/
+#                 coverage_errors.py): reached of all, then those unreached
 #   report-*.txt  llvm-cov report (regions, functions, lines, branches) of
 #                 each object under each part
 #   html-lib/     the stage's objects annotated under capi and suite together
 # Branch coverage needs -Zcoverage-options=branch: with `cargo +nightly`
 # (check-tsan's toolchain) when it is installed, else the stable toolchain
 # and no branch columns. Environment: COVERAGE_TOOLCHAIN=stable forces the
-# latter; COVERAGE_CAPI=0 and COVERAGE_SUITE=0 leave those parts out.
+# latter; COVERAGE_PARTS (default "unit capi suite") names the parts to run,
+# the others' profiles of the last run are kept (the suite takes most of the
+# time; unit tests added since then change no library function).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 cov=$root/build/coverage
-flags="-Cinstrument-coverage"
+# Counters relocated at run time, so that the profile file can be mapped
+# and written as the program runs (continuous mode, %c below): a test that
+# aborts (LIBURING_CHECK=abort) or is killed at its timeout still counts.
+flags="-Cinstrument-coverage -Cllvm-args=-runtime-counter-relocation"
 cargo=cargo toolchain=
 if [ "${COVERAGE_TOOLCHAIN:-}" != stable ] && cargo +nightly --version >/dev/null 2>&1; then
 	cargo="cargo +nightly" toolchain=+nightly
@@ -42,28 +49,35 @@ if [ -z "$profdata" ] || [ -z "$llvmcov" ]; then
 	echo "coverage: rustc uses LLVM $nn; needs llvm-profdata-$nn and llvm-cov-$nn (apt-get install llvm-$nn)" >&2
 	exit 1
 fi
-rm -rf "$cov/prof" "$cov/stage" "$cov/html-lib" "$cov"/*.lcov "$cov"/report-*.txt
-mkdir -p "$cov/prof/build" "$cov/prof/capi" "$cov/prof/suite"
+parts=" ${COVERAGE_PARTS:-unit capi suite} "
+runs() { case $parts in *" $1 "*) return 0 ;; esac; return 1; }
+rm -rf "$cov/prof/build" "$cov/stage" "$cov/html-lib" "$cov/json" "$cov"/*.lcov "$cov"/report-*.txt
+if runs unit; then rm -rf "$cov"/prof/unit-*; fi
+if runs capi; then rm -rf "$cov/prof/capi"; fi
+if runs suite; then rm -rf "$cov/prof/suite"; fi
+mkdir -p "$cov/prof/build" "$cov/prof/capi" "$cov/prof/suite" "$cov/json"
 # Writable by the tests that drop to nobody (diag-secure, diag-debug).
 chmod 1777 "$cov/prof/capi" "$cov/prof/suite"
 export CARGO_TARGET_DIR="$cov/target"
 export RUSTFLAGS="$flags"
 # The build's own tools (the header generator) write theirs apart.
-export LLVM_PROFILE_FILE="$cov/prof/build/%p-%m.profraw"
+export LLVM_PROFILE_FILE="$cov/prof/build/%p-%m%c.profraw"
 echo "== coverage: $($cargo --version), $flags"
 
-echo "== coverage: unit tests (uring-core, uring-diag, uring-rs)"
-$cargo test --quiet --lib -p uring-core -p uring-diag -p uring-rs --no-run --message-format=json \
-	>"$cov/unit-build.json" 2>"$cov/unit-build.log" || { tail -n 20 "$cov/unit-build.log"; exit 1; }
-sed -n 's/.*"name":"\([^"]*\)".*"executable":"\([^"]*\)".*/\1 \2/p' "$cov/unit-build.json" >"$cov/unit-binaries.txt"
-[ "$(wc -l <"$cov/unit-binaries.txt")" = 3 ] || { echo "coverage: expected 3 unit-test binaries" >&2; exit 1; }
-: >"$cov/unit-tests.log"
-while read -r crate bin; do
-	mkdir -p "$cov/prof/unit-$crate"
-	LLVM_PROFILE_FILE="$cov/prof/unit-$crate/%p-%m.profraw" "$bin" --quiet >>"$cov/unit-tests.log" 2>&1 ||
-		{ tail -n 20 "$cov/unit-tests.log"; exit 1; }
-	echo "$crate: $(grep '^test result' "$cov/unit-tests.log" | tail -n 1)"
-done <"$cov/unit-binaries.txt"
+if runs unit; then
+	echo "== coverage: unit tests (uring-core, uring-diag, uring-rs)"
+	$cargo test --quiet --lib -p uring-core -p uring-diag -p uring-rs --no-run --message-format=json \
+		>"$cov/unit-build.json" 2>"$cov/unit-build.log" || { tail -n 20 "$cov/unit-build.log"; exit 1; }
+	sed -n 's/.*"name":"\([^"]*\)".*"executable":"\([^"]*\)".*/\1 \2/p' "$cov/unit-build.json" >"$cov/unit-binaries.txt"
+	[ "$(wc -l <"$cov/unit-binaries.txt")" = 3 ] || { echo "coverage: expected 3 unit-test binaries" >&2; exit 1; }
+	: >"$cov/unit-tests.log"
+	while read -r crate bin; do
+		mkdir -p "$cov/prof/unit-$crate"
+		LLVM_PROFILE_FILE="$cov/prof/unit-$crate/%p-%m%c.profraw" "$bin" --quiet >>"$cov/unit-tests.log" 2>&1 ||
+			{ tail -n 20 "$cov/unit-tests.log"; exit 1; }
+		echo "$crate: $(grep '^test result' "$cov/unit-tests.log" | tail -n 1)"
+	done <"$cov/unit-binaries.txt"
+fi
 
 echo "== coverage: the library, instrumented, staged in $cov/stage"
 # rustc leaves the profile runtime (profiler_builtins, which writes the
@@ -93,9 +107,9 @@ for o in liburing.so.2 uring-rs/liburing-diag.so; do
 		{ echo "coverage: $o has no profile counters" >&2; exit 1; }
 done
 
-if [ "${COVERAGE_CAPI:-1}" != 0 ]; then
+if runs capi; then
 	echo "== coverage: capi-tests against the instrumented library"
-	LLVM_PROFILE_FILE="$cov/prof/capi/%p-%m.profraw" CAPI_NO_COMPAT=1 \
+	LLVM_PROFILE_FILE="$cov/prof/capi/%p-%m%c.profraw" CAPI_NO_COMPAT=1 \
 		CAPI_BUILD_DIR="$cov/capi-tests" sh capi-tests/run.sh "$cov/stage" \
 		>"$cov/capi-tests.log" 2>&1 || true
 	tail -n 1 "$cov/capi-tests.log"
@@ -105,12 +119,15 @@ if [ "${COVERAGE_CAPI:-1}" != 0 ]; then
 		-exec mv {} "$cov/prof/capi/" \;
 fi
 
-if [ "${COVERAGE_SUITE:-1}" != 0 ]; then
+if runs suite; then
 	echo "== coverage: liburing's suite, binary mode, against the instrumented library"
-	# The reference mode's stored results (same kernel, same source) judge
-	# failures; the harness runs it too when it has none.
-	LLVM_PROFILE_FILE="$cov/prof/suite/%p-%m.profraw" sh liburing-tests/run.sh \
-		--stage "$cov/stage" --modes binary --side-by-side 2 >"$cov/suite.log" 2>&1 || true
+	# Only the profiles matter here (the verdicts are make liburing-tests'):
+	# no reruns, and a shorter timeout for the tests the instrumented library
+	# slows. The reference mode's stored results are reused (the harness
+	# runs it too when it has none for this kernel and source).
+	LLVM_PROFILE_FILE="$cov/prof/suite/%p-%m%c.profraw" sh liburing-tests/run.sh \
+		--stage "$cov/stage" --modes binary --side-by-side 2 --retry-budget 0 \
+		--timeout 30 --kill-after 5 >"$cov/suite.log" 2>&1 || true
 	grep -E '^(binary|summary|SUMMARY)' "$cov/suite.log" | tail -n 3 || true
 	# The tests run in the binary tree's test directory and its workers'
 	# copies (the harness's cache).
@@ -137,6 +154,8 @@ for dir in "$cov"/prof/unit-* "$cov/prof/capi" "$cov/prof/suite"; do
 			--ignore-filename-regex="$skip" >"$cov/report-$name.txt"
 		"$llvmcov" export --format=lcov --instr-profile "$cov/$part.profdata" "$obj" \
 			--ignore-filename-regex="$skip" >"$cov/$name.lcov"
+		"$llvmcov" export --format=text --instr-profile "$cov/$part.profdata" "$obj" \
+			--ignore-filename-regex="$skip" >"$cov/json/$name.json"
 	done
 done
 for part in capi suite; do
@@ -180,6 +199,9 @@ cat "$cov"/*.lcov | awk -v root="$root/" '
 		"$(printf ' %s' $rest | tr ' ' '\n' | sort -n | tr '\n' ' ' | sed 's/ *$//')"
 done >"$cov/summary.txt"
 cat "$cov/total.txt" >>"$cov/summary.txt"
+# The C boundary's explicit error returns, region by region.
+python3 tools/test/coverage_errors.py "$(command -v "llvm-cxxfilt-$nn" || echo llvm-cxxfilt)" "$root" \
+	"$cov"/json/*.json >"$cov/capi-errors.txt"
 cut -c1-90 "$cov/summary.txt"
-cat "$cov/parts.txt"
-echo "coverage: $cov/summary.txt, report-*.txt, html-lib/index.html"
+cat "$cov/parts.txt" "$cov/capi-errors.txt"
+echo "coverage: $cov/summary.txt, capi-errors.txt, report-*.txt, html-lib/index.html"
