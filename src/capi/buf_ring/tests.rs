@@ -9,6 +9,9 @@ fn setup_buf_ring_refuses_a_null_ring_through_err() {
     let br = unsafe { io_uring_setup_buf_ring(null_mut(), 8, 0, 0, &mut err) };
     assert!(br.is_null());
     assert_eq!(err, -libc::EINVAL);
+    // SAFETY: as above; a null `err` is not written.
+    let br = unsafe { io_uring_setup_buf_ring(null_mut(), 8, 0, 0, null_mut()) };
+    assert!(br.is_null());
     let n = null_mut();
     // SAFETY: each call refuses the null ring before reading anything else.
     unsafe {
