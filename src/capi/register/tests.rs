@@ -72,6 +72,11 @@ fn null_rings_are_refused() {
         assert_eq!(io_uring_register_restrictions(n, null_mut(), 0), e);
         assert_eq!(io_uring_register_sync_cancel(n, null_mut()), e);
         assert_eq!(io_uring_register_zcrx_ctrl(n, null_mut()), e);
+        // The calls that change the ring itself.
+        assert_eq!(io_uring_register_ring_fd(n), e);
+        assert_eq!(io_uring_unregister_ring_fd(n), e);
+        assert_eq!(io_uring_close_ring_fd(n), e);
+        assert_eq!(io_uring_resize_rings(n, null_mut()), e);
     }
 }
 
