@@ -590,3 +590,22 @@ fn mlock_size_is_zero_on_native_worker_kernels() {
     // A ring that cannot be set up reports the memory size (or its error).
     assert_eq!(mlock_size(0, 0), Err(Errno::EINVAL));
 }
+
+#[test]
+fn library_memory_beyond_a_huge_page_is_enomem() {
+    // A NO_MMAP ring without a buffer gets each part in one huge page at
+    // most; a CQ of 65536 CQE32 entries (2 MiB of CQEs alone) does not fit,
+    // and the setup answers ENOMEM before the kernel is asked.
+    let flags = IORING_SETUP_NO_MMAP | IORING_SETUP_CQSIZE | IORING_SETUP_CQE32;
+    let layout = no_mmap_layout(8, flags, 65536, PAGE).unwrap();
+    assert!(layout.ring_mem > HUGE_PAGE_SIZE);
+    let mut ring = empty_ring();
+    let mut p = io_uring_params {
+        flags,
+        cq_entries: 65536,
+        ..Default::default()
+    };
+    // SAFETY: no application memory (null buffer).
+    let r = unsafe { queue_init_once(8, &mut ring, &mut p, core::ptr::null_mut(), 0) };
+    assert_eq!(r, Err(Errno::ENOMEM));
+}
