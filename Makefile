@@ -728,9 +728,11 @@ check-relink: $(RUST_A) $(BUILD)/ffi.o
 	sh capi-tests/check-symbols.sh $(RELINK_TEST)/liburing.so.$(VERSION) src/liburing.map liburing.so.2
 	sh capi-tests/check-symbols.sh $(RELINK_TEST)/liburing-ffi.so.$(VERSION) src/liburing-ffi.map liburing-ffi.so.2
 
-# Line and branch coverage of src/ by the unit tests and the capi-tests, on
-# an instrumented build of the library (tools/test/coverage.sh; needs the
-# llvm-NN matching rustc's LLVM; not in CI): build/coverage/summary.txt.
+# Line and branch coverage of core/src, diag/src and src by the unit tests,
+# the capi-tests and liburing's suite in binary mode, on an instrumented
+# stage (tools/test/coverage.sh; needs the llvm-NN matching rustc's LLVM;
+# not in CI): build/coverage/summary.txt; docs/tests/coverage-summary.txt
+# has the last report.
 .PHONY: coverage
 coverage:
 	sh tools/test/coverage.sh

@@ -82,6 +82,24 @@ static int child_many_files(void)
 	return ret;
 }
 
+/* A second file table on a ring that has one: the kernel's EBUSY. */
+static int child_files_twice(void)
+{
+	struct io_uring ring;
+	int fds[1] = { 0 };
+	int ret;
+
+	ret = io_uring_queue_init(4, &ring, 0);
+	if (ret)
+		return 1000 + ret;
+	ret = io_uring_register_files(&ring, fds, 1);
+	if (ret)
+		return 2000 + ret;
+	ret = io_uring_register_files(&ring, fds, 1);
+	io_uring_queue_exit(&ring);
+	return ret;
+}
+
 static void drop_to_nobody(void)
 {
 	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)) {
@@ -137,6 +155,8 @@ static int run_case(const char *name)
 		ret = child_big_buffer();
 	else if (!strcmp(name, "nofile"))
 		ret = child_many_files();
+	else if (!strcmp(name, "files-twice"))
+		ret = child_files_twice();
 	else
 		FAIL("unknown case %s", name);
 	printf("ret=%d\n", ret);
@@ -319,6 +339,7 @@ int main(int argc, char **argv)
 	if (KERNEL_HAS_PART("nofile", IORING_RSRC_REGISTER_SPARSE))
 		expect_line("nofile", 0, -EMFILE,
 			    "a table of 64 files exceeds RLIMIT_NOFILE (soft 16, hard 16)");
+	expect_line("files-twice", 0, -EBUSY, "this ring already has such a table");
 	sysctl_cases();
 	printf("%d diagnoses checked\n", checked);
 	return 0;

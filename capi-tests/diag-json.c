@@ -5,7 +5,10 @@
  * names a track per ring, holds one complete event ("X") per request with
  * its opcode, fd, length, result and flags, and every request exactly once,
  * and draws every call that entered the kernel as a slice ("X" of category
- * "enter": from its first enter to the end of the call), not an instant.
+ * "enter": from its first enter to the end of the call), not an instant:
+ * the waits with a timeout too, where the kernel takes the timeout in the
+ * enter argument (IORING_FEAT_EXT_ARG; without it the wait submits a
+ * timeout request, which the workload leaves out).
  *
  * This program re-executes itself as the workload (two rings: NOPs and
  * reads of /dev/zero in batches on one, NOPs on the other) under the trace,
@@ -48,6 +51,13 @@ static int workload(void)
 		CHECK_EQ(io_uring_wait_cqe(&b, &cqe), 0);
 		io_uring_cqe_seen(&b, cqe);
 	}
+	if (b.features & IORING_FEAT_EXT_ARG) {
+		/* Nothing in flight: the wait sleeps in the kernel until the
+		 * timeout. */
+		struct __kernel_timespec ts = check_kts_ms(1);
+
+		CHECK_EQ(io_uring_wait_cqe_timeout(&b, &cqe, &ts), -ETIME);
+	}
 	io_uring_queue_exit(&a);
 	io_uring_queue_exit(&b);
 	close(fd);
@@ -61,6 +71,7 @@ static const char *checker =
 	"names = {}\n"
 	"seen = {}\n"
 	"enters = 0\n"
+	"timed_waits = 0\n"
 	"for e in d:\n"
 	"    assert isinstance(e, dict) and e['ph'] in 'MXiC', e\n"
 	"    assert isinstance(e['pid'], int) and isinstance(e['tid'], int), e\n"
@@ -73,6 +84,7 @@ static const char *checker =
 	"    if e['ph'] == 'X' and e.get('cat') == 'enter':\n"
 	"        assert e['dur'] >= 0 and e['args']['enters'] >= 1, e\n"
 	"        enters += 1\n"
+	"        timed_waits += e['name'].startswith('wait') and e['args']['result'] == -int(sys.argv[3])\n"
 	"    elif e['ph'] == 'X':\n"
 	"        assert e['dur'] >= 0, e\n"
 	"        a = e['args']\n"
@@ -90,6 +102,7 @@ static const char *checker =
 	"want.update({(pb, u): 1 for u in range(0x101, 0x106)})\n"
 	"assert seen == want, ('requests not each exactly once', sorted(set(seen.items()) ^ set(want.items())))\n"
 	"assert enters >= 10, ('submit-and-wait calls without an enter slice', enters)\n"
+	"assert timed_waits == int(sys.argv[2]), ('timed waits drawn as slices', timed_waits)\n"
 	"print('ok: %d events, %d requests on %d rings, %d enter slices' % (len(d), len(seen), len(names), enters))\n";
 
 int main(int argc, char *argv[])
@@ -118,7 +131,10 @@ int main(int argc, char *argv[])
 		CHECK(check_system("env -u LIBURING_CHECK -u LIBURING_DEBUG %s LIBURING_TRACE=%s %s workload",
 				   k ? "LIBURING_TRACE_FORMAT=json" : "-u LIBURING_TRACE_FORMAT",
 				   path, self) == 0);
-		CHECK(check_system("python3 %s %s", script, path) == 0);
+		/* The timed waits the workload makes: one where the kernel
+		 * takes a timeout in the enter argument (raw probe). */
+		CHECK(check_system("python3 %s %s %d %d", script, path,
+				   !!(check_kernel_features() & IORING_FEAT_EXT_ARG), ETIME) == 0);
 	}
 	return 0;
 }

@@ -4,10 +4,13 @@
  * same ring.  A submitter thread prepares and submits 100,000 NOPs (20,000 on
  * SQPOLL) in batches
  * (io_uring_get_sqe / io_uring_submit only), keeping at most the CQ size in
- * flight; a waiter thread reaps them with io_uring_wait_cqe (and
- * io_uring_peek_batch_cqe for the rest of a burst) and io_uring_cqe_seen /
+ * flight; a waiter thread reaps them with io_uring_wait_cqe_timeout (and
+ * io_uring_peek_batch_cqe for the rest of a burst) and
  * io_uring_cq_advance.  Every user_data must arrive exactly once, within a
- * time bound.  Done on a plain ring, a COOP_TASKRUN ring and an SQPOLL ring.
+ * time bound.  Done on a plain ring, a COOP_TASKRUN ring and an SQPOLL ring,
+ * and on a plain ring once more with an untimed waiter (io_uring_wait_cqe):
+ * under ThreadSanitizer (make check-tsan) the two kinds of wait take two
+ * paths through the library's watched wait.
  */
 #include "check.h"
 
@@ -24,6 +27,7 @@ static unsigned long total; /* NOPs in this run */
 static atomic_ulong reaped;
 static atomic_int failed;
 static long long deadline;
+static int untimed; /* the waiter uses io_uring_wait_cqe */
 
 static void *submitter(void *arg)
 {
@@ -68,7 +72,11 @@ static void *waiter(void *arg)
 	(void) arg;
 	while (atomic_load(&reaped) < total && !atomic_load(&failed)) {
 		struct __kernel_timespec ts = check_kts_ms(200);
-		int ret = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
+		/* Untimed, the wait returns only with a CQE: the submitter
+		 * submits all `total`, and a failed run ends at the harness's
+		 * time limit. */
+		int ret = untimed ? io_uring_wait_cqe(&ring, &cqe)
+				  : io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
 
 		if (check_now_ms() > deadline) {
 			fprintf(stderr, "deadline passed with %lu reaped\n",
@@ -79,7 +87,7 @@ static void *waiter(void *arg)
 		if (ret == -ETIME || ret == -EINTR)
 			continue;
 		if (ret < 0) {
-			fprintf(stderr, "wait_cqe_timeout: %d\n", ret);
+			fprintf(stderr, "wait: %d\n", ret);
 			atomic_store(&failed, 1);
 			break;
 		}
@@ -101,7 +109,7 @@ static void *waiter(void *arg)
 	return NULL;
 }
 
-static void run(const char *name, unsigned flags, unsigned long nops)
+static void run(const char *name, unsigned flags, unsigned long nops, int untimed_wait)
 {
 	struct io_uring_params p;
 	pthread_t s, w;
@@ -113,6 +121,7 @@ static void run(const char *name, unsigned flags, unsigned long nops)
 	p.sq_thread_idle = 50;
 	CHECK_OK(io_uring_queue_init_params(ENTRIES, &ring, &p));
 	total = nops;
+	untimed = untimed_wait;
 	memset(seen, 0, sizeof(seen));
 	atomic_store(&reaped, 0);
 	atomic_store(&failed, 0);
@@ -136,12 +145,13 @@ static void run(const char *name, unsigned flags, unsigned long nops)
 
 int main(void)
 {
-	run("plain", 0, MAX_TOTAL);
+	run("plain", 0, MAX_TOTAL, 0);
+	run("plain-untimed", 0, MAX_TOTAL, 1);
 	if (check_setup_flags_supported(4, IORING_SETUP_COOP_TASKRUN) == 0)
-		run("coop_taskrun", IORING_SETUP_COOP_TASKRUN, MAX_TOTAL);
+		run("coop_taskrun", IORING_SETUP_COOP_TASKRUN, MAX_TOTAL, 0);
 	if (check_setup_flags_supported(4, IORING_SETUP_SQPOLL) == 0)
 		/* Three busy threads (with the kernel's) on a small, shared
 		 * machine: fewer NOPs keep the run time modest. */
-		run("sqpoll", IORING_SETUP_SQPOLL, 20000);
+		run("sqpoll", IORING_SETUP_SQPOLL, 20000, 0);
 	return 0;
 }

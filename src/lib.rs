@@ -16,8 +16,8 @@ pub(crate) mod capi;
 
 // The core's modules under their own names, so the boundary reads
 // `crate::queue::...` as the core itself does.
-#[cfg(test)]
-pub(crate) use uring_core::test_ring;
 pub(crate) use uring_core::{
     buf_ring, geometry, hooks, probe, queue, register, ring, setup, structs, syscall, uapi, version,
 };
+#[cfg(test)]
+pub(crate) use uring_core::{test_observer, test_ring};

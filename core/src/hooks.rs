@@ -93,10 +93,10 @@ pub struct Observer {
     /// for `submitted`).
     pub reaped: extern "C" fn(cq: CompleteSide<'_>, result: i32, enters: u32, entered_ns: u64),
     /// A call that submits nothing is about to sleep in the kernel for
-    /// `wait_nr` CQEs (`timed`: with a timeout). `unsubmitted`: SQEs the
-    /// program took from the SQ that no submit call has handed to the
-    /// kernel (read racily when another thread submits; a hint only).
-    pub waiting: extern "C" fn(cq: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool),
+    /// `wait_nr` CQEs (`timed`: with a timeout). The waiting thread may
+    /// not be the ring's submitter, so it gets the CQ side only: the SQ's
+    /// private words are the submitter's (see [`SubmitSide::new`]).
+    pub waiting: extern "C" fn(cq: CompleteSide<'_>, wait_nr: u32, timed: bool),
     /// `io_uring_register` failed with `errno`.
     pub register_failed: extern "C" fn(opcode: u32, arg: *const c_void, nr_args: u32, errno: i32),
     /// The library refused `call` itself with `errno`, without asking the
@@ -315,7 +315,10 @@ pub struct SubmitSide<'a> {
 impl<'a> SubmitSide<'a> {
     /// # Safety
     /// `ring` is a live ring for 'a, used as liburing allows, and the
-    /// calling thread is its submitter for 'a (inside a submit call).
+    /// calling thread is its submitter for 'a: the one thread that takes
+    /// its SQEs meanwhile (inside a submit call, or known to be the thread
+    /// that made the ring's last one), since the private SQ words it reads
+    /// are that thread's plain variables.
     #[inline(always)]
     pub unsafe fn new(ring: NonNull<io_uring>) -> Self {
         SubmitSide {
@@ -329,6 +332,11 @@ impl<'a> SubmitSide<'a> {
     /// The library's private SQ head (first SQE not yet published).
     pub fn sqe_head(self) -> u32 {
         field!(self.sq.sqe_head)
+    }
+    /// The library's private SQ tail (one past the last SQE taken with
+    /// `io_uring_get_sqe`).
+    pub fn sqe_tail(self) -> u32 {
+        field!(self.sq.sqe_tail)
     }
     /// The kernel's SQ head: SQEs it has consumed.
     pub fn sq_khead(self) -> u32 {
@@ -627,15 +635,10 @@ pub unsafe fn reaped(ring: NonNull<io_uring>, result: i32, enters: u32, entered_
 /// `ring` is the live ring of the wait call this thread is in.
 #[cold]
 #[inline(never)]
-pub unsafe fn waiting(ring: NonNull<io_uring>, unsubmitted: u32, wait_nr: u32, timed: bool) {
+pub unsafe fn waiting(ring: NonNull<io_uring>, wait_nr: u32, timed: bool) {
     if let Some(o) = observer() {
         // SAFETY: per the caller.
-        (o.waiting)(
-            unsafe { CompleteSide::new(ring) },
-            unsubmitted,
-            wait_nr,
-            timed,
-        );
+        (o.waiting)(unsafe { CompleteSide::new(ring) }, wait_nr, timed);
     }
 }
 

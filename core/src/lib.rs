@@ -28,6 +28,9 @@ pub mod syscall;
 // ring (std; only in test builds).
 #[cfg(any(test, feature = "test-support"))]
 pub mod test_ring;
+// The recording observer of the tests of what the hooks are told.
+#[cfg(any(test, feature = "test-support"))]
+pub mod test_observer;
 
 // The kernel ABI, liburing's public structs and the API version are declared
 // once, in the dependency-free `uring-uapi` crate.

@@ -476,8 +476,10 @@ enum Watch {
     /// Known unwatched: no test at all.
     Never,
     /// Tests [`hooks::watching_rings`] at the end and reports then (the
-    /// waits with a timeout or a registered wait region: their enters are
-    /// not timed, which would cost the unwatched path).
+    /// submit-and-wait calls with a timeout or a registered wait region:
+    /// their enters are not timed, which would cost the unwatched path; the
+    /// waits with a timeout test at the start instead, see
+    /// `wait_ext_arg_only`).
     AtEnd,
     /// Watched: reports before sleeping too, and times the first enter.
     Always,
@@ -583,6 +585,8 @@ fn get_cqe_loop_as(
 }
 
 /// Tells an observer that a wait submitting nothing is about to sleep.
+/// It reads nothing of the SQ side: the waiting thread need not be the
+/// submitter, whose private SQ words another thread may not read.
 #[cold]
 #[inline(never)]
 fn report_waiting(ring: LiveRing, spec: &WaitSpec, available: u32, looped: bool) {
@@ -592,16 +596,8 @@ fn report_waiting(ring: LiveRing, spec: &WaitSpec, available: u32, looped: bool)
     let Some(p) = NonNull::new(ring.as_ptr().cast_mut()) else {
         return;
     };
-    // SQEs not yet handed to the kernel: with SQPOLL those not yet
-    // published (its thread takes published ones by itself), else those
-    // the kernel has not consumed.
-    let unsubmitted = if ring.flags() & IORING_SETUP_SQPOLL != 0 {
-        ring.sqe_tail().wrapping_sub(ring.sqe_head())
-    } else {
-        ring.sqe_tail().wrapping_sub(load_sq_head(ring))
-    };
     // SAFETY: this thread is in a wait call on the live ring.
-    unsafe { hooks::waiting(p, unsubmitted, spec.wait_nr, spec.has_ts) }
+    unsafe { hooks::waiting(p, spec.wait_nr, spec.has_ts) }
 }
 
 /// The wait loop's hook call, out of line and cold.
@@ -687,6 +683,16 @@ fn sigmask_spec(submit: u32, wait_nr: u32, sigmask: *const libc::sigset_t) -> Wa
     }
 }
 
+/// What a wait through `IORING_ENTER_EXT_ARG` hands the kernel besides
+/// the counts: the timeout (null for none), the batch timeout and the
+/// signal mask (null for none).
+#[derive(Clone, Copy)]
+struct ExtArgs {
+    ts: *const __kernel_timespec,
+    min_wait_usec: u32,
+    sigmask: *const libc::sigset_t,
+}
+
 /// Waits through `IORING_ENTER_EXT_ARG` (liburing's `io_uring_wait_cqes_new`
 /// and the EXT_ARG branch of `__io_uring_submit_and_wait_timeout`).
 #[inline(always)]
@@ -695,9 +701,12 @@ fn wait_ext_arg(
     cqe_out: &mut CqeOut,
     submit: u32,
     wait_nr: u32,
-    ts: *const __kernel_timespec,
-    min_wait_usec: u32,
-    sigmask: *const libc::sigset_t,
+    ExtArgs {
+        ts,
+        min_wait_usec,
+        sigmask,
+    }: ExtArgs,
+    watch: Watch,
 ) -> Waited {
     let arg = io_uring_getevents_arg {
         sigmask: sigmask as u64,
@@ -714,7 +723,7 @@ fn wait_ext_arg(
         argsz: size_of::<io_uring_getevents_arg>(),
         has_ts: !ts.is_null(),
     };
-    get_cqe_loop(ring, cqe_out, spec)
+    get_cqe_loop_as(ring, cqe_out, spec, watch)
 }
 
 /// [`wait_ext_arg`] with nothing to submit (the waits proper).
@@ -727,7 +736,51 @@ fn wait_ext_arg_only(
     min_wait_usec: u32,
     sigmask: *const libc::sigset_t,
 ) -> Waited {
-    wait_ext_arg(ring, cqe_out, 0, wait_nr, ts, min_wait_usec, sigmask)
+    // Watched, a cold copy of the loop that also times its first enter
+    // (the JSON trace draws the wait as a slice) and reports before
+    // sleeping: one test at the start instead of `Watch::AtEnd`'s at the
+    // end.
+    if hooks::watching_rings() {
+        cold_path();
+        return wait_ext_arg_watched(ring, cqe_out, wait_nr, ts, min_wait_usec, sigmask);
+    }
+    wait_ext_arg(
+        ring,
+        cqe_out,
+        0,
+        wait_nr,
+        ExtArgs {
+            ts,
+            min_wait_usec,
+            sigmask,
+        },
+        Watch::Never,
+    )
+}
+
+/// [`wait_ext_arg_only`] under an observer, out of line and cold.
+#[cold]
+#[inline(never)]
+fn wait_ext_arg_watched(
+    ring: LiveRing,
+    cqe_out: &mut CqeOut,
+    wait_nr: u32,
+    ts: *const __kernel_timespec,
+    min_wait_usec: u32,
+    sigmask: *const libc::sigset_t,
+) -> Waited {
+    wait_ext_arg(
+        ring,
+        cqe_out,
+        0,
+        wait_nr,
+        ExtArgs {
+            ts,
+            min_wait_usec,
+            sigmask,
+        },
+        Watch::Always,
+    )
 }
 
 /// Queues the fallback timeout SQE (kernels without `IORING_FEAT_EXT_ARG`)
@@ -838,7 +891,22 @@ fn submit_and_wait_ts(
     let to_submit = if !ts.is_null() {
         if ring.features() & IORING_FEAT_EXT_ARG != 0 {
             let n = flush_sq(ring);
-            return wait_ext_arg(ring, cqe_out, n, wait_nr, ts, min_wait_usec, sigmask).result();
+            // Its enters stay untimed (an instant in the JSON trace): a cold
+            // timed copy, as `wait_ext_arg_only` has, costs this call's
+            // unwatched path two instructions here.
+            return wait_ext_arg(
+                ring,
+                cqe_out,
+                n,
+                wait_nr,
+                ExtArgs {
+                    ts,
+                    min_wait_usec,
+                    sigmask,
+                },
+                Watch::AtEnd,
+            )
+            .result();
         }
         queue_fallback_timeout(ring, wait_nr, ts)?
     } else {

@@ -218,6 +218,12 @@ pub fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
     }
 }
 
+/// Writes one byte (`x`) to `fd`, a pipe's write end.
+pub fn write_byte(fd: i32) {
+    // SAFETY: one readable byte.
+    assert_eq!(unsafe { libc::write(fd, b"x".as_ptr().cast(), 1) }, 1);
+}
+
 /// A ring from the library's own setup code, torn down on drop.
 pub struct TestRing(pub io_uring);
 

@@ -192,10 +192,13 @@ const DETOUR_OWNER: u8 = 1 << 3;
 struct RingCheck {
     id: u32,
     ring: usize,
-    ring_fd: i32,
     flags: u32,
     /// The thread that owns a SINGLE_ISSUER ring (0: not known yet).
     owner_tid: i32,
+    /// The thread that made the ring's last submit call (at first the one
+    /// that set it up; 0: none): the one whose private SQ tail the checker
+    /// may read when it waits (`waiting`).
+    submitter: libc::pthread_t,
     owner_from_enable: bool,
     pid: i32,
     fork_gen: u32,
@@ -348,6 +351,15 @@ fn gettid() -> i32 {
     unsafe { libc::gettid() }
 }
 
+/// The calling thread's handle: a load from the thread's own control block,
+/// no system call, so cheap enough for every submit. (On Linux, glibc's and
+/// musl's `pthread_t` is an integer that `==` compares.)
+#[inline(always)]
+fn this_thread() -> libc::pthread_t {
+    // SAFETY: no preconditions.
+    unsafe { libc::pthread_self() }
+}
+
 // ---------------------------------------------------------------------------
 // Findings
 // ---------------------------------------------------------------------------
@@ -402,6 +414,18 @@ fn errname(l: &mut Line, res: i32) {
     }
 }
 
+/// The ring's fd as the finding is made (closing it, once registered,
+/// tells no hook, so it is read here rather than followed).
+fn ring_fd_now(c: &RingCheck) -> i32 {
+    let Some(p) = NonNull::new(c.ring as *mut io_uring) else {
+        return -1;
+    };
+    // SAFETY: findings are made only inside a hook of a library call on the
+    // ring this record follows, so it is live; only its settings are read,
+    // which the ring's either side may.
+    unsafe { CompleteSide::new(p) }.ring_fd()
+}
+
 /// The head of a finding: `uring-check: <tag>: ring N (fd F), thread T
 /// (name), in <call> called from <return address>: `.
 #[cold]
@@ -409,7 +433,7 @@ fn errname(l: &mut Line, res: i32) {
 fn head(c: &RingCheck, tag: &str, call: Call) -> Line {
     let mut l = Line::new();
     l.s("uring-check: ").s(tag).s(": ring ").u(u64::from(c.id));
-    l.s(" (fd ").i(i64::from(c.ring_fd)).s("), thread ");
+    l.s(" (fd ").i(i64::from(ring_fd_now(c))).s("), thread ");
     thread(&mut l, gettid());
     l.s(", in ").s(call.text());
     super::call_site::append(&mut l);
@@ -1178,9 +1202,11 @@ pub fn ring_created(ring: &io_uring) {
     let c = unsafe { p.as_mut() };
     c.id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
     c.ring = id;
-    c.ring_fd = sq.ring_fd();
     c.flags = ring.flags;
     c.detour = DETOUR_OWNER;
+    // Until some thread submits, the thread that set the ring up takes its
+    // SQEs, as far as the checker can tell.
+    c.submitter = this_thread();
     if ring.flags & IORING_SETUP_R_DISABLED == 0 {
         c.set_owner(gettid());
     }
@@ -1212,7 +1238,6 @@ pub fn ring_created(ring: &io_uring) {
 pub fn ring_changed(ring: &io_uring) {
     let (sq, cq) = hooks::both_sides(ring);
     with_ring(core::ptr::from_ref(ring) as usize, |c| {
-        c.ring_fd = sq.ring_fd();
         walk_cq(c, cq, Call::Change);
         c.sq_cursor = consumed_mark(sq);
         c.cq_cursor = cq.cq_khead();
@@ -1247,8 +1272,7 @@ pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, 
         return;
     };
     let c = out.rec();
-    // Registering or closing the ring fd tells no hook: read each time.
-    c.ring_fd = sq.ring_fd();
+    c.submitter = this_thread();
     // A fork, -EEXIST, an owner to learn, the peek streak of a
     // DEFER_TASKRUN ring, a ring the general walks follow, counts given up,
     // a multishot request that ended: the general code (whose own tests of
@@ -1312,7 +1336,6 @@ fn submitted_general(
     enters: u32,
 ) {
     let c = out.rec();
-    c.ring_fd = sq.ring_fd();
     common(c, call);
     eexist(c, call, result);
     if c.owner_tid == 0 && result > 0 {
@@ -1443,7 +1466,7 @@ fn idle_deferred(c: &mut RingCheck, call: Call, result: i32) {
     }
 }
 
-pub fn waiting(cq: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool) {
+pub fn waiting(cq: CompleteSide<'_>, wait_nr: u32, timed: bool) {
     let call = Call::Wait;
     with_ring(cq.id() as usize, |c| {
         common(c, call);
@@ -1452,13 +1475,7 @@ pub fn waiting(cq: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool
         if timed || c.lost() || c.in_flight != 0 || ready >= wait_nr {
             return;
         }
-        // More than the SQ holds: another process (after fork) moved the
-        // kernel's head past this one's private tail; nothing to say.
-        let unsubmitted = if unsubmitted > cq.cq_entries() {
-            0
-        } else {
-            unsubmitted
-        };
+        let unsubmitted = unsubmitted_here(c, cq);
         if unsubmitted != 0 && wants(c, UNSUBMITTED) {
             let mut l = head(c, "unsubmitted-wait", call);
             l.s("waiting for ")
@@ -1493,4 +1510,39 @@ pub fn waiting(cq: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool
             }
         }
     });
+}
+
+/// SQEs taken from the SQ that no submit call has handed to the kernel,
+/// when the waiting thread is the ring's submitter; else 0. The count
+/// reads the submitter's private SQ tail, a plain variable of that thread:
+/// a waiter on another thread (liburing lets one thread submit while
+/// another reaps) reading it would race with its `io_uring_get_sqe`.
+fn unsubmitted_here(c: &RingCheck, cq: CompleteSide<'_>) -> u32 {
+    if c.submitter != this_thread() {
+        return 0;
+    }
+    let Some(p) = NonNull::new(cq.id().cast_mut()) else {
+        return 0;
+    };
+    // SAFETY: the ring is live for this wait call, and this thread made
+    // its last submit call (recorded under this record's checkout), or set
+    // it up and nothing was submitted since: its submitter, whose own
+    // variables these are.
+    let sq = unsafe { SubmitSide::new(p) };
+    // With SQPOLL the kernel's thread takes what was published by itself:
+    // only the SQEs not yet published are stuck; else, all the kernel has
+    // not consumed.
+    let head = if sq.flags() & IORING_SETUP_SQPOLL != 0 {
+        sq.sqe_head()
+    } else {
+        sq.sq_khead()
+    };
+    let n = sq.sqe_tail().wrapping_sub(head);
+    // More than the SQ holds: another process (after fork) moved the
+    // kernel's head past this one's private tail; nothing to say.
+    if n > sq.sq_entries() {
+        0
+    } else {
+        n
+    }
 }

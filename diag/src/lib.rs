@@ -192,9 +192,9 @@ extern "C" fn reaped(cq: hooks::CompleteSide<'_>, result: i32, enters: u32, ente
     }
 }
 
-extern "C" fn waiting(cq: hooks::CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool) {
+extern "C" fn waiting(cq: hooks::CompleteSide<'_>, wait_nr: u32, timed: bool) {
     if check::checking() {
-        check::waiting(cq, unsubmitted, wait_nr, timed);
+        check::waiting(cq, wait_nr, timed);
     }
 }
 

@@ -177,3 +177,6 @@ pub unsafe extern "C" fn io_uring_free_buf_ring(
     // SAFETY: forwarded caller guarantee.
     ret_int(unsafe { buf_ring::free_buf_ring(ring, br, nentries, bgid) })
 }
+
+#[cfg(test)]
+mod tests;

@@ -804,4 +804,6 @@ pub unsafe extern "C" fn io_uring_setup_ring_pointers(
 }
 
 #[cfg(test)]
+mod observed_tests;
+#[cfg(test)]
 mod tests;

@@ -2,190 +2,13 @@
 //! What the wait loop tells an installed observer, checked against the
 //! running kernel.
 //!
-//! An observer is installed once per process, before any ring exists
-//! (`hooks::install`), and every test of this binary shares the process; so
-//! each test here runs its body in a child: the test binary again, asked for
-//! that one test alone, with `OBSERVED_CHILD` naming the observer to
-//! install first. The parent only starts it and checks that it passed.
-use super::tests::{close_fds, cqe_out, nop, pipe, prep, write_byte};
+//! Each test runs its body in a child process under the recording
+//! observer of [`crate::test_observer`], which says why.
+use super::tests::{close_fds, cqe_out, nop, pipe, prep};
 use super::*;
-use crate::hooks::{CallName, CompleteSide, Observer, SubmitSide};
-use crate::structs::io_uring;
-use crate::test_ring::{require_uring, test_name, TestRing as Ring};
-use crate::uapi::{io_uring_params, IORING_OP_READ};
-use std::sync::atomic::AtomicI32;
-use std::sync::Mutex;
-
-/// The environment variable that makes a test run its observed body.
-const CHILD: &str = "OBSERVED_CHILD";
-
-/// One report, as the test observer records it (`timed`: a nonzero
-/// `entered_ns`).
-#[derive(Debug, PartialEq, Eq)]
-enum Told {
-    Waiting {
-        unsubmitted: u32,
-        wait_nr: u32,
-        timed: bool,
-    },
-    Submitted {
-        reaped: bool,
-        result: i32,
-        enters: u32,
-        timed: bool,
-    },
-    Reaped {
-        result: i32,
-        enters: u32,
-        timed: bool,
-    },
-    /// Setup, teardown and failure reports, by name.
-    Other(&'static str),
-}
-
-static TOLD: Mutex<Vec<Told>> = Mutex::new(Vec::new());
-/// A pipe's write end the `waiting` report writes one byte to (-1: none),
-/// so that the wait it announces has a completion to return with. Whoever
-/// swaps it out writes: the report, or [`wake_anyway`] when no report came.
-static WAKE_FD: AtomicI32 = AtomicI32::new(-1);
-
-/// Writes one byte to [`WAKE_FD`] if nobody has yet.
-fn wake() {
-    let fd = WAKE_FD.swap(-1, Ordering::Relaxed);
-    if fd >= 0 {
-        write_byte(fd);
-    }
-}
-
-/// A thread that wakes the wait after 10 s if the report never does: a
-/// wait the observer was not told of then fails the test rather than
-/// hanging it.
-fn wake_anyway() -> std::thread::JoinHandle<()> {
-    std::thread::spawn(|| {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while WAKE_FD.load(Ordering::Relaxed) >= 0 && std::time::Instant::now() < deadline {
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
-        wake();
-    })
-}
-
-fn tell(t: Told) {
-    TOLD.lock().unwrap().push(t);
-}
-
-/// The reports since the last call.
-fn told() -> Vec<Told> {
-    std::mem::take(&mut *TOLD.lock().unwrap())
-}
-
-extern "C" fn setup_failed(_: CallName, _: u32, _: u32, _: Option<&io_uring_params>, _: i32) {
-    tell(Told::Other("setup_failed"));
-}
-extern "C" fn ring_created(_: &io_uring) {
-    tell(Told::Other("ring_created"));
-}
-extern "C" fn ring_changed(_: &io_uring) {
-    tell(Told::Other("ring_changed"));
-}
-extern "C" fn ring_exit(_: &io_uring) {
-    tell(Told::Other("ring_exit"));
-}
-extern "C" fn submitted(
-    _: SubmitSide<'_>,
-    cq: Option<CompleteSide<'_>>,
-    result: i32,
-    enters: u32,
-    entered_ns: u64,
-) {
-    tell(Told::Submitted {
-        reaped: cq.is_some(),
-        result,
-        enters,
-        timed: entered_ns != 0,
-    });
-}
-extern "C" fn reaped(_: CompleteSide<'_>, result: i32, enters: u32, entered_ns: u64) {
-    tell(Told::Reaped {
-        result,
-        enters,
-        timed: entered_ns != 0,
-    });
-}
-extern "C" fn waiting(_: CompleteSide<'_>, unsubmitted: u32, wait_nr: u32, timed: bool) {
-    tell(Told::Waiting {
-        unsubmitted,
-        wait_nr,
-        timed,
-    });
-    wake();
-}
-extern "C" fn register_failed(_: u32, _: *const c_void, _: u32, _: i32) {
-    tell(Told::Other("register_failed"));
-}
-extern "C" fn feature_missing(_: CallName, _: u32, _: i32) {
-    tell(Told::Other("feature_missing"));
-}
-
-static OBSERVER: Observer = Observer {
-    setup_failed,
-    ring_created,
-    ring_changed,
-    ring_exit,
-    submitted,
-    reaped,
-    waiting,
-    register_failed,
-    feature_missing,
-    timed: true,
-};
-
-/// Whether this process is the child started to run a test's body
-/// under the observer `mode`.
-fn is_child(mode: &str) -> bool {
-    std::env::var(CHILD).as_deref() == Ok(mode)
-}
-
-/// Installs the test observer (`rings`: it watches the submit and wait
-/// paths too), in the child, first thing.
-fn install(rings: bool) {
-    // SAFETY: the child runs this one test on one thread (the parent asked
-    // for it alone), and nothing has called the library in it yet.
-    unsafe { hooks::install(&OBSERVER, rings) };
-}
-
-/// The start of an observed test: in the parent, runs the test alone in a
-/// child under observer `mode` and returns; in that child, installs the
-/// observer (`rings`: watching the submit and wait paths too) and goes on.
-macro_rules! in_observed_child {
-    ($mode:literal, $rings:expr) => {
-        fn here() {}
-        if !is_child($mode) {
-            require_uring!();
-            run_child(test_name(core::any::type_name_of_val(&here)), $mode);
-            return;
-        }
-        install($rings);
-    };
-}
-
-/// Runs `test` alone in a child with `CHILD` set to `mode` and checks that
-/// it passed.
-fn run_child(test: &str, mode: &str) {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([test, "--exact", "--nocapture", "--test-threads=1"])
-        .env(CHILD, mode)
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "the observed child failed:\n{text}");
-    // A filter that matched nothing would pass without running the body.
-    assert!(text.contains("1 passed"), "the child ran no test:\n{text}");
-}
+use crate::test_observer::{in_observed_child, told, wake_anyway, Told, WAKE_FD};
+use crate::test_ring::TestRing as Ring;
+use crate::uapi::IORING_OP_READ;
 
 /// The CQE a wait returned: (user_data, res), released.
 fn take_cqe(ring: LiveRing, cqe: *mut io_uring_cqe) -> (u64, i32) {
@@ -304,21 +127,28 @@ fn a_ring_watcher_is_told_each_wait_with_its_enters() {
     assert_eq!(take_cqe(r.live(), cqe), (3, 0));
     close_fds(&[rd, wr]);
 
-    // A wait with a timeout that expires: reported at its end with its
-    // error and its one enter, untimed (those enters are not clocked), and
-    // not before sleeping. Kernels before 5.11 (no IORING_FEAT_EXT_ARG,
-    // asked of uname, not of the ring) take the fallback through a
-    // timeout SQE, which reports otherwise.
+    // A wait with a timeout that expires: told before sleeping (with the
+    // timeout), then at its end with its error and its one enter, timed.
+    // Kernels before 5.11 (no IORING_FEAT_EXT_ARG, asked of uname, not of
+    // the ring) take the fallback through a timeout SQE, which reports
+    // otherwise.
     if crate::test_ring::kernel_release_at_least((5, 11)) {
         told();
         assert_eq!(timed_wait_that_expires(r.live()), Err(Errno::ETIME));
         assert_eq!(
             told(),
-            [Told::Reaped {
-                result: Errno::ETIME.neg(),
-                enters: 1,
-                timed: false
-            }]
+            [
+                Told::Waiting {
+                    unsubmitted: 0,
+                    wait_nr: 1,
+                    timed: true
+                },
+                Told::Reaped {
+                    result: Errno::ETIME.neg(),
+                    enters: 1,
+                    timed: true
+                }
+            ]
         );
     }
 }

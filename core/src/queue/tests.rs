@@ -4,7 +4,8 @@
 use super::*;
 use crate::structs::io_uring;
 use crate::test_ring::{
-    errno, require_uring, ring, ring_or_skip, skip, wait_until, TestRing as Ring,
+    errno, kernel_refuses_flags, require_uring, ring, ring_or_skip, skip, wait_until, write_byte,
+    TestRing as Ring,
 };
 use crate::uapi::{
     io_uring_mem_region_reg, io_uring_params, io_uring_region_desc, io_uring_rsrc_update,
@@ -118,11 +119,6 @@ pub(super) fn pipe() -> (i32, i32) {
     // SAFETY: `fds` has room for the two descriptors.
     assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
     (fds[0], fds[1])
-}
-
-pub(super) fn write_byte(fd: i32) {
-    // SAFETY: one readable byte.
-    assert_eq!(unsafe { libc::write(fd, b"x".as_ptr().cast(), 1) }, 1);
 }
 
 pub(super) fn close_fds(fds: &[i32]) {
@@ -711,6 +707,40 @@ fn registered_ring_fd() {
     assert_eq!(submit(r.live()), Ok(1));
     assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 11);
     assert_eq!(get_events(r.live()), Ok(0));
+    // The wait for SQ room enters through the registered index too (the
+    // kernel ignores IORING_ENTER_SQ_WAIT without SQPOLL: 0 at once).
+    assert_eq!(sqring_wait(r.live()), Ok(0));
+}
+
+#[test]
+fn an_awake_sq_thread_takes_submissions_without_an_enter() {
+    // While the SQ thread is awake (it idles 10 s before it sleeps), a
+    // submit only publishes its SQEs. A submit as the thread falls asleep
+    // (the test held up 10 s) enters to wake it, so the test wants one of
+    // five submits without an enter, not all.
+    require_uring!();
+    if let Some(e) = kernel_refuses_flags(8, IORING_SETUP_SQPOLL) {
+        skip!("kernel refuses IORING_SETUP_SQPOLL: {}", errno(e));
+    }
+    let mut p = io_uring_params {
+        flags: IORING_SETUP_SQPOLL,
+        sq_thread_idle: 10_000,
+        ..Default::default()
+    };
+    let mut r = Ring::with_params(8, &mut p).unwrap();
+    let mut enters = Vec::new();
+    for user_data in 1..=5 {
+        nop(r.live(), user_data);
+        let n = flush_sq(r.live());
+        let (submitted, entered) = submit_flushed_counted(r.live(), n, 0, false);
+        assert_eq!(submitted, Ok(1));
+        assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, user_data);
+        enters.push(entered);
+        if entered == 0 {
+            break;
+        }
+    }
+    assert!(enters.contains(&0), "every submit entered: {enters:?}");
 }
 
 #[test]
@@ -993,6 +1023,32 @@ fn submit_and_wait_returns_with_the_completion() {
     assert_eq!(cq_ready(r.live()), 1);
     writer.join().unwrap();
     assert_eq!(reap(r.live(), PATIENCE_MS).unwrap(), (11, 1, 0));
+    close_fds(&[rd, wr]);
+}
+
+#[test]
+fn a_timed_submit_whose_wait_expires_returns_the_count_submitted() {
+    // A read of an empty pipe submitted with a 1 ms wait for its CQE
+    // (IORING_ENTER_EXT_ARG): the enter submits it and its wait expires.
+    // The call returns the one SQE submitted and no CQE, as liburing does;
+    // ETIME only when it submitted nothing.
+    let mut r = ring!(8);
+    if !crate::test_ring::kernel_release_at_least((5, 11)) {
+        skip!("IORING_FEAT_EXT_ARG needs Linux 5.11");
+    }
+    let (rd, wr) = pipe();
+    let mut buf = [0u8; 1];
+    let addr = buf.as_mut_ptr() as u64;
+    prep(r.live(), IORING_OP_READ, rd, addr, 1, u64::MAX, 31);
+    let ts = ts_ms(1);
+    let mut cqe = null_mut();
+    let ret = submit_and_wait_timeout(r.live(), cqe_out(&mut cqe), 1, &ts, ptr::null());
+    assert_eq!(ret, Ok(1));
+    assert!(cqe.is_null());
+    let ret = submit_and_wait_timeout(r.live(), cqe_out(&mut cqe), 1, &ts, ptr::null());
+    assert_eq!(ret, Err(Errno::ETIME));
+    write_byte(wr);
+    assert_eq!(reap(r.live(), PATIENCE_MS).unwrap(), (31, 1, 0));
     close_fds(&[rd, wr]);
 }
 

@@ -315,6 +315,8 @@ fn init_mem_uses_application_buffer() {
 /// 6.5, which has NO_MMAP but not NO_SQARRAY) set up in exactly the memory
 /// its layout names, with an inaccessible page right after: the kernel
 /// must find all of its rings inside (it pins them, and fails on that page).
+/// With the layout's own last page inaccessible it must fail: the layout
+/// is no bigger than the rings need, up to page rounding.
 #[test]
 fn no_mmap_ring_with_sq_array_fits_its_layout_exactly() {
     require_uring!();
@@ -324,28 +326,36 @@ fn no_mmap_ring_with_sq_array_fits_its_layout_exactly() {
     let page = syscall::page_size();
     for entries in [8, 4096] {
         let l = no_mmap_layout(entries, IORING_SETUP_NO_MMAP, 0, page).unwrap();
-        let buf = Buf::new(l.mem_used + page);
-        // SAFETY: the last page of our own mapping, which nothing uses.
-        let guard = unsafe {
-            libc::mprotect(
-                buf.0.cast::<u8>().add(l.mem_used).cast(),
-                page,
-                libc::PROT_NONE,
-            )
-        };
-        assert_eq!(guard, 0);
-        let mut ring = empty_ring();
-        let mut p = io_uring_params {
-            flags: IORING_SETUP_NO_MMAP,
-            ..Default::default()
-        };
-        // SAFETY: the first `l.mem_used` bytes of `buf` are zeroed, aligned
-        // and outlive the ring.
-        let r = unsafe { queue_init_once(entries, &mut ring, &mut p, buf.0, l.mem_used) };
-        assert_eq!(r, Ok(l.mem_used), "entries {entries}");
-        assert_eq!(p.flags, IORING_SETUP_NO_MMAP);
-        // SAFETY: set up above, not used again.
-        unsafe { queue_exit(&mut ring) };
+        // An inaccessible page just past the layout: the ring fits. One in
+        // the layout's last page: it does not (the layout is not too big).
+        for (guard_at, fits) in [(l.mem_used, true), (l.mem_used - page, false)] {
+            let buf = Buf::new(l.mem_used + page);
+            // SAFETY: a page of our own mapping, which nothing uses.
+            let guard = unsafe {
+                libc::mprotect(
+                    buf.0.cast::<u8>().add(guard_at).cast(),
+                    page,
+                    libc::PROT_NONE,
+                )
+            };
+            assert_eq!(guard, 0);
+            let mut ring = empty_ring();
+            let mut p = io_uring_params {
+                flags: IORING_SETUP_NO_MMAP,
+                ..Default::default()
+            };
+            // SAFETY: the first `l.mem_used` bytes of `buf` are aligned and
+            // outlive the ring; the kernel checks their access itself.
+            let r = unsafe { queue_init_once(entries, &mut ring, &mut p, buf.0, l.mem_used) };
+            if !fits {
+                assert_eq!(r, Err(Errno::EFAULT), "entries {entries}");
+                continue;
+            }
+            assert_eq!(r, Ok(l.mem_used), "entries {entries}");
+            assert_eq!(p.flags, IORING_SETUP_NO_MMAP);
+            // SAFETY: set up above, not used again.
+            unsafe { queue_exit(&mut ring) };
+        }
     }
 }
 
@@ -490,6 +500,22 @@ fn queue_mmap_of_raw_setup() {
     queue_mmap(fd, &edge, &mut ring).unwrap();
     // SAFETY: set up above, not used again.
     unsafe { queue_exit(&mut ring) };
+
+    // A kernel without IORING_FEAT_SINGLE_MMAP (before 5.4) has the CQ ring
+    // mapped apart. This one serves both offsets, so with the bit cleared
+    // that path runs here: two mappings, each of its own size.
+    let mut p = io_uring_params::default();
+    // SAFETY: `p` is a valid params struct.
+    let fd = unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }.unwrap();
+    let mut apart = p;
+    apart.features &= !IORING_FEAT_SINGLE_MMAP;
+    queue_mmap(fd, &apart, &mut ring).unwrap();
+    assert_ne!(ring.cq.ring_ptr, ring.sq.ring_ptr);
+    assert_eq!(ring.sq.ring_sz, p.sq_off.array as usize + 4 * 4);
+    let cq_sz = p.cq_off.cqes as usize + cqe_array_bytes(0, p.cq_entries);
+    assert_eq!(ring.cq.ring_sz, cq_sz);
+    // SAFETY: set up above, not used again.
+    unsafe { queue_exit(&mut ring) };
 }
 
 #[test]
@@ -563,4 +589,23 @@ fn mlock_size_is_zero_on_native_worker_kernels() {
     }
     // A ring that cannot be set up reports the memory size (or its error).
     assert_eq!(mlock_size(0, 0), Err(Errno::EINVAL));
+}
+
+#[test]
+fn library_memory_beyond_a_huge_page_is_enomem() {
+    // A NO_MMAP ring without a buffer gets each part in one huge page at
+    // most; a CQ of 65536 CQE32 entries (2 MiB of CQEs alone) does not fit,
+    // and the setup answers ENOMEM before the kernel is asked.
+    let flags = IORING_SETUP_NO_MMAP | IORING_SETUP_CQSIZE | IORING_SETUP_CQE32;
+    let layout = no_mmap_layout(8, flags, 65536, PAGE).unwrap();
+    assert!(layout.ring_mem > HUGE_PAGE_SIZE);
+    let mut ring = empty_ring();
+    let mut p = io_uring_params {
+        flags,
+        cq_entries: 65536,
+        ..Default::default()
+    };
+    // SAFETY: no application memory (null buffer).
+    let r = unsafe { queue_init_once(8, &mut ring, &mut p, core::ptr::null_mut(), 0) };
+    assert_eq!(r, Err(Errno::ENOMEM));
 }

@@ -22,6 +22,30 @@ fn null_pointers_are_refused() {
         );
         assert!(io_uring_get_sqe(null_mut()).is_null());
         assert_eq!(io_uring_peek_batch_cqe(null_mut(), &mut cqe, 1), 0);
+        // Every submit-and-wait and wait variant checks the ring first.
+        let n = null_mut();
+        assert_eq!(__io_uring_sqring_wait(n), -libc::EINVAL);
+        assert_eq!(io_uring_submit_and_get_events(n), -libc::EINVAL);
+        assert_eq!(
+            io_uring_submit_and_wait_min_timeout(n, &mut cqe, 1, null_mut(), 0, null_mut()),
+            -libc::EINVAL
+        );
+        assert_eq!(
+            io_uring_submit_and_wait_reg(n, &mut cqe, 1, 0),
+            -libc::EINVAL
+        );
+        assert_eq!(
+            io_uring_submit_and_wait_timeout(n, &mut cqe, 1, null_mut(), null_mut()),
+            -libc::EINVAL
+        );
+        assert_eq!(
+            io_uring_wait_cqes(n, &mut cqe, 1, null_mut(), null_mut()),
+            -libc::EINVAL
+        );
+        assert_eq!(
+            io_uring_wait_cqes_min_timeout(n, &mut cqe, 1, null_mut(), 0, null_mut()),
+            -libc::EINVAL
+        );
     }
 }
 

@@ -53,6 +53,30 @@ fn null_rings_are_refused() {
             __io_uring_clone_buffers_offset(n, n, 0, 0, 0, 0),
             -libc::EINVAL
         );
+        // The calls that hand their argument to the kernel as it is.
+        let e = -libc::EINVAL;
+        assert_eq!(io_uring_enable_rings(n), e);
+        assert_eq!(io_uring_register_bpf_filter(n, null_mut()), e);
+        assert_eq!(io_uring_register_buffers(n, null(), 0), e);
+        assert_eq!(io_uring_unregister_buffers(n), e);
+        assert_eq!(io_uring_register_clock(n, null_mut()), e);
+        assert_eq!(io_uring_register_ifq(n, null_mut()), e);
+        assert_eq!(io_uring_register_iowq_max_workers(n, null_mut()), e);
+        assert_eq!(io_uring_unregister_iowq_aff(n), e);
+        assert_eq!(io_uring_register_napi(n, null_mut()), e);
+        assert_eq!(io_uring_unregister_napi(n, null_mut()), e);
+        assert_eq!(io_uring_register_personality(n), e);
+        assert_eq!(io_uring_unregister_personality(n, 1), e);
+        assert_eq!(io_uring_register_probe(n, null_mut(), 0), e);
+        assert_eq!(io_uring_register_region(n, null_mut()), e);
+        assert_eq!(io_uring_register_restrictions(n, null_mut(), 0), e);
+        assert_eq!(io_uring_register_sync_cancel(n, null_mut()), e);
+        assert_eq!(io_uring_register_zcrx_ctrl(n, null_mut()), e);
+        // The calls that change the ring itself.
+        assert_eq!(io_uring_register_ring_fd(n), e);
+        assert_eq!(io_uring_unregister_ring_fd(n), e);
+        assert_eq!(io_uring_close_ring_fd(n), e);
+        assert_eq!(io_uring_resize_rings(n, null_mut()), e);
     }
 }
 
@@ -143,15 +167,19 @@ fn kernel_errors_come_back_negated() {
     // Registration calls answer the kernel's error as -errno: with a ring
     // descriptor that is not open, -EBADF (0 would claim success).
     let mut owned = ring!(4);
+    let mut other = ring!(4);
     let ring: *mut io_uring = &mut owned.0;
-    // SAFETY: `ring` is live until `owned` is dropped; the descriptor is
-    // put back before that.
+    // SAFETY: `ring` is live until `owned` is dropped, `other` throughout;
+    // the descriptor is put back before that.
     unsafe {
         let fd = (*ring).ring_fd;
         (*ring).ring_fd = 123_456;
         let ret = io_uring_unregister_iowq_aff(ring);
+        // liburing's internal clone with offsets (its tests link it) too.
+        let cloned = __io_uring_clone_buffers_offset(ring, &mut other.0, 0, 0, 1, 0);
         (*ring).ring_fd = fd;
         assert_eq!(ret, -libc::EBADF);
+        assert_eq!(cloned, -libc::EBADF);
         assert_eq!(io_uring_unregister_iowq_aff(ring), 0);
     }
 }

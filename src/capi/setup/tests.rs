@@ -86,3 +86,93 @@ fn internal_mmap_fills_the_ring_pointers() {
         let _ = syscall::close(fd as i32);
     }
 }
+
+#[test]
+fn setup_entries_refuse_a_null_ring_and_pass_kernel_errors_on() {
+    crate::test_ring::require_uring!();
+    let mut p = io_uring_params::default();
+    // SAFETY: a null ring is refused before anything is set up or written.
+    let ret = unsafe { io_uring_queue_init_params(8, null_mut(), &mut p) };
+    assert_eq!(ret, -libc::EINVAL);
+    // SAFETY: null rings, refused before anything is read or set up.
+    unsafe {
+        let e = -libc::EINVAL;
+        assert_eq!(io_uring_queue_init(8, null_mut(), 0), e);
+        assert_eq!(
+            io_uring_queue_init_mem(8, null_mut(), &mut p, null_mut(), 0),
+            e
+        );
+        assert_eq!(
+            __io_uring_queue_init_params(8, null_mut(), &mut p, null_mut(), 0),
+            e
+        );
+        assert_eq!(io_uring_queue_mmap(-1, &mut p, null_mut()), e);
+        assert!(io_uring_get_probe_ring(null_mut()).is_null());
+        assert_eq!(io_uring_ring_dontfork(null_mut()), -libc::EINVAL);
+        // A null ring is ignored (nothing to release).
+        io_uring_queue_exit(null_mut());
+    }
+    // Page 0 is never mapped: the kernel cannot read params there, and the
+    // negated EFAULT comes back (the failure hook is not told: no params).
+    let unmapped = core::mem::size_of::<io_uring_params>() as *mut io_uring_params;
+    // SAFETY: the kernel checks `p` and refuses the unmapped address.
+    assert_eq!(unsafe { io_uring_setup(8, unmapped) }, -libc::EFAULT);
+    // Rings of a descriptor that is not one: the first mapping fails with
+    // the kernel's EBADF and neither half is written.
+    let p = io_uring_params {
+        sq_entries: 4,
+        cq_entries: 8,
+        sq_off: crate::uapi::io_sqring_offsets {
+            array: 64,
+            ..Default::default()
+        },
+        cq_off: crate::uapi::io_cqring_offsets {
+            cqes: 64,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let (mut sq, mut cq) = (geometry::empty_sq(), geometry::empty_cq());
+    // SAFETY: `p`, `sq` and `cq` are ours; fd -1 maps nothing.
+    let ret = unsafe { io_uring_mmap(-1, core::ptr::from_ref(&p).cast_mut(), &mut sq, &mut cq) };
+    assert_eq!(ret, -libc::EBADF);
+    assert!(sq.khead.is_null() && cq.khead.is_null());
+}
+
+#[test]
+fn internal_setup_makes_a_ring_with_exactly_its_flags() {
+    crate::test_ring::require_uring!();
+    let mut ring = geometry::empty_ring();
+    let mut p = io_uring_params::default();
+    // SAFETY: `ring` and `p` are ours; no application memory.
+    let ret = unsafe { __io_uring_queue_init_params(8, &mut ring, &mut p, null_mut(), 0) };
+    assert_eq!(ret, 0);
+    assert!(ring.ring_fd >= 0);
+    assert_eq!(ring.sq.ring_entries, 8);
+    // One attempt with exactly `p.flags`: nothing added (no NO_SQARRAY).
+    assert_eq!(p.flags, 0);
+    assert!(!ring.sq.array.is_null());
+    // SAFETY: the ring just set up, released once.
+    unsafe { io_uring_queue_exit(&mut ring) };
+}
+
+#[test]
+fn set_iowait_answers_as_the_kernel_features_say() {
+    let mut ring = crate::test_ring::ring!(4);
+    // The kernel's own features, from a raw setup of the test's own.
+    let mut p = io_uring_params::default();
+    // SAFETY: `p` is a valid, writable params struct for the call.
+    let fd = unsafe { libc::syscall(libc::SYS_io_uring_setup, 4, core::ptr::from_mut(&mut p)) };
+    assert!(fd >= 0);
+    // SAFETY: the descriptor just created, closed once.
+    unsafe { libc::close(fd as c_int) };
+    let want = if p.features & crate::uapi::IORING_FEAT_NO_IOWAIT != 0 {
+        0
+    } else {
+        -libc::EOPNOTSUPP
+    };
+    for enable in [false, true] {
+        // SAFETY: the test's ring, used by nothing else meanwhile.
+        assert_eq!(unsafe { io_uring_set_iowait(&mut ring.0, enable) }, want);
+    }
+}
