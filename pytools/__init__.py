@@ -13,6 +13,7 @@ found through REPO.
   upstream   fetching and building liburing's Debian source; the downloader
   vm         the kernel-matrix and architecture VMs' helpers (tools/arch/vm/)
   diag       the diagnostics' viewers (tools/diag/)
+  coverage   make coverage's reader of llvm-cov's exports (tools/test/coverage.sh)
 """
 
 import os

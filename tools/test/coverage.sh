@@ -18,7 +18,7 @@
 #                 lines reached, branches reached, the line numbers no test
 #                 reached; then the totals of the core, the C boundary
 #                 (src/capi), the diagnostics and everything
-#   capi-errors.txt  each error return of src/capi (tools/test/
+#   capi-errors.txt  each error return of src/capi (pytools/coverage/
 #                 coverage_errors.py): reached of all, then those unreached
 #   report-*.txt  llvm-cov report (regions, functions, lines, branches) of
 #                 each object under each part
@@ -200,7 +200,7 @@ cat "$cov"/*.lcov | awk -v root="$root/" '
 done >"$cov/summary.txt"
 cat "$cov/total.txt" >>"$cov/summary.txt"
 # The C boundary's explicit error returns, region by region.
-python3 tools/test/coverage_errors.py "$(command -v "llvm-cxxfilt-$nn" || echo llvm-cxxfilt)" "$root" \
+python3 -m pytools.coverage.coverage_errors "$(command -v "llvm-cxxfilt-$nn" || echo llvm-cxxfilt)" "$root" \
 	"$cov"/json/*.json >"$cov/capi-errors.txt"
 cut -c1-90 "$cov/summary.txt"
 cat "$cov/parts.txt" "$cov/capi-errors.txt"

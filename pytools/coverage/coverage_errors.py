@@ -9,7 +9,7 @@ counted for it. Prints the reached and total counts, then each region no
 test reached. Checks made inside a macro (live_ring!, ring_call!) are one
 region with their call site and so are not seen here.
 
-    python3 tools/test/coverage_errors.py LLVM-CXXFILT ROOT EXPORT.json...
+    python3 -m pytools.coverage.coverage_errors LLVM-CXXFILT ROOT EXPORT.json...
 """
 
 import json
