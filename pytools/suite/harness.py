@@ -32,7 +32,7 @@ import types
 
 from pytools.upstream import upstream
 
-from . import abi_check, report
+from . import abi_check, check_findings, report
 from .binproof import prove_binary
 from .builds import Builds
 from .common import (
@@ -350,6 +350,9 @@ def run_tests(run, builds, runner):
             )
             if not os.environ.get("KEEP_TRACES"):
                 shutil.rmtree(runner.tracedir, ignore_errors=True)
+            run.unexpected_findings = check_findings.unexpected(
+                os.path.join(run.cache, "logs", mode), names, check_findings.expected()
+            )
 
 
 def main(argv):
@@ -374,6 +377,7 @@ def main(argv):
         abi_ok=args.abi_ok,
         header_fail=args.header_fail,
         t_start=t_start,
+        unexpected_findings=[],
     )
     reuse_reference(run)
     runner = Runner(args, args.cache)

@@ -8,7 +8,7 @@ import os
 import shutil
 import time
 
-from . import pairs
+from . import check_findings, pairs
 from .builds import count_warnings
 from .common import (
     BINARY_MODES,
@@ -440,6 +440,13 @@ def print_outcome(run):
         nreg += 1
     if proof and not proof["ok"]:
         say("ERROR: binary mode did not run against our liburing.so.2")
+        nreg += 1
+    for test, kind, n in getattr(run, "unexpected_findings", []):
+        say(
+            "ERROR: traced/%s: %d LIBURING_CHECK finding(s) %s, not in %s: classify it in "
+            "docs/tests/check-findings.md (a false positive is fixed in the checker)"
+            % (test, n, kind, os.path.relpath(check_findings.EXPECTED, check_findings.REPO))
+        )
         nreg += 1
     say(run.note)
     say(run.final)
