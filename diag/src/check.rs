@@ -17,7 +17,8 @@
 //! - `unsubmitted-wait`: a wait about to sleep with nothing in flight while
 //!   SQEs taken from the SQ were never submitted: it would sleep forever.
 //! - `multishot-ended`: the same, where a multishot request ended (no
-//!   `IORING_CQE_F_MORE`) and was not armed again.
+//!   `IORING_CQE_F_MORE`) and was not armed again; if it was cancelled
+//!   (-ECANCELED) the fix named is to wait only for the CQEs still to come.
 //! - `cq-overflow`: the CQ overflowed because CQEs are not marked seen.
 //! - `enobufs`: a provided-buffer group ran dry again and again.
 //! - `link-cancelled`: a linked request was cancelled because an earlier
@@ -1500,13 +1501,21 @@ pub fn waiting(cq: CompleteSide<'_>, wait_nr: u32, timed: bool) {
                 l.s(" user_data=").x(ud).s(" ended (its last CQE, res=");
                 errname(&mut l, res);
                 l.s(", had no IORING_CQE_F_MORE) and was not armed again");
-                report(
-                    c,
-                    MSHOT,
-                    l,
-                    "a multishot request stops for good when a CQE without IORING_CQE_F_MORE arrives (an error, -ENOBUFS, a full CQ, cancellation); nothing more will complete, so this wait can sleep forever",
-                    "check IORING_CQE_F_MORE on every CQE of a multishot request and submit it again when it is clear",
-                );
+                // A cancelled one was most likely stopped on purpose: the
+                // mistake is then counting on more CQEs than can come, and
+                // arming it again is not the fix.
+                let (why, fix) = if res == -libc::ECANCELED {
+                    (
+                        "the multishot request was cancelled (by a cancel, or a poll or timeout remove) and posted its last CQE; every other request has completed too, so the CQE this wait counts on will never come and it can sleep forever",
+                        "count the CQEs still to come: a multishot request posts one CQE per event (events that arrive together may give one CQE), then one last without IORING_CQE_F_MORE; stop waiting when that last one is seen, or wait with a timeout",
+                    )
+                } else {
+                    (
+                        "a multishot request stops for good when a CQE without IORING_CQE_F_MORE arrives (an error, -ENOBUFS, a full CQ, cancellation); nothing more will complete, so this wait can sleep forever",
+                        "check IORING_CQE_F_MORE on every CQE of a multishot request and submit it again when it is clear",
+                    )
+                };
+                report(c, MSHOT, l, why, fix);
             }
         }
     });
