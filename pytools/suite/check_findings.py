@@ -26,6 +26,8 @@ import re
 
 from pytools import REPO
 
+from .common import SKIP_EXIT
+
 EXPECTED = os.path.join(REPO, "liburing-tests", "expected-check-findings.txt")
 # The first line of a finding: `uring-check: <kind>: ring N ...` (its `why:`
 # and `fix:` lines are indented after the prefix).
@@ -35,9 +37,9 @@ LOAD_DEPENDENT = frozenset(("cq-overflow", "enobufs", "user-data-reuse"))
 # The harness's run markers in a test's log (runner.run_one): a header per run
 # of the test and, after its output, the exit line.
 RUN_HEADER = re.compile(r"^=== \S+\.t \[")
-RUN_EXIT = re.compile(r"^=== exit (-?\d+|\S+) after [0-9.]+ s(.*)$")
-# Exit codes of a run that completed: passed, or skipped (T_EXIT_SKIP).
-COMPLETED = ("0", "77")
+RUN_EXIT = re.compile(r"^=== exit (\S+) after [0-9.]+ s(.*)$")
+# Exit statuses of a run that completed: passed, or skipped.
+COMPLETED = ("0", str(SKIP_EXIT))
 
 
 def expected(path=EXPECTED):
@@ -50,14 +52,6 @@ def expected(path=EXPECTED):
                 test, kind = line.split()
                 pairs.add((test, kind))
     return pairs
-
-
-def kinds_in(text):
-    """{kind: count} of the findings in one test's output."""
-    found = {}
-    for kind, _ in findings_by_run(text):
-        found[kind] = found.get(kind, 0) + 1
-    return found
 
 
 def findings_by_run(text):

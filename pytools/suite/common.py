@@ -65,6 +65,8 @@ BINARY_MODES = ("binary", "traced")
 TRACED_ENV = ("LIBURING_TRACE={tracedir}/{test}.trace", "LIBURING_DEBUG=1", "LIBURING_CHECK=1")
 
 # Outcome kinds.
+# A test's exit status for "skipped" (liburing's T_EXIT_SKIP).
+SKIP_EXIT = 77
 PASS, SKIP, FAIL, TIMEOUT, NOBUILD, NA = "pass", "skip", "fail", "timeout", "nobuild", "n/a"
 KINDS = (PASS, SKIP, FAIL, TIMEOUT, NOBUILD, NA)
 

@@ -18,6 +18,7 @@ from .common import (
     NOBUILD,
     PASS,
     SKIP,
+    SKIP_EXIT,
     TIMEOUT,
     TRACED_ENV,
     build_env,
@@ -160,7 +161,7 @@ def run_one(cmd, cwd, env, timeout, kill_after, logp, kmsg, label, append=False)
             log.write("=== kernel log during the test:\n" + "\n".join(bad) + "\n")
     if timed_out:
         return TIMEOUT, None, secs
-    if rc == 77:
+    if rc == SKIP_EXIT:
         return SKIP, None, secs
     if rc != 0:
         return FAIL, (SIGNAMES.get(-rc, "sig%d" % -rc) if rc < 0 else str(rc)), secs
