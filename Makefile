@@ -176,16 +176,34 @@ define relink_object
 	rm -f $(1).rust.a $(1).all.o $(1).undef $(1).dead
 endef
 
-# The shared libraries load the diagnostics object on demand (src/
-# attach_diag.rs, a constructor in ATTACH_SECTION); the archives leave that
-# constructor out, so a static program never references dlopen.
-ATTACH_SECTION := .init_array.65535
+# The shared libraries load the diagnostics object on demand and detach it
+# when unloaded (src/attach_diag.rs, a constructor and a destructor in
+# LOADER_SECTIONS); the archives leave those out, so a static program never
+# references dlopen. The diagnostics archive attaches itself instead (a
+# constructor in STATIC_ATTACH_SECTION, left out of the shared object).
+LOADER_SECTIONS := .init_array.65535 .fini_array.65535
+STATIC_ATTACH_SECTION := .init_array.65535
 
-$(BUILD)/liburing.o: $(RUST_A) src/liburing.map Makefile
+# Before the shared libraries load the diagnostics object, they check its
+# file against the digest of the one built here (src/attach_diag/
+# object_check.rs), which is written into their relinked object's
+# .uring_rs_diag_digest section. The digest tool runs on the build machine
+# (BUILD_CC), and reads objects of any target.
+BUILD_CC    ?= cc
+DIAG_DIGEST := $(BUILD)/uring-rs/liburing-diag.digest
+$(BUILD)/diag-digest: tools/build/diag-digest.c
+	@mkdir -p $(BUILD)
+	$(BUILD_CC) -O2 -o $@ $<
+$(DIAG_DIGEST): $(BUILD)/uring-rs/liburing-diag.so $(BUILD)/diag-digest
+	$(BUILD)/diag-digest $< $@
+patch_digest = $(OBJCOPY) --update-section .uring_rs_diag_digest=$(DIAG_DIGEST) $(1)
+
+$(BUILD)/liburing.o: $(RUST_A) src/liburing.map Makefile $(DIAG_DIGEST)
 	$(call relink_object,$@,src/liburing.map,,$(RUST_A),)
+	$(call patch_digest,$@)
 
 $(BUILD)/liburing-static.o: $(RUST_A) src/liburing.map Makefile
-	$(call relink_object,$@,src/liburing.map,,$(RUST_A),$(ATTACH_SECTION))
+	$(call relink_object,$@,src/liburing.map,,$(RUST_A),$(LOADER_SECTIONS))
 
 # liburing.a: a member per function, or per group of functions that share
 # most of their code (src/liburing.a.groups; tools/split-archive.sh), so a
@@ -225,11 +243,12 @@ $(BUILD)/ffi.o: src/ffi.c $(HEADERS) $(wildcard config.mk)
 	@mkdir -p $(BUILD)
 	$(CC) -D_FILE_OFFSET_BITS=64 $(CPPFLAGS) $(CFLAGS) $(SANITIZE_FLAGS) -fPIC -Iinclude -c -o $@ src/ffi.c
 
-$(BUILD)/liburing-ffi.o: $(RUST_A) $(BUILD)/ffi.o src/liburing-ffi.map Makefile
+$(BUILD)/liburing-ffi.o: $(RUST_A) $(BUILD)/ffi.o src/liburing-ffi.map Makefile $(DIAG_DIGEST)
 	$(call relink_object,$@,src/liburing-ffi.map,$(BUILD)/ffi.o,$(RUST_A),)
+	$(call patch_digest,$@)
 
 $(BUILD)/liburing-ffi-static.o: $(RUST_A) $(BUILD)/ffi.o src/liburing-ffi.map Makefile
-	$(call relink_object,$@,src/liburing-ffi.map,$(BUILD)/ffi.o,$(RUST_A),$(ATTACH_SECTION))
+	$(call relink_object,$@,src/liburing-ffi.map,$(BUILD)/ffi.o,$(RUST_A),$(LOADER_SECTIONS))
 
 # liburing-ffi.a, split: liburing.a's members and one more, the inline
 # helpers (ffi.o, only the map's names global; relinked first for i386's
@@ -265,12 +284,12 @@ ffi: $(if $(wildcard src/ffi.c),$(FFI_SO) $(FFI_A))
 # LIBURING_TRACE, loaded by the shared libraries from uring-rs/ beside them
 # only when a variable asks. Private: no SONAME, one exported function.
 # Its archive, liburing-diag.a, is for static programs: a constructor in it
-# (ATTACH_SECTION, dropped from the shared object) attaches the observer to
+# (STATIC_ATTACH_SECTION, dropped from the shared object) attaches the observer to
 # liburing.a when a program links it in (-Wl,-u,uring_diag_attach).
 DIAG_SO := $(BUILD)/uring-rs/liburing-diag.so
 DIAG_A  := $(BUILD)/liburing-diag.a
 $(BUILD)/uring-rs/liburing-diag.o: $(DIAG_RUST_A) diag/liburing-diag.map Makefile
-	$(call relink_object,$@,diag/liburing-diag.map,,$(DIAG_RUST_A),$(ATTACH_SECTION))
+	$(call relink_object,$@,diag/liburing-diag.map,,$(DIAG_RUST_A),$(STATIC_ATTACH_SECTION))
 
 $(DIAG_SO): $(BUILD)/uring-rs/liburing-diag.o diag/liburing-diag.map
 	$(CC) $(CFLAGS) $(SO_LDFLAGS) -o $@ $< -Wl,--version-script=diag/liburing-diag.map $(LDFLAGS)

@@ -11,13 +11,14 @@
 //! loads their object into the shared libraries when a variable asks.
 #![cfg_attr(not(test), no_std)]
 
-mod attach_diag;
+pub(crate) mod attach_diag;
 pub(crate) mod capi;
 
 // The core's modules under their own names, so the boundary reads
 // `crate::queue::...` as the core itself does.
 pub(crate) use uring_core::{
-    buf_ring, geometry, hooks, probe, queue, register, ring, setup, structs, syscall, uapi, version,
+    buf_ring, geometry, observe, probe, queue, register, ring, setup, structs, syscall, uapi,
+    version,
 };
 #[cfg(test)]
 pub(crate) use uring_core::{test_observer, test_ring};

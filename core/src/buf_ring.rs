@@ -18,6 +18,7 @@ use core::mem::size_of;
 use core::ptr::{self, null_mut};
 
 use crate::register::{live, register, register_with, PBUF_STATUS, UNREGISTER_PBUF_RING};
+use crate::observe::Watch;
 use crate::ring::LiveRing;
 use crate::syscall::{self, SysResult};
 use crate::uapi::{
@@ -32,8 +33,8 @@ use crate::uapi::{
 /// Unless `reg` asks the kernel to allocate the ring (`IOU_PBUF_RING_MMAP`),
 /// `reg.ring_addr` must be page-aligned memory for `reg.ring_entries`
 /// buffers that stays mapped while registered.
-pub unsafe fn register_buf_ring(
-    ring: LiveRing,
+pub unsafe fn register_buf_ring<W: Watch>(
+    ring: LiveRing<W>,
     reg: &mut io_uring_buf_reg,
     flags: u32,
 ) -> SysResult<i32> {
@@ -50,7 +51,7 @@ pub unsafe fn register_buf_ring(
 }
 
 /// `io_uring_unregister_buf_ring`.
-pub fn unregister_buf_ring(ring: LiveRing, bgid: i32) -> SysResult<i32> {
+pub fn unregister_buf_ring<W: Watch>(ring: LiveRing<W>, bgid: i32) -> SysResult<i32> {
     let mut reg = io_uring_buf_reg {
         bgid: bgid as u16,
         ..Default::default()
@@ -59,7 +60,7 @@ pub fn unregister_buf_ring(ring: LiveRing, bgid: i32) -> SysResult<i32> {
 }
 
 /// `io_uring_buf_ring_head`: the kernel's consumption head of group `buf_group`.
-pub fn buf_ring_head(ring: LiveRing, buf_group: i32) -> SysResult<u16> {
+pub fn buf_ring_head<W: Watch>(ring: LiveRing<W>, buf_group: i32) -> SysResult<u16> {
     let mut status = io_uring_buf_status {
         buf_group: buf_group as u32,
         ..Default::default()
@@ -78,8 +79,8 @@ fn ring_bytes(nentries: u32) -> usize {
 /// tail 0) a buffer ring of `nentries` entries for group `bgid`.
 ///
 /// On failure nothing stays allocated or registered.
-pub fn setup_buf_ring(
-    ring: LiveRing,
+pub fn setup_buf_ring<W: Watch>(
+    ring: LiveRing<W>,
     nentries: u32,
     bgid: i32,
     flags: u32,
@@ -148,8 +149,8 @@ pub fn setup_buf_ring(
 /// # Safety
 /// `br` must come from [`setup_buf_ring`] with these `nentries` and `bgid`
 /// and not be used afterwards.
-pub unsafe fn free_buf_ring(
-    ring: LiveRing,
+pub unsafe fn free_buf_ring<W: Watch>(
+    ring: LiveRing<W>,
     br: *mut io_uring_buf_ring,
     nentries: u32,
     bgid: i32,

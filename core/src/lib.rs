@@ -10,13 +10,13 @@
 //!
 //! The core knows nothing of C return conventions (the boundary crate,
 //! `uring-rs`, converts) nor of the diagnostics (the `uring-diag` crate,
-//! an observer that attaches through [`hooks`] and that nothing depends on).
+//! an observer that attaches through [`observe`] and that nothing depends on).
 #![cfg_attr(not(any(test, feature = "test-support")), no_std)]
 
 pub mod buf_ring;
 pub mod geometry;
 pub mod hint;
-pub mod hooks;
+pub mod observe;
 pub mod probe;
 pub mod queue;
 pub mod register;

@@ -15,12 +15,12 @@
 
 use core::ffi::c_void;
 use core::mem::{size_of, MaybeUninit};
-use core::ptr::{self, addr_of_mut, null_mut, NonNull};
+use core::ptr::{self, addr_of_mut, null_mut};
 use core::sync::atomic::{fence, Ordering};
 
 use crate::geometry::{cqe_shift, sqe_shift};
 use crate::hint::cold_path;
-use crate::hooks;
+use crate::observe::{Watch, Watched};
 use crate::ring::LiveRing;
 use crate::structs::int_flags;
 use crate::syscall::{self, Errno, SysResult, KERNEL_SIGSET_BYTES};
@@ -259,40 +259,50 @@ fn submit_flushed(ring: LiveRing, submitted: u32, wait_nr: u32, getevents: bool)
     submit_flushed_counted(ring, submitted, wait_nr, getevents).0
 }
 
-/// The submit calls as seen by an observer (the C entry points come here
-/// when [`hooks::watching_rings`]): the same work, then the hook. Out of
-/// line and cold, returning liburing's encoding (count or `-errno`) so that
-/// the entry point tail-calls it and its own path keeps nothing for it.
-#[cold]
-#[inline(never)]
-pub fn submit_observed(ring: LiveRing, wait_nr: u32, getevents: bool) -> i32 {
-    // The clock read (and the register that holds it across the enter)
-    // only in a copy of its own, for an observer that asked for it.
-    if hooks::timed() {
-        return submit_observed_timed(ring, wait_nr, getevents);
-    }
-    submit_observed_as(ring, wait_nr, getevents, 0)
-}
-
-#[cold]
-#[inline(never)]
-fn submit_observed_timed(ring: LiveRing, wait_nr: u32, getevents: bool) -> i32 {
-    submit_observed_as(ring, wait_nr, getevents, hooks::clock_ns())
-}
-
+/// Flushes the SQ and enters if needed; an observed call then reports.
 #[inline(always)]
-fn submit_observed_as(ring: LiveRing, wait_nr: u32, getevents: bool, entered_ns: u64) -> i32 {
-    let n = flush_sq(ring);
-    let (r, enters) = submit_flushed_counted(ring, n, wait_nr, getevents);
-    let code = match r {
-        Ok(n) => n as i32,
+fn submit_as<W: Watch>(ring: LiveRing<W>, wait_nr: u32, getevents: bool) -> SysResult<u32> {
+    let n = flush_sq(ring.unwatched());
+    match ring.watch().watched() {
+        None => submit_flushed(ring.unwatched(), n, wait_nr, getevents),
+        Some(w) => submit_reported(ring.unwatched(), w, n, wait_nr, getevents),
+    }
+}
+
+/// [`submit_as`] under an observer, out of line and cold: the same work,
+/// counting its enters (timed when the observer asks), then the report.
+#[cold]
+#[inline(never)]
+fn submit_reported(
+    ring: LiveRing,
+    w: Watched,
+    submitted: u32,
+    wait_nr: u32,
+    getevents: bool,
+) -> SysResult<u32> {
+    let entered_ns = w.clock();
+    let (r, enters) = submit_flushed_counted(ring, submitted, wait_nr, getevents);
+    // SAFETY: the live ring of the submit call this thread is in.
+    unsafe {
+        w.submitted(
+            ring.as_non_null(),
+            wait_nr != 0 || getevents,
+            liburing_code(&r),
+            enters,
+            entered_ns,
+        )
+    };
+    r
+}
+
+/// A result in liburing's encoding (count or `-errno`), as an observer is
+/// told it.
+#[inline]
+fn liburing_code(r: &SysResult<u32>) -> i32 {
+    match r {
+        Ok(n) => *n as i32,
         Err(e) => e.neg(),
-    };
-    let Some(p) = NonNull::new(ring.as_ptr().cast_mut()) else {
-        return code;
-    };
-    // SAFETY: `p` is the live ring of the submit call this thread is in.
-    unsafe { hooks::submitted(p, wait_nr != 0 || getevents, code, enters, entered_ns) }
+    }
 }
 
 /// The decision to enter (the same as liburing's, laid out for the hot
@@ -335,24 +345,21 @@ fn submit_flushed_counted(
 
 /// `io_uring_submit`: returns the number of SQEs submitted.
 #[inline]
-pub fn submit(ring: LiveRing) -> SysResult<u32> {
-    let n = flush_sq(ring);
-    submit_flushed(ring, n, 0, false)
+pub fn submit<W: Watch>(ring: LiveRing<W>) -> SysResult<u32> {
+    submit_as(ring, 0, false)
 }
 
 /// `io_uring_submit_and_wait`: submits, then waits for `wait_nr` CQEs.
 #[inline]
-pub fn submit_and_wait(ring: LiveRing, wait_nr: u32) -> SysResult<u32> {
-    let n = flush_sq(ring);
-    submit_flushed(ring, n, wait_nr, false)
+pub fn submit_and_wait<W: Watch>(ring: LiveRing<W>, wait_nr: u32) -> SysResult<u32> {
+    submit_as(ring, wait_nr, false)
 }
 
 /// `io_uring_submit_and_get_events`: submits and always lets the kernel
 /// flush completions (task work, overflow) into the CQ.
 #[inline]
-pub fn submit_and_get_events(ring: LiveRing) -> SysResult<u32> {
-    let n = flush_sq(ring);
-    submit_flushed(ring, n, 0, true)
+pub fn submit_and_get_events<W: Watch>(ring: LiveRing<W>) -> SysResult<u32> {
+    submit_as(ring, 0, true)
 }
 
 /// `io_uring_get_events`: enters with `IORING_ENTER_GETEVENTS` only, which
@@ -463,40 +470,44 @@ impl Waited {
 /// null.
 ///
 /// Inlined into each kind of wait, so what a kind never does (a timeout,
-/// extra enter flags) costs it nothing. It counts its enters (one register
-/// increment) and, when an observer watches rings, reports at the end.
+/// extra enter flags) costs it nothing; in its observed copy (`W` is
+/// [`Watched`]) it also reports before sleeping, times its first enter and
+/// reports at the end.
 #[inline(always)]
-fn get_cqe_loop(ring: LiveRing, cqe_out: &mut CqeOut, spec: WaitSpec) -> Waited {
-    get_cqe_loop_as(ring, cqe_out, spec, Watch::AtEnd)
-}
-
-/// How a copy of the wait loop reports to an observer.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Watch {
-    /// Known unwatched: no test at all.
-    Never,
-    /// Tests [`hooks::watching_rings`] at the end and reports then (the
-    /// submit-and-wait calls with a timeout or a registered wait region:
-    /// their enters are not timed, which would cost the unwatched path; the
-    /// waits with a timeout test at the start instead, see
-    /// `wait_ext_arg_only`).
-    AtEnd,
-    /// Watched: reports before sleeping too, and times the first enter.
-    Always,
-}
-
-#[inline(always)]
-fn get_cqe_loop_as(
+fn get_cqe_loop<W: Watch>(
     ring: LiveRing,
+    watch: W,
+    cqe_out: &mut CqeOut,
+    spec: WaitSpec,
+) -> Waited {
+    match watch.watched() {
+        None => wait_loop(ring, None, cqe_out, spec),
+        Some(w) => wait_loop_reported(ring, w, cqe_out, spec),
+    }
+}
+
+/// The observed copy of the wait loop: one, out of line, for every kind of
+/// wait.
+#[cold]
+#[inline(never)]
+fn wait_loop_reported(ring: LiveRing, w: Watched, cqe_out: &mut CqeOut, spec: WaitSpec) -> Waited {
+    wait_loop(ring, Some(w), cqe_out, spec)
+}
+
+/// [`get_cqe_loop`] itself; `watch` is `None` (folded away) in the fast
+/// copies.
+#[inline(always)]
+fn wait_loop(
+    ring: LiveRing,
+    watch: Option<Watched>,
     cqe_out: &mut CqeOut,
     mut spec: WaitSpec,
-    watch: Watch,
 ) -> Waited {
     let mut cqe: *mut io_uring_cqe;
     let mut looped = false;
     // liburing's `err`: 0 = nothing yet, > 0 = first enter's count, < 0 = -errno.
     let mut err: i32 = 0;
-    // For the hook: what the call did.
+    // For the report: what the call did.
     let submits = spec.submit != 0;
     let mut enters: u32 = 0;
     let mut entered_ns: u64 = 0;
@@ -548,11 +559,11 @@ fn get_cqe_loop_as(
             break;
         }
 
-        if watch == Watch::Always {
-            report_waiting(ring, &spec, available, looped);
-        }
-        if watch == Watch::Always && enters == 0 {
-            entered_ns = hooks::entering_clock();
+        if let Some(w) = watch {
+            report_waiting(ring, w, &spec, available, looped);
+            if enters == 0 {
+                entered_ns = w.clock();
+            }
         }
         let entered = enter(ring, spec.submit, spec.wait_nr, flags, spec.arg, spec.argsz);
         enters += 1;
@@ -577,110 +588,80 @@ fn get_cqe_loop_as(
     }
 
     cqe_out.write(cqe);
-    if watch == Watch::Always || watch == Watch::AtEnd && hooks::watching_rings() {
-        cold_path();
-        return Waited(report_wait(ring, submits, err, enters, entered_ns));
+    if let Some(w) = watch {
+        return Waited(report_wait(ring, w, submits, err, enters, entered_ns));
     }
     Waited(err)
 }
 
-/// Tells an observer that a wait submitting nothing is about to sleep.
+/// Tells the observer that a wait submitting nothing is about to sleep.
 /// It reads nothing of the SQ side: the waiting thread need not be the
 /// submitter, whose private SQ words another thread may not read.
 #[cold]
 #[inline(never)]
-fn report_waiting(ring: LiveRing, spec: &WaitSpec, available: u32, looped: bool) {
+fn report_waiting(ring: LiveRing, w: Watched, spec: &WaitSpec, available: u32, looped: bool) {
     if looped || spec.submit != 0 || spec.wait_nr <= available {
         return;
     }
-    let Some(p) = NonNull::new(ring.as_ptr().cast_mut()) else {
-        return;
-    };
     // SAFETY: this thread is in a wait call on the live ring.
-    unsafe { hooks::waiting(p, spec.wait_nr, spec.has_ts) }
+    unsafe { w.waiting(ring.as_non_null(), spec.wait_nr, spec.has_ts) }
 }
 
-/// The wait loop's hook call, out of line and cold.
+/// The wait loop's report at its end, out of line and cold.
 #[cold]
 #[inline(never)]
-fn report_wait(ring: LiveRing, submits: bool, err: i32, enters: u32, entered_ns: u64) -> i32 {
-    let Some(p) = NonNull::new(ring.as_ptr().cast_mut()) else {
-        return err;
-    };
+fn report_wait(
+    ring: LiveRing,
+    w: Watched,
+    submits: bool,
+    err: i32,
+    enters: u32,
+    entered_ns: u64,
+) -> i32 {
+    let p = ring.as_non_null();
     if submits {
         // SAFETY: a wait that submits is made by the ring's submitter, which
         // is reaping too.
-        unsafe { hooks::submitted(p, true, err, enters, entered_ns) }
+        unsafe { w.submitted(p, true, err, enters, entered_ns) }
     } else {
         // SAFETY: this thread is in a wait call on the live ring.
-        unsafe { hooks::reaped(p, err, enters, entered_ns) }
+        unsafe { w.reaped(p, err, enters, entered_ns) }
     }
 }
 
 /// `__io_uring_get_cqe`: submits `submit` already-flushed SQEs and waits
 /// for `wait_nr` CQEs, with `sigmask` (null for none) applied meanwhile.
 #[inline]
-pub fn get_cqe(
-    ring: LiveRing,
+pub fn get_cqe<W: Watch>(
+    ring: LiveRing<W>,
     cqe_out: &mut CqeOut,
     submit: u32,
     wait_nr: u32,
     sigmask: *const libc::sigset_t,
 ) -> SysResult<u32> {
-    wait_sigmask(ring, cqe_out, submit, wait_nr, sigmask).result()
+    wait_sigmask(ring.unwatched(), ring.watch(), cqe_out, submit, wait_nr, sigmask).result()
 }
 
-/// [`get_cqe`] in the wait loop's encoding.
+/// [`get_cqe`] in the wait loop's encoding (out of line: one copy per
+/// [`Watch`]).
 #[inline(never)]
-fn wait_sigmask(
+fn wait_sigmask<W: Watch>(
     ring: LiveRing,
+    watch: W,
     cqe_out: &mut CqeOut,
     submit: u32,
     wait_nr: u32,
     sigmask: *const libc::sigset_t,
 ) -> Waited {
-    // The plain waits can sleep with no end: watched, they run a cold copy
-    // of the loop that also reports before sleeping (one test either way).
-    if hooks::watching_rings() {
-        cold_path();
-        return wait_sigmask_watched(ring, cqe_out, submit, wait_nr, sigmask);
-    }
-    get_cqe_loop_as(
-        ring,
-        cqe_out,
-        sigmask_spec(submit, wait_nr, sigmask),
-        Watch::Never,
-    )
-}
-
-/// [`wait_sigmask`] under an observer, out of line and cold.
-#[cold]
-#[inline(never)]
-fn wait_sigmask_watched(
-    ring: LiveRing,
-    cqe_out: &mut CqeOut,
-    submit: u32,
-    wait_nr: u32,
-    sigmask: *const libc::sigset_t,
-) -> Waited {
-    get_cqe_loop_as(
-        ring,
-        cqe_out,
-        sigmask_spec(submit, wait_nr, sigmask),
-        Watch::Always,
-    )
-}
-
-#[inline(always)]
-fn sigmask_spec(submit: u32, wait_nr: u32, sigmask: *const libc::sigset_t) -> WaitSpec {
-    WaitSpec {
+    let spec = WaitSpec {
         submit,
         wait_nr,
         get_flags: 0,
         arg: sigmask.cast(),
         argsz: KERNEL_SIGSET_BYTES,
         has_ts: false,
-    }
+    };
+    get_cqe_loop(ring, watch, cqe_out, spec)
 }
 
 /// What a wait through `IORING_ENTER_EXT_ARG` hands the kernel besides
@@ -696,8 +677,9 @@ struct ExtArgs {
 /// Waits through `IORING_ENTER_EXT_ARG` (liburing's `io_uring_wait_cqes_new`
 /// and the EXT_ARG branch of `__io_uring_submit_and_wait_timeout`).
 #[inline(always)]
-fn wait_ext_arg(
+fn wait_ext_arg<W: Watch>(
     ring: LiveRing,
+    watch: W,
     cqe_out: &mut CqeOut,
     submit: u32,
     wait_nr: u32,
@@ -706,7 +688,6 @@ fn wait_ext_arg(
         min_wait_usec,
         sigmask,
     }: ExtArgs,
-    watch: Watch,
 ) -> Waited {
     let arg = io_uring_getevents_arg {
         sigmask: sigmask as u64,
@@ -723,64 +704,20 @@ fn wait_ext_arg(
         argsz: size_of::<io_uring_getevents_arg>(),
         has_ts: !ts.is_null(),
     };
-    get_cqe_loop_as(ring, cqe_out, spec, watch)
+    get_cqe_loop(ring, watch, cqe_out, spec)
 }
 
-/// [`wait_ext_arg`] with nothing to submit (the waits proper).
+/// [`wait_ext_arg`] with nothing to submit (the waits proper; out of line:
+/// one copy per [`Watch`]).
 #[inline(never)]
-fn wait_ext_arg_only(
+fn wait_ext_arg_only<W: Watch>(
     ring: LiveRing,
+    watch: W,
     cqe_out: &mut CqeOut,
     wait_nr: u32,
-    ts: *const __kernel_timespec,
-    min_wait_usec: u32,
-    sigmask: *const libc::sigset_t,
+    args: ExtArgs,
 ) -> Waited {
-    // Watched, a cold copy of the loop that also times its first enter
-    // (the JSON trace draws the wait as a slice) and reports before
-    // sleeping: one test at the start instead of `Watch::AtEnd`'s at the
-    // end.
-    if hooks::watching_rings() {
-        cold_path();
-        return wait_ext_arg_watched(ring, cqe_out, wait_nr, ts, min_wait_usec, sigmask);
-    }
-    wait_ext_arg(
-        ring,
-        cqe_out,
-        0,
-        wait_nr,
-        ExtArgs {
-            ts,
-            min_wait_usec,
-            sigmask,
-        },
-        Watch::Never,
-    )
-}
-
-/// [`wait_ext_arg_only`] under an observer, out of line and cold.
-#[cold]
-#[inline(never)]
-fn wait_ext_arg_watched(
-    ring: LiveRing,
-    cqe_out: &mut CqeOut,
-    wait_nr: u32,
-    ts: *const __kernel_timespec,
-    min_wait_usec: u32,
-    sigmask: *const libc::sigset_t,
-) -> Waited {
-    wait_ext_arg(
-        ring,
-        cqe_out,
-        0,
-        wait_nr,
-        ExtArgs {
-            ts,
-            min_wait_usec,
-            sigmask,
-        },
-        Watch::Always,
-    )
+    wait_ext_arg(ring, watch, cqe_out, 0, wait_nr, args)
 }
 
 /// Queues the fallback timeout SQE (kernels without `IORING_FEAT_EXT_ARG`)
@@ -826,52 +763,75 @@ fn queue_fallback_timeout(
 /// SQEs already prepared, and all of them are submitted by this wait; the
 /// result is then the count that first enter submitted, as in liburing.
 #[inline(always)]
-pub fn wait_cqes_waited(
-    ring: LiveRing,
+pub fn wait_cqes_waited<W: Watch>(
+    ring: LiveRing<W>,
     cqe_out: &mut CqeOut,
     wait_nr: u32,
     ts: *const __kernel_timespec,
     sigmask: *const libc::sigset_t,
 ) -> Waited {
+    let (watch, ring) = (ring.watch(), ring.unwatched());
     let mut to_submit = 0;
     if !ts.is_null() {
         if ring.features() & IORING_FEAT_EXT_ARG != 0 {
-            return wait_ext_arg_only(ring, cqe_out, wait_nr, ts, 0, sigmask);
+            let args = ExtArgs {
+                ts,
+                min_wait_usec: 0,
+                sigmask,
+            };
+            return wait_ext_arg_only(ring, watch, cqe_out, wait_nr, args);
         }
         to_submit = match queue_fallback_timeout(ring, wait_nr, ts) {
             Ok(n) => n,
             Err(e) => return Waited(e.neg()),
         };
     }
-    wait_sigmask(ring, cqe_out, to_submit, wait_nr, sigmask)
+    wait_sigmask(ring, watch, cqe_out, to_submit, wait_nr, sigmask)
+}
+
+/// `EINVAL` for a call the ring's kernel cannot serve without `feature`
+/// (told to an observer).
+#[cold]
+#[inline(never)]
+fn refused<W: Watch>(watch: W, call: &'static str, feature: u32) -> Errno {
+    if let Some(w) = watch.watched() {
+        w.feature_missing(call, feature, Errno::EINVAL);
+    }
+    Errno::EINVAL
 }
 
 /// `io_uring_wait_cqes_min_timeout`: like [`wait_cqes_waited`] with a batch
 /// timeout of `min_wait_usec`; `EINVAL` without `IORING_FEAT_MIN_TIMEOUT`.
 #[inline]
-pub fn wait_cqes_min_timeout(
-    ring: LiveRing,
+pub fn wait_cqes_min_timeout<W: Watch>(
+    ring: LiveRing<W>,
     cqe_out: &mut CqeOut,
     wait_nr: u32,
     ts: *const __kernel_timespec,
     min_wait_usec: u32,
     sigmask: *const libc::sigset_t,
 ) -> SysResult<u32> {
+    let (watch, ring) = (ring.watch(), ring.unwatched());
     if ring.features() & IORING_FEAT_MIN_TIMEOUT == 0 {
-        return Err(hooks::feature_missing(
+        return Err(refused(
+            watch,
             "io_uring_wait_cqes_min_timeout",
             IORING_FEAT_MIN_TIMEOUT,
-            Errno::EINVAL,
         ));
     }
-    wait_ext_arg_only(ring, cqe_out, wait_nr, ts, min_wait_usec, sigmask).result()
+    let args = ExtArgs {
+        ts,
+        min_wait_usec,
+        sigmask,
+    };
+    wait_ext_arg_only(ring, watch, cqe_out, wait_nr, args).result()
 }
 
 /// `io_uring_wait_cqe_timeout`: [`wait_cqes_waited`] for one CQE, no
 /// sigmask.
 #[inline(always)]
-pub fn wait_cqe_timeout_waited(
-    ring: LiveRing,
+pub fn wait_cqe_timeout_waited<W: Watch>(
+    ring: LiveRing<W>,
     cqe_out: &mut CqeOut,
     ts: *const __kernel_timespec,
 ) -> Waited {
@@ -880,46 +840,37 @@ pub fn wait_cqe_timeout_waited(
 
 /// liburing's `__io_uring_submit_and_wait_timeout`.
 #[inline]
-fn submit_and_wait_ts(
-    ring: LiveRing,
+fn submit_and_wait_ts<W: Watch>(
+    ring: LiveRing<W>,
     cqe_out: &mut CqeOut,
     wait_nr: u32,
     ts: *const __kernel_timespec,
     min_wait_usec: u32,
     sigmask: *const libc::sigset_t,
 ) -> SysResult<u32> {
+    let (watch, ring) = (ring.watch(), ring.unwatched());
     let to_submit = if !ts.is_null() {
         if ring.features() & IORING_FEAT_EXT_ARG != 0 {
             let n = flush_sq(ring);
-            // Its enters stay untimed (an instant in the JSON trace): a cold
-            // timed copy, as `wait_ext_arg_only` has, costs this call's
-            // unwatched path two instructions here.
-            return wait_ext_arg(
-                ring,
-                cqe_out,
-                n,
-                wait_nr,
-                ExtArgs {
-                    ts,
-                    min_wait_usec,
-                    sigmask,
-                },
-                Watch::AtEnd,
-            )
-            .result();
+            let args = ExtArgs {
+                ts,
+                min_wait_usec,
+                sigmask,
+            };
+            return wait_ext_arg(ring, watch, cqe_out, n, wait_nr, args).result();
         }
         queue_fallback_timeout(ring, wait_nr, ts)?
     } else {
         flush_sq(ring)
     };
-    get_cqe(ring, cqe_out, to_submit, wait_nr, sigmask)
+    wait_sigmask(ring, watch, cqe_out, to_submit, wait_nr, sigmask).result()
 }
 
 /// `io_uring_submit_and_wait_timeout`: submits and waits for `wait_nr`
 /// CQEs, up to `ts` if given. Returns the number of SQEs submitted.
 #[inline]
-pub fn submit_and_wait_timeout(
-    ring: LiveRing,
+pub fn submit_and_wait_timeout<W: Watch>(
+    ring: LiveRing<W>,
     cqe_out: &mut CqeOut,
     wait_nr: u32,
     ts: *const __kernel_timespec,
@@ -931,8 +882,8 @@ pub fn submit_and_wait_timeout(
 /// `io_uring_submit_and_wait_min_timeout`: [`submit_and_wait_timeout`] with
 /// a batch timeout; `EINVAL` without `IORING_FEAT_MIN_TIMEOUT`.
 #[inline]
-pub fn submit_and_wait_min_timeout(
-    ring: LiveRing,
+pub fn submit_and_wait_min_timeout<W: Watch>(
+    ring: LiveRing<W>,
     cqe_out: &mut CqeOut,
     wait_nr: u32,
     ts: *const __kernel_timespec,
@@ -940,10 +891,10 @@ pub fn submit_and_wait_min_timeout(
     sigmask: *const libc::sigset_t,
 ) -> SysResult<u32> {
     if ring.features() & IORING_FEAT_MIN_TIMEOUT == 0 {
-        return Err(hooks::feature_missing(
+        return Err(refused(
+            ring.watch(),
             "io_uring_submit_and_wait_min_timeout",
             IORING_FEAT_MIN_TIMEOUT,
-            Errno::EINVAL,
         ));
     }
     submit_and_wait_ts(ring, cqe_out, wait_nr, ts, min_wait_usec, sigmask)
@@ -953,12 +904,13 @@ pub fn submit_and_wait_min_timeout(
 /// `reg_index` of the registered wait region (`IORING_ENTER_EXT_ARG_REG`).
 /// The SQ is flushed even when the kernel lacks `IORING_FEAT_EXT_ARG`
 /// (then `EINVAL`), as in liburing.
-pub fn submit_and_wait_reg(
-    ring: LiveRing,
+pub fn submit_and_wait_reg<W: Watch>(
+    ring: LiveRing<W>,
     cqe_out: &mut CqeOut,
     wait_nr: u32,
     reg_index: i32,
 ) -> SysResult<u32> {
+    let (watch, ring) = (ring.watch(), ring.unwatched());
     // C: `reg_index * sizeof(struct io_uring_reg_wait)` in unsigned long.
     let offset = (reg_index as isize as usize).wrapping_mul(size_of::<io_uring_reg_wait>());
     let submit = flush_sq(ring);
@@ -975,7 +927,7 @@ pub fn submit_and_wait_reg(
         argsz: size_of::<io_uring_reg_wait>(),
         has_ts: true,
     };
-    get_cqe_loop(ring, cqe_out, spec).result()
+    get_cqe_loop(ring, watch, cqe_out, spec).result()
 }
 
 /// One pass of `io_uring_peek_batch_cqe`: fills `out` from the CQ without

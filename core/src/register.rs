@@ -31,6 +31,7 @@ use core::marker::PhantomData;
 use core::mem::size_of;
 use core::ptr::{self, null};
 
+use crate::observe::{Unwatched, Watch, Watched};
 use crate::ring::LiveRing;
 use crate::structs::{int_flags, io_uring};
 use crate::syscall::{self, Errno, SysResult};
@@ -53,44 +54,31 @@ use crate::uapi::{
 ///
 /// Built from a [`LiveRing`] by the calls that may run alongside submit and
 /// wait, or from `&io_uring` by the ones that own the ring for the call
-/// (ring-fd handling, resize, teardown).
-#[derive(Clone, Copy, Debug)]
-pub struct RegTarget {
-    /// The ring fd is registered and the kernel takes registered rings for
-    /// registration: `enter_ring_fd` is the index to pass.
-    registered: bool,
-    enter_ring_fd: i32,
-    ring_fd: i32,
-}
-
-impl RegTarget {
-    #[inline(always)]
-    fn of(int_flags: u8, enter_ring_fd: i32, ring_fd: i32) -> RegTarget {
-        RegTarget {
-            registered: int_flags & int_flags::REG_REG_RING != 0,
-            enter_ring_fd,
-            ring_fd,
-        }
-    }
-}
+/// (ring-fd handling, resize, teardown). `W` says whether a failure is
+/// reported to an observer (see [`crate::observe`]).
+#[derive(Clone, Copy)]
+pub struct RegTarget<'a, W: Watch = Unwatched>(LiveRing<'a, W>);
 
 /// The target of a ring a C entry point took.
 #[inline(always)]
-pub fn live(ring: LiveRing<'_>) -> RegTarget {
-    RegTarget::of(ring.int_flags(), ring.enter_ring_fd(), ring.ring_fd())
+pub fn live<W: Watch>(ring: LiveRing<'_, W>) -> RegTarget<'_, W> {
+    RegTarget(ring)
 }
 
-impl From<LiveRing<'_>> for RegTarget {
+impl<'a, W: Watch> From<LiveRing<'a, W>> for RegTarget<'a, W> {
     #[inline(always)]
-    fn from(ring: LiveRing<'_>) -> RegTarget {
-        live(ring)
+    fn from(ring: LiveRing<'a, W>) -> RegTarget<'a, W> {
+        RegTarget(ring)
     }
 }
 
-impl From<&io_uring> for RegTarget {
+impl<'a> From<&'a io_uring> for RegTarget<'a> {
     #[inline]
-    fn from(ring: &io_uring) -> RegTarget {
-        RegTarget::of(ring.int_flags, ring.enter_ring_fd, ring.ring_fd)
+    fn from(ring: &'a io_uring) -> RegTarget<'a> {
+        // SAFETY: a `&io_uring` here is a ring set up by this library that
+        // the caller owns for the call (the calls that take one run with
+        // no other call on the ring), live for 'a.
+        RegTarget(unsafe { LiveRing::from_ptr(core::ptr::from_ref(ring).cast_mut()) }.unwrap())
     }
 }
 
@@ -101,30 +89,72 @@ impl From<&io_uring> for RegTarget {
 /// read or write, now and (for registered memory) for as long as the
 /// registration lasts.
 #[inline(always)]
-pub unsafe fn register(
-    to: impl Into<RegTarget>,
+pub unsafe fn register<'a, W: Watch>(
+    to: impl Into<RegTarget<'a, W>>,
     opcode: u32,
     arg: *const c_void,
     nr_args: u32,
 ) -> SysResult<i32> {
-    let to = to.into();
+    let ring = to.into().0;
+    match ring.watch().watched() {
+        // SAFETY: forwarded caller guarantee.
+        None => unsafe { register_plain(ring.unwatched(), opcode, arg, nr_args) },
+        // SAFETY: as above.
+        Some(w) => unsafe { register_reported(ring.unwatched(), w, opcode, arg, nr_args) },
+    }
+}
+
+/// [`register`] itself.
+///
+/// # Safety
+/// As for [`register`].
+#[inline(always)]
+unsafe fn register_plain(
+    ring: LiveRing,
+    opcode: u32,
+    arg: *const c_void,
+    nr_args: u32,
+) -> SysResult<i32> {
     // One call per choice of fd rather than a select of fd and flag: each
     // path then loads only the fd it passes (liburing's cost), and the
     // plain fd, the common case, falls through.
-    let (r, opcode) = if to.registered {
+    if ring.int_flags() & int_flags::REG_REG_RING != 0 {
         crate::hint::cold_path();
         let opcode = opcode | IORING_REGISTER_USE_REGISTERED_RING;
+        let fd = ring.enter_ring_fd() as u32;
         // SAFETY: forwarded caller guarantee; the fd is only a number to the kernel.
-        let r =
-            unsafe { syscall::io_uring_register(to.enter_ring_fd as u32, opcode, arg, nr_args) };
-        (r, opcode)
+        unsafe { syscall::io_uring_register(fd, opcode, arg, nr_args) }
     } else {
         // SAFETY: as above.
-        let r = unsafe { syscall::io_uring_register(to.ring_fd as u32, opcode, arg, nr_args) };
-        (r, opcode)
-    };
-    // The observer hears of failures only: nothing on the success path.
-    r.map_err(|e| crate::hooks::register_failed(opcode, arg, nr_args, e))
+        unsafe { syscall::io_uring_register(ring.ring_fd() as u32, opcode, arg, nr_args) }
+    }
+}
+
+/// [`register`] in an observed call, out of line (one copy for every
+/// entry point): a failure is told to the observer.
+///
+/// # Safety
+/// As for [`register`].
+#[cold]
+#[inline(never)]
+unsafe fn register_reported(
+    ring: LiveRing,
+    w: Watched,
+    opcode: u32,
+    arg: *const c_void,
+    nr_args: u32,
+) -> SysResult<i32> {
+    // SAFETY: forwarded caller guarantee.
+    let r = unsafe { register_plain(ring, opcode, arg, nr_args) };
+    if let Err(e) = r {
+        let told = if ring.int_flags() & int_flags::REG_REG_RING != 0 {
+            opcode | IORING_REGISTER_USE_REGISTERED_RING
+        } else {
+            opcode
+        };
+        w.register_failed(told, arg, nr_args, e);
+    }
+    r
 }
 
 /// An `io_uring_register` opcode paired with the one argument struct `T` it
@@ -172,7 +202,11 @@ pub const PBUF_STATUS: RegOp<io_uring_buf_status> =
 
 /// Issues `op` with `arg` as its argument.
 #[inline]
-pub fn register_with<T>(to: impl Into<RegTarget>, op: RegOp<T>, arg: &mut T) -> SysResult<i32> {
+pub fn register_with<'a, T, W: Watch>(
+    to: impl Into<RegTarget<'a, W>>,
+    op: RegOp<T>,
+    arg: &mut T,
+) -> SysResult<i32> {
     // SAFETY: `arg` is a live, exclusively borrowed `T`, which `op` proves is
     // all the kernel touches during the call (and nothing after it).
     unsafe { register(to, op.code, ptr::from_mut(arg).cast(), op.nr_args) }
@@ -180,7 +214,11 @@ pub fn register_with<T>(to: impl Into<RegTarget>, op: RegOp<T>, arg: &mut T) -> 
 
 /// Like [`register`] for opcodes that take no argument (NULL).
 #[inline]
-pub fn without_argument(to: impl Into<RegTarget>, opcode: u32, nr_args: u32) -> SysResult<i32> {
+pub fn without_argument<'a, W: Watch>(
+    to: impl Into<RegTarget<'a, W>>,
+    opcode: u32,
+    nr_args: u32,
+) -> SysResult<i32> {
     // SAFETY: a null argument is never dereferenced by these opcodes.
     unsafe { register(to, opcode, null(), nr_args) }
 }
@@ -192,7 +230,7 @@ pub fn without_argument(to: impl Into<RegTarget>, opcode: u32, nr_args: u32) -> 
 /// `opcode` must read at most one `int` at its argument, during the call
 /// only.
 #[inline(always)]
-pub unsafe fn with_int(ring: LiveRing, opcode: u32, value: i32) -> SysResult<i32> {
+pub unsafe fn with_int<W: Watch>(ring: LiveRing<W>, opcode: u32, value: i32) -> SysResult<i32> {
     let mut value = value;
     // SAFETY: `value` is a live local; the caller vouches for what `opcode`
     // does with it. (The target is built here, not by the caller: so the
@@ -237,8 +275,8 @@ fn uaddr<T>(p: *const T) -> u64 {
 /// # Safety
 /// `data`, and `tags` unless 0, must address readable arrays of `nr`
 /// entries of the type `opcode` expects.
-unsafe fn rsrc_register2(
-    ring: LiveRing,
+unsafe fn rsrc_register2<W: Watch>(
+    ring: LiveRing<W>,
     opcode: u32,
     data: u64,
     tags: u64,
@@ -259,8 +297,8 @@ unsafe fn rsrc_register2(
 /// # Safety
 /// As [`rsrc_register2`], for the arrays `reg` names.
 #[inline(always)]
-unsafe fn rsrc_register2_with(
-    ring: LiveRing,
+unsafe fn rsrc_register2_with<W: Watch>(
+    ring: LiveRing<W>,
     opcode: u32,
     reg: &mut io_uring_rsrc_register,
 ) -> SysResult<i32> {
@@ -274,8 +312,8 @@ unsafe fn rsrc_register2_with(
 ///
 /// # Safety
 /// As [`rsrc_register2`].
-unsafe fn rsrc_update2(
-    ring: LiveRing,
+unsafe fn rsrc_update2<W: Watch>(
+    ring: LiveRing<W>,
     opcode: u32,
     off: u32,
     data: u64,
@@ -347,8 +385,8 @@ fn retry_with_more_files(nr: u32, mut attempt: impl FnMut() -> SysResult<i32>) -
 /// # Safety
 /// `files`, and `tags` unless null, must be readable for `nr` entries.
 #[inline]
-pub unsafe fn register_files_tags(
-    ring: LiveRing,
+pub unsafe fn register_files_tags<W: Watch>(
+    ring: LiveRing<W>,
     files: *const i32,
     tags: *const u64,
     nr: u32,
@@ -369,14 +407,14 @@ pub unsafe fn register_files_tags(
 }
 
 /// `io_uring_register_files_sparse`: an empty file table of `nr` slots.
-pub fn register_files_sparse(ring: LiveRing, nr: u32) -> SysResult<i32> {
+pub fn register_files_sparse<W: Watch>(ring: LiveRing<W>, nr: u32) -> SysResult<i32> {
     with_nofile_retry(nr, move || sparse_table(ring, IORING_REGISTER_FILES2, nr))
 }
 
 /// An empty resource table of `nr` slots: `opcode` is
 /// `IORING_REGISTER_FILES2` or `IORING_REGISTER_BUFFERS2`.
 #[inline(always)]
-fn sparse_table(ring: LiveRing, opcode: u32, nr: u32) -> SysResult<i32> {
+fn sparse_table<W: Watch>(ring: LiveRing<W>, opcode: u32, nr: u32) -> SysResult<i32> {
     let mut reg = io_uring_rsrc_register {
         nr,
         flags: IORING_RSRC_REGISTER_SPARSE,
@@ -393,8 +431,8 @@ fn sparse_table(ring: LiveRing, opcode: u32, nr: u32) -> SysResult<i32> {
 ///
 /// # Safety
 /// `files` must be readable for `nr` `int`s.
-pub unsafe fn register_files_update(
-    ring: LiveRing,
+pub unsafe fn register_files_update<W: Watch>(
+    ring: LiveRing<W>,
     off: u32,
     files: *const i32,
     nr: u32,
@@ -419,8 +457,8 @@ pub unsafe fn register_files_update(
 ///
 /// # Safety
 /// `files`, and `tags` unless null, must be readable for `nr` entries.
-pub unsafe fn register_files_update_tag(
-    ring: LiveRing,
+pub unsafe fn register_files_update_tag<W: Watch>(
+    ring: LiveRing<W>,
     off: u32,
     files: *const i32,
     tags: *const u64,
@@ -441,7 +479,7 @@ pub unsafe fn register_files_update_tag(
 
 /// `io_uring_register_file_alloc_range`: where direct-descriptor allocation
 /// (`IORING_FILE_INDEX_ALLOC`) picks slots: `[off, off + len)`.
-pub fn register_file_alloc_range(ring: LiveRing, off: u32, len: u32) -> SysResult<i32> {
+pub fn register_file_alloc_range<W: Watch>(ring: LiveRing<W>, off: u32, len: u32) -> SysResult<i32> {
     let mut range = io_uring_file_index_range { off, len, resv: 0 };
     register_with(live(ring), FILE_ALLOC_RANGE, &mut range)
 }
@@ -455,8 +493,8 @@ pub fn register_file_alloc_range(ring: LiveRing, off: u32, len: u32) -> SysResul
 ///
 /// # Safety
 /// As [`register_buffers`]; `tags`, unless null, readable for `nr` entries.
-pub unsafe fn register_buffers_tags(
-    ring: LiveRing,
+pub unsafe fn register_buffers_tags<W: Watch>(
+    ring: LiveRing<W>,
     iovecs: *const libc::iovec,
     tags: *const u64,
     nr: u32,
@@ -474,7 +512,7 @@ pub unsafe fn register_buffers_tags(
 }
 
 /// `io_uring_register_buffers_sparse`: an empty buffer table of `nr` slots.
-pub fn register_buffers_sparse(ring: LiveRing, nr: u32) -> SysResult<i32> {
+pub fn register_buffers_sparse<W: Watch>(ring: LiveRing<W>, nr: u32) -> SysResult<i32> {
     sparse_table(ring, IORING_REGISTER_BUFFERS2, nr)
 }
 
@@ -482,8 +520,8 @@ pub fn register_buffers_sparse(ring: LiveRing, nr: u32) -> SysResult<i32> {
 ///
 /// # Safety
 /// As [`register_buffers_tags`].
-pub unsafe fn register_buffers_update_tag(
-    ring: LiveRing,
+pub unsafe fn register_buffers_update_tag<W: Watch>(
+    ring: LiveRing<W>,
     off: u32,
     iovecs: *const libc::iovec,
     tags: *const u64,
@@ -508,8 +546,8 @@ pub unsafe fn register_buffers_update_tag(
 /// `IORING_REGISTER_SRC_REGISTERED` in `flags` is kept only when `src` can
 /// be named by its registered index; otherwise the real fd of `src` is used
 /// and the flag dropped.
-pub fn clone_buffers_offset_raw(
-    dst: LiveRing,
+pub fn clone_buffers_offset_raw<W: Watch>(
+    dst: LiveRing<W>,
     src: LiveRing,
     dst_off: u32,
     src_off: u32,
@@ -536,8 +574,8 @@ pub fn clone_buffers_offset_raw(
 
 /// `io_uring_clone_buffers_offset`: [`clone_buffers_offset_raw`], naming
 /// `src` by its registered index when possible.
-pub fn clone_buffers_offset(
-    dst: LiveRing,
+pub fn clone_buffers_offset<W: Watch>(
+    dst: LiveRing<W>,
     src: LiveRing,
     dst_off: u32,
     src_off: u32,
@@ -555,12 +593,12 @@ pub fn clone_buffers_offset(
 }
 
 /// `io_uring_clone_buffers`: all of `src`'s buffers into an empty `dst` table.
-pub fn clone_buffers(dst: LiveRing, src: LiveRing) -> SysResult<i32> {
+pub fn clone_buffers<W: Watch>(dst: LiveRing<W>, src: LiveRing) -> SysResult<i32> {
     clone_buffers_offset_raw(dst, src, 0, 0, 0, IORING_REGISTER_SRC_REGISTERED)
 }
 
 /// `__io_uring_clone_buffers`: all of `src`'s buffers, with caller flags.
-pub fn clone_buffers_raw(dst: LiveRing, src: LiveRing, flags: u32) -> SysResult<i32> {
+pub fn clone_buffers_raw<W: Watch>(dst: LiveRing<W>, src: LiveRing, flags: u32) -> SysResult<i32> {
     clone_buffers_offset_raw(dst, src, 0, 0, 0, flags)
 }
 

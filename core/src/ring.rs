@@ -47,6 +47,7 @@ use core::marker::PhantomData;
 use core::ptr::{addr_of, addr_of_mut, NonNull};
 use core::sync::atomic::AtomicU32;
 
+use crate::observe::{Unwatched, Watch};
 use crate::structs::{int_flags, io_uring};
 use crate::uapi::{io_uring_cqe, io_uring_sqe};
 
@@ -55,9 +56,12 @@ use crate::uapi::{io_uring_cqe, io_uring_sqe};
 ///
 /// Built once per C call by [`LiveRing::from_ptr`], which is where the C
 /// caller's promise is taken; every method below is safe because of it.
+/// `W` says whether the call is observed (decided at the C boundary, see
+/// [`crate::observe`]); the unobserved handle is one pointer.
 #[derive(Clone, Copy)]
-pub struct LiveRing<'a> {
+pub struct LiveRing<'a, W: Watch = Unwatched> {
     ring: NonNull<io_uring>,
+    watch: W,
     _ring: PhantomData<&'a io_uring>,
 }
 
@@ -95,8 +99,44 @@ impl<'a> LiveRing<'a> {
     pub unsafe fn from_ptr(ring: *mut io_uring) -> Option<LiveRing<'a>> {
         Some(LiveRing {
             ring: NonNull::new(ring)?,
+            watch: Unwatched,
             _ring: PhantomData,
         })
+    }
+
+    /// The same ring, observed as `watch` says.
+    #[inline(always)]
+    pub fn observed_by<W: Watch>(self, watch: W) -> LiveRing<'a, W> {
+        LiveRing {
+            ring: self.ring,
+            watch,
+            _ring: PhantomData,
+        }
+    }
+}
+
+impl<'a, W: Watch> LiveRing<'a, W> {
+    /// Whether (and by whom) this call is observed.
+    #[inline(always)]
+    pub fn watch(self) -> W {
+        self.watch
+    }
+
+    /// The same ring, for work inside a call that is not reported on its
+    /// own (the call reports once, at its end).
+    #[inline(always)]
+    pub fn unwatched(self) -> LiveRing<'a> {
+        LiveRing {
+            ring: self.ring,
+            watch: Unwatched,
+            _ring: PhantomData,
+        }
+    }
+
+    /// The ring pointer, for the observer's views.
+    #[inline(always)]
+    pub fn as_non_null(self) -> NonNull<io_uring> {
+        self.ring
     }
 
     /// The C caller's pointer, for identity only (diagnostics find their

@@ -505,9 +505,6 @@ pub unsafe fn resize_rings(ring: &mut io_uring, p: &mut io_uring_params) -> SysR
     // SAFETY: forwarded caller guarantee.
     let ret = unsafe { resize_inner(ring, p) };
     p.flags = 0;
-    if ret.is_ok() {
-        crate::hooks::ring_changed(ring);
-    }
     ret
 }
 

@@ -3,7 +3,7 @@
 //! core and at the C boundary, and the child process it must run in.
 //!
 //! An observer is installed once per process, before any ring exists
-//! (`hooks::install`), and every test of a test binary shares the process;
+//! (`observe::install`), and every test of a test binary shares the process;
 //! so an observed test runs its body in a child: the test binary again,
 //! asked for that one test alone, with `OBSERVED_CHILD` naming the observer
 //! mode to install first ([`in_observed_child!`]). The parent only starts
@@ -13,7 +13,7 @@ use core::ffi::c_void;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Mutex;
 
-use crate::hooks::{self, CallName, CompleteSide, Observer, SubmitSide};
+use crate::observe::{self, CallName, Caller, CompleteSide, Observer, SubmitSide};
 use crate::structs::io_uring;
 use crate::test_ring::write_byte;
 use crate::uapi::io_uring_params;
@@ -115,10 +115,10 @@ extern "C" fn ring_created(ring: &io_uring) {
         sq_entries: ring.sq.ring_entries,
     });
 }
-extern "C" fn ring_changed(_: &io_uring) {
+extern "C" fn ring_changed(_: &io_uring, _: Caller) {
     tell(Told::Other("ring_changed"));
 }
-extern "C" fn ring_exit(_: &io_uring) {
+extern "C" fn ring_exit(_: &io_uring, _: Caller) {
     tell(Told::Other("ring_exit"));
 }
 extern "C" fn submitted(
@@ -127,6 +127,7 @@ extern "C" fn submitted(
     result: i32,
     enters: u32,
     entered_ns: u64,
+    _: Caller,
 ) {
     tell(Told::Submitted {
         reaped: cq.is_some(),
@@ -135,14 +136,14 @@ extern "C" fn submitted(
         timed: entered_ns != 0,
     });
 }
-extern "C" fn reaped(_: CompleteSide<'_>, result: i32, enters: u32, entered_ns: u64) {
+extern "C" fn reaped(_: CompleteSide<'_>, result: i32, enters: u32, entered_ns: u64, _: Caller) {
     tell(Told::Reaped {
         result,
         enters,
         timed: entered_ns != 0,
     });
 }
-extern "C" fn waiting(cq: CompleteSide<'_>, wait_nr: u32, timed: bool) {
+extern "C" fn waiting(cq: CompleteSide<'_>, wait_nr: u32, timed: bool, _: Caller) {
     // SAFETY: the ring is live for the wait that reports, and each test's
     // one thread both submits and waits: it is the ring's submitter.
     let sq = unsafe { SubmitSide::new(core::ptr::NonNull::new(cq.id().cast_mut()).unwrap()) };
@@ -179,20 +180,19 @@ pub fn is_child(mode: &str) -> bool {
     std::env::var(CHILD).as_deref() == Ok(mode)
 }
 
-/// Installs the test observer (`rings`: it watches the submit and wait
-/// paths too), in the child, first thing.
-pub fn install(rings: bool) {
+/// Installs the test observer, in the child, first thing.
+pub fn install() {
     // SAFETY: the child runs this one test on one thread (the parent asked
     // for it alone), and nothing has called the library in it yet.
-    unsafe { hooks::install(&OBSERVER, rings) };
+    unsafe { observe::install(&OBSERVER) };
 }
 
 /// The start of an observed test: in the parent, runs the test alone in a
-/// child under observer `mode` and returns; in that child, installs the
-/// observer (`rings`: watching the submit and wait paths too) and goes on.
+/// child (`mode` names it) and returns; in that child, installs the
+/// observer and goes on.
 #[macro_export]
 macro_rules! in_observed_child {
-    ($mode:literal, $rings:expr) => {
+    ($mode:literal) => {
         fn here() {}
         if !$crate::test_observer::is_child($mode) {
             $crate::test_ring::require_uring!();
@@ -202,7 +202,7 @@ macro_rules! in_observed_child {
             );
             return;
         }
-        $crate::test_observer::install($rings);
+        $crate::test_observer::install();
     };
 }
 pub use crate::in_observed_child;

@@ -259,6 +259,13 @@ impl TestRing {
         // SAFETY: the ring was set up by `setup` and lives as long as `self`.
         unsafe { LiveRing::from_ptr(&mut self.0) }.unwrap()
     }
+
+    /// The ring as an observed call takes it (reporting to the installed
+    /// observer, if any), as the C boundary's observed path makes it.
+    pub fn watched(&mut self) -> LiveRing<'_, crate::observe::Watched> {
+        self.live()
+            .observed_by(crate::observe::watched_or_silent(core::ptr::null()))
+    }
 }
 
 impl Drop for TestRing {

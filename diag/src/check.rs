@@ -41,11 +41,13 @@ use core::ptr::{null_mut, NonNull};
 use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
 use super::line::Line;
+use super::memory::Mapped;
 use super::names::{self, OPCODE};
+use super::output::SavedErrno;
 use super::sysinfo;
 use crate::structs::io_uring;
 use crate::uapi::*;
-use uring_core::hooks::{self, CompleteSide, CqeArray, SqeArray, SubmitSide};
+use uring_core::observe::{self, Caller, CompleteSide, CqeArray, SqeArray, SubmitSide};
 
 const MAX_RINGS: usize = 64;
 /// Buckets of the request table (a power of two) and slots of one bucket
@@ -112,14 +114,46 @@ pub fn start() -> bool {
         _ => 1,
     };
     MODE.store(mode, Ordering::Relaxed);
-    // SAFETY: registers a handler with no preconditions; it only bumps an
-    // atomic in the child.
-    unsafe { libc::pthread_atfork(None, None, Some(forked)) };
+    find_single_threaded();
     true
 }
 
-extern "C" fn forked() {
+/// In a child after fork (the object's fork handler).
+pub fn forked() {
     FORK_GEN.fetch_add(1, Ordering::Relaxed);
+}
+
+/// The last detach: checks stop; unless `exiting` (other threads may still
+/// be in a hook), the records go too.
+pub fn release(exiting: bool) {
+    MODE.store(0, Ordering::Relaxed);
+    if exiting {
+        return;
+    }
+    for s in SLOTS.iter() {
+        let ring = s.ring.load(Ordering::Relaxed);
+        if ring != 0 {
+            drop(remove(ring));
+        }
+    }
+}
+
+/// glibc's `__libc_single_threaded` (it stays 0 once a second thread was
+/// made), found at attach; null where the C library has none.
+static SINGLE_THREADED: AtomicPtr<u8> = AtomicPtr::new(null_mut());
+
+fn find_single_threaded() {
+    // SAFETY: a NUL-terminated name; RTLD_DEFAULT searches the process.
+    let p = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"__libc_single_threaded".as_ptr()) };
+    SINGLE_THREADED.store(p.cast(), Ordering::Relaxed);
+}
+
+/// Whether the process has only ever had one thread (false when unknown).
+fn single_threaded() -> bool {
+    let p = SINGLE_THREADED.load(Ordering::Relaxed);
+    // SAFETY: the C library's flag, a `char` it documents as readable by
+    // programs at any time (a volatile read: it changes behind our back).
+    !p.is_null() && unsafe { p.read_volatile() } != 0
 }
 
 /// The kind bits of `Req::state` (above its count); none for a plain
@@ -189,13 +223,18 @@ const DETOUR_SETUP: u8 = 1 << 2;
 /// `RingCheck::detour`: the owner thread is not known yet.
 const DETOUR_OWNER: u8 = 1 << 3;
 
-/// One checked ring; allocated zeroed (every field valid as zero bytes).
+/// One checked ring; a mapping of its own, zeroed (every field valid as
+/// zero bytes).
 struct RingCheck {
     id: u32,
     ring: usize,
     flags: u32,
-    /// The thread that owns a SINGLE_ISSUER ring (0: not known yet).
+    /// The program's call site of the library call now being checked.
+    caller: usize,
+    /// The thread that owns a SINGLE_ISSUER ring (0: not known yet), and
+    /// its name when it became the owner.
     owner_tid: i32,
+    owner_name: [u8; 16],
     /// The thread that made the ring's last submit call (at first the one
     /// that set it up; 0: none): the one whose private SQ tail the checker
     /// may read when it waits (`waiting`).
@@ -250,11 +289,11 @@ impl RingCheck {
             self.detour &= !DETOUR_ENDED;
         }
     }
-    fn set_owner(&mut self, tid: i32) {
-        self.owner_tid = tid;
-        if tid != 0 {
-            self.detour &= !DETOUR_OWNER;
-        }
+    /// The calling thread becomes the ring's owner.
+    fn set_owner_here(&mut self) {
+        self.owner_tid = gettid();
+        self.owner_name = this_thread_name();
+        self.detour &= !DETOUR_OWNER;
     }
 }
 
@@ -312,13 +351,15 @@ fn with_ring<R>(ring: usize, f: impl FnOnce(&mut RingCheck) -> R) -> Option<R> {
 }
 
 /// Takes `ring`'s record out of the table for good.
-fn remove(ring: usize) -> Option<NonNull<RingCheck>> {
+fn remove(ring: usize) -> Option<Mapped<RingCheck>> {
     let slot = SLOTS
         .iter()
         .find(|s| s.ring.load(Ordering::Relaxed) == ring)?;
     let rec = NonNull::new(slot.rec.swap(null_mut(), Ordering::Acquire))?;
     slot.ring.store(0, Ordering::Release);
-    Some(rec)
+    // SAFETY: a record is put in a slot only from `Mapped::into_raw`, and
+    // the swap above took it out for good.
+    Some(unsafe { Mapped::from_raw(rec) })
 }
 
 /// The library call a check runs in, as its findings name it.
@@ -365,34 +406,23 @@ fn this_thread() -> libc::pthread_t {
 // Findings
 // ---------------------------------------------------------------------------
 
-/// Appends `tid (name)` with the name from /proc (or `?`).
-fn thread(l: &mut Line, tid: i32) {
+/// The calling thread's name (as `prctl` gives it: no file is opened).
+fn this_thread_name() -> [u8; 16] {
+    let mut name = [0u8; 16];
+    // SAFETY: PR_GET_NAME writes at most 16 bytes, NUL-terminated, into
+    // the buffer.
+    unsafe { libc::prctl(libc::PR_GET_NAME, name.as_mut_ptr()) };
+    name
+}
+
+/// Appends `tid (name)` (`?` for a name not known).
+fn thread(l: &mut Line, tid: i32, name: &[u8; 16]) {
     l.u(tid.max(0) as u64).s(" (");
-    let mut path = Line::new();
-    path.s("/proc/self/task/").u(tid.max(0) as u64).s("/comm");
-    let mut p = [0u8; 48];
-    let n = path.as_bytes().len().min(p.len() - 1);
-    p[..n].copy_from_slice(&path.as_bytes()[..n]);
-    let mut name = [0u8; 32];
-    let mut got = 0usize;
-    // SAFETY: a NUL-terminated path; read into a live buffer; the fd is ours.
-    unsafe {
-        let fd = libc::open(p.as_ptr().cast(), libc::O_RDONLY | libc::O_CLOEXEC);
-        if fd >= 0 {
-            let r = libc::read(fd, name.as_mut_ptr().cast(), name.len());
-            if r > 0 {
-                got = r as usize;
-            }
-            libc::close(fd);
-        }
-    }
-    let name = &name[..got];
-    let name = name.strip_suffix(b"\n").unwrap_or(name);
-    if name.is_empty() {
-        l.s("?");
-    } else {
-        l.bytes(name);
-    }
+    let len = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+    match name.get(..len) {
+        Some(n) if !n.is_empty() => l.bytes(n),
+        _ => l.s("?"),
+    };
     l.s(")");
 }
 
@@ -427,26 +457,48 @@ fn ring_fd_now(c: &RingCheck) -> i32 {
     unsafe { CompleteSide::new(p) }.ring_fd()
 }
 
+/// A finding being written: its first line, and the program's `errno`,
+/// kept from before the first system call the finding makes until it is
+/// reported.
+struct Finding {
+    line: Line,
+    _errno: SavedErrno,
+}
+
+impl core::ops::Deref for Finding {
+    type Target = Line;
+    fn deref(&self) -> &Line {
+        &self.line
+    }
+}
+
+impl core::ops::DerefMut for Finding {
+    fn deref_mut(&mut self) -> &mut Line {
+        &mut self.line
+    }
+}
+
 /// The head of a finding: `uring-check: <tag>: ring N (fd F), thread T
 /// (name), in <call> called from <return address>: `.
 #[cold]
 #[inline(never)]
-fn head(c: &RingCheck, tag: &str, call: Call) -> Line {
+fn head(c: &RingCheck, tag: &str, call: Call) -> Finding {
+    let _errno = SavedErrno::save();
     let mut l = Line::new();
     l.s("uring-check: ").s(tag).s(": ring ").u(u64::from(c.id));
     l.s(" (fd ").i(i64::from(ring_fd_now(c))).s("), thread ");
-    thread(&mut l, gettid());
+    thread(&mut l, gettid(), &this_thread_name());
     l.s(", in ").s(call.text());
-    super::call_site::append(&mut l);
+    super::call_site::append(&mut l, c.caller as Caller);
     l.s(": ");
-    l
+    Finding { line: l, _errno }
 }
 
 /// Prints a finding (once per kind and ring): the first line built by the
 /// caller, then why and the fix; aborts in abort mode.
 #[cold]
 #[inline(never)]
-fn report(c: &mut RingCheck, kind: u32, mut first: Line, why: &str, fix: &str) {
+fn report(c: &mut RingCheck, kind: u32, mut first: Finding, why: &str, fix: &str) {
     c.reported |= kind;
     first.emit_stderr();
     let mut l = Line::new();
@@ -1163,7 +1215,7 @@ fn owner_thread(c: &mut RingCheck, call: Call) {
     });
     l.s(" ring belongs to the thread ");
     if c.owner_tid > 0 {
-        thread(&mut l, c.owner_tid);
+        thread(&mut l, c.owner_tid, &c.owner_name);
         if c.owner_from_enable {
             l.s(", which enabled it (the ring was set up IORING_SETUP_R_DISABLED: the thread that calls io_uring_enable_rings becomes its owner) and submitted first");
         } else {
@@ -1186,21 +1238,15 @@ fn owner_thread(c: &mut RingCheck, call: Call) {
 // ---------------------------------------------------------------------------
 
 pub fn ring_created(ring: &io_uring) {
-    // SAFETY: calloc; zeroed bytes are a valid RingCheck.
-    let Some(rec) = NonNull::new(
-        unsafe { libc::calloc(1, core::mem::size_of::<RingCheck>()) }.cast::<RingCheck>(),
-    ) else {
+    let Some(mut rec) = Mapped::<RingCheck>::zeroed() else {
         return;
     };
     let id = core::ptr::from_ref(ring) as usize;
-    if let Some(old) = remove(id) {
-        // SAFETY: from calloc, out of the table.
-        unsafe { libc::free(old.as_ptr().cast()) };
-    }
-    let (sq, cq) = hooks::both_sides(ring);
-    let mut p = rec;
-    // SAFETY: freshly allocated, ours alone.
-    let c = unsafe { p.as_mut() };
+    // A record left for this address (a ring never torn down whose memory
+    // was reused) goes.
+    drop(remove(id));
+    let (sq, cq) = observe::both_sides(ring);
+    let c = &mut *rec;
     c.id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
     c.ring = id;
     c.flags = ring.flags;
@@ -1209,7 +1255,7 @@ pub fn ring_created(ring: &io_uring) {
     // SQEs, as far as the checker can tell.
     c.submitter = this_thread();
     if ring.flags & IORING_SETUP_R_DISABLED == 0 {
-        c.set_owner(gettid());
+        c.set_owner_here();
     }
     // SAFETY: no preconditions.
     c.pid = unsafe { libc::getpid() };
@@ -1229,32 +1275,30 @@ pub fn ring_created(ring: &io_uring) {
             .compare_exchange(0, id, Ordering::AcqRel, Ordering::Relaxed)
             .is_ok()
     });
-    match claimed {
-        Some(slot) => slot.rec.store(rec.as_ptr(), Ordering::Release),
-        // SAFETY: from calloc, never published.
-        None => unsafe { libc::free(rec.as_ptr().cast()) },
+    // Unclaimed (the table is full), the record is dropped: unmapped.
+    if let Some(slot) = claimed {
+        slot.rec.store(rec.into_raw().as_ptr(), Ordering::Release);
     }
 }
 
-pub fn ring_changed(ring: &io_uring) {
-    let (sq, cq) = hooks::both_sides(ring);
+pub fn ring_changed(ring: &io_uring, caller: Caller) {
+    let (sq, cq) = observe::both_sides(ring);
     with_ring(core::ptr::from_ref(ring) as usize, |c| {
+        c.caller = caller as usize;
         walk_cq(c, cq, Call::Change);
         c.sq_cursor = consumed_mark(sq);
         c.cq_cursor = cq.cq_khead();
     });
 }
 
-pub fn ring_exit(ring: &io_uring) {
-    let (_, cq) = hooks::both_sides(ring);
+pub fn ring_exit(ring: &io_uring, caller: Caller) {
+    let (_, cq) = observe::both_sides(ring);
     // The CQEs the program consumed inline since the last call seen.
     with_ring(core::ptr::from_ref(ring) as usize, |c| {
+        c.caller = caller as usize;
         walk_cq(c, cq, Call::Exit);
     });
-    if let Some(rec) = remove(core::ptr::from_ref(ring) as usize) {
-        // SAFETY: from calloc, out of the table.
-        unsafe { libc::free(rec.as_ptr().cast()) };
-    }
+    drop(remove(core::ptr::from_ref(ring) as usize));
 }
 
 /// A submit call is done. The common case (a plain ring the checks have
@@ -1263,7 +1307,13 @@ pub fn ring_exit(ring: &io_uring) {
 /// continuation where the general code takes over, with the same outcome
 /// as `submitted_general` from the start: so it keeps nothing in saved
 /// registers.
-pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, enters: u32) {
+pub fn submitted(
+    sq: SubmitSide<'_>,
+    cq: Option<CompleteSide<'_>>,
+    result: i32,
+    enters: u32,
+    caller: Caller,
+) {
     let call = if cq.is_some() {
         Call::SubmitWait
     } else {
@@ -1274,6 +1324,7 @@ pub fn submitted(sq: SubmitSide<'_>, cq: Option<CompleteSide<'_>>, result: i32, 
     };
     let c = out.rec();
     c.submitter = this_thread();
+    c.caller = caller as usize;
     // A fork, -EEXIST, an owner to learn, the peek streak of a
     // DEFER_TASKRUN ring, a ring the general walks follow, counts given up,
     // a multishot request that ended: the general code (whose own tests of
@@ -1340,7 +1391,7 @@ fn submitted_general(
     common(c, call);
     eexist(c, call, result);
     if c.owner_tid == 0 && result > 0 {
-        c.set_owner(gettid());
+        c.set_owner_here();
         c.owner_from_enable = true;
     }
     walk_sq_fast(c, sq);
@@ -1421,9 +1472,10 @@ fn submitted_overflow(c: &mut RingCheck, sq: SubmitSide<'_>, call: Call) {
     }
 }
 
-pub fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32) {
+pub fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32, caller: Caller) {
     let call = Call::Reap;
     with_ring(cq.id() as usize, |c| {
+        c.caller = caller as usize;
         common(c, call);
         eexist(c, call, result);
         walk_cq_fast(c, cq, call);
@@ -1467,9 +1519,10 @@ fn idle_deferred(c: &mut RingCheck, call: Call, result: i32) {
     }
 }
 
-pub fn waiting(cq: CompleteSide<'_>, wait_nr: u32, timed: bool) {
+pub fn waiting(cq: CompleteSide<'_>, wait_nr: u32, timed: bool, caller: Caller) {
     let call = Call::Wait;
     with_ring(cq.id() as usize, |c| {
+        c.caller = caller as usize;
         common(c, call);
         walk_cq_fast(c, cq, call);
         let ready = cq.cq_ktail().wrapping_sub(cq.cq_khead());
@@ -1522,12 +1575,22 @@ pub fn waiting(cq: CompleteSide<'_>, wait_nr: u32, timed: bool) {
 }
 
 /// SQEs taken from the SQ that no submit call has handed to the kernel,
-/// when the waiting thread is the ring's submitter; else 0. The count
-/// reads the submitter's private SQ tail, a plain variable of that thread:
-/// a waiter on another thread (liburing lets one thread submit while
-/// another reaps) reading it would race with its `io_uring_get_sqe`.
+/// when the waiting thread may know; else 0.
+///
+/// The count reads the SQ's private tail, a plain variable that
+/// `io_uring_get_sqe` (inline in the program) moves on whichever thread
+/// takes SQEs, with no synchronisation the waiting thread could share:
+/// liburing lets one thread submit while another waits. So it is read only
+/// where no other thread can be taking SQEs: the process has only ever had
+/// this one thread, or the ring is `SINGLE_ISSUER`, this thread is its
+/// owner (the one thread the kernel lets submit, hence the SQ side's) and
+/// made its last submit call.
 fn unsubmitted_here(c: &RingCheck, cq: CompleteSide<'_>) -> u32 {
     if c.submitter != this_thread() {
+        return 0;
+    }
+    let owner = c.flags & IORING_SETUP_SINGLE_ISSUER != 0 && c.owner_tid == gettid();
+    if !owner && !single_threaded() {
         return 0;
     }
     let Some(p) = NonNull::new(cq.id().cast_mut()) else {

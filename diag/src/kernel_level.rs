@@ -66,6 +66,26 @@ fn evidence() -> Option<(u32, u32)> {
     for bit in (0..32).map(|b| 1u32 << b).filter(|b| p.features & b != 0) {
         note(FEATURES.since_of(i128::from(bit)));
     }
+    supported_ops_of(fd, |op| note(REQUEST_OPCODES.since_of(i128::from(op))));
+    let _ = syscall::close(fd);
+    newest
+}
+
+/// Calls `each` with every opcode the kernel supports, from a probe of a
+/// test ring of its own; false when no ring or probe could be had.
+pub fn supported_ops(each: impl FnMut(u8)) -> bool {
+    let mut p = io_uring_params::default();
+    // SAFETY: `p` is a live, writable io_uring_params.
+    let Ok(fd) = (unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }) else {
+        return false;
+    };
+    let probed = supported_ops_of(fd, each);
+    let _ = syscall::close(fd);
+    probed
+}
+
+/// [`supported_ops`] of the test ring `fd`.
+fn supported_ops_of(fd: i32, mut each: impl FnMut(u8)) -> bool {
     // SAFETY: all-zero is a valid probe (plain integers).
     let mut probe: ProbeBuf = unsafe { core::mem::zeroed() };
     // SAFETY: the kernel writes at most 256 opcode entries after the
@@ -78,17 +98,17 @@ fn evidence() -> Option<(u32, u32)> {
             256,
         )
     };
-    if probed.is_ok() {
-        let n = usize::from(probe.head.ops_len).min(probe.ops.len());
-        for op in probe.ops[..n]
-            .iter()
-            .filter(|o| o.flags & IO_URING_OP_SUPPORTED != 0)
-        {
-            note(REQUEST_OPCODES.since_of(i128::from(op.op)));
-        }
+    if probed.is_err() {
+        return false;
     }
-    let _ = syscall::close(fd);
-    newest
+    let n = usize::from(probe.head.ops_len).min(probe.ops.len());
+    for op in probe.ops[..n]
+        .iter()
+        .filter(|o| o.flags & IO_URING_OP_SUPPORTED != 0)
+    {
+        each(op.op);
+    }
+    true
 }
 
 /// Whether the kernel takes `flag` (an `IOU_PBUF_RING_*` bit) when

@@ -25,27 +25,37 @@
 //!
 //! # How it attaches
 //! This crate is built into its own shared object, which the library
-//! loads only when one of the variables is set ([`attach`] is the one
-//! function it exports). It is an observer behind the core's hooks
-//! (`uring_core::hooks`): nothing in the library depends on it, and it
-//! makes no system call on the program's rings.
+//! loads only when one of the variables is set, and verifies before it
+//! loads it. It is an observer behind the core's observation points
+//! (`uring_core::observe`): nothing in the library depends on it, and it
+//! makes no system call on the program's rings. Every library that loads
+//! it (`liburing.so.2`, `liburing-ffi.so.2`) or links it (`liburing-diag.a`)
+//! calls [`uring_diag_attach`] once and [`uring_diag_detach`] when it is
+//! unloaded; the object keeps one attachment for all of them (one trace,
+//! one duplicate of stderr), set up at the first attach and released at
+//! the last detach (or at exit).
 //!
 //! # What it must never do
-//! Change what the program does: every write goes through [`output`]
-//! (no SIGPIPE, no blocking, never into a descriptor that is no longer the
-//! trace's own, a size cap), and no lock is held across a system call or
-//! waited for (the trace's records are checked out lock-free, see
-//! [`trace`]), so fork and signal handlers cannot deadlock on it.
+//! Change what the program does. It holds no descriptor of the program's
+//! but one duplicate of stderr high above the program's numbers, and a
+//! trace file only as shared mappings ([`output`]); its memory is mappings
+//! of its own, never the program's allocator ([`memory`]); it reads no
+//! stack (a finding's call site is the return address the C boundary
+//! recorded, [`call_site`]); `errno` is saved around everything that may
+//! set it; no lock is held across a system call or waited for (records are
+//! checked out lock-free), so fork and signal handlers cannot deadlock on
+//! it.
 #![cfg_attr(not(test), no_std)]
 
 use core::ffi::c_void;
 use core::sync::atomic::{AtomicBool, Ordering};
 
-use uring_core::hooks::{self, Attachment, CallName};
+use uring_core::observe::{self, Attachment, CallName, Caller};
 use uring_core::syscall::Errno;
 use uring_core::uapi::io_uring_params;
 // The core's modules under their own names.
-use uring_core::{geometry, probe, queue, setup, structs, syscall, uapi};
+use uring_core::{geometry, queue, setup, structs, syscall, uapi};
+use core::sync::atomic::AtomicUsize;
 // Names from the uapi tables, and facts about the system (with errno names)
 // from the sysinfo crate: `uring-info` reads both too, so the two agree.
 use uring_core::uapi::names;
@@ -57,6 +67,7 @@ mod check;
 mod feature_cause;
 mod kernel_level;
 pub mod line;
+mod memory;
 mod op_flags;
 pub mod output;
 mod register_cause;
@@ -75,14 +86,15 @@ pub(crate) fn idle_summaries() -> bool {
     IDLE_SUMMARIES.load(Ordering::Relaxed)
 }
 
-// Print the summaries of rings the program never tore down. Not under Miri.
+// The last release at exit, when no library detached (a static program),
+// after the exit handlers. Not under Miri.
 #[cfg(not(miri))]
 #[used]
 #[link_section = ".fini_array"]
-static SUMMARIES_AT_EXIT: extern "C" fn() = at_exit;
+static RELEASE_AT_EXIT: extern "C" fn() = at_exit;
 
-/// The observer installed when either variable is set.
-static OBSERVER: hooks::Observer = hooks::Observer {
+/// The observer installed when any variable is set.
+static OBSERVER: observe::Observer = observe::Observer {
     setup_failed,
     ring_created,
     ring_changed,
@@ -99,7 +111,7 @@ static OBSERVER: hooks::Observer = hooks::Observer {
 /// The observer installed when `LIBURING_CHECK` is on without the trace:
 /// the per-call hooks go straight to the checker (no test of the trace, and
 /// a frame only as large as the checker needs).
-static CHECK_OBSERVER: hooks::Observer = hooks::Observer {
+static CHECK_OBSERVER: observe::Observer = observe::Observer {
     setup_failed,
     ring_created,
     ring_changed,
@@ -113,22 +125,24 @@ static CHECK_OBSERVER: hooks::Observer = hooks::Observer {
 };
 
 extern "C" fn check_submitted(
-    sq: hooks::SubmitSide<'_>,
-    cq: Option<hooks::CompleteSide<'_>>,
+    sq: observe::SubmitSide<'_>,
+    cq: Option<observe::CompleteSide<'_>>,
     result: i32,
     enters: u32,
     _entered_ns: u64,
+    caller: Caller,
 ) {
-    check::submitted(sq, cq, result, enters);
+    check::submitted(sq, cq, result, enters, caller);
 }
 
 extern "C" fn check_reaped(
-    cq: hooks::CompleteSide<'_>,
+    cq: observe::CompleteSide<'_>,
     result: i32,
     enters: u32,
     _entered_ns: u64,
+    caller: Caller,
 ) {
-    check::reaped(cq, result, enters);
+    check::reaped(cq, result, enters, caller);
 }
 
 /// `LIBURING_TRACE` was on at attach: the trace follows rings (its
@@ -140,8 +154,11 @@ fn trace_on() -> bool {
 }
 
 // The ring hooks go to the trace and to the checker, each when asked for.
+// They run at setup, teardown and ring changes: errno is kept around them
+// whole (the trace's and the checker's mappings are made or unmapped here).
 
 extern "C" fn ring_created(ring: &structs::io_uring) {
+    let _errno = output::SavedErrno::save();
     if trace_on() {
         trace::ring_created(ring);
     }
@@ -150,51 +167,60 @@ extern "C" fn ring_created(ring: &structs::io_uring) {
     }
 }
 
-extern "C" fn ring_changed(ring: &structs::io_uring) {
+extern "C" fn ring_changed(ring: &structs::io_uring, caller: Caller) {
+    let _errno = output::SavedErrno::save();
     if trace_on() {
         trace::ring_changed(ring);
     }
     if check::checking() {
-        check::ring_changed(ring);
+        check::ring_changed(ring, caller);
     }
 }
 
-extern "C" fn ring_exit(ring: &structs::io_uring) {
+extern "C" fn ring_exit(ring: &structs::io_uring, caller: Caller) {
+    let _errno = output::SavedErrno::save();
     if trace_on() {
         trace::ring_exit(ring);
     }
     if check::checking() {
-        check::ring_exit(ring);
+        check::ring_exit(ring, caller);
     }
 }
 
 extern "C" fn submitted(
-    sq: hooks::SubmitSide<'_>,
-    cq: Option<hooks::CompleteSide<'_>>,
+    sq: observe::SubmitSide<'_>,
+    cq: Option<observe::CompleteSide<'_>>,
     result: i32,
     enters: u32,
     entered_ns: u64,
+    caller: Caller,
 ) {
     if trace_on() {
         trace::submitted(sq, cq, result, enters, entered_ns);
     }
     if check::checking() {
-        check::submitted(sq, cq, result, enters);
+        check::submitted(sq, cq, result, enters, caller);
     }
 }
 
-extern "C" fn reaped(cq: hooks::CompleteSide<'_>, result: i32, enters: u32, entered_ns: u64) {
+extern "C" fn reaped(
+    cq: observe::CompleteSide<'_>,
+    result: i32,
+    enters: u32,
+    entered_ns: u64,
+    caller: Caller,
+) {
     if trace_on() {
         trace::reaped(cq, result, enters, entered_ns);
     }
     if check::checking() {
-        check::reaped(cq, result, enters);
+        check::reaped(cq, result, enters, caller);
     }
 }
 
-extern "C" fn waiting(cq: hooks::CompleteSide<'_>, wait_nr: u32, timed: bool) {
+extern "C" fn waiting(cq: observe::CompleteSide<'_>, wait_nr: u32, timed: bool, caller: Caller) {
     if check::checking() {
-        check::waiting(cq, wait_nr, timed);
+        check::waiting(cq, wait_nr, timed, caller);
     }
 }
 
@@ -207,56 +233,120 @@ fn asks(name: &core::ffi::CStr) -> bool {
     !v.is_null() && !matches!(unsafe { *v } as u8, 0 | b'0')
 }
 
-/// The diagnostics object's one entry point, called by the library's
-/// load-time constructor with the digest of the interface it was built
-/// with: reads the variables, opens the trace target, and returns the
+/// Libraries attached (see the module comment).
+static ATTACHED: AtomicUsize = AtomicUsize::new(0);
+/// The first attach asked for something (so the others get the observer).
+static ASKED: AtomicBool = AtomicBool::new(false);
+/// The process is exiting (set by an exit handler, which runs before any
+/// library's destructor): threads may still be running, so the last
+/// release unmaps and closes nothing.
+static EXITING: AtomicBool = AtomicBool::new(false);
+/// This load of the object registered its exit and fork handlers (they go
+/// with it when it is unloaded).
+static HANDLERS: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn exiting() {
+    EXITING.store(true, Ordering::Relaxed);
+}
+
+extern "C" fn forked_child() {
+    check::forked();
+    output::forked();
+}
+
+/// The diagnostics object's entry point, called once by each library that
+/// loads or links it, with the digest of the interface it was built with
+/// and an address inside its own code (null for a static program): on the
+/// first call reads the variables and opens the outputs; returns the
 /// observer to install (or why not).
 #[no_mangle]
-pub extern "C" fn uring_diag_attach(interface: u64) -> Attachment {
+pub extern "C" fn uring_diag_attach(interface: u64, library: *const c_void) -> Attachment {
+    let nothing = |status| Attachment {
+        status,
+        observer: None,
+    };
     // The library loads this object only when a variable is set, but a
     // static program that links it in comes here regardless, and a
     // secure-execution one must get nothing.
     // SAFETY: getauxval has no preconditions; 0 when the entry is absent.
     if unsafe { libc::getauxval(libc::AT_SECURE) } != 0 {
-        return Attachment {
-            status: hooks::NOTHING_ASKED,
-            observer: None,
-            rings: false,
-        };
+        return nothing(observe::NOTHING_ASKED);
     }
-    let nothing = |status| Attachment {
-        status,
-        observer: None,
-        rings: false,
-    };
-    if interface != hooks::INTERFACE {
-        return nothing(hooks::OTHER_INTERFACE);
+    if interface != observe::INTERFACE {
+        return nothing(observe::OTHER_INTERFACE);
     }
+    let _errno = output::SavedErrno::save();
+    if ATTACHED.fetch_add(1, Ordering::AcqRel) == 0 {
+        ASKED.store(start(), Ordering::Release);
+    }
+    call_site::library_at(library);
+    if !ASKED.load(Ordering::Acquire) {
+        uring_diag_detach();
+        return nothing(observe::NOTHING_ASKED);
+    }
+    Attachment {
+        status: observe::ATTACHED,
+        observer: Some(if trace_on() { &OBSERVER } else { &CHECK_OBSERVER }),
+    }
+}
+
+/// The first attach: reads the variables, opens the outputs; whether any
+/// of them asks for something.
+fn start() -> bool {
+    if !HANDLERS.swap(true, Ordering::Relaxed) {
+        // SAFETY: registers handlers with no preconditions: one stores a
+        // flag, the other resets this object's state in a forked child.
+        // (Both are unregistered when this object is unloaded.)
+        unsafe {
+            libc::atexit(exiting);
+            libc::pthread_atfork(None, None, Some(forked_child));
+        }
+    }
+    EXITING.store(false, Ordering::Relaxed);
     DEBUG.store(asks(c"LIBURING_DEBUG"), Ordering::Relaxed);
     IDLE_SUMMARIES.store(asks(c"LIBURING_TRACE_IDLE"), Ordering::Relaxed);
-    let tracing = output::open_trace();
+    let tracing = output::attach();
+    TRACE_ON.store(tracing, Ordering::Relaxed);
     if tracing {
-        TRACE_ON.store(true, Ordering::Relaxed);
         trace::started();
     }
     let checking = check::start();
-    if !tracing && !checking && !debugging() {
-        return nothing(hooks::NOTHING_ASKED);
+    tracing || checking || debugging()
+}
+
+/// Undoes one [`uring_diag_attach`]; the last one releases the outputs
+/// and records (a library being unloaded, or exiting). Returns whether
+/// the process is exiting.
+#[no_mangle]
+pub extern "C" fn uring_diag_detach() -> bool {
+    let exiting = EXITING.load(Ordering::Relaxed);
+    if ATTACHED.fetch_sub(1, Ordering::AcqRel) == 1 {
+        let _errno = output::SavedErrno::save();
+        release(exiting);
     }
-    Attachment {
-        status: hooks::ATTACHED,
-        observer: Some(if tracing { &OBSERVER } else { &CHECK_OBSERVER }),
-        rings: tracing || checking,
+    exiting
+}
+
+/// Ends the attachment: the summaries of the rings never torn down, then
+/// the records and outputs go (only finished when `exiting`).
+fn release(exiting: bool) {
+    if tracing() {
+        trace::finish_all();
     }
+    trace::release(exiting);
+    check::release(exiting);
+    output::release(exiting);
+    TRACE_ON.store(false, Ordering::Relaxed);
+    DEBUG.store(false, Ordering::Relaxed);
+    ASKED.store(false, Ordering::Relaxed);
 }
 
 #[cfg_attr(miri, allow(dead_code))]
 extern "C" fn at_exit() {
-    if tracing() {
-        trace::finish_all();
-    }
-    if trace_on() && output::json() {
-        trace::json_finish();
+    // A static program, whose library never detaches: its last release.
+    if ATTACHED.swap(0, Ordering::AcqRel) != 0 {
+        let _errno = output::SavedErrno::save();
+        release(true);
     }
 }
 
@@ -284,18 +374,21 @@ extern "C" fn setup_failed(
     errno: i32,
 ) {
     if debugging() {
+        let _errno = output::SavedErrno::save();
         setup_cause::explain(call.as_str(), entries, flags, p, Errno(errno));
     }
 }
 
 extern "C" fn register_failed(opcode: u32, arg: *const c_void, nr_args: u32, errno: i32) {
     if debugging() {
+        let _errno = output::SavedErrno::save();
         register_cause::explain(opcode, arg, nr_args, Errno(errno));
     }
 }
 
 extern "C" fn feature_missing(call: CallName, feature: u32, errno: i32) {
     if debugging() {
+        let _errno = output::SavedErrno::save();
         feature_cause::explain(call.as_str(), feature, Errno(errno));
     }
 }

@@ -12,12 +12,12 @@
 //! its `ATTACH_SECTION`) from the shared object, which the library's own
 //! loader attaches instead.
 
-use uring_core::hooks::{self, Observer};
+use uring_core::observe::{self, Observer};
 
 extern "C" {
     /// Installs an observer in the statically linked library (uring-rs's
     /// `attach_diag`).
-    fn __uring_rs_install(observer: &'static Observer, rings: bool);
+    fn __uring_rs_install(observer: &'static Observer);
 }
 
 #[cfg(not(any(test, miri)))]
@@ -29,10 +29,11 @@ static ATTACH_AT_START: extern "C" fn() = attach_at_start;
 extern "C" fn attach_at_start() {
     // The attach function answers NOTHING_ASKED in a secure-execution
     // process itself, as for the shared library's loader.
-    let a = crate::uring_diag_attach(hooks::INTERFACE);
-    if let (hooks::ATTACHED, Some(observer)) = (a.status, a.observer) {
+    // The library is the program itself here: no address tells it apart.
+    let a = crate::uring_diag_attach(observe::INTERFACE, core::ptr::null());
+    if let (observe::ATTACHED, Some(observer)) = (a.status, a.observer) {
         // SAFETY: a constructor of the program: no ring exists and no
         // other thread runs yet.
-        unsafe { __uring_rs_install(observer, a.rings) };
+        unsafe { __uring_rs_install(observer) };
     }
 }

@@ -36,11 +36,12 @@ use core::ptr::{null_mut, NonNull};
 use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
 use super::line::Line;
+use super::memory::Mapped;
 use super::names::{self, CQE_FLAG, OPCODE, SETUP_FLAG, SQE_FLAG};
 use super::{output, sysinfo};
 use crate::structs::io_uring;
 use crate::uapi::*;
-use uring_core::hooks::{self, CompleteSide, SubmitSide};
+use uring_core::observe::{self, CompleteSide, SubmitSide};
 
 /// Rings traced at once; more are set up untraced (with a note).
 const MAX_RINGS: usize = 64;
@@ -100,8 +101,9 @@ struct ErrCount {
     count: u32,
 }
 
-/// One traced ring. Allocated zeroed with `calloc`: every field is valid
-/// as all-zero bytes. Holds values only, never a pointer into the ring.
+/// One traced ring, in a mapping of its own (`Mapped`), zeroed: every
+/// field is valid as all-zero bytes. Holds values only, never a pointer
+/// into the ring.
 struct RingTrace {
     id: u32,
     /// The C caller's ring pointer: identity only, never dereferenced.
@@ -126,10 +128,22 @@ struct RingTrace {
     lat: [OpLatency; LAT_OPS],
     lat_uncounted: u64,
     slowest: [Slow; SLOWEST],
-    /// File offset + 1 of this ring's summary block (0: none yet, -1:
-    /// none could be placed).
-    summary_at: i64,
+    /// Where this ring's summary block is in the trace file.
+    summary_at: Block,
     udata: [UdataSlot; UDATA_SLOTS],
+}
+
+/// Where a ring's summary block is kept current.
+#[derive(Clone, Copy)]
+// The tag first and `NotYet` 0: a zeroed record has no block yet.
+#[repr(u8)]
+enum Block {
+    // Made by a zeroed record, never by name.
+    #[allow(dead_code)]
+    NotYet = 0,
+    At(output::trace_file::BlockAt),
+    /// None could be placed (the summary is appended at the end instead).
+    Nowhere,
 }
 
 /// One ring's place in the table.
@@ -251,9 +265,9 @@ impl Removed {
 
 impl Drop for Removed {
     fn drop(&mut self) {
-        // SAFETY: allocated by `ring_created` with calloc, out of the
-        // table, and no borrow of it outlives `self`.
-        unsafe { libc::free(self.0.as_ptr().cast()) };
+        // SAFETY: made by `ring_created` from `Mapped::into_raw`, out of
+        // the table, and no borrow of it outlives `self`.
+        drop(unsafe { Mapped::from_raw(self.0) });
     }
 }
 
@@ -320,35 +334,23 @@ fn errno(l: &mut Line, e: i32) {
 // ---------------------------------------------------------------------------
 
 /// Opcodes this kernel supports, one bit each, from one probe of a ring of
-/// the trace's own (never the program's) the first time a ring is traced.
+/// the trace's own (never the program's), made at attach: before the
+/// program runs, so its descriptor is gone before the program could see it.
 static SUPPORTED: [AtomicU32; 8] = [const { AtomicU32::new(0) }; 8];
-/// 0: not probed yet, 1: probed, 2: the probe failed.
+/// 0: not probed, 1: probed, 2: the probe failed.
 static PROBED: AtomicU32 = AtomicU32::new(0);
 
-fn probe_once() {
+/// Tracing was switched on at attach: learns what the kernel supports.
+pub fn started() {
     if PROBED.load(Ordering::Acquire) != 0 {
         return;
     }
-    let Ok(probe) = crate::probe::get_probe() else {
-        PROBED.store(2, Ordering::Release);
-        return;
-    };
-    // SAFETY: a probe from get_probe has room for PROBE_OPS ops and is
-    // ours until freed below.
-    unsafe {
-        let n = u32::from((*probe).ops_len).min(crate::probe::PROBE_OPS);
-        let ops = (*probe).ops.as_ptr();
-        for i in 0..n as usize {
-            let op = ops.add(i).read();
-            if op.flags & IO_URING_OP_SUPPORTED != 0 {
-                if let Some(w) = SUPPORTED.get(usize::from(op.op / 32)) {
-                    w.fetch_or(1 << (op.op % 32), Ordering::Relaxed);
-                }
-            }
+    let probed = super::kernel_level::supported_ops(|op| {
+        if let Some(w) = SUPPORTED.get(usize::from(op / 32)) {
+            w.fetch_or(1 << (op % 32), Ordering::Relaxed);
         }
-        crate::probe::free_probe(probe);
-    }
-    PROBED.store(1, Ordering::Release);
+    });
+    PROBED.store(if probed { 1 } else { 2 }, Ordering::Release);
 }
 
 /// Whether the kernel is known not to support `op` (false if unknown).
@@ -359,8 +361,6 @@ fn unsupported(op: u8) -> bool {
             .is_some_and(|w| w.load(Ordering::Relaxed) & (1 << (op % 32)) == 0)
 }
 
-/// Tracing was switched on at attach.
-pub fn started() {}
 
 // ---------------------------------------------------------------------------
 // Registry
@@ -368,24 +368,19 @@ pub fn started() {}
 
 /// Starts tracing a ring that was just set up (observer function).
 pub extern "C" fn ring_created(ring: &io_uring) {
-    // SAFETY: calloc has no preconditions; zeroed bytes are a valid RingTrace.
-    let Some(mut rec) = NonNull::new(
-        unsafe { libc::calloc(1, core::mem::size_of::<RingTrace>()) }.cast::<RingTrace>(),
-    )
-    .map(Removed) else {
+    let Some(mut rec) = Mapped::<RingTrace>::zeroed().map(|m| Removed(m.into_raw())) else {
         return;
     };
     let tr = rec.get();
     tr.id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
     let id32 = tr.id;
     tr.ring = core::ptr::from_ref(ring) as usize;
-    let (sq, cq) = hooks::both_sides(ring);
+    let (sq, cq) = observe::both_sides(ring);
     tr.ring_fd = sq.ring_fd();
     let fd = tr.ring_fd;
     tr.setup_flags = ring.flags;
     tr.sq_cursor = sq_consumed_mark(sq);
     tr.cq_cursor = cq.cq_khead();
-    probe_once();
 
     let mut l = ring_line(tr);
     l.s("set up: ").u(u64::from(sq.sq_entries())).s(" SQ / ");
@@ -444,7 +439,7 @@ fn sq_consumed_mark(sq: SubmitSide<'_>) -> u32 {
 /// Resize or ring-fd change (observer function): the cursors follow the
 /// ring as it is now.
 pub extern "C" fn ring_changed(ring: &io_uring) {
-    let (sq, cq) = hooks::both_sides(ring);
+    let (sq, cq) = observe::both_sides(ring);
     with_ring(ring, Pending::default(), |t| {
         t.ring_fd = sq.ring_fd();
         observe_cq(t, cq);
@@ -901,8 +896,9 @@ fn log_cqe(t: &mut RingTrace, cqe: &io_uring_cqe) {
 // written when that CQE is seen; a call that entered the kernel is a
 // complete event too (category "enter"), from its first enter to the end of
 // the call; CQ overflows and dry buffer groups are instant events; SQ and
-// CQ fill are counters. Every event is one line ending in a comma; the array is closed
-// at exit (output::json_close).
+// CQ fill are counters. Every event is one line ending in a comma; the
+// array is never closed (the format lets the `]` be left out, so a trace of
+// several processes, or of one killed, stays readable).
 
 /// The calling thread, as an id for the timeline (no system call).
 fn this_thread() -> u64 {
@@ -987,11 +983,11 @@ fn json_call(t: &RingTrace, what: &str, enters: u32, result: i32, entered_ns: u6
     l.emit_event();
 }
 
-/// Closes the JSON array (at exit).
-pub fn json_finish() {
-    let mut l = Line::new();
-    l.s("{\"ph\":\"M\",\"name\":\"trace_end\",\"pid\":0,\"tid\":0,\"args\":{}}]");
-    output::json_close(l.finished());
+/// The last detach: ring numbers start again for a next attachment.
+pub fn release(exiting: bool) {
+    if !exiting {
+        NEXT_ID.store(1, Ordering::Relaxed);
+    }
 }
 
 fn count_error(t: &mut RingTrace, op: Option<u8>, errno: i32) {
@@ -1084,7 +1080,7 @@ pub extern "C" fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32, entered
 
 /// `io_uring_queue_exit` (observer function): the last look and the summary.
 pub extern "C" fn ring_exit(ring: &io_uring) {
-    let (_, cq) = hooks::both_sides(ring);
+    let (_, cq) = observe::both_sides(ring);
     let Some(mut rec) = remove(Some(ring)) else {
         return;
     };
@@ -1115,7 +1111,7 @@ fn finish(t: &mut RingTrace) {
     if output::has_blocks() {
         keep_summary_current(t);
         // Else no block could be placed for sure: appended below instead.
-        if t.summary_at > 0 {
+        if matches!(t.summary_at, Block::At(_)) {
             return;
         }
     }
@@ -1257,12 +1253,12 @@ fn keep_summary_current(t: &mut RingTrace) {
         return;
     }
     let block = summary_block(t);
-    if t.summary_at == 0 {
-        t.summary_at = output::append_block(&block).map_or(-1, |off| off + 1);
-        return;
-    }
-    if t.summary_at > 0 {
-        output::rewrite_block(&block, t.summary_at - 1);
+    match t.summary_at {
+        Block::NotYet => {
+            t.summary_at = output::append_block(&block).map_or(Block::Nowhere, Block::At);
+        }
+        Block::At(at) => output::rewrite_block(&block, at),
+        Block::Nowhere => {}
     }
 }
 

@@ -39,13 +39,16 @@ pub unsafe extern "C" fn io_uring_register_buf_ring(
     reg: *mut io_uring_buf_reg,
     flags: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: the caller passes null or a valid, initialised `reg`.
-    let Some(reg) = (unsafe { reg.as_mut() }) else {
-        return -libc::EINVAL;
-    };
-    // SAFETY: forwarded caller guarantee on the ring memory.
-    ret_int(unsafe { buf_ring::register_buf_ring(ring, reg, flags) })
+    observed!(no_caller, io_uring_register_buf_ring(
+        ring, reg: *mut io_uring_buf_reg, flags: c_uint
+    ) -> c_int {
+        // SAFETY: the caller passes null or a valid, initialised `reg`.
+        let Some(reg) = (unsafe { reg.as_mut() }) else {
+            return -libc::EINVAL;
+        };
+        // SAFETY: forwarded caller guarantee on the ring memory.
+        ret_int(unsafe { buf_ring::register_buf_ring(ring, reg, flags) })
+    })
 }
 
 /// Unregisters buffer group `bgid`, registered with
@@ -56,8 +59,9 @@ pub unsafe extern "C" fn io_uring_register_buf_ring(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_buf_ring(ring: *mut io_uring, bgid: c_int) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(buf_ring::unregister_buf_ring(ring, bgid))
+    observed!(no_caller, io_uring_unregister_buf_ring(ring, bgid: c_int) -> c_int {
+        ret_int(buf_ring::unregister_buf_ring(ring, bgid))
+    })
 }
 
 /// Reads how far the kernel has consumed buffer group `buf_group`: its
@@ -87,18 +91,19 @@ pub unsafe extern "C" fn io_uring_buf_ring_head(
     buf_group: c_int,
     head: *mut u16,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    let value = match buf_ring::buf_ring_head(ring, buf_group) {
-        Ok(v) => v,
-        Err(e) => return e.neg(),
-    };
-    if head.is_null() {
-        return -libc::EINVAL;
-    }
-    // SAFETY: the caller passes null (handled) or a writable `u16`, which
-    // may be uninitialised: it is written, not read.
-    unsafe { head.write(value) };
-    0
+    observed!(no_caller, io_uring_buf_ring_head(ring, buf_group: c_int, head: *mut u16) -> c_int {
+        let value = match buf_ring::buf_ring_head(ring, buf_group) {
+            Ok(v) => v,
+            Err(e) => return e.neg(),
+        };
+        if head.is_null() {
+            return -libc::EINVAL;
+        }
+        // SAFETY: the caller passes null (handled) or a writable `u16`, which
+        // may be uninitialised: it is written, not read.
+        unsafe { head.write(value) };
+        0
+    })
 }
 
 /// Creates a ring of provided buffers for group `bgid` in one call: it
@@ -138,7 +143,12 @@ pub unsafe extern "C" fn io_uring_setup_buf_ring(
     // SAFETY: every entry point's C contract: `ring` is null or a ring set
     // up by this library, used only as liburing allows.
     let result = match unsafe { LiveRing::from_ptr(ring) } {
-        Some(ring) => buf_ring::setup_buf_ring(ring, nentries, bgid, flags),
+        // Not hot: one copy, whose failures reach an observer if one is
+        // installed.
+        Some(ring) => {
+            let w = crate::observe::watched_or_silent(core::ptr::null());
+            buf_ring::setup_buf_ring(ring.observed_by(w), nentries, bgid, flags)
+        }
         None => Err(crate::syscall::Errno::EINVAL),
     };
     let (br, code) = match result {
@@ -173,9 +183,12 @@ pub unsafe extern "C" fn io_uring_free_buf_ring(
     nentries: c_uint,
     bgid: c_int,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    // SAFETY: forwarded caller guarantee.
-    ret_int(unsafe { buf_ring::free_buf_ring(ring, br, nentries, bgid) })
+    observed!(no_caller, io_uring_free_buf_ring(
+        ring, br: *mut io_uring_buf_ring, nentries: c_uint, bgid: c_int
+    ) -> c_int {
+        // SAFETY: forwarded caller guarantee.
+        ret_int(unsafe { buf_ring::free_buf_ring(ring, br, nentries, bgid) })
+    })
 }
 
 #[cfg(test)]

@@ -3,12 +3,18 @@
 //!
 //! Each entry point turns its pointers into what the core takes, once, here:
 //! a ring the caller keeps using becomes a [`LiveRing`](crate::ring::LiveRing) through
-//! [`live_ring!`] (the single place the C caller's promise about `ring` is
-//! taken; a null ring returns the entry's error value), out-parameters that
-//! may be uninitialised are only written, and results become `-errno`.
+//! [`live_ring!`] or [`observed!`] (the places the C caller's promise about
+//! `ring` is taken; a null ring returns the entry's error value),
+//! out-parameters that may be uninitialised are only written, and results
+//! become `-errno`.
+//!
+//! An entry point that can report to an observer (`LIBURING_DEBUG`,
+//! `LIBURING_TRACE`, `LIBURING_CHECK`) is written with [`observed!`]: the
+//! decision is made there and nowhere else (see `crate::observe`).
 
 /// `ring` as a [`crate::ring::LiveRing`], or `return $fail` (default
-/// `-EINVAL`) from the entry point when it is null.
+/// `-EINVAL`) from the entry point when it is null. For entry points that
+/// report nothing to an observer.
 macro_rules! live_ring {
     ($ring:expr, $fail:expr) => {
         // SAFETY: every entry point's C contract: `ring` is null or a ring
@@ -21,6 +27,125 @@ macro_rules! live_ring {
     ($ring:expr) => {
         live_ring!($ring, -libc::EINVAL)
     };
+}
+
+/// The body of an entry point that may be observed, written once for its
+/// fast path and its observed one:
+///
+/// ```text
+/// observed!(caller, io_uring_submit(ring) -> c_int {
+///     ret_count(queue::submit(ring))
+/// })
+/// ```
+///
+/// `ring` is the C caller's ring pointer, and a `LiveRing<W>` in the body;
+/// the entry point's other parameters follow with their types. One compare
+/// ([`crate::observe::detour`]) sends a null ring to `$fail` (default
+/// `-EINVAL`, else `, else ($fail)` after the return type) and, while an observer is
+/// installed, every call to the body's observed copy (out of line, cold),
+/// reached by a tail call: with `caller` through the entry point's function
+/// in `detour.c`, which passes on the program's return address (the call
+/// site a finding names); with `no_caller` directly.
+macro_rules! observed {
+    ($site:ident, $name:ident($ring:ident $(, $arg:ident: $ty:ty)*) -> $ret:ty $body:block) => {
+        observed!($site, $name($ring $(, $arg: $ty)*) -> $ret, else (-libc::EINVAL) $body)
+    };
+    ($site:ident, $name:ident($ring:ident $(, $arg:ident: $ty:ty)*) -> $ret:ty, else $fail:tt $body:block) => {{
+        #[inline(always)]
+        #[allow(unused_unsafe)]
+        fn body<W: $crate::observe::Watch>(
+            $ring: $crate::ring::LiveRing<'_, W> $(, $arg: $ty)*
+        ) -> $ret $body
+
+        /// The observed copy; `caller`: the program's call site, or null.
+        ///
+        /// # Safety
+        /// The entry point's own contract, for its arguments, and `ring`
+        /// is not null (the entry point checked).
+        #[cold]
+        #[inline(never)]
+        unsafe fn observed(
+            $ring: *mut $crate::structs::io_uring $(, $arg: $ty)*,
+            caller: $crate::observe::Caller,
+        ) -> $ret {
+            // SAFETY: not null (per the caller); otherwise the entry
+            // point's C contract, as in `live_ring!`.
+            let r = unsafe { $crate::ring::LiveRing::from_ptr($ring).unwrap_unchecked() };
+            body(r.observed_by($crate::observe::watched_or_silent(caller)) $(, $arg)*)
+        }
+        observed!(@export $site, $name, observed, $ring $(, $arg: $ty)* => $ret);
+
+        if $crate::observe::detour($ring) {
+            if $ring.is_null() {
+                return $fail;
+            }
+            return observed!(@detour $site, $name, $ring $(, $arg: $ty)* => $ret);
+        }
+        // SAFETY: not null (no detour); otherwise the C contract, as in
+        // `live_ring!`.
+        body(unsafe { $crate::ring::LiveRing::from_ptr($ring).unwrap_unchecked() } $(, $arg)*)
+    }};
+    (@detour caller, $name:ident, $ring:ident $(, $arg:ident: $ty:ty)* => $ret:ty) => {{
+        // Linked statically into the library (build_detour.rs): so the
+        // call is direct, with no GOT entry to relocate at load.
+        #[link(name = "uring_rs_detour", kind = "static")]
+        extern "C" {
+            /// `detour.c`: calls `observed` with its own return address,
+            /// which is the program's call site (it is reached by a tail
+            /// call from the entry point).
+            #[link_name = concat!("__uring_rs_detour_", stringify!($name))]
+            fn detour($ring: *mut $crate::structs::io_uring $(, $arg: $ty)*) -> $ret;
+        }
+        // SAFETY: passes the entry point's arguments on unchanged.
+        unsafe { detour($ring $(, $arg)*) }
+    }};
+    (@detour no_caller, $name:ident, $ring:ident $(, $arg:ident: $ty:ty)* => $ret:ty) => {
+        // SAFETY: the entry point's arguments, unchanged.
+        unsafe { observed($ring $(, $arg)*, core::ptr::null()) }
+    };
+    // The name `detour.c` calls `$inner` by (only with `caller`: Rust code
+    // calls `$inner` itself, directly).
+    (@export caller, $name:ident, $inner:ident, $ring:ident $(, $arg:ident: $ty:ty)* => $ret:ty) => {
+        /// `$inner` under the name `detour.c` calls.
+        ///
+        /// # Safety
+        /// As for `$inner`.
+        #[export_name = concat!("__uring_rs_observed_", stringify!($name))]
+        unsafe extern "C" fn exported(
+            $ring: *mut $crate::structs::io_uring $(, $arg: $ty)*,
+            caller: $crate::observe::Caller,
+        ) -> $ret {
+            // SAFETY: per the caller.
+            unsafe { $inner($ring $(, $arg)*, caller) }
+        }
+    };
+    (@export no_caller, $name:ident, $inner:ident, $ring:ident $(, $arg:ident: $ty:ty)* => $ret:ty) => {};
+}
+
+/// The detour of [`observed!`] for an entry point without a fast copy (one
+/// that owns the ring for the call, none of them hot: teardown, resize,
+/// ring-fd changes). `$body` sees the entry point's parameters and
+/// `$caller`, the program's call site while an observer is installed
+/// (reached through `detour.c`) and null otherwise; it asks
+/// `crate::observe::watched` itself and handles a null ring.
+macro_rules! with_call_site {
+    ($name:ident($ring:ident $(, $arg:ident: $ty:ty)*) -> $ret:ty, |$caller:ident| $body:block) => {{
+        /// The entry point's body, called from `caller` (or null).
+        ///
+        /// # Safety
+        /// The entry point's own contract, for its arguments.
+        unsafe fn from(
+            $ring: *mut $crate::structs::io_uring $(, $arg: $ty)*,
+            $caller: $crate::observe::Caller,
+        ) -> $ret $body
+        observed!(@export caller, $name, from, $ring $(, $arg: $ty)* => $ret);
+
+        if $crate::observe::detour($ring) && !$ring.is_null() {
+            return observed!(@detour caller, $name, $ring $(, $arg: $ty)* => $ret);
+        }
+        // SAFETY: the entry point's arguments, unchanged.
+        unsafe { from($ring $(, $arg)*, core::ptr::null()) }
+    }};
 }
 
 mod buf_ring;

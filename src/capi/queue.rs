@@ -16,7 +16,6 @@ use core::ptr::null_mut;
 
 use super::ret_count;
 use crate::queue::{self, CqeOut};
-use crate::ring::LiveRing;
 use crate::structs::io_uring;
 use crate::uapi::{__kernel_timespec, io_uring_cqe, io_uring_sqe};
 
@@ -80,25 +79,9 @@ macro_rules! cqe_out {
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_submit(ring: *mut io_uring) -> c_int {
-    if crate::hooks::detour(ring) {
-        // SAFETY: forwarded caller guarantee.
-        return unsafe { submit_detour(ring, 0, false) };
-    }
-    // SAFETY: not null (no detour); otherwise the C contract, as in `live_ring!`.
-    let ring = unsafe { LiveRing::from_ptr(ring).unwrap_unchecked() };
-    ret_count(queue::submit(ring))
-}
-
-/// The submit entry points off their fast path: a null ring, or an
-/// observer watching (hook; tail-called, so the fast path saves nothing).
-///
-/// # Safety
-/// `ring` must be null or a ring set up by this library.
-#[cold]
-#[inline(never)]
-unsafe fn submit_detour(ring: *mut io_uring, wait_nr: c_uint, getevents: bool) -> c_int {
-    let ring = live_ring!(ring);
-    queue::submit_observed(ring, wait_nr, getevents)
+    observed!(caller, io_uring_submit(ring) -> c_int {
+        ret_count(queue::submit(ring))
+    })
 }
 
 /// Submits and waits for completions in one system call. It submits like
@@ -123,13 +106,9 @@ unsafe fn submit_detour(ring: *mut io_uring, wait_nr: c_uint, getevents: bool) -
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_submit_and_wait(ring: *mut io_uring, wait_nr: c_uint) -> c_int {
-    if crate::hooks::detour(ring) {
-        // SAFETY: forwarded caller guarantee.
-        return unsafe { submit_detour(ring, wait_nr, false) };
-    }
-    // SAFETY: not null (no detour); otherwise the C contract, as in `live_ring!`.
-    let ring = unsafe { LiveRing::from_ptr(ring).unwrap_unchecked() };
-    ret_count(queue::submit_and_wait(ring, wait_nr))
+    observed!(caller, io_uring_submit_and_wait(ring, wait_nr: c_uint) -> c_int {
+        ret_count(queue::submit_and_wait(ring, wait_nr))
+    })
 }
 
 /// Submits and waits for completions, with a timeout. After submitting, the
@@ -173,11 +152,13 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_timeout(
     ts: *mut __kernel_timespec,
     sigmask: *mut libc::sigset_t,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    let out = cqe_out!(cqe_ptr);
-    ret_count(queue::submit_and_wait_timeout(
-        ring, out, wait_nr, ts, sigmask,
-    ))
+    observed!(caller, io_uring_submit_and_wait_timeout(
+        ring, cqe_ptr: *mut *mut io_uring_cqe, wait_nr: c_uint,
+        ts: *mut __kernel_timespec, sigmask: *mut libc::sigset_t
+    ) -> c_int {
+        let out = cqe_out!(cqe_ptr);
+        ret_count(queue::submit_and_wait_timeout(ring, out, wait_nr, ts, sigmask))
+    })
 }
 
 /// Submits and waits for a batch, but not long for a lone completion. It
@@ -219,11 +200,15 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_min_timeout(
     min_wait: c_uint,
     sigmask: *mut libc::sigset_t,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    let out = cqe_out!(cqe_ptr);
-    ret_count(queue::submit_and_wait_min_timeout(
-        ring, out, wait_nr, ts, min_wait, sigmask,
-    ))
+    observed!(caller, io_uring_submit_and_wait_min_timeout(
+        ring, cqe_ptr: *mut *mut io_uring_cqe, wait_nr: c_uint,
+        ts: *mut __kernel_timespec, min_wait: c_uint, sigmask: *mut libc::sigset_t
+    ) -> c_int {
+        let out = cqe_out!(cqe_ptr);
+        ret_count(queue::submit_and_wait_min_timeout(
+            ring, out, wait_nr, ts, min_wait, sigmask,
+        ))
+    })
 }
 
 /// Submits and waits as entry `reg_index` of the registered wait region
@@ -239,9 +224,12 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_reg(
     wait_nr: c_uint,
     reg_index: c_int,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    let out = cqe_out!(cqe_ptr);
-    ret_count(queue::submit_and_wait_reg(ring, out, wait_nr, reg_index))
+    observed!(caller, io_uring_submit_and_wait_reg(
+        ring, cqe_ptr: *mut *mut io_uring_cqe, wait_nr: c_uint, reg_index: c_int
+    ) -> c_int {
+        let out = cqe_out!(cqe_ptr);
+        ret_count(queue::submit_and_wait_reg(ring, out, wait_nr, reg_index))
+    })
 }
 
 /// Submits and lets the kernel flush pending completions into the CQ.
@@ -261,13 +249,9 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_reg(
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_submit_and_get_events(ring: *mut io_uring) -> c_int {
-    if crate::hooks::detour(ring) {
-        // SAFETY: forwarded caller guarantee.
-        return unsafe { submit_detour(ring, 0, true) };
-    }
-    // SAFETY: not null (no detour); otherwise the C contract, as in `live_ring!`.
-    let ring = unsafe { LiveRing::from_ptr(ring).unwrap_unchecked() };
-    ret_count(queue::submit_and_get_events(ring))
+    observed!(caller, io_uring_submit_and_get_events(ring) -> c_int {
+        ret_count(queue::submit_and_get_events(ring))
+    })
 }
 
 /// Runs pending task work and flushes overflowed completions into the CQ.
@@ -334,9 +318,13 @@ pub unsafe extern "C" fn io_uring_wait_cqes(
     ts: *mut __kernel_timespec,
     sigmask: *mut libc::sigset_t,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    let out = cqe_out!(cqe_ptr);
-    queue::wait_cqes_waited(ring, out, wait_nr, ts, sigmask).code()
+    observed!(caller, io_uring_wait_cqes(
+        ring, cqe_ptr: *mut *mut io_uring_cqe, wait_nr: c_uint,
+        ts: *mut __kernel_timespec, sigmask: *mut libc::sigset_t
+    ) -> c_int {
+        let out = cqe_out!(cqe_ptr);
+        queue::wait_cqes_waited(ring, out, wait_nr, ts, sigmask).code()
+    })
 }
 
 /// Waits for a batch of completions, but not long for a lone one. It waits
@@ -356,16 +344,15 @@ pub unsafe extern "C" fn io_uring_wait_cqes_min_timeout(
     min_wait_usec: c_uint,
     sigmask: *mut libc::sigset_t,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    let out = cqe_out!(cqe_ptr);
-    ret_count(queue::wait_cqes_min_timeout(
-        ring,
-        out,
-        wait_nr,
-        ts,
-        min_wait_usec,
-        sigmask,
-    ))
+    observed!(caller, io_uring_wait_cqes_min_timeout(
+        ring, cqe_ptr: *mut *mut io_uring_cqe, wait_nr: c_uint,
+        ts: *mut __kernel_timespec, min_wait_usec: c_uint, sigmask: *mut libc::sigset_t
+    ) -> c_int {
+        let out = cqe_out!(cqe_ptr);
+        ret_count(queue::wait_cqes_min_timeout(
+            ring, out, wait_nr, ts, min_wait_usec, sigmask,
+        ))
+    })
 }
 
 /// Waits for one completion, with a timeout. The call waits at most the
@@ -397,9 +384,12 @@ pub unsafe extern "C" fn io_uring_wait_cqe_timeout(
     cqe_ptr: *mut *mut io_uring_cqe,
     ts: *mut __kernel_timespec,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    let out = cqe_out!(cqe_ptr);
-    queue::wait_cqe_timeout_waited(ring, out, ts).code()
+    observed!(caller, io_uring_wait_cqe_timeout(
+        ring, cqe_ptr: *mut *mut io_uring_cqe, ts: *mut __kernel_timespec
+    ) -> c_int {
+        let out = cqe_out!(cqe_ptr);
+        queue::wait_cqe_timeout_waited(ring, out, ts).code()
+    })
 }
 
 /// Fills `cqes` with up to `count` ready completions; returns how many.
@@ -472,9 +462,13 @@ pub unsafe extern "C" fn __io_uring_get_cqe(
     wait_nr: c_uint,
     sigmask: *mut libc::sigset_t,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    let out = cqe_out!(cqe_ptr);
-    ret_count(queue::get_cqe(ring, out, submit, wait_nr, sigmask))
+    observed!(caller, __io_uring_get_cqe(
+        ring, cqe_ptr: *mut *mut io_uring_cqe, submit: c_uint, wait_nr: c_uint,
+        sigmask: *mut libc::sigset_t
+    ) -> c_int {
+        let out = cqe_out!(cqe_ptr);
+        ret_count(queue::get_cqe(ring, out, submit, wait_nr, sigmask))
+    })
 }
 
 /// Liburing's internal half of `io_uring_sqring_wait`: sleeps until the

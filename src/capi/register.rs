@@ -21,6 +21,7 @@ use core::mem::{align_of, size_of};
 
 use super::ret_int;
 use crate::structs::io_uring;
+use crate::syscall::SysResult;
 use crate::uapi::{io_uring_params, io_uring_reg_wait};
 use crate::{register, setup};
 
@@ -54,20 +55,6 @@ macro_rules! exclusive_ring {
     };
 }
 
-/// Runs `$body`, an expression of the live ring `$r` giving the C result,
-/// for the C caller's `ring` (`-EINVAL` when it is null). The arguments the
-/// body uses may be listed in brackets, for the reader; a failure reaches
-/// the observer from the core's one `register` call, on the error path.
-macro_rules! ring_call {
-    ($ring:ident, |$r:ident| $body:expr) => {
-        ring_call!($ring, [], |$r| $body)
-    };
-    ($ring:ident, [$($a:ident),*], |$r:ident| $body:expr) => {{
-        let $r = live_ring!($ring);
-        $body
-    }};
-}
-
 // ---------------------------------------------------------------------------
 // Files
 // ---------------------------------------------------------------------------
@@ -90,9 +77,9 @@ pub unsafe extern "C" fn io_uring_register_files_tags(
     tags: *const __u64,
     nr: c_uint,
 ) -> c_int {
-    ring_call!(ring, [files, tags, nr], |ring| {
-        // SAFETY: forwarded caller guarantee.
-        ret_int(unsafe { register::register_files_tags(ring, files, tags, nr) })
+    observed!(no_caller, io_uring_register_files_tags(ring, files: *const c_int, tags: *const __u64, nr: c_uint) -> c_int {
+            // SAFETY: forwarded caller guarantee.
+            ret_int(unsafe { register::register_files_tags(ring, files, tags, nr) })
     })
 }
 
@@ -109,8 +96,8 @@ pub unsafe extern "C" fn io_uring_register_files_tags(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_files_sparse(ring: *mut io_uring, nr: c_uint) -> c_int {
-    ring_call!(ring, [nr], |ring| {
-        ret_int(register::register_files_sparse(ring, nr))
+    observed!(no_caller, io_uring_register_files_sparse(ring, nr: c_uint) -> c_int {
+            ret_int(register::register_files_sparse(ring, nr))
     })
 }
 
@@ -133,9 +120,9 @@ pub unsafe extern "C" fn io_uring_register_files_update(
     files: *const c_int,
     nr_files: c_uint,
 ) -> c_int {
-    ring_call!(ring, [off, files, nr_files], |ring| {
-        // SAFETY: forwarded caller guarantee.
-        ret_int(unsafe { register::register_files_update(ring, off, files, nr_files) })
+    observed!(no_caller, io_uring_register_files_update(ring, off: c_uint, files: *const c_int, nr_files: c_uint) -> c_int {
+            // SAFETY: forwarded caller guarantee.
+            ret_int(unsafe { register::register_files_update(ring, off, files, nr_files) })
     })
 }
 
@@ -161,9 +148,9 @@ pub unsafe extern "C" fn io_uring_register_files_update_tag(
     tags: *const __u64,
     nr_files: c_uint,
 ) -> c_int {
-    ring_call!(ring, [off, files, tags, nr_files], |ring| {
-        // SAFETY: forwarded caller guarantee.
-        ret_int(unsafe { register::register_files_update_tag(ring, off, files, tags, nr_files) })
+    observed!(no_caller, io_uring_register_files_update_tag(ring, off: c_uint, files: *const c_int, tags: *const __u64, nr_files: c_uint) -> c_int {
+            // SAFETY: forwarded caller guarantee.
+            ret_int(unsafe { register::register_files_update_tag(ring, off, files, tags, nr_files) })
     })
 }
 
@@ -184,8 +171,8 @@ pub unsafe extern "C" fn io_uring_register_file_alloc_range(
     off: c_uint,
     len: c_uint,
 ) -> c_int {
-    ring_call!(ring, [off, len], |ring| {
-        ret_int(register::register_file_alloc_range(ring, off, len))
+    observed!(no_caller, io_uring_register_file_alloc_range(ring, off: c_uint, len: c_uint) -> c_int {
+            ret_int(register::register_file_alloc_range(ring, off, len))
     })
 }
 
@@ -213,11 +200,11 @@ pub unsafe extern "C" fn io_uring_register_buffers_tags(
     tags: *const __u64,
     nr: c_uint,
 ) -> c_int {
-    ring_call!(ring, [iovecs, tags, nr], |ring| {
-        // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
-        ret_int(unsafe {
-            register::register_buffers_tags(ring, <*const iovec>::cast(iovecs), tags, nr)
-        })
+    observed!(no_caller, io_uring_register_buffers_tags(ring, iovecs: *const iovec, tags: *const __u64, nr: c_uint) -> c_int {
+            // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
+            ret_int(unsafe {
+                register::register_buffers_tags(ring, <*const iovec>::cast(iovecs), tags, nr)
+            })
     })
 }
 
@@ -236,8 +223,8 @@ pub unsafe extern "C" fn io_uring_register_buffers_sparse(
     ring: *mut io_uring,
     nr: c_uint,
 ) -> c_int {
-    ring_call!(ring, [nr], |ring| {
-        ret_int(register::register_buffers_sparse(ring, nr))
+    observed!(no_caller, io_uring_register_buffers_sparse(ring, nr: c_uint) -> c_int {
+            ret_int(register::register_buffers_sparse(ring, nr))
     })
 }
 
@@ -263,11 +250,11 @@ pub unsafe extern "C" fn io_uring_register_buffers_update_tag(
     tags: *const __u64,
     nr: c_uint,
 ) -> c_int {
-    ring_call!(ring, [off, iovecs, tags, nr], |ring| {
-        // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
-        ret_int(unsafe {
-            register::register_buffers_update_tag(ring, off, <*const iovec>::cast(iovecs), tags, nr)
-        })
+    observed!(no_caller, io_uring_register_buffers_update_tag(ring, off: c_uint, iovecs: *const iovec, tags: *const __u64, nr: c_uint) -> c_int {
+            // SAFETY: forwarded caller guarantee; `iovec` has libc's layout.
+            ret_int(unsafe {
+                register::register_buffers_update_tag(ring, off, <*const iovec>::cast(iovecs), tags, nr)
+            })
     })
 }
 
@@ -293,11 +280,11 @@ pub unsafe extern "C" fn __io_uring_clone_buffers_offset(
     nr: c_uint,
     flags: c_uint,
 ) -> c_int {
-    ring_call!(dst, [src, dst_off, src_off, nr, flags], |dst| {
-        let src = live_ring!(src);
-        ret_int(register::clone_buffers_offset_raw(
-            dst, src, dst_off, src_off, nr, flags,
-        ))
+    observed!(no_caller, __io_uring_clone_buffers_offset(dst, src: *mut io_uring, dst_off: c_uint, src_off: c_uint, nr: c_uint, flags: c_uint) -> c_int {
+            let src = live_ring!(src);
+            ret_int(register::clone_buffers_offset_raw(
+                dst, src, dst_off, src_off, nr, flags,
+            ))
     })
 }
 
@@ -321,11 +308,11 @@ pub unsafe extern "C" fn io_uring_clone_buffers_offset(
     nr: c_uint,
     flags: c_uint,
 ) -> c_int {
-    ring_call!(dst, [src, dst_off, src_off, nr, flags], |dst| {
-        let src = live_ring!(src);
-        ret_int(register::clone_buffers_offset(
-            dst, src, dst_off, src_off, nr, flags,
-        ))
+    observed!(no_caller, io_uring_clone_buffers_offset(dst, src: *mut io_uring, dst_off: c_uint, src_off: c_uint, nr: c_uint, flags: c_uint) -> c_int {
+            let src = live_ring!(src);
+            ret_int(register::clone_buffers_offset(
+                dst, src, dst_off, src_off, nr, flags,
+            ))
     })
 }
 
@@ -352,9 +339,9 @@ pub unsafe extern "C" fn io_uring_clone_buffers_offset(
 /// `dst` and `src` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_clone_buffers(dst: *mut io_uring, src: *mut io_uring) -> c_int {
-    ring_call!(dst, [src], |dst| {
-        let src = live_ring!(src);
-        ret_int(register::clone_buffers(dst, src))
+    observed!(no_caller, io_uring_clone_buffers(dst, src: *mut io_uring) -> c_int {
+            let src = live_ring!(src);
+            ret_int(register::clone_buffers(dst, src))
     })
 }
 
@@ -375,9 +362,9 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
     src: *mut io_uring,
     flags: c_uint,
 ) -> c_int {
-    ring_call!(dst, [src, flags], |dst| {
-        let src = live_ring!(src);
-        ret_int(register::clone_buffers_raw(dst, src, flags))
+    observed!(no_caller, __io_uring_clone_buffers(dst, src: *mut io_uring, flags: c_uint) -> c_int {
+            let src = live_ring!(src);
+            ret_int(register::clone_buffers_raw(dst, src, flags))
     })
 }
 
@@ -405,8 +392,11 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_ring_fd(ring: *mut io_uring) -> c_int {
-    let ring = exclusive_ring!(ring);
-    ret_int(setup::register_ring_fd(ring))
+    with_call_site!(io_uring_register_ring_fd(ring) -> c_int, |caller| {
+        let ring = exclusive_ring!(ring);
+        let r = setup::register_ring_fd(ring);
+        ring_changed(ring, caller, r)
+    })
 }
 
 /// Undoes io_uring_register_ring_fd(): later system calls use the ring's
@@ -417,8 +407,22 @@ pub unsafe extern "C" fn io_uring_register_ring_fd(ring: *mut io_uring) -> c_int
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_ring_fd(ring: *mut io_uring) -> c_int {
-    let ring = exclusive_ring!(ring);
-    ret_int(setup::unregister_ring_fd(ring))
+    with_call_site!(io_uring_unregister_ring_fd(ring) -> c_int, |caller| {
+        let ring = exclusive_ring!(ring);
+        let r = setup::unregister_ring_fd(ring);
+        ring_changed(ring, caller, r)
+    })
+}
+
+/// liburing's result of a call that changed the ring's fd or layout,
+/// reported to an observer when it succeeded.
+fn ring_changed(ring: &io_uring, caller: crate::observe::Caller, r: SysResult<i32>) -> c_int {
+    if r.is_ok() {
+        if let Some(w) = crate::observe::watched(caller) {
+            w.ring_changed(ring);
+        }
+    }
+    ret_int(r)
 }
 
 /// Closes the ring's ordinary file descriptor. After
@@ -444,8 +448,11 @@ pub unsafe extern "C" fn io_uring_unregister_ring_fd(ring: *mut io_uring) -> c_i
 /// `ring` null or valid.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_close_ring_fd(ring: *mut io_uring) -> c_int {
-    let ring = exclusive_ring!(ring);
-    ret_int(setup::close_ring_fd(ring))
+    with_call_site!(io_uring_close_ring_fd(ring) -> c_int, |caller| {
+        let ring = exclusive_ring!(ring);
+        let r = setup::close_ring_fd(ring);
+        ring_changed(ring, caller, r)
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -505,14 +512,17 @@ pub unsafe extern "C" fn io_uring_resize_rings(
     ring: *mut io_uring,
     p: *mut io_uring_params,
 ) -> c_int {
-    let ring = exclusive_ring!(ring);
-    // liburing writes `p->sq_off` at once: a null `p` is refused instead.
-    // SAFETY: the C caller passes null or a valid `struct io_uring_params`.
-    let Some(p) = (unsafe { p.as_mut() }) else {
-        return -libc::EINVAL;
-    };
-    // SAFETY: a ring set up by this library, used by nothing else meanwhile.
-    ret_int(unsafe { setup::resize_rings(ring, p) }.map(|()| 0))
+    with_call_site!(io_uring_resize_rings(ring, p: *mut io_uring_params) -> c_int, |caller| {
+        let ring = exclusive_ring!(ring);
+        // liburing writes `p->sq_off` at once: a null `p` is refused instead.
+        // SAFETY: the C caller passes null or a valid `struct io_uring_params`.
+        let Some(p) = (unsafe { p.as_mut() }) else {
+            return -libc::EINVAL;
+        };
+        // SAFETY: a ring set up by this library, used by nothing else meanwhile.
+        let r = unsafe { setup::resize_rings(ring, p) }.map(|()| 0);
+        ring_changed(ring, caller, r)
+    })
 }
 
 #[cfg(test)]

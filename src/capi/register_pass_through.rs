@@ -86,14 +86,15 @@ pub unsafe extern "C" fn io_uring_register_files(
     files: *const c_int,
     nr_files: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(
-        register::with_nofile_retry(nr_files, || {
-            // SAFETY: `files` goes to the kernel as the caller passed it, under the
-            // `# Safety` contract above; the kernel checks it.
-            unsafe { register::register(ring, IORING_REGISTER_FILES, files.cast::<c_void>(), nr_files) }
-        })
-    )
+    observed!(no_caller, io_uring_register_files(ring, files: *const c_int, nr_files: c_uint) -> c_int {
+        ret_int(
+            register::with_nofile_retry(nr_files, || {
+                // SAFETY: `files` goes to the kernel as the caller passed it, under the
+                // `# Safety` contract above; the kernel checks it.
+                unsafe { register::register(ring, IORING_REGISTER_FILES, files.cast::<c_void>(), nr_files) }
+            })
+        )
+    })
 }
 
 /// Unregisters the ring's file table; requests still using a file keep it
@@ -106,8 +107,9 @@ pub unsafe extern "C" fn io_uring_register_files(
 pub unsafe extern "C" fn io_uring_unregister_files(
     ring: *mut io_uring,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::without_argument(ring, IORING_UNREGISTER_FILES, 0))
+    observed!(no_caller, io_uring_unregister_files(ring) -> c_int {
+        ret_int(register::without_argument(ring, IORING_UNREGISTER_FILES, 0))
+    })
 }
 
 /// Registers `nr_iovecs` buffers with the ring, so that requests can use
@@ -141,12 +143,13 @@ pub unsafe extern "C" fn io_uring_register_buffers(
     iovecs: *const iovec,
     nr_iovecs: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(
-        // SAFETY: `iovecs` goes to the kernel as the caller passed it, under the
-        // `# Safety` contract above; the kernel checks it.
-        unsafe { register::register(ring, IORING_REGISTER_BUFFERS, iovecs.cast::<c_void>(), nr_iovecs) }
-    )
+    observed!(no_caller, io_uring_register_buffers(ring, iovecs: *const iovec, nr_iovecs: c_uint) -> c_int {
+        ret_int(
+            // SAFETY: `iovecs` goes to the kernel as the caller passed it, under the
+            // `# Safety` contract above; the kernel checks it.
+            unsafe { register::register(ring, IORING_REGISTER_BUFFERS, iovecs.cast::<c_void>(), nr_iovecs) }
+        )
+    })
 }
 
 /// Unregisters all buffers of the ring and unpins their memory.
@@ -158,8 +161,9 @@ pub unsafe extern "C" fn io_uring_register_buffers(
 pub unsafe extern "C" fn io_uring_unregister_buffers(
     ring: *mut io_uring,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::without_argument(ring, IORING_UNREGISTER_BUFFERS, 0))
+    observed!(no_caller, io_uring_unregister_buffers(ring) -> c_int {
+        ret_int(register::without_argument(ring, IORING_UNREGISTER_BUFFERS, 0))
+    })
 }
 
 /// Has the kernel signal the eventfd `fd` when completions are posted, so
@@ -205,12 +209,13 @@ pub unsafe extern "C" fn io_uring_register_eventfd(
     ring: *mut io_uring,
     fd: c_int,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(
-        // SAFETY: `IORING_REGISTER_EVENTFD` reads one `int` at its argument during the call and
-        // keeps no address (its row in the pass-through table).
-        unsafe { register::with_int(ring, IORING_REGISTER_EVENTFD, fd) }
-    )
+    observed!(no_caller, io_uring_register_eventfd(ring, fd: c_int) -> c_int {
+        ret_int(
+            // SAFETY: `IORING_REGISTER_EVENTFD` reads one `int` at its argument during the call and
+            // keeps no address (its row in the pass-through table).
+            unsafe { register::with_int(ring, IORING_REGISTER_EVENTFD, fd) }
+        )
+    })
 }
 
 /// Like io_uring_register_eventfd(), but the eventfd is signalled only for
@@ -241,12 +246,13 @@ pub unsafe extern "C" fn io_uring_register_eventfd_async(
     ring: *mut io_uring,
     fd: c_int,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(
-        // SAFETY: `IORING_REGISTER_EVENTFD_ASYNC` reads one `int` at its argument during the call and
-        // keeps no address (its row in the pass-through table).
-        unsafe { register::with_int(ring, IORING_REGISTER_EVENTFD_ASYNC, fd) }
-    )
+    observed!(no_caller, io_uring_register_eventfd_async(ring, fd: c_int) -> c_int {
+        ret_int(
+            // SAFETY: `IORING_REGISTER_EVENTFD_ASYNC` reads one `int` at its argument during the call and
+            // keeps no address (its row in the pass-through table).
+            unsafe { register::with_int(ring, IORING_REGISTER_EVENTFD_ASYNC, fd) }
+        )
+    })
 }
 
 /// Unregisters the ring's eventfd: completions no longer signal it.
@@ -267,8 +273,9 @@ pub unsafe extern "C" fn io_uring_register_eventfd_async(
 pub unsafe extern "C" fn io_uring_unregister_eventfd(
     ring: *mut io_uring,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::without_argument(ring, IORING_UNREGISTER_EVENTFD, 0))
+    observed!(no_caller, io_uring_unregister_eventfd(ring) -> c_int {
+        ret_int(register::without_argument(ring, IORING_UNREGISTER_EVENTFD, 0))
+    })
 }
 
 /// Registers the calling task's credentials. The ring returns an id for
@@ -305,8 +312,9 @@ pub unsafe extern "C" fn io_uring_unregister_eventfd(
 pub unsafe extern "C" fn io_uring_register_personality(
     ring: *mut io_uring,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::without_argument(ring, IORING_REGISTER_PERSONALITY, 0))
+    observed!(no_caller, io_uring_register_personality(ring) -> c_int {
+        ret_int(register::without_argument(ring, IORING_REGISTER_PERSONALITY, 0))
+    })
 }
 
 /// Unregisters the credentials registered as personality `id` with
@@ -335,8 +343,9 @@ pub unsafe extern "C" fn io_uring_unregister_personality(
     ring: *mut io_uring,
     id: c_int,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::without_argument(ring, IORING_UNREGISTER_PERSONALITY, id as u32))
+    observed!(no_caller, io_uring_unregister_personality(ring, id: c_int) -> c_int {
+        ret_int(register::without_argument(ring, IORING_UNREGISTER_PERSONALITY, id as u32))
+    })
 }
 
 /// Asks the kernel which request opcodes it supports and fills the probe
@@ -356,12 +365,13 @@ pub unsafe extern "C" fn io_uring_register_probe(
     p: *mut io_uring_probe,
     nr: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(
-        // SAFETY: `p` goes to the kernel as the caller passed it, under the
-        // `# Safety` contract above; the kernel checks it.
-        unsafe { register::register(ring, IORING_REGISTER_PROBE, p.cast::<c_void>(), nr) }
-    )
+    observed!(no_caller, io_uring_register_probe(ring, p: *mut io_uring_probe, nr: c_uint) -> c_int {
+        ret_int(
+            // SAFETY: `p` goes to the kernel as the caller passed it, under the
+            // `# Safety` contract above; the kernel checks it.
+            unsafe { register::register(ring, IORING_REGISTER_PROBE, p.cast::<c_void>(), nr) }
+        )
+    })
 }
 
 /// Limits what a ring will accept once enabled: which register opcodes,
@@ -383,12 +393,13 @@ pub unsafe extern "C" fn io_uring_register_restrictions(
     res: *mut io_uring_restriction,
     nr_res: c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(
-        // SAFETY: `res` goes to the kernel as the caller passed it, under the
-        // `# Safety` contract above; the kernel checks it.
-        unsafe { register::register(ring, IORING_REGISTER_RESTRICTIONS, res.cast::<c_void>(), nr_res) }
-    )
+    observed!(no_caller, io_uring_register_restrictions(ring, res: *mut io_uring_restriction, nr_res: c_uint) -> c_int {
+        ret_int(
+            // SAFETY: `res` goes to the kernel as the caller passed it, under the
+            // `# Safety` contract above; the kernel checks it.
+            unsafe { register::register(ring, IORING_REGISTER_RESTRICTIONS, res.cast::<c_void>(), nr_res) }
+        )
+    })
 }
 
 /// Starts a ring created with `IORING_SETUP_R_DISABLED`, usually after
@@ -411,8 +422,9 @@ pub unsafe extern "C" fn io_uring_register_restrictions(
 pub unsafe extern "C" fn io_uring_enable_rings(
     ring: *mut io_uring,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::without_argument(ring, IORING_REGISTER_ENABLE_RINGS, 0))
+    observed!(no_caller, io_uring_enable_rings(ring) -> c_int {
+        ret_int(register::without_argument(ring, IORING_REGISTER_ENABLE_RINGS, 0))
+    })
 }
 
 /// Confines the ring's asynchronous worker threads to the CPUs in `mask`
@@ -431,14 +443,15 @@ pub unsafe extern "C" fn io_uring_register_iowq_aff(
     cpusz: libc::size_t,
     mask: *const libc::cpu_set_t,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(
-        register::count_from_size(cpusz).and_then(|nr| {
-            // SAFETY: `mask` goes to the kernel as the caller passed it, under the
-            // `# Safety` contract above; the kernel checks it.
-            unsafe { register::register(ring, IORING_REGISTER_IOWQ_AFF, mask.cast::<c_void>(), nr) }
-        })
-    )
+    observed!(no_caller, io_uring_register_iowq_aff(ring, cpusz: libc::size_t, mask: *const libc::cpu_set_t) -> c_int {
+        ret_int(
+            register::count_from_size(cpusz).and_then(|nr| {
+                // SAFETY: `mask` goes to the kernel as the caller passed it, under the
+                // `# Safety` contract above; the kernel checks it.
+                unsafe { register::register(ring, IORING_REGISTER_IOWQ_AFF, mask.cast::<c_void>(), nr) }
+            })
+        )
+    })
 }
 
 /// Undoes io_uring_register_iowq_aff(): the asynchronous workers may run
@@ -451,8 +464,9 @@ pub unsafe extern "C" fn io_uring_register_iowq_aff(
 pub unsafe extern "C" fn io_uring_unregister_iowq_aff(
     ring: *mut io_uring,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(register::without_argument(ring, IORING_UNREGISTER_IOWQ_AFF, 0))
+    observed!(no_caller, io_uring_unregister_iowq_aff(ring) -> c_int {
+        ret_int(register::without_argument(ring, IORING_UNREGISTER_IOWQ_AFF, 0))
+    })
 }
 
 /// Limits how many asynchronous worker threads the ring may start:
@@ -472,12 +486,13 @@ pub unsafe extern "C" fn io_uring_register_iowq_max_workers(
     ring: *mut io_uring,
     values: *mut c_uint,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(
-        // SAFETY: `values` goes to the kernel as the caller passed it, under the
-        // `# Safety` contract above; the kernel checks it.
-        unsafe { register::register(ring, IORING_REGISTER_IOWQ_MAX_WORKERS, values.cast::<c_void>(), 2) }
-    )
+    observed!(no_caller, io_uring_register_iowq_max_workers(ring, values: *mut c_uint) -> c_int {
+        ret_int(
+            // SAFETY: `values` goes to the kernel as the caller passed it, under the
+            // `# Safety` contract above; the kernel checks it.
+            unsafe { register::register(ring, IORING_REGISTER_IOWQ_MAX_WORKERS, values.cast::<c_void>(), 2) }
+        )
+    })
 }
 
 /// Cancels the requests `reg` matches (by user_data, descriptor or
@@ -497,12 +512,13 @@ pub unsafe extern "C" fn io_uring_register_sync_cancel(
     ring: *mut io_uring,
     reg: *mut io_uring_sync_cancel_reg,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(
-        // SAFETY: `reg` goes to the kernel as the caller passed it, under the
-        // `# Safety` contract above; the kernel checks it.
-        unsafe { register::register(ring, IORING_REGISTER_SYNC_CANCEL, reg.cast::<c_void>(), 1) }
-    )
+    observed!(no_caller, io_uring_register_sync_cancel(ring, reg: *mut io_uring_sync_cancel_reg) -> c_int {
+        ret_int(
+            // SAFETY: `reg` goes to the kernel as the caller passed it, under the
+            // `# Safety` contract above; the kernel checks it.
+            unsafe { register::register(ring, IORING_REGISTER_SYNC_CANCEL, reg.cast::<c_void>(), 1) }
+        )
+    })
 }
 
 /// Posts a completion into another ring without having a ring of one's
@@ -534,12 +550,13 @@ pub unsafe extern "C" fn io_uring_register_napi(
     ring: *mut io_uring,
     napi: *mut io_uring_napi,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(
-        // SAFETY: `napi` goes to the kernel as the caller passed it, under the
-        // `# Safety` contract above; the kernel checks it.
-        unsafe { register::register(ring, IORING_REGISTER_NAPI, napi.cast::<c_void>(), 1) }
-    )
+    observed!(no_caller, io_uring_register_napi(ring, napi: *mut io_uring_napi) -> c_int {
+        ret_int(
+            // SAFETY: `napi` goes to the kernel as the caller passed it, under the
+            // `# Safety` contract above; the kernel checks it.
+            unsafe { register::register(ring, IORING_REGISTER_NAPI, napi.cast::<c_void>(), 1) }
+        )
+    })
 }
 
 /// Turns off the NAPI busy polling set up with io_uring_register_napi();
@@ -553,12 +570,13 @@ pub unsafe extern "C" fn io_uring_unregister_napi(
     ring: *mut io_uring,
     napi: *mut io_uring_napi,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(
-        // SAFETY: `napi` goes to the kernel as the caller passed it, under the
-        // `# Safety` contract above; the kernel checks it.
-        unsafe { register::register(ring, IORING_UNREGISTER_NAPI, napi.cast::<c_void>(), 1) }
-    )
+    observed!(no_caller, io_uring_unregister_napi(ring, napi: *mut io_uring_napi) -> c_int {
+        ret_int(
+            // SAFETY: `napi` goes to the kernel as the caller passed it, under the
+            // `# Safety` contract above; the kernel checks it.
+            unsafe { register::register(ring, IORING_UNREGISTER_NAPI, napi.cast::<c_void>(), 1) }
+        )
+    })
 }
 
 /// Selects the clock that timeouts of waits on this ring are measured
@@ -573,12 +591,13 @@ pub unsafe extern "C" fn io_uring_register_clock(
     ring: *mut io_uring,
     arg: *mut io_uring_clock_register,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(
-        // SAFETY: `arg` goes to the kernel as the caller passed it, under the
-        // `# Safety` contract above; the kernel checks it.
-        unsafe { register::register(ring, IORING_REGISTER_CLOCK, arg.cast::<c_void>(), 0) }
-    )
+    observed!(no_caller, io_uring_register_clock(ring, arg: *mut io_uring_clock_register) -> c_int {
+        ret_int(
+            // SAFETY: `arg` goes to the kernel as the caller passed it, under the
+            // `# Safety` contract above; the kernel checks it.
+            unsafe { register::register(ring, IORING_REGISTER_CLOCK, arg.cast::<c_void>(), 0) }
+        )
+    })
 }
 
 /// Registers a memory region with the ring, described by `reg`. The only
@@ -594,12 +613,13 @@ pub unsafe extern "C" fn io_uring_register_region(
     ring: *mut io_uring,
     reg: *mut io_uring_mem_region_reg,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(
-        // SAFETY: `reg` goes to the kernel as the caller passed it, under the
-        // `# Safety` contract above; the kernel checks it.
-        unsafe { register::register(ring, IORING_REGISTER_MEM_REGION, reg.cast::<c_void>(), 1) }
-    )
+    observed!(no_caller, io_uring_register_region(ring, reg: *mut io_uring_mem_region_reg) -> c_int {
+        ret_int(
+            // SAFETY: `reg` goes to the kernel as the caller passed it, under the
+            // `# Safety` contract above; the kernel checks it.
+            unsafe { register::register(ring, IORING_REGISTER_MEM_REGION, reg.cast::<c_void>(), 1) }
+        )
+    })
 }
 
 /// Registers a zero-copy receive interface queue: received data of one
@@ -630,12 +650,13 @@ pub unsafe extern "C" fn io_uring_register_ifq(
     ring: *mut io_uring,
     reg: *mut io_uring_zcrx_ifq_reg,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(
-        // SAFETY: `reg` goes to the kernel as the caller passed it, under the
-        // `# Safety` contract above; the kernel checks it.
-        unsafe { register::register(ring, IORING_REGISTER_ZCRX_IFQ, reg.cast::<c_void>(), 1) }
-    )
+    observed!(no_caller, io_uring_register_ifq(ring, reg: *mut io_uring_zcrx_ifq_reg) -> c_int {
+        ret_int(
+            // SAFETY: `reg` goes to the kernel as the caller passed it, under the
+            // `# Safety` contract above; the kernel checks it.
+            unsafe { register::register(ring, IORING_REGISTER_ZCRX_IFQ, reg.cast::<c_void>(), 1) }
+        )
+    })
 }
 
 /// Controls a zero-copy receive instance. The instance was registered
@@ -662,12 +683,13 @@ pub unsafe extern "C" fn io_uring_register_zcrx_ctrl(
     ring: *mut io_uring,
     ctrl: *mut zcrx_ctrl,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(
-        // SAFETY: `ctrl` goes to the kernel as the caller passed it, under the
-        // `# Safety` contract above; the kernel checks it.
-        unsafe { register::register(ring, IORING_REGISTER_ZCRX_CTRL, ctrl.cast::<c_void>(), 0) }
-    )
+    observed!(no_caller, io_uring_register_zcrx_ctrl(ring, ctrl: *mut zcrx_ctrl) -> c_int {
+        ret_int(
+            // SAFETY: `ctrl` goes to the kernel as the caller passed it, under the
+            // `# Safety` contract above; the kernel checks it.
+            unsafe { register::register(ring, IORING_REGISTER_ZCRX_CTRL, ctrl.cast::<c_void>(), 0) }
+        )
+    })
 }
 
 /// Installs a BPF filter on the ring: a classic BPF program that sees each
@@ -693,12 +715,13 @@ pub unsafe extern "C" fn io_uring_register_bpf_filter(
     ring: *mut io_uring,
     bpf: *mut io_uring_bpf,
 ) -> c_int {
-    let ring = live_ring!(ring);
-    ret_int(
-        // SAFETY: `bpf` goes to the kernel as the caller passed it, under the
-        // `# Safety` contract above; the kernel checks it.
-        unsafe { register::register(ring, IORING_REGISTER_BPF_FILTER, bpf.cast::<c_void>(), 1) }
-    )
+    observed!(no_caller, io_uring_register_bpf_filter(ring, bpf: *mut io_uring_bpf) -> c_int {
+        ret_int(
+            // SAFETY: `bpf` goes to the kernel as the caller passed it, under the
+            // `# Safety` contract above; the kernel checks it.
+            unsafe { register::register(ring, IORING_REGISTER_BPF_FILTER, bpf.cast::<c_void>(), 1) }
+        )
+    })
 }
 
 /// Installs a BPF filter on the calling task rather than on one ring: it

@@ -20,7 +20,7 @@ use core::ptr::addr_of_mut;
 
 use super::{ret_bytes, ret_int, ret_size};
 use crate::structs::{io_uring, io_uring_cq, io_uring_sq};
-use crate::syscall::{self, SysResult, KERNEL_SIGSET_BYTES};
+use crate::syscall::{self, Errno, SysResult, KERNEL_SIGSET_BYTES};
 use crate::uapi::IORING_SETUP_NO_SQARRAY;
 use crate::uapi::{io_uring_params, io_uring_probe};
 use crate::{geometry, probe, setup, version};
@@ -70,21 +70,25 @@ unsafe fn write_closed(ring: *mut io_uring) {
 /// # Safety
 /// `ring` must be null or the ring `init_into` has just written, which
 /// nothing else uses during setup.
-#[inline]
-unsafe fn setup_done<T>(
+#[inline(never)]
+unsafe fn setup_done(
     call: &'static str,
     entries: u32,
     flags: u32,
     p: Option<&io_uring_params>,
     ring: *mut io_uring,
-    r: &SysResult<T>,
+    r: Result<(), Errno>,
 ) {
+    let Some(w) = crate::observe::watched(core::ptr::null()) else {
+        crate::attach_diag::notice_unattached();
+        return;
+    };
     match r {
-        Err(e) => crate::hooks::setup_failed(call, entries, flags, p, e.0),
+        Err(e) => w.setup_failed(call, entries, flags, p, e),
         Ok(_) => {
             // SAFETY: per the caller: initialised and ours alone.
             if let Some(ring) = unsafe { ring.as_ref() } {
-                crate::hooks::ring_created(ring);
+                w.ring_created(ring);
             }
         }
     }
@@ -135,7 +139,7 @@ pub unsafe extern "C" fn io_uring_queue_init(
     // SAFETY: forwarded caller guarantee.
     let r = unsafe { init_into(ring, |r| setup::queue_init(entries, r, flags)) };
     // SAFETY: `ring` was just written (or is null).
-    unsafe { setup_done("io_uring_queue_init", entries, flags, None, ring, &r) };
+    unsafe { setup_done("io_uring_queue_init", entries, flags, None, ring, r.map(|_| ())) };
     ret_int(r.map(|()| 0))
 }
 
@@ -192,7 +196,7 @@ pub unsafe extern "C" fn io_uring_queue_init_params(
             flags,
             Some(p),
             ring,
-            &r,
+            r.map(|_| ()),
         )
     };
     ret_int(r.map(|()| 0))
@@ -233,7 +237,7 @@ pub unsafe extern "C" fn io_uring_queue_init_mem(
         })
     };
     // SAFETY: `ring` was just written (or is null).
-    unsafe { setup_done("io_uring_queue_init_mem", entries, flags, Some(p), ring, &r) };
+    unsafe { setup_done("io_uring_queue_init_mem", entries, flags, Some(p), ring, r.map(|_| ())) };
     ret_bytes(r)
 }
 
@@ -269,7 +273,7 @@ pub unsafe extern "C" fn __io_uring_queue_init_params(
             flags,
             Some(p),
             ring,
-            &r,
+            r.map(|_| ()),
         )
     };
     ret_bytes(r)
@@ -312,7 +316,7 @@ pub unsafe extern "C" fn io_uring_queue_mmap(
             p.flags,
             Some(p),
             ring,
-            &r,
+            r.map(|_| ()),
         )
     };
     ret_int(r.map(|()| 0))
@@ -337,13 +341,17 @@ pub unsafe extern "C" fn io_uring_queue_mmap(
 /// (nor by any other call meanwhile).
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_queue_exit(ring: *mut io_uring) {
-    // SAFETY: the caller guarantees `ring` is null or a live ring that is
-    // ours alone from now on.
-    if let Some(ring) = unsafe { ring.as_mut() } {
-        crate::hooks::ring_exit(ring);
-        // SAFETY: as above; the caller gives the ring up.
-        unsafe { setup::queue_exit(ring) };
-    }
+    with_call_site!(io_uring_queue_exit(ring) -> (), |caller| {
+        // SAFETY: the caller guarantees `ring` is null or a live ring that
+        // is ours alone from now on.
+        if let Some(ring) = unsafe { ring.as_mut() } {
+            if let Some(w) = crate::observe::watched(caller) {
+                w.ring_exit(ring);
+            }
+            // SAFETY: as above; the caller gives the ring up.
+            unsafe { setup::queue_exit(ring) };
+        }
+    })
 }
 
 /// Keeps the ring memory out of child processes created with fork(2).
@@ -585,7 +593,9 @@ pub unsafe extern "C" fn io_uring_setup(entries: c_uint, p: *mut io_uring_params
             // SAFETY: the kernel has read `p` (no EFAULT): null or readable.
             let p = unsafe { p.cast_const().as_ref() };
             let flags = p.map_or(0, |p| p.flags);
-            crate::hooks::setup_failed("io_uring_setup", entries, flags, p, e.0);
+            if let Some(w) = crate::observe::watched(core::ptr::null()) {
+                w.setup_failed("io_uring_setup", entries, flags, p, e);
+            }
         }
     }
     ret_int(r)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-//! What the wait loop tells an installed observer, checked against the
-//! running kernel.
+//! What the submit calls and the wait loop tell an installed observer when
+//! the call is observed (its ring handle is a `LiveRing<Watched>`, as the
+//! C boundary's observed path makes it), and that an unobserved call tells
+//! it nothing: checked against the running kernel.
 //!
 //! Each test runs its body in a child process under the recording
 //! observer of [`crate::test_observer`], which says why.
@@ -21,7 +23,7 @@ fn take_cqe(ring: LiveRing, cqe: *mut io_uring_cqe) -> (u64, i32) {
 
 /// A wait that times out, through the timed (`IORING_ENTER_EXT_ARG`) path:
 /// its result.
-fn timed_wait_that_expires(ring: LiveRing) -> SysResult<u32> {
+fn timed_wait_that_expires<W: Watch>(ring: LiveRing<W>) -> SysResult<u32> {
     let ts = __kernel_timespec {
         tv_sec: 0,
         tv_nsec: 1_000_000,
@@ -31,8 +33,8 @@ fn timed_wait_that_expires(ring: LiveRing) -> SysResult<u32> {
 }
 
 #[test]
-fn a_ring_watcher_is_told_each_wait_with_its_enters() {
-    in_observed_child!("rings", true);
+fn an_observed_call_is_told_with_its_enters() {
+    in_observed_child!("observed");
     let mut r = Ring::new(8, 0).unwrap();
     // (Setup and teardown are reported by the C boundary, not here.)
     told();
@@ -44,7 +46,7 @@ fn a_ring_watcher_is_told_each_wait_with_its_enters() {
     assert_eq!(n, 1);
     let mut cqe = null_mut();
     assert_eq!(
-        get_cqe(r.live(), cqe_out(&mut cqe), n, 1, ptr::null()),
+        get_cqe(r.watched(), cqe_out(&mut cqe), n, 1, ptr::null()),
         Ok(1)
     );
     assert_eq!(take_cqe(r.live(), cqe), (1, 0));
@@ -58,12 +60,12 @@ fn a_ring_watcher_is_told_each_wait_with_its_enters() {
         }]
     );
 
-    // The submit calls the C entry points make under a watcher: told
-    // whether the call reaped too (it waits, or asks for events).
+    // The submit calls: told whether the call reaped too (it waits, or
+    // asks for events).
     nop(r.live(), 4);
-    assert_eq!(submit_observed(r.live(), 0, false), 1);
+    assert_eq!(submit(r.watched()), Ok(1));
     nop(r.live(), 5);
-    assert_eq!(submit_observed(r.live(), 1, false), 1);
+    assert_eq!(submit_and_wait(r.watched(), 1), Ok(1));
     let submitted = |reaped| Told::Submitted {
         reaped,
         result: 1,
@@ -96,7 +98,7 @@ fn a_ring_watcher_is_told_each_wait_with_its_enters() {
     let backstop = wake_anyway();
     let mut cqe = null_mut();
     assert_eq!(
-        get_cqe(r.live(), cqe_out(&mut cqe), 0, 1, ptr::null()),
+        get_cqe(r.watched(), cqe_out(&mut cqe), 0, 1, ptr::null()),
         Ok(0)
     );
     backstop.join().unwrap();
@@ -134,7 +136,7 @@ fn a_ring_watcher_is_told_each_wait_with_its_enters() {
     // otherwise.
     if crate::test_ring::kernel_release_at_least((5, 11)) {
         told();
-        assert_eq!(timed_wait_that_expires(r.live()), Err(Errno::ETIME));
+        assert_eq!(timed_wait_that_expires(r.watched()), Err(Errno::ETIME));
         assert_eq!(
             told(),
             [
@@ -154,11 +156,13 @@ fn a_ring_watcher_is_told_each_wait_with_its_enters() {
 }
 
 #[test]
-fn a_failure_only_observer_is_told_nothing_of_waits() {
-    in_observed_child!("failures", false);
+fn an_unobserved_call_tells_the_observer_nothing() {
+    in_observed_child!("unobserved");
     let mut r = Ring::new(8, 0).unwrap();
     // A plain wait that submits, one whose CQE is already there, and a
-    // timed one that expires: results as ever, and no report at all.
+    // timed one that expires, on the fast path's ring handle: results as
+    // ever, and no report at all, though an observer is installed (the C
+    // boundary decides, by the handle it makes).
     nop(r.live(), 1);
     let n = flush_sq(r.live());
     let mut cqe = null_mut();

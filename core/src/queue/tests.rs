@@ -986,16 +986,16 @@ fn registered_wait_region() {
 
 #[test]
 fn observed_submit_gives_the_plain_result() {
-    // The entry points' path when an observer watches rings (no observer
-    // is installed here: the result alone is compared).
+    // The observed copy of the submit calls (no observer is installed
+    // here: the result alone is compared).
     let mut r = ring!(8);
     for ud in 1..=3 {
         nop(r.live(), ud);
     }
-    assert_eq!(submit_observed(r.live(), 0, false), 3);
+    assert_eq!(submit(r.watched()), Ok(3));
     assert_eq!(cq_ready(r.live()), 3);
     // Nothing to submit, one CQE wanted and there: no wait.
-    assert_eq!(submit_observed(r.live(), 1, false), 0);
+    assert_eq!(submit_and_wait(r.watched(), 1), Ok(0));
     cq_advance(r.live(), 3);
 }
 

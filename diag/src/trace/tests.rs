@@ -10,7 +10,7 @@ fn record_found_counted_and_removed_once() {
     ring_created(&ring);
     let id = core::ptr::from_ref(&ring);
     assert_eq!(with_ring(id, Pending::default(), |t| t.submits), Some(0));
-    let (sq, _) = hooks::both_sides(&ring);
+    let (sq, _) = observe::both_sides(&ring);
     submitted(sq, None, 0, 1, 0);
     assert_eq!(
         with_ring(id, Pending::default(), |t| (t.submits, t.enters)),
@@ -25,9 +25,7 @@ fn record_found_counted_and_removed_once() {
 
 #[test]
 fn summary_block_is_fixed_size_and_newline_terminated() {
-    // SAFETY: calloc; zeroed bytes are a valid RingTrace (see its docs).
-    let p = unsafe { libc::calloc(1, core::mem::size_of::<RingTrace>()) }.cast::<RingTrace>();
-    let mut rec = Removed(NonNull::new(p).expect("allocated"));
+    let mut rec = Removed(Mapped::<RingTrace>::zeroed().expect("mapped").into_raw());
     rec.get().ops[usize::from(IORING_OP_NOP)] = 3;
     let block = summary_block(rec.get());
     assert_eq!(block.len(), SUMMARY_BYTES);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 //! What the setup entry points tell an installed observer, checked against
 //! the running kernel: each failure with its call, sizes, flags and errno,
-//! each ring they create and tear down (to an observer watching rings),
-//! and nothing for a params pointer the kernel could not read. The test runs in a child process under the recording
+//! each ring they create and tear down, and nothing for a params pointer
+//! the kernel could not read. The test runs in a child process under the recording
 //! observer of `uring_core::test_observer`, which says why.
 use super::*;
 use crate::test_observer::{in_observed_child, told, Told};
@@ -22,26 +22,19 @@ fn setup_failed(call: &'static str, flags: u32, params: bool, errno: i32) -> Tol
     }
 }
 
-/// What an observer (`rings`: watching rings) is told of a ring set up
-/// with 8 entries.
-fn created(ring: &io_uring, rings: bool) -> Vec<Told> {
-    let told = Told::RingCreated {
+/// What an observer is told of a ring set up with 8 entries.
+fn created(ring: &io_uring) -> [Told; 1] {
+    [Told::RingCreated {
         fd: ring.ring_fd,
         sq_entries: 8,
-    };
-    if rings {
-        vec![told]
-    } else {
-        vec![]
-    }
+    }]
 }
 
-/// Tears down `ring`, which an observer watching rings is told of.
-fn exit(ring: &mut io_uring, rings: bool) {
+/// Tears down `ring`, which the observer is told of.
+fn exit(ring: &mut io_uring) {
     // SAFETY: a ring set up by this library, not used again.
     unsafe { io_uring_queue_exit(ring) };
-    let exit = [Told::Other("ring_exit")];
-    assert_eq!(told(), if rings { &exit[..] } else { &[] });
+    assert_eq!(told(), [Told::Other("ring_exit")]);
 }
 
 fn params(flags: u32) -> io_uring_params {
@@ -51,21 +44,11 @@ fn params(flags: u32) -> io_uring_params {
     }
 }
 
-#[test]
-fn a_failure_only_observer_is_told_each_setup_failure() {
-    in_observed_child!("failures", false);
-    setup_calls_told(false);
-}
-
-#[test]
-fn a_ring_watcher_is_told_each_setup_failure_and_each_ring() {
-    in_observed_child!("rings", true);
-    setup_calls_told(true);
-}
-
 /// Good and bad setup calls through each C entry point, and what the
-/// observer (`rings`: watching rings) is told of each.
-fn setup_calls_told(rings: bool) {
+/// observer is told of each.
+#[test]
+fn an_observer_is_told_each_setup_failure_and_each_ring() {
+    in_observed_child!("setup");
     // The flag's refusal asked of the kernel by the raw system call.
     assert_eq!(
         kernel_refuses_flags(8, UNKNOWN_FLAG),
@@ -76,8 +59,8 @@ fn setup_calls_told(rings: bool) {
     // io_uring_queue_init: the new ring, then the refused flag (no params).
     // SAFETY: `ring` is writable for a `struct io_uring`.
     assert_eq!(unsafe { io_uring_queue_init(8, &mut ring, 0) }, 0);
-    assert_eq!(told(), created(&ring, rings));
-    exit(&mut ring, rings);
+    assert_eq!(told(), created(&ring));
+    exit(&mut ring);
     // SAFETY: as above.
     let ret = unsafe { io_uring_queue_init(8, &mut ring, UNKNOWN_FLAG) };
     assert_eq!(ret, -libc::EINVAL);
@@ -96,8 +79,8 @@ fn setup_calls_told(rings: bool) {
     // SAFETY: `ring` and `p` are writable.
     let ret = unsafe { io_uring_queue_init_params(8, &mut ring, &mut p) };
     assert_eq!(ret, 0);
-    assert_eq!(told(), created(&ring, rings));
-    exit(&mut ring, rings);
+    assert_eq!(told(), created(&ring));
+    exit(&mut ring);
     let mut p = params(UNKNOWN_FLAG);
     // SAFETY: as above.
     let ret = unsafe { io_uring_queue_init_params(8, &mut ring, &mut p) };
@@ -121,8 +104,8 @@ fn setup_calls_told(rings: bool) {
     assert_eq!(told(), []);
     // SAFETY: `p` is what io_uring_setup filled for `fd`; `ring` writable.
     assert_eq!(unsafe { io_uring_queue_mmap(fd, &mut p, &mut ring) }, 0);
-    assert_eq!(told(), created(&ring, rings));
-    exit(&mut ring, rings);
+    assert_eq!(told(), created(&ring));
+    exit(&mut ring);
     let mut p = params(UNKNOWN_FLAG);
     // SAFETY: as above.
     assert_eq!(unsafe { io_uring_setup(8, &mut p) }, -libc::EINVAL);

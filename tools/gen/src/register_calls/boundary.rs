@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 //! `src/capi/register_pass_through.rs`: one C entry point per row of the
-//! pass-through table. Each takes the live ring at the boundary (a null ring
-//! gives `-EINVAL`), hands its argument to the core's one `register` call
+//! pass-through table. Each takes the live ring at the boundary with
+//! `observed!` (a null ring gives `-EINVAL`; an observer hears of a
+//! failure), hands its argument to the core's one `register` call
 //! untouched, and converts the result to liburing's convention with
 //! `ret_int`, as the hand-written entry points do.
 
@@ -118,12 +119,26 @@ fn indent(text: &str, by: &str) -> String {
     text.lines().map(|l| format!("{by}{l}\n")).collect()
 }
 
-/// The body of one entry point.
+/// The body of one entry point: for a call on a ring, inside `observed!`
+/// (a failure is told to an observer from the observed copy).
 fn body(c: &Call) -> String {
-    let mut out = String::new();
-    if c.on == On::Ring {
-        out.push_str("let ring = live_ring!(ring);\n");
+    let inner = result_body(c);
+    if c.on == On::NoRing {
+        return inner;
     }
+    let mut sig = vec!["ring".to_string()];
+    sig.extend(c.params.iter().map(|(n, t)| format!("{n}: {t}")));
+    format!(
+        "observed!(no_caller, {}({}) -> c_int {{\n{}}})\n",
+        c.name,
+        sig.join(", "),
+        indent(&inner, "    ")
+    )
+}
+
+/// The conversion of the core's result to liburing's convention.
+fn result_body(c: &Call) -> String {
+    let mut out = String::new();
     let (safety, call) = core_call(c);
     let call = match c.retry {
         Retry::None => format!("{safety}{call}"),
