@@ -9,15 +9,21 @@
  * one that needs a system call) and expects a part skip exactly where one
  * is lacking.
  *
- * Needs nothing but libc (support/env-facts.c builds it without liburing).
+ * Needs nothing but libc and the kernel's headers (support/env-facts.c
+ * builds it without liburing).
  */
 #ifndef CAPI_ENV_FACTS_H
 #define CAPI_ENV_FACTS_H
 
 #include <errno.h>
 #include <grp.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -61,6 +67,41 @@ static inline int env_fact_memlock_charged(void)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 1;
 }
 
+/* Runs `probe` in a child; 1 when it exits 0. */
+static inline int env_fact_in_child(int (*probe)(void))
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return 0;
+	if (pid == 0)
+		_exit(probe() ? 1 : 0);
+	if (waitpid(pid, &st, 0) != pid)
+		return 0;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* A seccomp filter (allowing everything) can be installed: 0 when it can. */
+static inline int env_fact_seccomp_probe(void)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { 1, &allow };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) ? -1 : 0;
+}
+
+/* A private mount namespace with a tmpfs of its own can be made (root, and
+ * a kernel and container that allow it): 0 when it can. */
+static inline int env_fact_mount_ns_probe(void)
+{
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return -1;
+	return mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k") ? -1 : 0;
+}
+
 /* 1 when environment fact `name` holds, 0 when it does not or is unknown. */
 static inline int env_fact(const char *name)
 {
@@ -84,6 +125,10 @@ static inline int env_fact(const char *name)
 		       (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= 4096);
 	if (!strcmp(name, "memlock-charged"))
 		return env_fact_memlock_charged();
+	if (!strcmp(name, "seccomp"))
+		return env_fact_in_child(env_fact_seccomp_probe);
+	if (!strcmp(name, "mount-ns"))
+		return env_fact_in_child(env_fact_mount_ns_probe);
 	return 0;
 }
 

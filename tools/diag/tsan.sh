@@ -34,8 +34,11 @@ lib="-Wl,-u,uring_diag_attach $out/build/liburing-diag.a $out/build/liburing.a"
 inc=$here/build/stage/usr/include
 test -f "$inc/liburing.h" || { echo "check-tsan: run make stage first" >&2; exit 2; }
 status=0
-# shellcheck disable=SC2043 # one program today; the loop takes more
-for t in submit_wait_threads; do
+# submit_wait_threads: one thread submits while another reaps; check-mt-correct:
+# thirteen correct threaded patterns, each run as children of its own, without
+# the variables and with them (the variables set here reach only the driver;
+# it sets the children's, and reports their sanitizer output as failures).
+for t in submit_wait_threads check-mt-correct; do
 	src=$here/capi-tests/$t.c
 	# shellcheck disable=SC2086 # $lib: the two archives and the flag that pulls one in
 	$CC -O1 -g -fsanitize=thread -D_GNU_SOURCE -I"$inc" -I"$here/capi-tests" \
