@@ -362,8 +362,9 @@ static long file_size(const char *path)
 	return stat(path, &st) ? -1 : (long) st.st_size;
 }
 
-/* The enters and registrations on the program's ring (the first ring set
- * up) in an strace log. */
+/* The enters and registrations on the program's ring (the last ring set
+ * up: the trace probes the kernel's opcodes on a ring of its own at load,
+ * before the program runs) in an strace log, from its setup on. */
 static void ring_calls(const char *log, char *out, size_t len)
 {
 	char line[1024];
@@ -380,8 +381,10 @@ static void ring_calls(const char *log, char *out, size_t len)
 
 		if (!call)
 			continue;
-		if (ring_fd < 0 && !strncmp(call, "io_uring_setup(", 15) && eq) {
+		if (!strncmp(call, "io_uring_setup(", 15) && eq) {
 			ring_fd = atoi(eq + 1);
+			used = 0;
+			out[0] = 0;
 			continue;
 		}
 		snprintf(prefix, sizeof(prefix), "io_uring_enter(%d,", ring_fd);

@@ -95,19 +95,14 @@ extern "C" fn attach_at_load() {
     // SAFETY: `object_path` wrote a NUL-terminated path into `path`.
     let path = unsafe { CStr::from_ptr(path.as_ptr().cast()) };
     match object_check::open_checked(path) {
-        Ok(fd) => {
-            load(path, fd);
-            // SAFETY: the descriptor `open_checked` made; dlopen has read
-            // what it needs.
-            unsafe { libc::close(fd) };
-        }
+        Ok(fd) => load(path, fd),
         Err(why) => say_about(path, why),
     }
 }
 
 /// Loads the checked object (through its checked descriptor where /proc
-/// lets us name it, so a file replaced meanwhile is not the one loaded) and
-/// attaches it.
+/// lets us name it, so a file replaced meanwhile is not the one loaded),
+/// closes that descriptor, and attaches the object.
 fn load(path: &CStr, fd: i32) {
     let mut by_fd = [0u8; 32];
     let name = proc_fd_path(&mut by_fd, fd);
@@ -118,6 +113,11 @@ fn load(path: &CStr, fd: i32) {
         // SAFETY: as above (no /proc: the checked path itself).
         handle = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
     }
+    // Closed before the object attaches: it must find the program's
+    // descriptors as the program left them (fd 2 above all).
+    // SAFETY: the descriptor `open_checked` made; dlopen has read what it
+    // needs.
+    unsafe { libc::close(fd) };
     if handle.is_null() {
         // SAFETY: dlerror has no preconditions; its text, if any, is a C string.
         say_c(unsafe { libc::dlerror() });

@@ -41,7 +41,7 @@ use core::ptr::{null_mut, NonNull};
 use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
 use super::line::Line;
-use super::memory::Mapped;
+use super::memory::{Kind, Record, MAX_RINGS};
 use super::names::{self, OPCODE};
 use super::output::SavedErrno;
 use super::sysinfo;
@@ -49,7 +49,6 @@ use crate::structs::io_uring;
 use crate::uapi::*;
 use uring_core::observe::{self, Caller, CompleteSide, CqeArray, SqeArray, SubmitSide};
 
-const MAX_RINGS: usize = 64;
 /// Buckets of the request table (a power of two) and slots of one bucket
 /// (the bits of one occupancy byte): 4096 requests followed per ring.
 const BUCKET_BITS: u32 = 9;
@@ -223,8 +222,11 @@ const DETOUR_SETUP: u8 = 1 << 2;
 /// `RingCheck::detour`: the owner thread is not known yet.
 const DETOUR_OWNER: u8 = 1 << 3;
 
-/// One checked ring; a mapping of its own, zeroed (every field valid as
-/// zero bytes).
+/// The room a ring's record takes.
+pub const RECORD_BYTES: usize = core::mem::size_of::<RingCheck>();
+
+/// One checked ring, in the diagnostics' own memory (`Record`), zeroed
+/// (every field valid as zero bytes).
 struct RingCheck {
     id: u32,
     ring: usize,
@@ -350,16 +352,30 @@ fn with_ring<R>(ring: usize, f: impl FnOnce(&mut RingCheck) -> R) -> Option<R> {
     Some(r)
 }
 
+/// A record taken out of the table for good: when dropped its memory is
+/// given back, and then its slot (whose index the memory belongs to).
+struct Removed {
+    slot: &'static Slot,
+    rec: Option<Record<RingCheck>>,
+}
+
+impl Drop for Removed {
+    fn drop(&mut self) {
+        drop(self.rec.take());
+        self.slot.ring.store(0, Ordering::Release);
+    }
+}
+
 /// Takes `ring`'s record out of the table for good.
-fn remove(ring: usize) -> Option<Mapped<RingCheck>> {
+fn remove(ring: usize) -> Option<Removed> {
     let slot = SLOTS
         .iter()
         .find(|s| s.ring.load(Ordering::Relaxed) == ring)?;
     let rec = NonNull::new(slot.rec.swap(null_mut(), Ordering::Acquire))?;
-    slot.ring.store(0, Ordering::Release);
-    // SAFETY: a record is put in a slot only from `Mapped::into_raw`, and
+    // SAFETY: a record is put in a slot only from `Record::into_raw`, and
     // the swap above took it out for good.
-    Some(unsafe { Mapped::from_raw(rec) })
+    let rec = Some(unsafe { Record::from_raw(Kind::Check, rec) });
+    Some(Removed { slot, rec })
 }
 
 /// The library call a check runs in, as its findings name it.
@@ -1238,13 +1254,22 @@ fn owner_thread(c: &mut RingCheck, call: Call) {
 // ---------------------------------------------------------------------------
 
 pub fn ring_created(ring: &io_uring) {
-    let Some(mut rec) = Mapped::<RingCheck>::zeroed() else {
-        return;
-    };
     let id = core::ptr::from_ref(ring) as usize;
     // A record left for this address (a ring never torn down whose memory
     // was reused) goes.
     drop(remove(id));
+    let index = SLOTS.iter().position(|s| {
+        s.ring
+            .compare_exchange(0, id, Ordering::AcqRel, Ordering::Relaxed)
+            .is_ok()
+    });
+    let (Some(index), Some(slot)) = (index, index.and_then(|i| SLOTS.get(i))) else {
+        return;
+    };
+    let Some(mut rec) = Record::<RingCheck>::claim(Kind::Check, index) else {
+        slot.ring.store(0, Ordering::Release);
+        return;
+    };
     let (sq, cq) = observe::both_sides(ring);
     let c = &mut *rec;
     c.id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
@@ -1270,15 +1295,7 @@ pub fn ring_created(ring: &io_uring) {
     if !c.simple || ring.flags & IORING_SETUP_DEFER_TASKRUN != 0 {
         c.detour |= DETOUR_SETUP;
     }
-    let claimed = SLOTS.iter().find(|s| {
-        s.ring
-            .compare_exchange(0, id, Ordering::AcqRel, Ordering::Relaxed)
-            .is_ok()
-    });
-    // Unclaimed (the table is full), the record is dropped: unmapped.
-    if let Some(slot) = claimed {
-        slot.rec.store(rec.into_raw().as_ptr(), Ordering::Release);
-    }
+    slot.rec.store(rec.into_raw().as_ptr(), Ordering::Release);
 }
 
 pub fn ring_changed(ring: &io_uring, caller: Caller) {

@@ -306,11 +306,19 @@ fn start() -> bool {
     DEBUG.store(asks(c"LIBURING_DEBUG"), Ordering::Relaxed);
     IDLE_SUMMARIES.store(asks(c"LIBURING_TRACE_IDLE"), Ordering::Relaxed);
     let tracing = output::attach();
+    let checking = check::start();
+    // The diagnostics' memory, reserved now: before the program's main.
+    let reserved = memory::reserve(
+        if tracing { trace::RECORD_BYTES } else { 0 },
+        if checking { check::RECORD_BYTES } else { 0 },
+    );
+    if !reserved && (tracing || checking) {
+        output::stderr(b"uring-trace: no address space for the diagnostics' records: rings are not followed\n");
+    }
     TRACE_ON.store(tracing, Ordering::Relaxed);
     if tracing {
         trace::started();
     }
-    let checking = check::start();
     tracing || checking || debugging()
 }
 
@@ -336,6 +344,9 @@ fn release(exiting: bool) {
     trace::release(exiting);
     check::release(exiting);
     output::release(exiting);
+    if !exiting {
+        memory::release();
+    }
     TRACE_ON.store(false, Ordering::Relaxed);
     DEBUG.store(false, Ordering::Relaxed);
     ASKED.store(false, Ordering::Relaxed);

@@ -36,15 +36,13 @@ use core::ptr::{null_mut, NonNull};
 use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
 use super::line::Line;
-use super::memory::Mapped;
+use super::memory::{Kind, Record, MAX_RINGS};
 use super::names::{self, CQE_FLAG, OPCODE, SETUP_FLAG, SQE_FLAG};
 use super::{output, sysinfo};
 use crate::structs::io_uring;
 use crate::uapi::*;
 use uring_core::observe::{self, CompleteSide, SubmitSide};
 
-/// Rings traced at once; more are set up untraced (with a note).
-const MAX_RINGS: usize = 64;
 /// user_data -> opcode slots per ring (to attribute errors to opcodes).
 const UDATA_SLOTS: usize = 4096;
 /// Distinct (opcode, errno) pairs counted per ring.
@@ -101,7 +99,10 @@ struct ErrCount {
     count: u32,
 }
 
-/// One traced ring, in a mapping of its own (`Mapped`), zeroed: every
+/// The room a ring's record takes.
+pub const RECORD_BYTES: usize = core::mem::size_of::<RingTrace>();
+
+/// One traced ring, in the diagnostics' own memory (`Record`), zeroed: every
 /// field is valid as all-zero bytes. Holds values only, never a pointer
 /// into the ring.
 struct RingTrace {
@@ -208,11 +209,14 @@ impl CheckedOut {
         unsafe { self.rec.as_mut() }
     }
 
-    /// Takes the record out of the table for good (the slot is freed).
+    /// Takes the record out of the table for good (the slot is freed
+    /// with it, once it is given back).
     fn remove(self) -> Removed {
         let me = core::mem::ManuallyDrop::new(self);
-        me.slot.ring.store(0, Ordering::Release);
-        Removed(me.rec)
+        Removed {
+            slot: me.slot,
+            rec: me.rec,
+        }
     }
 }
 
@@ -252,22 +256,27 @@ struct Pending {
     enters: u32,
 }
 
-/// A record taken out of the table: owned, freed when dropped.
-struct Removed(NonNull<RingTrace>);
+/// A record taken out of the table: owned; when dropped its memory is
+/// given back, and then its slot (whose index the memory belongs to).
+struct Removed {
+    slot: &'static Slot,
+    rec: NonNull<RingTrace>,
+}
 
 impl Removed {
     fn get(&mut self) -> &mut RingTrace {
         // SAFETY: out of the table, so nobody else can reach it; the
         // borrow is tied to `self`, which frees it only when dropped.
-        unsafe { self.0.as_mut() }
+        unsafe { self.rec.as_mut() }
     }
 }
 
 impl Drop for Removed {
     fn drop(&mut self) {
-        // SAFETY: made by `ring_created` from `Mapped::into_raw`, out of
+        // SAFETY: made by `ring_created` from `Record::into_raw`, out of
         // the table, and no borrow of it outlives `self`.
-        drop(unsafe { Mapped::from_raw(self.0) });
+        drop(unsafe { Record::from_raw(Kind::Trace, self.rec) });
+        self.slot.ring.store(0, Ordering::Release);
     }
 }
 
@@ -368,14 +377,34 @@ fn unsupported(op: u8) -> bool {
 
 /// Starts tracing a ring that was just set up (observer function).
 pub extern "C" fn ring_created(ring: &io_uring) {
-    let Some(mut rec) = Mapped::<RingTrace>::zeroed().map(|m| Removed(m.into_raw())) else {
+    // A record left for this address (a ring never torn down whose memory
+    // was reused) is summed up first.
+    if let Some(mut old) = remove(Some(core::ptr::from_ref(ring))) {
+        finish(old.get());
+    }
+    let (sq, cq) = observe::both_sides(ring);
+    let id = core::ptr::from_ref(ring) as usize;
+    let index = SLOTS.iter().position(|s| {
+        s.ring
+            .compare_exchange(0, id, Ordering::AcqRel, Ordering::Relaxed)
+            .is_ok()
+    });
+    let rec = index.and_then(|i| Some((i, Record::<RingTrace>::claim(Kind::Trace, i)?)));
+    let Some((index, mut rec)) = rec else {
+        if let Some(slot) = index.and_then(|i| SLOTS.get(i)) {
+            slot.ring.store(0, Ordering::Release);
+        }
+        let mut l = Line::new();
+        l.s("uring-trace: ring (fd ")
+            .i(i64::from(sq.ring_fd()))
+            .s(") set up, not traced: more than 64 rings, or no memory for its record");
+        l.emit_trace();
         return;
     };
-    let tr = rec.get();
+    let tr = &mut *rec;
     tr.id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
     let id32 = tr.id;
-    tr.ring = core::ptr::from_ref(ring) as usize;
-    let (sq, cq) = observe::both_sides(ring);
+    tr.ring = id;
     tr.ring_fd = sq.ring_fd();
     let fd = tr.ring_fd;
     tr.setup_flags = ring.flags;
@@ -389,40 +418,23 @@ pub extern "C" fn ring_created(ring: &io_uring) {
     l.s(", features ");
     flags(&mut l, names::FEATURE, u64::from(ring.features));
 
-    // A record left for this address (a ring never torn down whose memory
-    // was reused) is summed up first.
-    if let Some(mut old) = remove(Some(core::ptr::from_ref(ring))) {
-        finish(old.get());
-    }
-    let id = core::ptr::from_ref(ring) as usize;
-    let claimed = SLOTS.iter().find(|s| {
-        s.ring
-            .compare_exchange(0, id, Ordering::AcqRel, Ordering::Relaxed)
-            .is_ok()
-    });
-    match claimed {
-        Some(slot) => {
-            let rec = core::mem::ManuallyDrop::new(rec);
-            slot.pending_submits.store(0, Ordering::Relaxed);
-            slot.pending_waits.store(0, Ordering::Relaxed);
-            slot.pending_enters.store(0, Ordering::Relaxed);
-            slot.rec.store(rec.0.as_ptr(), Ordering::Release);
-            l.emit_trace();
-            if output::json() {
-                // The ring's track, named as the text trace names it.
-                let mut m = Line::new();
-                m.s("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":")
-                    .u(u64::from(id32));
-                m.s(",\"tid\":0,\"args\":{\"name\":\"ring ")
-                    .u(u64::from(id32));
-                m.s(" (fd ").i(i64::from(fd)).s(")\"}}");
-                m.emit_event();
-            }
-        }
-        None => {
-            l.s(" (not traced: more than 64 rings)");
-            l.emit_trace();
-        }
+    let Some(slot) = SLOTS.get(index) else {
+        return;
+    };
+    slot.pending_submits.store(0, Ordering::Relaxed);
+    slot.pending_waits.store(0, Ordering::Relaxed);
+    slot.pending_enters.store(0, Ordering::Relaxed);
+    slot.rec.store(rec.into_raw().as_ptr(), Ordering::Release);
+    l.emit_trace();
+    if output::json() {
+        // The ring's track, named as the text trace names it.
+        let mut m = Line::new();
+        m.s("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":")
+            .u(u64::from(id32));
+        m.s(",\"tid\":0,\"args\":{\"name\":\"ring ")
+            .u(u64::from(id32));
+        m.s(" (fd ").i(i64::from(fd)).s(")\"}}");
+        m.emit_event();
     }
 }
 

@@ -39,8 +39,14 @@ PALETTE = [
 
 
 def load(path):
+    """The events of a Chrome trace-event file. The library leaves the array
+    open (the format allows a missing `]`), and a process killed outright
+    leaves zero bytes after its last event: both are closed here."""
     with open(path, encoding="utf-8") as f:
-        events = json.load(f)
+        text = f.read().replace("\0", "").rstrip()
+    if not text.endswith("]"):
+        text = text.rstrip(",") + "]"
+    events = json.loads(text)
     if not isinstance(events, list):
         sys.exit(f"{path}: not a trace-event array")
     return events

@@ -4,10 +4,10 @@
 //! Nothing here holds a descriptor the program could see or reuse, but
 //! one: standard error is written through a duplicate made at attach high
 //! above the program's descriptors ([`stream`]). A trace file is written
-//! through shared mappings of it, claimed a chunk at a time with a
-//! short-lived descriptor ([`trace_file`]), so the program's descriptor
-//! table, its `RLIMIT_FSIZE` and a `dup2` onto any number it likes are
-//! none of the trace's business.
+//! through a shared mapping of a region of it claimed at attach, before the
+//! program's `main` ([`trace_file`]), so the program's descriptor table,
+//! its `RLIMIT_FSIZE` and a `dup2` onto any number it likes are none of
+//! the trace's business.
 //!
 //! - A stream is written only when `poll` says a write will not block and
 //!   a reader is there; `SIGPIPE` is blocked for the write and one the
@@ -33,11 +33,9 @@ pub mod trace_file;
 // Sizes, offsets and inodes in 64 bits on every target: glibc's 32-bit
 // targets need the *64 calls, musl's plain calls are 64-bit already.
 #[cfg(not(target_env = "gnu"))]
-use libc::{fstat, lseek, mmap, pwrite, stat};
+use libc::{fstat, ftruncate, mmap, stat};
 #[cfg(target_env = "gnu")]
-use libc::{
-    fstat64 as fstat, lseek64 as lseek, mmap64 as mmap, pwrite64 as pwrite, stat64 as stat,
-};
+use libc::{fstat64 as fstat, ftruncate64 as ftruncate, mmap64 as mmap, stat64 as stat};
 
 /// The default `LIBURING_TRACE_MAX`: 64 MiB.
 pub const DEFAULT_MAX: u64 = 64 << 20;
@@ -108,6 +106,8 @@ pub fn attach() -> bool {
     unsafe { (*SETTINGS.0.get()).target = t };
     t != Target::None
 }
+
+
 
 fn open_trace() -> Target {
     // SAFETY: getenv with a NUL-terminated name, at attach (the library's
@@ -395,15 +395,8 @@ fn file_size(fd: i32) -> u64 {
     fstat_of(fd).map_or(0, |st| st.st_size as u64)
 }
 
-/// `fd`'s file offset.
-fn file_offset(fd: i32) -> u64 {
-    // SAFETY: lseek on a descriptor of ours; no data is touched.
-    let off = unsafe { lseek(fd, 0, libc::SEEK_CUR) };
-    off.max(0) as u64
-}
-
 /// A shared, writable mapping of `len` bytes of `fd` from `offset`
-/// (page-aligned).
+/// (page-aligned), where the kernel picks.
 ///
 /// # Safety
 /// The bytes mapped exist in the file (a store past its end would fault).
@@ -421,25 +414,10 @@ unsafe fn mmap_file(len: usize, fd: i32, offset: u64) -> *mut c_void {
     }
 }
 
-/// Overwrites `len` bytes of `fd` at `at` with spaces (then a newline).
-fn pad_file(fd: i32, at: u64, len: usize) {
-    let spaces = [b' '; 512];
-    let mut done = 0;
-    while done < len {
-        let n = (len - done).min(spaces.len());
-        let mut chunk = spaces;
-        if done + n == len {
-            if let Some(last) = chunk.get_mut(n - 1) {
-                *last = b'\n';
-            }
-        }
-        // SAFETY: `chunk` is a live buffer of at least `n` bytes.
-        let w = unsafe { pwrite(fd, chunk.as_ptr().cast(), n, (at + done as u64) as _) };
-        if w <= 0 {
-            break;
-        }
-        done += w as usize;
-    }
+/// Shrinks the file of `fd` back to `len` bytes (a region given up).
+fn shrink_to(fd: i32, len: u64) {
+    // SAFETY: our own descriptor; shrinking never raises SIGXFSZ.
+    unsafe { ftruncate(fd, len as _) };
 }
 
 /// Writes all of `bytes` to `fd` (or as much as it takes).
@@ -456,6 +434,27 @@ fn write_all(fd: i32, bytes: &[u8]) {
         }
         done += n as usize;
     }
+}
+
+extern "C" {
+    // POSIX; not in the libc crate. Not a cancellation point itself.
+    fn pthread_setcancelstate(state: core::ffi::c_int, old: *mut core::ffi::c_int) -> core::ffi::c_int;
+}
+/// `PTHREAD_CANCEL_DISABLE` (glibc and musl).
+const CANCEL_DISABLE: core::ffi::c_int = 1;
+
+/// Runs `f` with cancellation of this thread deferred: the diagnostics'
+/// system calls that are cancellation points (open, write, poll, ...)
+/// then cannot end the thread in the middle of a claim or a line, and a
+/// cancel request waits for the program's own next cancellation point.
+pub fn without_cancellation<R>(f: impl FnOnce() -> R) -> R {
+    let mut old = 0;
+    // SAFETY: a valid out-parameter; the state is restored below.
+    unsafe { pthread_setcancelstate(CANCEL_DISABLE, &mut old) };
+    let r = f();
+    // SAFETY: as above.
+    unsafe { pthread_setcancelstate(old, &mut old) };
+    r
 }
 
 /// Runs `f` with `sig` blocked for this thread, then takes back a `sig`

@@ -124,10 +124,14 @@ pub fn open() -> bool {
 /// it was at attach (the caller keeps `errno`).
 pub fn write(bytes: &[u8]) {
     let t = target();
-    if t.fd < 0 || file_identity(t.fd) != Some(t.id) {
+    if t.fd < 0 {
         return;
     }
-    write_stream(t.fd, bytes);
+    super::without_cancellation(|| {
+        if file_identity(t.fd) == Some(t.id) {
+            write_stream(t.fd, bytes);
+        }
+    });
 }
 
 /// A write to a stream that can neither block nor raise SIGPIPE.

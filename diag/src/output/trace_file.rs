@@ -1,110 +1,109 @@
 // SPDX-License-Identifier: MIT
-//! The trace file, written through shared mappings of it: the
-//! diagnostics hold no descriptor of it while the program runs.
+//! The trace file, written through one shared mapping of it: after attach
+//! the diagnostics hold no descriptor of it and open none.
 //!
-//! A process appends the file a chunk at a time. A chunk is claimed with
-//! one `O_APPEND` write of zeros (atomic against every other writer of the
-//! file: this process's other threads, a forked child, another program
-//! tracing to the same path), mapped shared, and the descriptor is closed
-//! again, all in one call. Trace lines are then copies into the current
-//! chunk, at a place reserved with an atomic add; a line never spans two
-//! chunks. When a chunk is three quarters full the next one is claimed
-//! ahead, so a writer seldom finds the current one full; when it does and
-//! another thread is claiming, its line is counted as lost rather than
-//! waited for (so a signal handler that interrupted the claimer cannot
-//! deadlock). A forked child claims chunks of its own (`forked`).
+//! At attach (the library's constructor, before the program's `main`) the
+//! file is opened, this process's region of it is claimed at its end (the
+//! file grows by the region, sparse, under a lock so that other programs
+//! tracing to the same path claim regions after it), the region is mapped
+//! shared, and the descriptor is closed. From then on a trace line is a
+//! copy into the mapping, at a place reserved with an atomic add; a forked
+//! child shares the region and its cursor (both live in shared memory).
 //!
-//! The trace ends, with a note in the room each chunk keeps for it, when it
-//! would grow past `LIBURING_TRACE_MAX`, the file size limit
-//! (`RLIMIT_FSIZE`: checked before each claim, and `SIGXFSZ` blocked and
-//! taken back around it, so the program is never killed for the trace),
-//! the space of its file system (the zeros are written, not a sparse hole,
-//! so a full disk shows as a short write, never as `SIGBUS` on a store
-//! into the mapping), or the address space the program may map.
+//! The file's blocks are allocated ahead of the cursor, a slice at a time,
+//! with `MADV_POPULATE_WRITE`, which reports a full file system (or quota)
+//! as an error instead of the `SIGBUS` a store into an unallocated page
+//! would raise; a kernel without it (before Linux 5.14) gets the whole
+//! region allocated at attach. The region is sized at attach within
+//! `LIBURING_TRACE_MAX` and the file size limit (`RLIMIT_FSIZE`, whose
+//! `SIGXFSZ` is blocked and taken back around the one call that grows the
+//! file), so the trace ends, with a note in the room kept for it, when the
+//! region is full, the file system is, or a limit is reached: never the
+//! program.
 //!
-//! The unused rest of a chunk is filled with spaces ending in a newline
-//! when it is left, so the file reads as text (and as JSON); only a process
-//! killed outright leaves zeros after its last line.
+//! At the last detach (or exit) the process that claimed the last region
+//! of the file truncates it to what was written; otherwise the unused rest
+//! of the region stays as zero bytes, unallocated.
 
 use core::cell::UnsafeCell;
 use core::ffi::CStr;
 use core::ptr::{self, null_mut};
-use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use super::{file_identity, write_all, FileId};
+use super::{file_identity, FileId};
 
-/// The first chunk's size; each next one doubles, up to [`LARGEST`].
-const FIRST: usize = 16 << 10;
-const LARGEST: usize = 16 << 20;
-/// Room at the end of every chunk that only the end note may use.
+// Sizes and offsets in 64 bits on every target: glibc's 32-bit targets
+// need the *64 calls, musl's plain calls are 64-bit already.
+#[cfg(not(target_env = "gnu"))]
+use libc::{fallocate, ftruncate};
+#[cfg(target_env = "gnu")]
+use libc::{fallocate64 as fallocate, ftruncate64 as ftruncate};
+
+/// `MADV_POPULATE_WRITE` (Linux 5.14; the same number on every
+/// architecture; not in the libc crate).
+const MADV_POPULATE_WRITE: i32 = 23;
+/// Room at the end of the region that only the end note may use.
 const NOTE_ROOM: usize = 192;
-/// Chunks one process may claim: about 4 GiB of trace (a larger
-/// `LIBURING_TRACE_MAX`, or none, ends there).
-const MAX_CHUNKS: usize = 256;
-/// Bytes of zeros one `writev` element provides (untouched `.bss`: it
-/// costs no memory).
-const ZEROS: usize = 1 << 20;
-static ZERO_PAGE: [u8; ZEROS] = [0; ZEROS];
+/// Blocks are allocated this far ahead of the cursor, a slice at a time.
+const SLICE: usize = 1 << 20;
+/// The smallest region worth a trace.
+const SMALLEST: u64 = 4 * NOTE_ROOM as u64;
 
-/// One claimed chunk of the file, mapped in this process.
-struct Chunk {
-    /// Our first byte in the mapping, and how many are ours.
-    data: UnsafeCell<*mut u8>,
-    len: UnsafeCell<usize>,
-    /// The mapping (page-aligned start, length), for `munmap`.
-    map: UnsafeCell<(*mut u8, usize)>,
-    /// Bytes reserved so far; may run past `len` (those writers move on).
-    used: AtomicUsize,
+/// What a forked child shares with its parent: the cursor and the
+/// allocation mark of their one region (a shared anonymous page, made at
+/// attach).
+#[repr(C)]
+struct Shared {
+    /// Bytes of the region reserved so far (may run past its end).
+    cursor: AtomicUsize,
+    /// Bytes from the region's start whose blocks are allocated.
+    allocated: AtomicUsize,
+    /// The thread (`pthread_self`, and the process: forked children share
+    /// the page) allocating the next slice, 0 when none is.
+    allocator: AtomicUsize,
+    /// The trace has ended (its note written).
+    ended: AtomicBool,
+    /// Lines that could not be placed.
+    lost: AtomicUsize,
+    /// Processes sharing the region (the one that attached, and its forked
+    /// children that have not exited).
+    processes: AtomicUsize,
 }
 
-// SAFETY: the cells are written only by the thread that holds `GROWING`
-// before the chunk is published (Release) through `CURRENT`/`NEXT`, and
-// read only after it was loaded from there (Acquire), or at release when
-// no writer runs; `used` is atomic. The bytes of the mapping are written
-// by whoever reserved them, each range by one thread.
-unsafe impl Sync for Chunk {}
-
-#[allow(clippy::declare_interior_mutable_const)] // the array's initialiser
-const UNUSED: Chunk = Chunk {
-    data: UnsafeCell::new(null_mut()),
-    len: UnsafeCell::new(0),
-    map: UnsafeCell::new((null_mut(), 0)),
-    used: AtomicUsize::new(0),
-};
-static CHUNKS: [Chunk; MAX_CHUNKS] = [UNUSED; MAX_CHUNKS];
-/// Chunk descriptors handed out (the next free one's index).
-static CLAIMS: AtomicUsize = AtomicUsize::new(0);
-static CURRENT: AtomicPtr<Chunk> = AtomicPtr::new(null_mut());
-static NEXT: AtomicPtr<Chunk> = AtomicPtr::new(null_mut());
-/// Held by the one thread that claims or switches chunks.
-static GROWING: AtomicBool = AtomicBool::new(false);
-/// The trace has ended (its note written, or no room for one).
-static ENDED: AtomicBool = AtomicBool::new(false);
-/// Bytes of file this process has claimed, and lines it could not place.
-static CLAIMED: AtomicUsize = AtomicUsize::new(0);
-static LOST: AtomicUsize = AtomicUsize::new(0);
-
-/// What `attach` learnt of the file: its path (to claim chunks), identity
-/// and the limit; whether the trace is JSON (whose first chunk at the
-/// file's start begins with `[`).
+/// What `attach` set up, read-only until release.
 struct Settings {
+    /// The region in this process's address space, and its length.
+    data: *mut u8,
+    len: usize,
+    /// The mapping, page-aligned (for `munmap`), and the page size.
+    map: (*mut u8, usize),
+    page: usize,
+    shared: *const Shared,
+    /// Where the region starts in the file, for the final truncation.
+    file_start: u64,
     path: [u8; libc::PATH_MAX as usize + 1],
     id: FileId,
-    max: usize,
-    json: bool,
+    max: u64,
 }
 
 struct SetAtAttach(UnsafeCell<Settings>);
 
-// SAFETY: written by `attach` before any hook can write a trace line
-// (first attach of a process or reload), read-only afterwards.
+// SAFETY: written only by `attach` and `release`, when no hook can run
+// (the first attach of a process or reload, the last detach; see lib.rs),
+// read-only in between. The region's bytes are written by whoever
+// reserved them, each range by one thread; the shared words are atomic.
 unsafe impl Sync for SetAtAttach {}
 
 static SETTINGS: SetAtAttach = SetAtAttach(UnsafeCell::new(Settings {
+    data: null_mut(),
+    len: 0,
+    map: (null_mut(), 0),
+    page: 4096,
+    shared: ptr::null(),
+    file_start: 0,
     path: [0; libc::PATH_MAX as usize + 1],
     id: FileId::NONE,
     max: 0,
-    json: false,
 }));
 
 fn settings() -> &'static Settings {
@@ -112,12 +111,17 @@ fn settings() -> &'static Settings {
     unsafe { &*SETTINGS.0.get() }
 }
 
+fn shared() -> Option<&'static Shared> {
+    // SAFETY: null, or the shared page `attach` made, mapped until release.
+    unsafe { settings().shared.as_ref() }
+}
+
 const FLAGS: i32 = libc::O_CLOEXEC | libc::O_NOCTTY | libc::O_NONBLOCK | libc::O_NOFOLLOW;
 
-/// Opens the trace file at attach: created `0600` if new, never through a
-/// symbolic link, a regular file only; then closed again. `max`: bytes of
-/// trace this process may write. The first chunk is claimed at the first
-/// line.
+/// Opens the trace file at attach and claims this process's region: the
+/// file is created `0600` if new, never through a symbolic link, and must
+/// be a regular file. `max`: bytes of trace (u64::MAX: as many as the
+/// address space and the file size limit allow).
 pub fn attach(path: &CStr, max: u64, json: bool) -> Result<(), &'static str> {
     let bytes = path.to_bytes_with_nul();
     if bytes.len() > libc::PATH_MAX as usize {
@@ -128,30 +132,148 @@ pub fn attach(path: &CStr, max: u64, json: bool) -> Result<(), &'static str> {
     if fd < 0 {
         return Err("cannot be opened for writing (a symbolic link, a FIFO without reader, a read-only file system, or no permission)");
     }
-    let regular = super::is_regular(fd);
-    let id = file_identity(fd);
-    // SAFETY: our own descriptor, just opened.
+    let r = claim_region(fd, max, json);
+    // SAFETY: our own descriptor, opened above; the mapping outlives it.
     unsafe { libc::close(fd) };
-    let (true, Some(id)) = (regular, id) else {
-        return Err("is not a regular file (use LIBURING_TRACE=stderr for a stream)");
+    let (data, len, map, file_start, id) = r?;
+    // SAFETY: sysconf has no preconditions.
+    let page_size = (unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).max(4096) as usize;
+    // The shared page: cursor and marks, shared with forked children.
+    // SAFETY: a new shared anonymous page, no hint.
+    let page = unsafe {
+        libc::mmap(
+            null_mut(),
+            core::mem::size_of::<Shared>(),
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
     };
+    if page == libc::MAP_FAILED {
+        // SAFETY: the region just mapped, not used.
+        unsafe { libc::munmap(map.0.cast(), map.1) };
+        return Err("cannot be followed (no memory)");
+    }
+    let shared = page.cast::<Shared>();
+    // SAFETY: a fresh, zeroed shared page: atomics valid as zero bytes.
+    let sh = unsafe { &*shared };
+    sh.processes.store(1, Ordering::Relaxed);
+    sh.allocated.store(if populate_ahead_works() { 0 } else { len }, Ordering::Relaxed);
     // SAFETY: see `SetAtAttach`: no hook runs yet.
     let s = unsafe { &mut *SETTINGS.0.get() };
+    s.data = data;
+    s.len = len;
+    s.map = map;
+    s.page = page_size;
+    s.shared = shared;
+    s.file_start = file_start;
     s.path = [0; libc::PATH_MAX as usize + 1];
     if let Some(dst) = s.path.get_mut(..bytes.len()) {
         dst.copy_from_slice(bytes);
     }
     s.id = id;
-    s.max = usize::try_from(max).unwrap_or(usize::MAX);
-    s.json = json;
-    ENDED.store(false, Ordering::Relaxed);
-    LOST.store(0, Ordering::Relaxed);
+    s.max = max;
+    if file_start == 0 && json {
+        // The file's first region opens the JSON array.
+        write(b"[\n");
+    }
     Ok(())
+}
+
+/// Claims the region on `fd`: (its first byte and length in this
+/// process, the mapping, its offset in the file, the file's identity).
+#[allow(clippy::type_complexity)]
+fn claim_region(
+    fd: i32,
+    max: u64,
+    json: bool,
+) -> Result<(*mut u8, usize, (*mut u8, usize), u64, FileId), &'static str> {
+    let _ = json;
+    let (true, Some(id)) = (super::is_regular(fd), file_identity(fd)) else {
+        return Err("is not a regular file (use LIBURING_TRACE=stderr for a stream)");
+    };
+    // Other programs claiming regions of the same file wait for this one.
+    // SAFETY: a zeroed flock is a valid argument once its fields are set.
+    let mut lock: libc::flock = unsafe { core::mem::zeroed() };
+    lock.l_type = libc::F_WRLCK as _;
+    lock.l_whence = libc::SEEK_SET as _;
+    // SAFETY: a valid flock for the whole file; released by `close`.
+    if unsafe { libc::fcntl(fd, libc::F_SETLKW, &lock) } != 0 {
+        return Err("cannot be locked to claim a place in it");
+    }
+    let start = super::file_size(fd);
+    let cap: u64 = if cfg!(target_pointer_width = "64") { 1 << 30 } else { 256 << 20 };
+    let mut len = max.min(cap);
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit fills one struct.
+    if unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut lim) } == 0
+        && lim.rlim_cur != libc::RLIM_INFINITY
+    {
+        len = len.min((lim.rlim_cur as u64).saturating_sub(start));
+    }
+    if len < SMALLEST {
+        return Err("has no room left for a trace (LIBURING_TRACE_MAX, or the file size limit RLIMIT_FSIZE)");
+    }
+    // Sparse: no block is allocated by growing the file.
+    let grown = super::with_signal_blocked(libc::SIGXFSZ, || {
+        // SAFETY: our own descriptor; the new size is checked above
+        // against the limit.
+        unsafe { ftruncate(fd, (start + len) as _) }
+    });
+    if grown != 0 {
+        return Err("cannot be grown (the file size limit, or its file system)");
+    }
+    if !populate_ahead_works() {
+        // Before Linux 5.14 the blocks are allocated now, all of them: a
+        // store into an unallocated page of a full file system would
+        // raise SIGBUS in the program.
+        // SAFETY: our own descriptor, a range within the file.
+        if unsafe { fallocate(fd, 0, start as _, len as _) } != 0 {
+            super::shrink_to(fd, start);
+            return Err("has no space left on its file system");
+        }
+    }
+    // SAFETY: sysconf has no preconditions.
+    let page = (unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).max(4096) as u64;
+    let map_start = start - start % page;
+    let map_len = (start + len - map_start) as usize;
+    // SAFETY: a shared mapping of bytes of the file that exist (the file
+    // was grown above), at a page-aligned offset, where the kernel picks.
+    let p = unsafe { super::mmap_file(map_len, fd, map_start) };
+    if p == libc::MAP_FAILED {
+        super::shrink_to(fd, start);
+        return Err("cannot be mapped (the address space limit, or a file system without shared mappings)");
+    }
+    let p = p.cast::<u8>();
+    // SAFETY: `start - map_start` is within the mapping just made.
+    let data = unsafe { p.add((start - map_start) as usize) };
+    Ok((data, len as usize, (p, map_len), start, id))
+}
+
+/// Whether this kernel has `MADV_POPULATE_WRITE` (asked once).
+fn populate_ahead_works() -> bool {
+    // 0: not asked, 1: yes, 2: no.
+    static KNOWN: AtomicUsize = AtomicUsize::new(0);
+    match KNOWN.load(Ordering::Relaxed) {
+        1 => return true,
+        2 => return false,
+        _ => {}
+    }
+    // An empty range answers 0 where the advice is known, EINVAL where not
+    // (the kernel checks the advice first).
+    // SAFETY: a zero-length range touches nothing.
+    let known = unsafe { libc::madvise(null_mut(), 0, MADV_POPULATE_WRITE) } == 0;
+    KNOWN.store(if known { 1 } else { 2 }, Ordering::Relaxed);
+    known
 }
 
 /// Whether lines still go into the file.
 pub fn open() -> bool {
-    !ENDED.load(Ordering::Relaxed)
+    shared().is_some_and(|sh| !sh.ended.load(Ordering::Relaxed))
 }
 
 /// Appends `bytes` (a line, or an event) as one piece; false when it could
@@ -173,302 +295,193 @@ pub struct BlockAt(*mut u8);
 /// Overwrites a block placed by [`append_block`] with `bytes` of the same
 /// length (its ring's record is this thread's alone meanwhile).
 pub fn rewrite(at: BlockAt, bytes: &[u8]) {
-    // SAFETY: `at` addresses `bytes.len()` bytes of a chunk reserved for
-    // this block, mapped until release (at which no hook runs).
+    // SAFETY: `at` addresses `bytes.len()` bytes of the region reserved
+    // for this block, mapped until release (at which no hook runs).
     unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), at.0, bytes.len()) };
 }
 
 fn place(bytes: &[u8]) -> Option<*mut u8> {
-    if ENDED.load(Ordering::Relaxed) {
+    let sh = shared()?;
+    if sh.ended.load(Ordering::Relaxed) {
         return None;
     }
-    let n = bytes.len();
-    for _ in 0..2 {
-        let c = CURRENT.load(Ordering::Acquire);
-        // SAFETY: a published chunk (see `Chunk`), or null.
-        if let Some(c) = unsafe { c.as_ref() } {
-            // SAFETY: published with Release before `CURRENT` pointed here.
-            let (data, len) = unsafe { (*c.data.get(), *c.len.get()) };
-            let room = len - NOTE_ROOM;
-            let at = c.used.fetch_add(n, Ordering::Relaxed);
-            if at + n <= room {
-                // SAFETY: `at..at + n` of this chunk is ours alone (the
-                // add above), inside its mapping.
-                let dst = unsafe { data.add(at) };
-                // SAFETY: as above.
-                unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), dst, n) };
-                if at + n > room / 4 * 3 {
-                    claim_ahead();
-                }
-                return Some(dst);
-            }
-            if at < room {
-                // The writer that crossed the end closes the chunk.
-                // SAFETY: `at..len` is now ours (every later add is past it).
-                unsafe { pad(data.add(at), len - at) };
-            }
-        }
-        if !switch_chunk(c) {
-            break;
-        }
-    }
-    LOST.fetch_add(1, Ordering::Relaxed);
-    None
-}
-
-/// Fills `len` bytes at `at` with spaces ending in a newline.
-///
-/// # Safety
-/// `at..at + len` is mapped and this thread's alone.
-unsafe fn pad(at: *mut u8, len: usize) {
-    if len == 0 {
-        return;
-    }
-    // SAFETY: per the caller.
-    unsafe {
-        ptr::write_bytes(at, b' ', len - 1);
-        at.add(len - 1).write(b'\n');
-    }
-}
-
-/// Claims the next chunk while the current one still has room.
-fn claim_ahead() {
-    if !NEXT.load(Ordering::Relaxed).is_null() || GROWING.swap(true, Ordering::Acquire) {
-        return;
-    }
-    if NEXT.load(Ordering::Relaxed).is_null() && !ENDED.load(Ordering::Relaxed) {
-        let next = claim();
-        NEXT.store(next, Ordering::Release);
-    }
-    GROWING.store(false, Ordering::Release);
-}
-
-/// Moves on from the full chunk `full` (null: none yet): to the chunk
-/// claimed ahead, or a new one. False when another thread is doing it, or
-/// the trace has ended.
-fn switch_chunk(full: *mut Chunk) -> bool {
-    if ENDED.load(Ordering::Relaxed) || GROWING.swap(true, Ordering::Acquire) {
-        return false;
-    }
-    if CURRENT.load(Ordering::Relaxed) == full {
-        let mut next = NEXT.swap(null_mut(), Ordering::Acquire);
-        if next.is_null() {
-            next = claim();
-        }
-        if !next.is_null() {
-            CURRENT.store(next, Ordering::Release);
-        }
-    }
-    GROWING.store(false, Ordering::Release);
-    !CURRENT.load(Ordering::Relaxed).is_null() && !ENDED.load(Ordering::Relaxed)
-}
-
-/// Claims a chunk at the end of the file (the caller holds `GROWING`), or
-/// ends the trace and returns null.
-fn claim() -> *mut Chunk {
     let s = settings();
-    let index = CLAIMS.load(Ordering::Relaxed);
-    let Some(chunk) = CHUNKS.get(index) else {
-        end("it reached its largest size");
-        return null_mut();
-    };
-    let claimed = CLAIMED.load(Ordering::Relaxed);
-    let want = (FIRST << index.min(10)).min(LARGEST);
-    let len = want.min(s.max.saturating_sub(claimed));
-    if len < NOTE_ROOM * 4 {
-        end("LIBURING_TRACE_MAX reached");
-        return null_mut();
+    let n = bytes.len();
+    let room = s.len - NOTE_ROOM;
+    let at = sh.cursor.fetch_add(n, Ordering::Relaxed);
+    if at + n > room {
+        end(sh, "the trace reached its size (LIBURING_TRACE_MAX, or the file size limit)");
+        sh.lost.fetch_add(1, Ordering::Relaxed);
+        return None;
     }
-    match claim_bytes(s, len) {
-        Ok((data, got, map)) => {
-            // SAFETY: this chunk descriptor is not published yet: ours.
-            unsafe {
-                *chunk.data.get() = data;
-                *chunk.len.get() = got;
-                *chunk.map.get() = map;
-            }
-            chunk.used.store(0, Ordering::Relaxed);
-            CLAIMS.store(index + 1, Ordering::Relaxed);
-            CLAIMED.store(claimed + got, Ordering::Relaxed);
-            ptr::from_ref(chunk).cast_mut()
-        }
-        Err(why) => {
-            end(why);
-            null_mut()
-        }
+    if at + n > sh.allocated.load(Ordering::Acquire) && !allocate_to(sh, s, at + n) {
+        sh.lost.fetch_add(1, Ordering::Relaxed);
+        return None;
     }
-}
-
-/// Appends `len` zero bytes to the file and maps them: (our first byte,
-/// how many, the mapping).
-fn claim_bytes(s: &Settings, len: usize) -> Result<(*mut u8, usize, (*mut u8, usize)), &'static str> {
-    // SAFETY: the NUL-terminated path saved at attach.
-    let fd = unsafe { libc::open(s.path.as_ptr().cast(), libc::O_RDWR | libc::O_APPEND | FLAGS) };
-    if fd < 0 {
-        return Err("its file cannot be opened any more");
-    }
-    let r = claim_on(fd, s, len);
-    // SAFETY: our own descriptor, opened above; mappings outlive it.
-    unsafe { libc::close(fd) };
-    r
-}
-
-fn claim_on(fd: i32, s: &Settings, len: usize) -> Result<(*mut u8, usize, (*mut u8, usize)), &'static str> {
-    if file_identity(fd) != Some(s.id) {
-        return Err("its file was replaced or removed");
-    }
-    let size = super::file_size(fd);
-    let mut len = len as u64;
-    let mut lim = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit fills one struct.
-    if unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut lim) } == 0
-        && lim.rlim_cur != libc::RLIM_INFINITY
+    // SAFETY: `at..at + n` of the region is ours alone (the add above) and
+    // its blocks are allocated.
+    let dst = unsafe { s.data.add(at) };
+    // SAFETY: as above.
+    unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), dst, n) };
+    if at + n + SLICE / 2 > sh.allocated.load(Ordering::Relaxed)
+        && sh.allocator.load(Ordering::Relaxed) == 0
     {
-        len = len.min((lim.rlim_cur as u64).saturating_sub(size));
+        allocate_to(sh, s, at + n + SLICE / 2);
     }
-    if len < (NOTE_ROOM * 4) as u64 {
-        return Err("the file size limit (RLIMIT_FSIZE) is reached");
-    }
-    let len = len as usize;
-    // One writev of zeros: one append, however many elements.
-    let mut iov = [libc::iovec {
-        iov_base: ZERO_PAGE.as_ptr().cast_mut().cast(),
-        iov_len: 0,
-    }; LARGEST / ZEROS];
-    let mut left = len;
-    let mut count = 0;
-    for v in iov.iter_mut() {
-        if left == 0 {
-            break;
-        }
-        v.iov_len = left.min(ZEROS);
-        left -= v.iov_len;
-        count += 1;
-    }
-    // A write past the limit (another writer raced us) raises SIGXFSZ:
-    // blocked for the call and taken back, so it only shortens the write.
-    let written = super::with_signal_blocked(libc::SIGXFSZ, || {
-        // SAFETY: `count` elements of `iov`, each within ZERO_PAGE (read).
-        unsafe { libc::writev(fd, iov.as_ptr(), count) }
-    });
-    if written <= 0 {
-        return Err("no space is left for it (its file system is full, or the file size limit is reached)");
-    }
-    let got = written as usize;
-    // With O_APPEND the offset now is the end of what this call wrote.
-    let end = super::file_offset(fd);
-    let start = end.saturating_sub(got as u64);
-    // SAFETY: sysconf has no preconditions.
-    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as u64;
-    let map_start = start - start % page;
-    let map_len = (end - map_start) as usize;
-    // SAFETY: a shared mapping of bytes of the file that exist (written
-    // just above), at a page-aligned offset.
-    let p = unsafe {
-        super::mmap_file(map_len, fd, map_start)
-    };
-    if p == libc::MAP_FAILED {
-        // Leave spaces where the zeros are.
-        super::pad_file(fd, start, got);
-        return Err("it cannot be mapped (the address space limit, or a file system without shared mappings)");
-    }
-    let p = p.cast::<u8>();
-    // SAFETY: `start - map_start` is within the mapping just made.
-    let data = unsafe { p.add((start - map_start) as usize) };
-    if start == 0 && s.json && got > 2 {
-        // The file's first chunk opens the JSON array.
-        // SAFETY: our chunk's first two bytes, not yet published.
-        unsafe { ptr::copy_nonoverlapping(b"[\n".as_ptr(), data, 2) };
-        return Ok((
-            // SAFETY: past the two bytes just written, within the chunk.
-            unsafe { data.add(2) },
-            got - 2,
-            (p, map_len),
-        ));
-    }
-    Ok((data, got, (p, map_len)))
+    Some(dst)
 }
 
-/// Ends the trace with a note saying why (in the current chunk's room).
-fn end(why: &str) {
-    if ENDED.swap(true, Ordering::Relaxed) {
+/// This thread, as `Shared::allocator` names it: its `pthread_self`
+/// mixed with the process id (forked children share the page).
+fn me() -> usize {
+    // SAFETY: no preconditions; neither is 0.
+    let (t, p) = unsafe { (libc::pthread_self() as usize, libc::getpid() as usize) };
+    t ^ p.rotate_left(17) | 1
+}
+
+/// Allocates the blocks of the region up to `to` (a slice beyond it);
+/// false when they cannot be. A thread that finds another allocating
+/// yields to it a while; one that would wait on itself (a signal handler
+/// that interrupted it) does not. A full file system ends the trace.
+fn allocate_to(sh: &Shared, s: &Settings, to: usize) -> bool {
+    let me = me();
+    let mut tries = 0;
+    while sh
+        .allocator
+        .compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed)
+        .is_err()
+    {
+        if sh.allocated.load(Ordering::Acquire) >= to {
+            return true;
+        }
+        if sh.allocator.load(Ordering::Relaxed) == me || tries == 1000 {
+            return false;
+        }
+        tries += 1;
+        // SAFETY: no preconditions.
+        unsafe { libc::sched_yield() };
+    }
+    let from = sh.allocated.load(Ordering::Relaxed);
+    let mut ok = true;
+    if from < to {
+        let end = (to + SLICE).min(s.len);
+        if populate(s, from, end) {
+            sh.allocated.store(end, Ordering::Release);
+        } else {
+            ok = false;
+        }
+    }
+    sh.allocator.store(0, Ordering::Release);
+    if !ok {
+        end(sh, "no space is left for it (its file system is full, or a quota is reached)");
+    }
+    ok || sh.allocated.load(Ordering::Acquire) >= to
+}
+
+/// Allocates the blocks behind bytes `from..to` of the region: false
+/// when the kernel cannot (the file system is full).
+fn populate(s: &Settings, from: usize, to: usize) -> bool {
+    // Page-aligned in the mapping, from the page holding `from`.
+    let base = s.map.0 as usize;
+    let first = (s.data as usize + from - base) / s.page * s.page;
+    let last = s.data as usize + to - base;
+    // SAFETY: a range of our mapping; the kernel allocates the file's
+    // blocks behind it and reports a failure instead of faulting.
+    let r = unsafe {
+        libc::madvise(
+            (base + first) as *mut libc::c_void,
+            last - first,
+            MADV_POPULATE_WRITE,
+        )
+    };
+    r == 0
+}
+
+/// Ends the trace with a note saying why, in the room kept for it.
+fn end(sh: &Shared, why: &str) {
+    if sh.ended.swap(true, Ordering::Relaxed) {
         return;
     }
+    let s = settings();
     let mut note = [0u8; NOTE_ROOM];
-    let n = super::end_note(&mut note, why, LOST.load(Ordering::Relaxed));
+    let n = super::end_note(&mut note, why, sh.lost.load(Ordering::Relaxed));
     let Some(text) = note.get(..n) else {
         return;
     };
-    let c = CURRENT.load(Ordering::Acquire);
-    // SAFETY: a published chunk, or null.
-    let Some(c) = (unsafe { c.as_ref() }) else {
-        append_directly(text);
+    // After every line placed (or at the room's start, when lines filled
+    // the region); its blocks allocated if they can be.
+    let at = sh.cursor.fetch_add(NOTE_ROOM, Ordering::Relaxed).min(s.len - NOTE_ROOM);
+    if at + text.len() > sh.allocated.load(Ordering::Acquire) && !populate(s, at, s.len) {
+        return;
+    }
+    // SAFETY: `at..at + text.len()` is past every other writer's bytes
+    // (the add above), within the region, its blocks allocated.
+    unsafe { ptr::copy_nonoverlapping(text.as_ptr(), s.data.add(at), text.len()) };
+}
+
+/// The last detach, or exit: the process that claimed the file's last
+/// region cuts the file to what was written (the last to leave of the
+/// processes sharing it); unless `exiting`, the mapping goes.
+pub fn release(exiting: bool) {
+    let s = settings();
+    let Some(sh) = shared() else {
         return;
     };
-    // SAFETY: published before `CURRENT` pointed here.
-    let (data, len) = unsafe { (*c.data.get(), *c.len.get()) };
-    // Past every normal line: the note room is the chunk's last bytes.
-    let at = c.used.fetch_add(len, Ordering::Relaxed).min(len - NOTE_ROOM);
-    if at + text.len() <= len {
-        // SAFETY: `at..len`: lines stop at `len - NOTE_ROOM`, and the add
-        // above moved every later writer past `len`.
-        unsafe {
-            ptr::copy_nonoverlapping(text.as_ptr(), data.add(at), text.len());
-            pad(data.add(at + text.len()), len - at - text.len());
-        }
+    sh.ended.store(true, Ordering::Relaxed);
+    let last = sh.processes.fetch_sub(1, Ordering::AcqRel) == 1;
+    if last {
+        let used = sh.cursor.load(Ordering::Relaxed).min(s.len);
+        truncate_if_last(s, s.file_start + used as u64);
     }
+    if exiting {
+        return;
+    }
+    // SAFETY: the region's mapping and the shared page, which no hook uses
+    // any more.
+    unsafe {
+        libc::munmap(s.map.0.cast(), s.map.1);
+        libc::munmap(s.shared.cast_mut().cast(), core::mem::size_of::<Shared>());
+    }
+    // SAFETY: see `SetAtAttach`.
+    let w = unsafe { &mut *SETTINGS.0.get() };
+    w.data = null_mut();
+    w.len = 0;
+    w.map = (null_mut(), 0);
+    w.shared = ptr::null();
 }
 
-/// The unused rest of the claimed chunks becomes spaces (last detach, or
-/// exit); unless `exiting`, the mappings go too.
-pub fn release(exiting: bool) {
-    let claims = CLAIMS.load(Ordering::Relaxed).min(MAX_CHUNKS);
-    for c in CHUNKS.iter().take(claims) {
-        // SAFETY: claimed chunks' descriptors, published; at release no
-        // hook writes (unless exiting, where a late line may be cut).
-        let (data, len, map) = unsafe { (*c.data.get(), *c.len.get(), *c.map.get()) };
-        let at = c.used.fetch_add(len + NOTE_ROOM, Ordering::Relaxed);
-        if at < len {
-            // SAFETY: `at..len` is reserved now and mapped.
-            unsafe { pad(data.add(at), len - at) };
-        }
-        if !exiting {
-            // SAFETY: our mapping, which no hook uses any more.
-            unsafe { libc::munmap(map.0.cast(), map.1) };
-        }
-    }
-    if !exiting {
-        CURRENT.store(null_mut(), Ordering::Relaxed);
-        NEXT.store(null_mut(), Ordering::Relaxed);
-        CLAIMS.store(0, Ordering::Relaxed);
-        CLAIMED.store(0, Ordering::Relaxed);
-    }
-    ENDED.store(true, Ordering::Relaxed);
-}
-
-/// In a child after fork: chunks of its own from now on (the parent goes
-/// on filling the ones it has). The inherited mappings stay, unused.
-pub fn forked() {
-    CURRENT.store(null_mut(), Ordering::Relaxed);
-    NEXT.store(null_mut(), Ordering::Relaxed);
-    GROWING.store(false, Ordering::Relaxed);
-}
-
-/// Writes `bytes` at the end of the file through a short-lived descriptor
-/// (the JSON end event at the last detach, when no chunk has room).
-pub fn append_directly(bytes: &[u8]) {
-    let s = settings();
+/// Cuts the file at `end` if no other program claimed a region after ours
+/// (its size is still where our region ends).
+fn truncate_if_last(s: &Settings, end: u64) {
     // SAFETY: the NUL-terminated path saved at attach.
-    let fd = unsafe { libc::open(s.path.as_ptr().cast(), libc::O_WRONLY | libc::O_APPEND | FLAGS) };
+    let fd = unsafe { libc::open(s.path.as_ptr().cast(), libc::O_RDWR | FLAGS) };
     if fd < 0 {
         return;
     }
-    if file_identity(fd) == Some(s.id) {
-        super::with_signal_blocked(libc::SIGXFSZ, || write_all(fd, bytes));
+    // SAFETY: a zeroed flock is a valid argument once its fields are set.
+    let mut lock: libc::flock = unsafe { core::mem::zeroed() };
+    lock.l_type = libc::F_WRLCK as _;
+    lock.l_whence = libc::SEEK_SET as _;
+    if file_identity(fd) == Some(s.id)
+        // SAFETY: a valid flock for the whole file; released by `close`.
+        && unsafe { libc::fcntl(fd, libc::F_SETLKW, &lock) } == 0
+        && super::file_size(fd) == s.file_start + s.len as u64
+    {
+        // SAFETY: our own descriptor; shrinking never raises SIGXFSZ.
+        unsafe { ftruncate(fd, end as _) };
     }
-    // SAFETY: our own descriptor.
+    // SAFETY: our own descriptor, opened above.
     unsafe { libc::close(fd) };
+}
+
+/// In a child after fork: it shares the region, and counts among its users.
+pub fn forked() {
+    if let Some(sh) = shared() {
+        sh.processes.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The trace limit given at attach.
+pub fn max() -> u64 {
+    settings().max
 }

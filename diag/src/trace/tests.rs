@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: MIT
 use super::*;
 
+/// The diagnostics' memory, reserved once for all the tests of this
+/// process (as the first attach does).
+fn reserved() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| assert!(crate::memory::reserve(RECORD_BYTES, 0)));
+}
+
 /// The table's life cycle without a kernel: a ring struct that was never
 /// set up (null ring pointers read as zero, the probe fails) is recorded,
 /// found by identity, counted, and removed exactly once.
 #[test]
 fn record_found_counted_and_removed_once() {
+    reserved();
     let ring = crate::geometry::empty_ring();
     ring_created(&ring);
     let id = core::ptr::from_ref(&ring);
@@ -25,7 +33,12 @@ fn record_found_counted_and_removed_once() {
 
 #[test]
 fn summary_block_is_fixed_size_and_newline_terminated() {
-    let mut rec = Removed(Mapped::<RingTrace>::zeroed().expect("mapped").into_raw());
+    reserved();
+    let rec = Record::<RingTrace>::claim(Kind::Trace, MAX_RINGS - 1).expect("mapped");
+    let mut rec = Removed {
+        slot: &SLOTS[MAX_RINGS - 1],
+        rec: rec.into_raw(),
+    };
     rec.get().ops[usize::from(IORING_OP_NOP)] = 3;
     let block = summary_block(rec.get());
     assert_eq!(block.len(), SUMMARY_BYTES);
