@@ -17,8 +17,8 @@
 use core::mem::size_of;
 use core::ptr::{self, null_mut};
 
-use crate::register::{live, register, register_with, PBUF_STATUS, UNREGISTER_PBUF_RING};
 use crate::observe::Watch;
+use crate::register::{live, register, register_with, PBUF_STATUS, UNREGISTER_PBUF_RING};
 use crate::ring::LiveRing;
 use crate::syscall::{self, SysResult};
 use crate::uapi::{

@@ -265,12 +265,15 @@ fn submit_as<W: Watch>(ring: LiveRing<W>, wait_nr: u32, getevents: bool) -> SysR
     let n = flush_sq(ring.unwatched());
     match ring.watch().watched() {
         None => submit_flushed(ring.unwatched(), n, wait_nr, getevents),
-        Some(w) => submit_reported(ring.unwatched(), w, n, wait_nr, getevents),
+        Some(w) => from_code(submit_reported(ring.unwatched(), w, n, wait_nr, getevents)),
     }
 }
 
 /// [`submit_as`] under an observer, out of line and cold: the same work,
-/// counting its enters (timed when the observer asks), then the report.
+/// counting its enters, then the report, in liburing's encoding (the C
+/// entry point's result) so that the report is the last call. The clock is
+/// read (and held across the enter) only in a copy of its own, for an
+/// observer that wants call times.
 #[cold]
 #[inline(never)]
 fn submit_reported(
@@ -279,20 +282,46 @@ fn submit_reported(
     submitted: u32,
     wait_nr: u32,
     getevents: bool,
-) -> SysResult<u32> {
-    let entered_ns = w.clock();
+) -> i32 {
+    if w.timed() {
+        return submit_reported_timed(ring, w, submitted, wait_nr, getevents);
+    }
+    submit_reported_at(ring, w, submitted, wait_nr, getevents, 0)
+}
+
+#[cold]
+#[inline(never)]
+fn submit_reported_timed(
+    ring: LiveRing,
+    w: Watched,
+    submitted: u32,
+    wait_nr: u32,
+    getevents: bool,
+) -> i32 {
+    submit_reported_at(ring, w, submitted, wait_nr, getevents, w.clock())
+}
+
+#[inline(always)]
+fn submit_reported_at(
+    ring: LiveRing,
+    w: Watched,
+    submitted: u32,
+    wait_nr: u32,
+    getevents: bool,
+    entered_ns: u64,
+) -> i32 {
     let (r, enters) = submit_flushed_counted(ring, submitted, wait_nr, getevents);
+    let reaped = wait_nr != 0 || getevents;
     // SAFETY: the live ring of the submit call this thread is in.
     unsafe {
         w.submitted(
             ring.as_non_null(),
-            wait_nr != 0 || getevents,
+            reaped,
             liburing_code(&r),
             enters,
             entered_ns,
         )
-    };
-    r
+    }
 }
 
 /// A result in liburing's encoding (count or `-errno`), as an observer is
@@ -302,6 +331,16 @@ fn liburing_code(r: &SysResult<u32>) -> i32 {
     match r {
         Ok(n) => *n as i32,
         Err(e) => e.neg(),
+    }
+}
+
+/// A result in liburing's encoding, back as a result.
+#[inline(always)]
+fn from_code(code: i32) -> SysResult<u32> {
+    if code < 0 {
+        Err(Errno::from_neg(code))
+    } else {
+        Ok(code as u32)
     }
 }
 
@@ -414,7 +453,7 @@ pub fn peek_cqe(ring: LiveRing) -> SysResult<(*mut io_uring_cqe, u32)> {
         // Consumed here and never shown.
         cq_advance(ring, cqe_slots(flags));
         if flags & IORING_CQE_F_SKIP == 0 && res < 0 {
-            return Err(Errno(res.wrapping_neg()));
+            return Err(Errno::from_neg(res));
         }
     }
 }
@@ -454,7 +493,7 @@ impl Waited {
     #[inline(always)]
     fn result(self) -> SysResult<u32> {
         if self.0 < 0 {
-            Err(Errno(self.0.wrapping_neg()))
+            Err(Errno::from_neg(self.0))
         } else {
             Ok(self.0 as u32)
         }
@@ -639,7 +678,15 @@ pub fn get_cqe<W: Watch>(
     wait_nr: u32,
     sigmask: *const libc::sigset_t,
 ) -> SysResult<u32> {
-    wait_sigmask(ring.unwatched(), ring.watch(), cqe_out, submit, wait_nr, sigmask).result()
+    wait_sigmask(
+        ring.unwatched(),
+        ring.watch(),
+        cqe_out,
+        submit,
+        wait_nr,
+        sigmask,
+    )
+    .result()
 }
 
 /// [`get_cqe`] in the wait loop's encoding (out of line: one copy per

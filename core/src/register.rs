@@ -479,7 +479,11 @@ pub unsafe fn register_files_update_tag<W: Watch>(
 
 /// `io_uring_register_file_alloc_range`: where direct-descriptor allocation
 /// (`IORING_FILE_INDEX_ALLOC`) picks slots: `[off, off + len)`.
-pub fn register_file_alloc_range<W: Watch>(ring: LiveRing<W>, off: u32, len: u32) -> SysResult<i32> {
+pub fn register_file_alloc_range<W: Watch>(
+    ring: LiveRing<W>,
+    off: u32,
+    len: u32,
+) -> SysResult<i32> {
     let mut range = io_uring_file_index_range { off, len, resv: 0 };
     register_with(live(ring), FILE_ALLOC_RANGE, &mut range)
 }

@@ -3,37 +3,62 @@
 //!
 //! Like liburing, the io_uring and memory syscalls are issued directly (no
 //! libc wrapper), so `errno` is never touched and failures come back as a
-//! negative errno value, which [`Errno`] carries in positive form.
+//! negative errno value, which [`Errno`] carries.
 
 use core::ffi::c_void;
 
-/// A positive errno value. The C boundary turns it into `-errno`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Errno(pub i32);
+/// An errno value. It is kept as the kernel and liburing's C API give it
+/// (negated), so that a raw result, a [`SysResult`] and the C boundary's
+/// `-errno` convert into one another for nothing; [`Errno::get`] is the
+/// errno itself.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Errno(i32);
 
 /// The result of every fallible core operation.
 pub type SysResult<T> = Result<T, Errno>;
 
 impl Errno {
-    pub const EINVAL: Errno = Errno(libc::EINVAL);
-    pub const ENOMEM: Errno = Errno(libc::ENOMEM);
-    pub const EAGAIN: Errno = Errno(libc::EAGAIN);
+    pub const EINVAL: Errno = Errno::new(libc::EINVAL);
+    pub const ENOMEM: Errno = Errno::new(libc::ENOMEM);
+    pub const EAGAIN: Errno = Errno::new(libc::EAGAIN);
     #[cfg(test)]
-    pub const EBUSY: Errno = Errno(libc::EBUSY);
-    pub const ETIME: Errno = Errno(libc::ETIME);
+    pub const EBUSY: Errno = Errno::new(libc::EBUSY);
+    pub const ETIME: Errno = Errno::new(libc::ETIME);
     #[cfg(test)]
-    pub const ENXIO: Errno = Errno(libc::ENXIO);
-    pub const EBADF: Errno = Errno(libc::EBADF);
-    pub const EFAULT: Errno = Errno(libc::EFAULT);
-    pub const EOPNOTSUPP: Errno = Errno(libc::EOPNOTSUPP);
-    pub const EEXIST: Errno = Errno(libc::EEXIST);
+    pub const ENXIO: Errno = Errno::new(libc::ENXIO);
+    pub const EBADF: Errno = Errno::new(libc::EBADF);
+    pub const EFAULT: Errno = Errno::new(libc::EFAULT);
+    pub const EOPNOTSUPP: Errno = Errno::new(libc::EOPNOTSUPP);
+    pub const EEXIST: Errno = Errno::new(libc::EEXIST);
     #[cfg(test)]
-    pub const ENOENT: Errno = Errno(libc::ENOENT);
-    pub const EOVERFLOW: Errno = Errno(libc::EOVERFLOW);
+    pub const ENOENT: Errno = Errno::new(libc::ENOENT);
+    pub const EOVERFLOW: Errno = Errno::new(libc::EOVERFLOW);
+
+    /// The errno value `errno` (positive, as `errno.h` names it).
+    pub const fn new(errno: i32) -> Errno {
+        Errno(errno.wrapping_neg())
+    }
+
+    /// The errno of a negated one (`-errno`: a raw kernel or liburing
+    /// result, known to be an error).
+    pub const fn from_neg(neg: i32) -> Errno {
+        Errno(neg)
+    }
+
+    /// The errno value (positive).
+    pub const fn get(self) -> i32 {
+        self.0.wrapping_neg()
+    }
 
     /// liburing's convention: the negated errno as a C `int`.
     pub const fn neg(self) -> i32 {
-        -self.0
+        self.0
+    }
+}
+
+impl core::fmt::Debug for Errno {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Errno({})", self.get())
     }
 }
 
@@ -45,7 +70,7 @@ pub const KERNEL_SIGSET_BYTES: usize = 8;
 #[inline]
 fn check(ret: isize) -> SysResult<isize> {
     if (-4095..0).contains(&ret) {
-        Err(Errno(-ret as i32))
+        Err(Errno::from_neg(ret as i32))
     } else {
         Ok(ret)
     }
@@ -164,7 +189,7 @@ pub fn to_int(r: SysResult<i32>) -> i32 {
 #[inline(always)]
 pub fn from_int(r: i32) -> SysResult<i32> {
     if (-4095..0).contains(&r) {
-        Err(Errno(-r))
+        Err(Errno::from_neg(r))
     } else {
         Ok(r)
     }

@@ -174,6 +174,39 @@ static OBSERVER: Observer = Observer {
     timed: true,
 };
 
+extern "C" fn quiet_setup_failed(_: CallName, _: u32, _: u32, _: Option<&io_uring_params>, _: i32) {
+}
+extern "C" fn quiet_ring(_: &io_uring) {}
+extern "C" fn quiet_ring_at(_: &io_uring, _: Caller) {}
+extern "C" fn quiet_submitted(
+    _: SubmitSide<'_>,
+    _: Option<CompleteSide<'_>>,
+    _: i32,
+    _: u32,
+    _: u64,
+    _: Caller,
+) {
+}
+extern "C" fn quiet_reaped(_: CompleteSide<'_>, _: i32, _: u32, _: u64, _: Caller) {}
+extern "C" fn quiet_waiting(_: CompleteSide<'_>, _: u32, _: bool, _: Caller) {}
+extern "C" fn quiet_register_failed(_: u32, _: *const c_void, _: u32, _: i32) {}
+extern "C" fn quiet_feature_missing(_: CallName, _: u32, _: i32) {}
+
+/// An observer that is told everything and does nothing (for the tests of
+/// an observed call's results, without a recording observer installed).
+pub static QUIET: Observer = Observer {
+    setup_failed: quiet_setup_failed,
+    ring_created: quiet_ring,
+    ring_changed: quiet_ring_at,
+    ring_exit: quiet_ring_at,
+    submitted: quiet_submitted,
+    reaped: quiet_reaped,
+    waiting: quiet_waiting,
+    register_failed: quiet_register_failed,
+    feature_missing: quiet_feature_missing,
+    timed: true,
+};
+
 /// Whether this process is the child started to run a test's body
 /// under the observer `mode`.
 pub fn is_child(mode: &str) -> bool {

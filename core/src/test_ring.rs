@@ -23,7 +23,7 @@ use crate::uapi::io_uring_params;
 
 /// `Errno(1)` as `EPERM`, for skip and failure messages.
 pub fn errno(e: Errno) -> String {
-    uring_sysinfo::errno_name(e.0).map_or_else(|| format!("errno {}", e.0), str::to_owned)
+    uring_sysinfo::errno_name(e.get()).map_or_else(|| format!("errno {}", e.get()), str::to_owned)
 }
 
 /// Why this process may not use io_uring at all, or `None` if it may:
@@ -39,11 +39,11 @@ pub fn uring_refused() -> Option<&'static str> {
                     let _ = syscall::close(fd);
                     None
                 }
-                Err(e @ Errno(libc::ENOSYS)) => Some(format!(
+                Err(e) if e.get() == libc::ENOSYS => Some(format!(
                     "io_uring_setup fails with {}: a kernel without io_uring, or a seccomp filter",
                     errno(e)
                 )),
-                Err(e @ Errno(libc::EPERM | libc::EACCES)) => Some(format!(
+                Err(e) if matches!(e.get(), libc::EPERM | libc::EACCES) => Some(format!(
                     "io_uring_setup fails with {}: kernel.io_uring_disabled, or a seccomp filter",
                     errno(e)
                 )),
@@ -116,7 +116,7 @@ pub fn kernel_refuses_flags(entries: u32, flags: u32) -> Option<Errno> {
         )
     };
     if fd < 0 {
-        return Some(Errno(
+        return Some(Errno::new(
             std::io::Error::last_os_error().raw_os_error().unwrap_or(0),
         ));
     }
@@ -162,7 +162,7 @@ pub unsafe fn kernel_register_answer(
     arg: *mut core::ffi::c_void,
     nr: u32,
 ) -> Result<i64, Errno> {
-    let last = || Errno(std::io::Error::last_os_error().raw_os_error().unwrap_or(0));
+    let last = || Errno::new(std::io::Error::last_os_error().raw_os_error().unwrap_or(0));
     let mut p = io_uring_params::default();
     // SAFETY: `p` is a valid, writable params struct for the call's duration.
     let fd = unsafe { libc::syscall(libc::SYS_io_uring_setup, 4u32, core::ptr::from_mut(&mut p)) };
@@ -261,10 +261,13 @@ impl TestRing {
     }
 
     /// The ring as an observed call takes it (reporting to the installed
-    /// observer, if any), as the C boundary's observed path makes it.
+    /// observer, else to one that does nothing), as the C boundary's
+    /// observed path makes it.
     pub fn watched(&mut self) -> LiveRing<'_, crate::observe::Watched> {
+        use crate::observe::{watched, Watched};
+        let quiet = || Watched::by(&crate::test_observer::QUIET, core::ptr::null());
         self.live()
-            .observed_by(crate::observe::watched_or_silent(core::ptr::null()))
+            .observed_by(watched(core::ptr::null()).unwrap_or_else(quiet))
     }
 }
 

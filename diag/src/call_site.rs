@@ -59,10 +59,7 @@ pub fn append(l: &mut Line, caller: Caller) {
         return;
     };
     let base = info.dli_fbase as usize;
-    if LIBRARIES
-        .iter()
-        .any(|s| s.load(Ordering::Relaxed) == base)
-    {
+    if LIBRARIES.iter().any(|s| s.load(Ordering::Relaxed) == base) {
         return;
     }
     l.s(" called from ");

@@ -237,10 +237,9 @@ struct RingCheck {
     /// its name when it became the owner.
     owner_tid: i32,
     owner_name: [u8; 16],
-    /// The thread that made the ring's last submit call (at first the one
-    /// that set it up; 0: none): the one whose private SQ tail the checker
-    /// may read when it waits (`waiting`).
-    submitter: libc::pthread_t,
+    /// A thread other than the owner of a SINGLE_ISSUER ring submitted to
+    /// it (-EEXIST): the SQ side is not the owner's alone (`waiting`).
+    foreign_submitter: bool,
     owner_from_enable: bool,
     pid: i32,
     fork_gen: u32,
@@ -407,15 +406,6 @@ impl Call {
 fn gettid() -> i32 {
     // SAFETY: no preconditions.
     unsafe { libc::gettid() }
-}
-
-/// The calling thread's handle: a load from the thread's own control block,
-/// no system call, so cheap enough for every submit. (On Linux, glibc's and
-/// musl's `pthread_t` is an integer that `==` compares.)
-#[inline(always)]
-fn this_thread() -> libc::pthread_t {
-    // SAFETY: no preconditions.
-    unsafe { libc::pthread_self() }
 }
 
 // ---------------------------------------------------------------------------
@@ -1276,9 +1266,6 @@ pub fn ring_created(ring: &io_uring) {
     c.ring = id;
     c.flags = ring.flags;
     c.detour = DETOUR_OWNER;
-    // Until some thread submits, the thread that set the ring up takes its
-    // SQEs, as far as the checker can tell.
-    c.submitter = this_thread();
     if ring.flags & IORING_SETUP_R_DISABLED == 0 {
         c.set_owner_here();
     }
@@ -1324,6 +1311,7 @@ pub fn ring_exit(ring: &io_uring, caller: Caller) {
 /// continuation where the general code takes over, with the same outcome
 /// as `submitted_general` from the start: so it keeps nothing in saved
 /// registers.
+#[inline(always)]
 pub fn submitted(
     sq: SubmitSide<'_>,
     cq: Option<CompleteSide<'_>>,
@@ -1340,7 +1328,6 @@ pub fn submitted(
         return;
     };
     let c = out.rec();
-    c.submitter = this_thread();
     c.caller = caller as usize;
     // A fork, -EEXIST, an owner to learn, the peek streak of a
     // DEFER_TASKRUN ring, a ring the general walks follow, counts given up,
@@ -1384,6 +1371,19 @@ pub fn submitted(
     out.put_back();
 }
 
+/// [`submitted`] as the observer's hook itself, when the checker observes
+/// alone (no trace): the library's call lands here directly.
+pub extern "C" fn submitted_hook(
+    sq: SubmitSide<'_>,
+    cq: Option<CompleteSide<'_>>,
+    result: i32,
+    enters: u32,
+    _entered_ns: u64,
+    caller: Caller,
+) {
+    submitted(sq, cq, result, enters, caller);
+}
+
 /// The ring's CQ view in a submit call, whether or not the call reaped.
 #[inline(always)]
 fn complete_side(sq: SubmitSide<'_>) -> Option<CompleteSide<'_>> {
@@ -1407,6 +1407,9 @@ fn submitted_general(
     let c = out.rec();
     common(c, call);
     eexist(c, call, result);
+    if result == -libc::EEXIST {
+        c.foreign_submitter = true;
+    }
     if c.owner_tid == 0 && result > 0 {
         c.set_owner_here();
         c.owner_from_enable = true;
@@ -1600,22 +1603,20 @@ pub fn waiting(cq: CompleteSide<'_>, wait_nr: u32, timed: bool, caller: Caller) 
 /// liburing lets one thread submit while another waits. So it is read only
 /// where no other thread can be taking SQEs: the process has only ever had
 /// this one thread, or the ring is `SINGLE_ISSUER`, this thread is its
-/// owner (the one thread the kernel lets submit, hence the SQ side's) and
-/// made its last submit call.
+/// owner (the one thread the kernel lets submit, hence the SQ side's), and
+/// no other thread has tried to submit to it.
 fn unsubmitted_here(c: &RingCheck, cq: CompleteSide<'_>) -> u32 {
-    if c.submitter != this_thread() {
-        return 0;
-    }
-    let owner = c.flags & IORING_SETUP_SINGLE_ISSUER != 0 && c.owner_tid == gettid();
+    let owner = c.flags & IORING_SETUP_SINGLE_ISSUER != 0
+        && !c.foreign_submitter
+        && c.owner_tid == gettid();
     if !owner && !single_threaded() {
         return 0;
     }
     let Some(p) = NonNull::new(cq.id().cast_mut()) else {
         return 0;
     };
-    // SAFETY: the ring is live for this wait call, and this thread made
-    // its last submit call (recorded under this record's checkout), or set
-    // it up and nothing was submitted since: its submitter, whose own
+    // SAFETY: the ring is live for this wait call, and no other thread
+    // takes its SQEs (see above): this thread is the submitter, whose own
     // variables these are.
     let sq = unsafe { SubmitSide::new(p) };
     // With SQPOLL the kernel's thread takes what was published by itself:

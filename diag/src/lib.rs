@@ -54,8 +54,8 @@ use uring_core::observe::{self, Attachment, CallName, Caller};
 use uring_core::syscall::Errno;
 use uring_core::uapi::io_uring_params;
 // The core's modules under their own names.
-use uring_core::{geometry, queue, setup, structs, syscall, uapi};
 use core::sync::atomic::AtomicUsize;
+use uring_core::{geometry, queue, setup, structs, syscall, uapi};
 // Names from the uapi tables, and facts about the system (with errno names)
 // from the sysinfo crate: `uring-info` reads both too, so the two agree.
 use uring_core::uapi::names;
@@ -116,24 +116,13 @@ static CHECK_OBSERVER: observe::Observer = observe::Observer {
     ring_created,
     ring_changed,
     ring_exit,
-    submitted: check_submitted,
+    submitted: check::submitted_hook,
     reaped: check_reaped,
     waiting,
     register_failed,
     feature_missing,
     timed: false,
 };
-
-extern "C" fn check_submitted(
-    sq: observe::SubmitSide<'_>,
-    cq: Option<observe::CompleteSide<'_>>,
-    result: i32,
-    enters: u32,
-    _entered_ns: u64,
-    caller: Caller,
-) {
-    check::submitted(sq, cq, result, enters, caller);
-}
 
 extern "C" fn check_reaped(
     cq: observe::CompleteSide<'_>,
@@ -286,7 +275,11 @@ pub extern "C" fn uring_diag_attach(interface: u64, library: *const c_void) -> A
     }
     Attachment {
         status: observe::ATTACHED,
-        observer: Some(if trace_on() { &OBSERVER } else { &CHECK_OBSERVER }),
+        observer: Some(if trace_on() {
+            &OBSERVER
+        } else {
+            &CHECK_OBSERVER
+        }),
     }
 }
 
@@ -313,7 +306,9 @@ fn start() -> bool {
         if checking { check::RECORD_BYTES } else { 0 },
     );
     if !reserved && (tracing || checking) {
-        output::stderr(b"uring-trace: no address space for the diagnostics' records: rings are not followed\n");
+        output::stderr(
+            b"uring-trace: no address space for the diagnostics' records: rings are not followed\n",
+        );
     }
     TRACE_ON.store(tracing, Ordering::Relaxed);
     if tracing {
@@ -386,20 +381,20 @@ extern "C" fn setup_failed(
 ) {
     if debugging() {
         let _errno = output::SavedErrno::save();
-        setup_cause::explain(call.as_str(), entries, flags, p, Errno(errno));
+        setup_cause::explain(call.as_str(), entries, flags, p, Errno::new(errno));
     }
 }
 
 extern "C" fn register_failed(opcode: u32, arg: *const c_void, nr_args: u32, errno: i32) {
     if debugging() {
         let _errno = output::SavedErrno::save();
-        register_cause::explain(opcode, arg, nr_args, Errno(errno));
+        register_cause::explain(opcode, arg, nr_args, Errno::new(errno));
     }
 }
 
 extern "C" fn feature_missing(call: CallName, feature: u32, errno: i32) {
     if debugging() {
         let _errno = output::SavedErrno::save();
-        feature_cause::explain(call.as_str(), feature, Errno(errno));
+        feature_cause::explain(call.as_str(), feature, Errno::new(errno));
     }
 }

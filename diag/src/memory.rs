@@ -70,7 +70,10 @@ pub fn reserve(trace: usize, check: usize) -> bool {
     let page = (unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).max(4096) as usize;
     let trace = round_up(trace, page);
     let check = round_up(check, page);
-    let Some(len) = trace.checked_add(check).and_then(|r| r.checked_mul(MAX_RINGS)) else {
+    let Some(len) = trace
+        .checked_add(check)
+        .and_then(|r| r.checked_mul(MAX_RINGS))
+    else {
         return false;
     };
     if len == 0 {
@@ -145,7 +148,14 @@ impl<T> Record<T> {
         let at = l.base + offset + index * size;
         // SAFETY: a page-aligned part of our reserved range; its pages are
         // fresh or were freed by `drop` (MADV_DONTNEED): zero.
-        if unsafe { libc::mprotect(at as *mut libc::c_void, size, libc::PROT_READ | libc::PROT_WRITE) } != 0 {
+        if unsafe {
+            libc::mprotect(
+                at as *mut libc::c_void,
+                size,
+                libc::PROT_READ | libc::PROT_WRITE,
+            )
+        } != 0
+        {
             return None;
         }
         Some(Record {

@@ -24,7 +24,7 @@ pub fn explain(opcode: u32, arg: *const c_void, nr: u32, err: Errno) {
     let op = opcode & !IORING_REGISTER_USE_REGISTERED_RING;
     // The *2 table registrations pass a struct whose size is `nr_args`.
     let table2 = matches!(op, IORING_REGISTER_FILES2 | IORING_REGISTER_BUFFERS2);
-    let count = if table2 && !arg.is_null() && err.0 != libc::EFAULT {
+    let count = if table2 && !arg.is_null() && err.get() != libc::EFAULT {
         // SAFETY: the kernel has just read this io_uring_rsrc_register
         // without faulting.
         unsafe { arg.cast::<io_uring_rsrc_register>().read_unaligned() }.nr
@@ -45,7 +45,7 @@ pub fn explain(opcode: u32, arg: *const c_void, nr: u32, err: Errno) {
     });
     errno(&mut l, err);
     l.s(": ");
-    let known = match (op, err.0) {
+    let known = match (op, err.get()) {
         (IORING_REGISTER_BUFFERS | IORING_REGISTER_BUFFERS2, libc::ENOMEM) => {
             // SAFETY: the kernel has just read `arg` as this opcode's
             // argument and did not fault on it (the error is ENOMEM).
@@ -83,7 +83,7 @@ pub fn explain(opcode: u32, arg: *const c_void, nr: u32, err: Errno) {
         (_, libc::EINVAL | libc::EOPNOTSUPP) => newer_than_kernel(&mut l, op),
         _ => false,
     };
-    let key = (u64::from(op) << 48) | ((err.0 as u64 & 0xffff) << 32) | u64::from(nr);
+    let key = (u64::from(op) << 48) | ((err.get() as u64 & 0xffff) << 32) | u64::from(nr);
     if known && LAST.swap(key, Ordering::Relaxed) != key {
         l.emit_stderr();
     }

@@ -45,9 +45,9 @@ pub fn explain(call: &str, entries: u32, flags: u32, p: Option<&io_uring_params>
 
 /// Appends an errno name (or number).
 pub(super) fn errno(l: &mut Line, e: Errno) {
-    match sysinfo::errno_name(e.0) {
+    match sysinfo::errno_name(e.get()) {
         Some(n) => l.s(n),
-        None => l.u(e.0 as u64),
+        None => l.u(e.get() as u64),
     };
 }
 
@@ -76,7 +76,7 @@ fn flag(l: &mut Line, bit: u32) -> &mut Line {
 
 /// Appends the cause; false if none could be established.
 fn cause(l: &mut Line, entries: u32, p: &io_uring_params, err: Errno) -> bool {
-    match err.0 {
+    match err.get() {
         libc::EPERM | libc::ENOSYS | libc::EACCES => access_denied(l, p, err),
         libc::EINVAL => invalid(l, entries, p),
         libc::ENOMEM => memory(l, entries, p),
@@ -107,7 +107,11 @@ fn access_denied(l: &mut Line, p: &io_uring_params, err: Errno) -> bool {
     let disabled = sysinfo::io_uring_disabled();
     // The sysctl refuses with EPERM only; any other error came from
     // elsewhere (a seccomp filter answers before the sysctl is read).
-    let by_sysctl = if err.0 == libc::EPERM { disabled } else { None };
+    let by_sysctl = if err.get() == libc::EPERM {
+        disabled
+    } else {
+        None
+    };
     match by_sysctl {
         Some(2) => {
             l.s("io_uring is disabled for every process (kernel.io_uring_disabled = 2); ");
@@ -162,7 +166,7 @@ fn access_denied(l: &mut Line, p: &io_uring_params, err: Errno) -> bool {
         }
         _ => {}
     }
-    if err.0 == libc::ENOSYS {
+    if err.get() == libc::ENOSYS {
         l.s("the kernel has no io_uring_setup system call: it was built without CONFIG_IO_URING (or predates io_uring, added in Linux 5.1); fix: use a kernel with io_uring");
         return true;
     }

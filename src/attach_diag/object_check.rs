@@ -32,7 +32,11 @@ static EXPECTED: [u8; 8] = [0; 8];
 const MAX_PHDRS: usize = 32;
 const PT_LOAD: u32 = 1;
 /// An ELF object of this library's word size and byte order.
-const CLASS: u8 = if cfg!(target_pointer_width = "64") { 2 } else { 1 };
+const CLASS: u8 = if cfg!(target_pointer_width = "64") {
+    2
+} else {
+    1
+};
 const DATA: u8 = if cfg!(target_endian = "little") { 1 } else { 2 };
 
 /// Opens the object at `path` and checks it; the descriptor to load it
@@ -84,7 +88,12 @@ fn read_at(fd: i32, buf: &mut [u8], off: u64) -> Option<()> {
         let rest = buf.get_mut(done..)?;
         // SAFETY: `rest` is writable for its length.
         let n = unsafe {
-            pread(fd, rest.as_mut_ptr().cast(), rest.len(), (off + done as u64) as _)
+            pread(
+                fd,
+                rest.as_mut_ptr().cast(),
+                rest.len(),
+                (off + done as u64) as _,
+            )
         };
         if n <= 0 {
             return None;
@@ -127,9 +136,17 @@ fn digest(fd: i32, size: u64) -> Option<u64> {
         return None;
     }
     let (phoff, phentsize, phnum) = if wide {
-        (word::<8>(&ehdr, 0x20), word::<2>(&ehdr, 0x36), word::<2>(&ehdr, 0x38))
+        (
+            word::<8>(&ehdr, 0x20),
+            word::<2>(&ehdr, 0x36),
+            word::<2>(&ehdr, 0x38),
+        )
     } else {
-        (word::<4>(&ehdr, 0x1c), word::<2>(&ehdr, 0x2a), word::<2>(&ehdr, 0x2c))
+        (
+            word::<4>(&ehdr, 0x1c),
+            word::<2>(&ehdr, 0x2a),
+            word::<2>(&ehdr, 0x2c),
+        )
     };
     let entsize: usize = if wide { 56 } else { 32 };
     if phentsize != entsize as u64 || phnum == 0 || phnum as usize > MAX_PHDRS {
@@ -145,9 +162,21 @@ fn digest(fd: i32, size: u64) -> Option<u64> {
             continue;
         }
         let (offset, vaddr, filesz, memsz, flags) = if wide {
-            (word::<8>(ph, 8), word::<8>(ph, 16), word::<8>(ph, 32), word::<8>(ph, 40), word::<4>(ph, 4))
+            (
+                word::<8>(ph, 8),
+                word::<8>(ph, 16),
+                word::<8>(ph, 32),
+                word::<8>(ph, 40),
+                word::<4>(ph, 4),
+            )
         } else {
-            (word::<4>(ph, 4), word::<4>(ph, 8), word::<4>(ph, 16), word::<4>(ph, 20), word::<4>(ph, 24))
+            (
+                word::<4>(ph, 4),
+                word::<4>(ph, 8),
+                word::<4>(ph, 16),
+                word::<4>(ph, 20),
+                word::<4>(ph, 24),
+            )
         };
         if offset.checked_add(filesz)? > size {
             return None;

@@ -143,12 +143,10 @@ pub unsafe extern "C" fn io_uring_setup_buf_ring(
     // SAFETY: every entry point's C contract: `ring` is null or a ring set
     // up by this library, used only as liburing allows.
     let result = match unsafe { LiveRing::from_ptr(ring) } {
-        // Not hot: one copy, whose failures reach an observer if one is
-        // installed.
-        Some(ring) => {
-            let w = crate::observe::watched_or_silent(core::ptr::null());
-            buf_ring::setup_buf_ring(ring.observed_by(w), nentries, bgid, flags)
-        }
+        Some(ring) => match crate::observe::watched(core::ptr::null()) {
+            Some(w) => buf_ring::setup_buf_ring(ring.observed_by(w), nentries, bgid, flags),
+            None => buf_ring::setup_buf_ring(ring, nentries, bgid, flags),
+        },
         None => Err(crate::syscall::Errno::EINVAL),
     };
     let (br, code) = match result {

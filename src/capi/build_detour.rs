@@ -40,7 +40,9 @@ fn main() {
     let object = out.join("detour.o");
     let status = Command::new(program)
         .args(words)
-        .args(["-O2", "-g", "-fPIC", "-Wall", "-Wextra", "-Werror", "-c", SOURCE, "-o"])
+        .args([
+            "-O2", "-g", "-fPIC", "-Wall", "-Wextra", "-Werror", "-c", SOURCE, "-o",
+        ])
         .arg(&object)
         .status()
         .unwrap_or_else(|e| panic!("{SOURCE}: cannot run {program}: {e}"));

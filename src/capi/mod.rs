@@ -71,7 +71,9 @@ macro_rules! observed {
             // SAFETY: not null (per the caller); otherwise the entry
             // point's C contract, as in `live_ring!`.
             let r = unsafe { $crate::ring::LiveRing::from_ptr($ring).unwrap_unchecked() };
-            body(r.observed_by($crate::observe::watched_or_silent(caller)) $(, $arg)*)
+            // SAFETY: the call took the detour for a ring that is not null.
+            let w = unsafe { $crate::observe::observed_call(caller) };
+            body(r.observed_by(w) $(, $arg)*)
         }
         observed!(@export $site, $name, observed, $ring $(, $arg: $ty)* => $ret);
 

@@ -139,7 +139,16 @@ pub unsafe extern "C" fn io_uring_queue_init(
     // SAFETY: forwarded caller guarantee.
     let r = unsafe { init_into(ring, |r| setup::queue_init(entries, r, flags)) };
     // SAFETY: `ring` was just written (or is null).
-    unsafe { setup_done("io_uring_queue_init", entries, flags, None, ring, r.map(|_| ())) };
+    unsafe {
+        setup_done(
+            "io_uring_queue_init",
+            entries,
+            flags,
+            None,
+            ring,
+            r.map(|_| ()),
+        )
+    };
     ret_int(r.map(|()| 0))
 }
 
@@ -237,7 +246,16 @@ pub unsafe extern "C" fn io_uring_queue_init_mem(
         })
     };
     // SAFETY: `ring` was just written (or is null).
-    unsafe { setup_done("io_uring_queue_init_mem", entries, flags, Some(p), ring, r.map(|_| ())) };
+    unsafe {
+        setup_done(
+            "io_uring_queue_init_mem",
+            entries,
+            flags,
+            Some(p),
+            ring,
+            r.map(|_| ()),
+        )
+    };
     ret_bytes(r)
 }
 

@@ -11,7 +11,7 @@ const CQSIZE: u32 = IORING_SETUP_CQSIZE;
 fn as_c(r: SysResult<usize>) -> i64 {
     match r {
         Ok(n) => n as i64,
-        Err(e) => -(e.0 as i64),
+        Err(e) => -(e.get() as i64),
     }
 }
 

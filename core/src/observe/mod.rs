@@ -110,19 +110,20 @@ pub fn detour<T>(ring: *const T) -> bool {
 /// program's call site, when the entry point recorded it.
 #[inline]
 pub fn watched(caller: Caller) -> Option<Watched> {
-    observer().map(|observer| Watched {
-        observer: Some(observer),
-        caller,
-    })
+    observer().map(|observer| Watched { observer, caller })
 }
 
-/// The observation of a call on its observed path (it took [`detour`]).
-#[inline]
-pub fn watched_or_silent(caller: Caller) -> Watched {
-    Watched {
-        observer: observer(),
-        caller,
-    }
+/// The observation of a call on its observed path.
+///
+/// # Safety
+/// The call took [`detour`] for a ring that is not null: an observer is
+/// installed (the bound is raised only by [`install`], which stores it
+/// first, and lowered only by [`uninstall`], when no call runs).
+#[inline(always)]
+pub unsafe fn observed_call(caller: Caller) -> Watched {
+    // SAFETY: per the caller, an observer is installed.
+    let observer = unsafe { observer().unwrap_unchecked() };
+    Watched { observer, caller }
 }
 
 // ---------------------------------------------------------------------------
@@ -148,12 +149,10 @@ impl Watch for Unwatched {
     }
 }
 
-/// An observed call: the observer to tell (none only in a library that
-/// was built to observe but has none: then the reports go nowhere), and
-/// the program's call site.
+/// An observed call: the observer to tell, and the program's call site.
 #[derive(Clone, Copy)]
 pub struct Watched {
-    observer: Option<&'static Observer>,
+    observer: &'static Observer,
     caller: Caller,
 }
 
@@ -165,6 +164,13 @@ impl Watch for Watched {
 }
 
 impl Watched {
+    /// An observation by `observer` of a call from `caller` (the tests'
+    /// own observers; the library's calls get theirs from [`watched`] and
+    /// [`observed_call`]).
+    pub fn by(observer: &'static Observer, caller: Caller) -> Watched {
+        Watched { observer, caller }
+    }
+
     /// The program's call site ([`Caller`]).
     #[inline]
     pub fn caller(self) -> Caller {
@@ -175,7 +181,7 @@ impl Watched {
     /// ([`Observer::timed`]), else 0. Read just before a first enter.
     #[inline]
     pub fn clock(self) -> u64 {
-        if self.observer.is_some_and(|o| o.timed) {
+        if self.observer.timed {
             clock_ns()
         } else {
             0
@@ -193,45 +199,42 @@ impl Watched {
         p: Option<&io_uring_params>,
         e: Errno,
     ) {
-        if let Some(o) = self.observer {
-            (o.setup_failed)(CallName::new(call), entries, flags, p, e.0);
-        }
+        (self.observer.setup_failed)(CallName::new(call), entries, flags, p, e.get());
     }
 
     /// After a ring was set up.
     #[cold]
     #[inline(never)]
     pub fn ring_created(self, ring: &io_uring) {
-        if let Some(o) = self.observer {
-            (o.ring_created)(ring);
-        }
+        (self.observer.ring_created)(ring);
     }
 
     /// After a resize or a ring-fd (un)registration.
     #[cold]
     #[inline(never)]
     pub fn ring_changed(self, ring: &io_uring) {
-        if let Some(o) = self.observer {
-            (o.ring_changed)(ring, self.caller);
-        }
+        (self.observer.ring_changed)(ring, self.caller);
     }
 
     /// Before a ring is torn down.
     #[cold]
     #[inline(never)]
     pub fn ring_exit(self, ring: &io_uring) {
-        if let Some(o) = self.observer {
-            (o.ring_exit)(ring, self.caller);
-        }
+        (self.observer.ring_exit)(ring, self.caller);
     }
 
-    /// A submit call is done; returns `result` unchanged (for a tail call).
-    /// `reaped`: the call also waited for or reaped CQEs.
+    /// Whether the observer wants call times ([`Observer::timed`]).
+    #[inline]
+    pub fn timed(self) -> bool {
+        self.observer.timed
+    }
+
+    /// A submit call is done; returns `result` unchanged. `reaped`: the
+    /// call also waited for or reaped CQEs.
     ///
     /// # Safety
     /// `ring` is the live ring of the submit call this thread is in.
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     pub unsafe fn submitted(
         self,
         ring: NonNull<io_uring>,
@@ -248,9 +251,7 @@ impl Watched {
                 reaped.then(|| CompleteSide::new(ring)),
             )
         };
-        if let Some(o) = self.observer {
-            (o.submitted)(sq, cq, result, enters, entered_ns, self.caller);
-        }
+        (self.observer.submitted)(sq, cq, result, enters, entered_ns, self.caller);
         result
     }
 
@@ -258,8 +259,7 @@ impl Watched {
     ///
     /// # Safety
     /// `ring` is the live ring of the wait call this thread is in.
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     pub unsafe fn reaped(
         self,
         ring: NonNull<io_uring>,
@@ -269,9 +269,7 @@ impl Watched {
     ) -> i32 {
         // SAFETY: per the caller.
         let cq = unsafe { CompleteSide::new(ring) };
-        if let Some(o) = self.observer {
-            (o.reaped)(cq, result, enters, entered_ns, self.caller);
-        }
+        (self.observer.reaped)(cq, result, enters, entered_ns, self.caller);
         result
     }
 
@@ -284,27 +282,21 @@ impl Watched {
     pub unsafe fn waiting(self, ring: NonNull<io_uring>, wait_nr: u32, timed: bool) {
         // SAFETY: per the caller.
         let cq = unsafe { CompleteSide::new(ring) };
-        if let Some(o) = self.observer {
-            (o.waiting)(cq, wait_nr, timed, self.caller);
-        }
+        (self.observer.waiting)(cq, wait_nr, timed, self.caller);
     }
 
     /// The library refuses `call` with `e` because the ring lacks `feature`.
     #[cold]
     #[inline(never)]
     pub fn feature_missing(self, call: &'static str, feature: u32, e: Errno) {
-        if let Some(o) = self.observer {
-            (o.feature_missing)(CallName::new(call), feature, e.0);
-        }
+        (self.observer.feature_missing)(CallName::new(call), feature, e.get());
     }
 
     /// `io_uring_register` failed with `e`.
     #[cold]
     #[inline(never)]
     pub fn register_failed(self, opcode: u32, arg: *const c_void, nr_args: u32, e: Errno) {
-        if let Some(o) = self.observer {
-            (o.register_failed)(opcode, arg, nr_args, e.0);
-        }
+        (self.observer.register_failed)(opcode, arg, nr_args, e.get());
     }
 }
 
@@ -322,4 +314,3 @@ fn clock_ns() -> u64 {
         .wrapping_mul(1_000_000_000)
         .wrapping_add(ts.tv_nsec as u64)
 }
-

@@ -94,11 +94,11 @@ fn eventfd_and_files_on_a_real_ring() {
             "the kernel lacks sparse file tables (IORING_RSRC_REGISTER_SPARSE)"
         );
     }
-    assert_eq!(register_files_sparse(r.live(), 4), Ok(0));
-    assert_eq!(register_file_alloc_range(r.live(), 1, 2), Ok(0));
+    assert_eq!(register_files_sparse(lr, 4), Ok(0));
+    assert_eq!(register_file_alloc_range(lr, 1, 2), Ok(0));
     let fds = [-1i32, -1];
     // SAFETY: `fds` holds two ints.
-    let ret = unsafe { register_files_update(r.live(), 2, fds.as_ptr(), 2) };
+    let ret = unsafe { register_files_update(lr, 2, fds.as_ptr(), 2) };
     assert_eq!(ret, Ok(2));
     assert_eq!(unregister_files(), Ok(0));
     assert_eq!(unregister_files(), Err(Errno::ENXIO));

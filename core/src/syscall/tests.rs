@@ -4,7 +4,7 @@ use super::*;
 #[test]
 fn check_maps_kernel_errors() {
     assert_eq!(check(-22), Err(Errno::EINVAL));
-    assert_eq!(check(-4095), Err(Errno(4095)));
+    assert_eq!(check(-4095), Err(Errno::new(4095)));
     assert_eq!(check(-4096), Ok(-4096));
     assert_eq!(check(3), Ok(3));
 }

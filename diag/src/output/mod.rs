@@ -107,8 +107,6 @@ pub fn attach() -> bool {
     t != Target::None
 }
 
-
-
 fn open_trace() -> Target {
     // SAFETY: getenv with a NUL-terminated name, at attach (the library's
     // constructor, before the program's threads).
@@ -438,7 +436,10 @@ fn write_all(fd: i32, bytes: &[u8]) {
 
 extern "C" {
     // POSIX; not in the libc crate. Not a cancellation point itself.
-    fn pthread_setcancelstate(state: core::ffi::c_int, old: *mut core::ffi::c_int) -> core::ffi::c_int;
+    fn pthread_setcancelstate(
+        state: core::ffi::c_int,
+        old: *mut core::ffi::c_int,
+    ) -> core::ffi::c_int;
 }
 /// `PTHREAD_CANCEL_DISABLE` (glibc and musl).
 const CANCEL_DISABLE: core::ffi::c_int = 1;

@@ -67,11 +67,9 @@ pub fn attach() {
         rlim_max: 0,
     };
     // SAFETY: getrlimit fills one struct.
-    let soft = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } == 0 {
-        lim.rlim_cur as u64
-    } else {
-        0
-    };
+    let got = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } == 0;
+    #[allow(clippy::useless_conversion)] // u32 on some 32-bit targets
+    let soft = if got { u64::from(lim.rlim_cur) } else { 0 };
     if soft >= LOWEST_LIMIT {
         let floor = (soft - 1).min(HIGHEST as u64) as i32;
         // The lowest free number at or above `floor`, then lower floors

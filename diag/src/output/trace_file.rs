@@ -159,7 +159,10 @@ pub fn attach(path: &CStr, max: u64, json: bool) -> Result<(), &'static str> {
     // SAFETY: a fresh, zeroed shared page: atomics valid as zero bytes.
     let sh = unsafe { &*shared };
     sh.processes.store(1, Ordering::Relaxed);
-    sh.allocated.store(if populate_ahead_works() { 0 } else { len }, Ordering::Relaxed);
+    sh.allocated.store(
+        if populate_ahead_works() { 0 } else { len },
+        Ordering::Relaxed,
+    );
     // SAFETY: see `SetAtAttach`: no hook runs yet.
     let s = unsafe { &mut *SETTINGS.0.get() };
     s.data = data;
@@ -203,7 +206,11 @@ fn claim_region(
         return Err("cannot be locked to claim a place in it");
     }
     let start = super::file_size(fd);
-    let cap: u64 = if cfg!(target_pointer_width = "64") { 1 << 30 } else { 256 << 20 };
+    let cap: u64 = if cfg!(target_pointer_width = "64") {
+        1 << 30
+    } else {
+        256 << 20
+    };
     let mut len = max.min(cap);
     let mut lim = libc::rlimit {
         rlim_cur: 0,
@@ -213,7 +220,9 @@ fn claim_region(
     if unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut lim) } == 0
         && lim.rlim_cur != libc::RLIM_INFINITY
     {
-        len = len.min((lim.rlim_cur as u64).saturating_sub(start));
+        #[allow(clippy::useless_conversion)] // u32 on some 32-bit targets
+        let limit = u64::from(lim.rlim_cur);
+        len = len.min(limit.saturating_sub(start));
     }
     if len < SMALLEST {
         return Err("has no room left for a trace (LIBURING_TRACE_MAX, or the file size limit RLIMIT_FSIZE)");
@@ -246,7 +255,9 @@ fn claim_region(
     let p = unsafe { super::mmap_file(map_len, fd, map_start) };
     if p == libc::MAP_FAILED {
         super::shrink_to(fd, start);
-        return Err("cannot be mapped (the address space limit, or a file system without shared mappings)");
+        return Err(
+            "cannot be mapped (the address space limit, or a file system without shared mappings)",
+        );
     }
     let p = p.cast::<u8>();
     // SAFETY: `start - map_start` is within the mapping just made.
@@ -310,7 +321,10 @@ fn place(bytes: &[u8]) -> Option<*mut u8> {
     let room = s.len - NOTE_ROOM;
     let at = sh.cursor.fetch_add(n, Ordering::Relaxed);
     if at + n > room {
-        end(sh, "the trace reached its size (LIBURING_TRACE_MAX, or the file size limit)");
+        end(
+            sh,
+            "the trace reached its size (LIBURING_TRACE_MAX, or the file size limit)",
+        );
         sh.lost.fetch_add(1, Ordering::Relaxed);
         return None;
     }
@@ -373,7 +387,10 @@ fn allocate_to(sh: &Shared, s: &Settings, to: usize) -> bool {
     }
     sh.allocator.store(0, Ordering::Release);
     if !ok {
-        end(sh, "no space is left for it (its file system is full, or a quota is reached)");
+        end(
+            sh,
+            "no space is left for it (its file system is full, or a quota is reached)",
+        );
     }
     ok || sh.allocated.load(Ordering::Acquire) >= to
 }
@@ -410,7 +427,10 @@ fn end(sh: &Shared, why: &str) {
     };
     // After every line placed (or at the room's start, when lines filled
     // the region); its blocks allocated if they can be.
-    let at = sh.cursor.fetch_add(NOTE_ROOM, Ordering::Relaxed).min(s.len - NOTE_ROOM);
+    let at = sh
+        .cursor
+        .fetch_add(NOTE_ROOM, Ordering::Relaxed)
+        .min(s.len - NOTE_ROOM);
     if at + text.len() > sh.allocated.load(Ordering::Acquire) && !populate(s, at, s.len) {
         return;
     }
