@@ -23,11 +23,14 @@
 #
 # A member's writable data is its own copy too (the compiler addresses local
 # data through its section, which no tool here can redirect to one shared
-# definition). That is right only for data nothing writes after load in a
-# program linked with this archive: the hooks' state, written only by
-# __uring_rs_install, which the diagnostics archive brings together with the
-# whole library (Makefile, DIAG_A) and which SYMS must therefore leave out.
-# Any other writable data stops the split.
+# definition). That is right only for data no two members need to share in
+# a program linked with this archive: the observation state
+# (core/src/observe), written only by __uring_rs_install, which the
+# diagnostics archive brings together with the whole library (Makefile,
+# DIAG_A) and which SYMS must therefore leave out; and the flags of the
+# notice a static program without the diagnostics gets at its first ring
+# setup (src/attach_diag.rs), whose every user is in the ring setup group
+# of src/liburing.a.groups. Any other writable data stops the split.
 # Tools from the environment as the Makefile names them: LD, OBJCOPY, AR,
 # NM, RELINK_LDFLAGS.
 set -eu
@@ -41,9 +44,9 @@ mkdir -p "$work/members"
 : >"$work/all-syms"
 
 # Writable data: nm's d/D (data), b/B (bss), g/G and s/S (small data and
-# bss of some targets); only the hooks' set-at-load state may be there
-# (its names in rustc's legacy and v0 manglings).
-state='^(_ZN|_RNvNtCs[0-9A-Za-z]*_)10uring_core5hooks(8OBSERVER|14WATCHING_RINGS|5TIMED|9FAST_FROM)(17h[0-9a-f]{16}E)?(\.[0-9]+)?$'
+# bss of some targets); only the state named above may be there (its
+# names in rustc's legacy and v0 manglings).
+state='^(_ZN|_RNvNtCs[0-9A-Za-z]*_)(10uring_core7observe(8OBSERVER|9FAST_FROM)|5uring11attach_diag(10LOADER_RAN|7NOTICED))(17h[0-9a-f]{16}E)?(\.[0-9]+)?$'
 while [ $# -ge 2 ]; do
 	object=$1 syms=$2
 	shift 2
@@ -56,7 +59,7 @@ while [ $# -ge 2 ]; do
 	if [ -s "$work/other-data" ]; then
 		# Data that cannot be told apart (LLVM's merged globals on riscv64
 		# and arm64) or that the library writes: one member, as before.
-		echo "split-archive: writable data in $object other than the hooks' state ($(tr '\n' ' ' <"$work/other-data")); $out stays one member" >&2
+		echo "split-archive: writable data in $object other than the observation state ($(tr '\n' ' ' <"$work/other-data")); $out stays one member" >&2
 		"$OBJCOPY" --keep-global-symbols="$syms" "$object" "$work/members/whole.o"
 		cat "$syms" >>"$work/all-syms"
 		continue
