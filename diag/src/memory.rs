@@ -57,6 +57,12 @@ fn layout() -> Layout {
     unsafe { *LAYOUT.0.get() }
 }
 
+/// Miri (`make check-miri`) maps memory readable and writable only
+/// (private, anonymous, nothing more), and knows neither `mprotect` nor
+/// `madvise`: there the range is open from the start and a record is
+/// zeroed when it is claimed.
+const OPEN_FROM_THE_START: bool = cfg!(miri);
+
 fn round_up(n: usize, page: usize) -> usize {
     n.div_ceil(page) * page
 }
@@ -84,8 +90,16 @@ pub fn reserve(trace: usize, check: usize) -> bool {
         libc::mmap(
             core::ptr::null_mut(),
             len,
-            libc::PROT_NONE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            if OPEN_FROM_THE_START {
+                libc::PROT_READ | libc::PROT_WRITE
+            } else {
+                libc::PROT_NONE
+            },
+            if OPEN_FROM_THE_START {
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS
+            } else {
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE
+            },
             -1,
             0,
         )
@@ -146,17 +160,17 @@ impl<T> Record<T> {
             return None;
         }
         let at = l.base + offset + index * size;
-        // SAFETY: a page-aligned part of our reserved range; its pages are
-        // fresh or were freed by `drop` (MADV_DONTNEED): zero.
-        if unsafe {
-            libc::mprotect(
-                at as *mut libc::c_void,
-                size,
-                libc::PROT_READ | libc::PROT_WRITE,
-            )
-        } != 0
-        {
-            return None;
+        if OPEN_FROM_THE_START {
+            // SAFETY: a part of our range, open, that no record uses (the
+            // caller holds its slot).
+            unsafe { core::ptr::write_bytes(at as *mut u8, 0, size) };
+        } else {
+            let rw = libc::PROT_READ | libc::PROT_WRITE;
+            // SAFETY: a page-aligned part of our reserved range; its pages
+            // are fresh or were freed by `drop` (MADV_DONTNEED): zero.
+            if unsafe { libc::mprotect(at as *mut libc::c_void, size, rw) } != 0 {
+                return None;
+            }
         }
         Some(Record {
             ptr: NonNull::new(at as *mut T)?,
@@ -203,6 +217,9 @@ impl<T> core::ops::DerefMut for Record<T> {
 
 impl<T> Drop for Record<T> {
     fn drop(&mut self) {
+        if OPEN_FROM_THE_START {
+            return;
+        }
         let at = self.ptr.as_ptr().cast::<libc::c_void>();
         // SAFETY: our record's pages, which nothing refers to any more:
         // freed (read back as zero) and closed again.

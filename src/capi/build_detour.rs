@@ -42,7 +42,13 @@ fn main() {
         .args(words)
         // A section per function: a member of the split liburing.a gets
         // only the functions its entry point reaches.
-        .args(["-O2", "-g", "-fPIC", "-ffunction-sections", "-fdata-sections"])
+        .args([
+            "-O2",
+            "-g",
+            "-fPIC",
+            "-ffunction-sections",
+            "-fdata-sections",
+        ])
         .args(["-Wall", "-Wextra", "-Werror", "-c", SOURCE, "-o"])
         .arg(&object)
         .status()
