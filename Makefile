@@ -208,7 +208,7 @@ $(BUILD)/liburing-static.o: $(RUST_A) src/liburing.map Makefile
 # liburing.a: a member per function, or per group of functions that share
 # most of their code (src/liburing.a.groups; tools/split-archive.sh), so a
 # static program gets only what its calls reach. __uring_rs_install, the one writer
-# of the hooks' state, is left to the diagnostics archive, which carries the
+# of the observation state, is left to the diagnostics archive, which carries the
 # whole library as one object (DIAG_A). MIPS keeps its symbols global
 # (RELINK_LOCALIZE=no), which two members' copies of a helper would clash on:
 # there the archive stays one object.
@@ -300,7 +300,7 @@ $(BUILD)/liburing-diag-static.o: $(DIAG_RUST_A) diag/liburing-diag.map Makefile
 # With a split liburing.a, the whole library rides along as a second member:
 # the diagnostics' constructor needs __uring_rs_install, and with it every
 # function of the program then comes from this one object, sharing the
-# hooks' state (so -luring-diag goes before -luring, as the README says).
+# observation state (so -luring-diag goes before -luring, as the README says).
 $(DIAG_A): $(BUILD)/liburing-diag-static.o $(if $(SPLIT_ARCHIVE),$(BUILD)/liburing-static.o)
 	rm -f $@
 	$(AR) rcs $@ $^
