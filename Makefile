@@ -742,7 +742,7 @@ check-relink: $(RUST_A) $(BUILD)/ffi.o
 	$(CC) -O2 -fPIC -ffunction-sections -c -o $(RELINK_TEST)/dead-unwind.o capi-tests/relink/dead-unwind.c
 	cp $(RUST_A) $(RELINK_TEST)/rust.a
 	ar qS $(RELINK_TEST)/rust.a $(RELINK_TEST)/dead-unwind.o
-	$(MAKE) --no-print-directory RUST_A=$(RELINK_TEST)/rust.a BUILD=$(RELINK_TEST) \
+	$(MAKE) --no-print-directory RUST_A=$(RELINK_TEST)/rust.a DIAG_RUST_A=$(DIAG_RUST_A) BUILD=$(RELINK_TEST) \
 		$(RELINK_TEST)/liburing.so.$(VERSION) $(RELINK_TEST)/liburing-ffi.so.$(VERSION)
 	sh capi-tests/check-symbols.sh $(RELINK_TEST)/liburing.so.$(VERSION) src/liburing.map liburing.so.2
 	sh capi-tests/check-symbols.sh $(RELINK_TEST)/liburing-ffi.so.$(VERSION) src/liburing-ffi.map liburing-ffi.so.2

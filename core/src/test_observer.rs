@@ -257,3 +257,15 @@ pub fn run_child(test: &str, mode: &str) {
     // A filter that matched nothing would pass without running the body.
     assert!(text.contains("1 passed"), "the child ran no test:\n{text}");
 }
+
+impl crate::test_ring::TestRing {
+    /// The ring as an observed call takes it (reporting to the installed
+    /// observer, else to one that does nothing), as the C boundary's
+    /// observed path makes it.
+    pub fn watched(&mut self) -> crate::ring::LiveRing<'_, crate::observe::Watched> {
+        use crate::observe::{watched, Watched};
+        let quiet = || Watched::by(&QUIET, core::ptr::null());
+        self.live()
+            .observed_by(watched(core::ptr::null()).unwrap_or_else(quiet))
+    }
+}

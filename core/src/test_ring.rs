@@ -259,16 +259,6 @@ impl TestRing {
         // SAFETY: the ring was set up by `setup` and lives as long as `self`.
         unsafe { LiveRing::from_ptr(&mut self.0) }.unwrap()
     }
-
-    /// The ring as an observed call takes it (reporting to the installed
-    /// observer, else to one that does nothing), as the C boundary's
-    /// observed path makes it.
-    pub fn watched(&mut self) -> LiveRing<'_, crate::observe::Watched> {
-        use crate::observe::{watched, Watched};
-        let quiet = || Watched::by(&crate::test_observer::QUIET, core::ptr::null());
-        self.live()
-            .observed_by(watched(core::ptr::null()).unwrap_or_else(quiet))
-    }
 }
 
 impl Drop for TestRing {
