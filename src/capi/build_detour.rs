@@ -8,8 +8,9 @@
 //! The compiler: `CC_<target>` or `TARGET_CC` or `CC` (as the Makefile
 //! exports a configured or cross compiler; words after the first are
 //! flags), else `cc` when building for the build machine. The archive is
-//! written here (one member, no symbol index: rustc copies members), so no
-//! target `ar` is needed.
+//! written here, its symbol index read from the object's ELF symbol table
+//! (a linker given the archive directly, as for the unit tests with older
+//! rustc, needs the index), so no target `ar` is needed.
 
 use std::env;
 use std::fs;
@@ -59,14 +60,35 @@ fn main() {
     println!("cargo:rustc-link-lib=static={LIB}");
 }
 
-/// A System V `ar` archive holding `object` alone.
+/// A System V `ar` archive holding `object` alone, with the index of the
+/// symbols it defines.
 fn write_archive(path: &Path, object: &Path) {
     let data = fs::read(object).expect("the object just compiled");
+    let names = defined_globals(&data);
+    // The index: the count and each name's member offset (big-endian
+    // 32-bit words), then the names, NUL-terminated.
+    let index_len = 4 + 4 * names.len() + names.iter().map(|n| n.len() + 1).sum::<usize>();
+    let padded = |n: usize| n + n % 2;
+    let member_at = 8 + 60 + padded(index_len);
+    let mut index = Vec::with_capacity(index_len);
+    index.extend_from_slice(&u32::try_from(names.len()).unwrap().to_be_bytes());
+    for _ in &names {
+        index.extend_from_slice(&u32::try_from(member_at).unwrap().to_be_bytes());
+    }
+    for n in &names {
+        index.extend_from_slice(n);
+        index.push(0);
+    }
     let mut ar = b"!<arch>\n".to_vec();
+    push_member(&mut ar, "/", &index);
+    push_member(&mut ar, "detour.o/", &data);
+    fs::write(path, ar).expect("OUT_DIR is writable");
+}
+
+fn push_member(ar: &mut Vec<u8>, name: &str, data: &[u8]) {
     // name/16, mtime/12, uid/6, gid/6, mode/8, size/10, then "`\n".
     let header = format!(
-        "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
-        "detour.o/",
+        "{name:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
         0,
         0,
         0,
@@ -74,9 +96,70 @@ fn write_archive(path: &Path, object: &Path) {
         data.len()
     );
     ar.extend_from_slice(header.as_bytes());
-    ar.extend_from_slice(&data);
+    ar.extend_from_slice(data);
     if data.len() % 2 == 1 {
         ar.push(b'\n');
     }
-    fs::write(path, ar).expect("OUT_DIR is writable");
+}
+
+/// The names of the global and weak symbols an ELF relocatable object
+/// defines (either class, either byte order).
+fn defined_globals(elf: &[u8]) -> Vec<Vec<u8>> {
+    assert_eq!(
+        &elf[..4],
+        b"\x7fELF",
+        "{SOURCE}: the compiler wrote no ELF object"
+    );
+    let wide = elf[4] == 2;
+    let big = elf[5] == 2;
+    let int = |at: usize, len: usize| -> usize {
+        let b = &elf[at..at + len];
+        let fold = |acc: u64, &x: &u8| acc << 8 | u64::from(x);
+        let v = if big {
+            b.iter().fold(0, fold)
+        } else {
+            b.iter().rev().fold(0, fold)
+        };
+        usize::try_from(v).unwrap()
+    };
+    let word = if wide { 8 } else { 4 };
+    let (shoff, shentsize, shnum) = if wide {
+        (int(0x28, 8), int(0x3a, 2), int(0x3c, 2))
+    } else {
+        (int(0x20, 4), int(0x2e, 2), int(0x30, 2))
+    };
+    // A section header's type, file offset, size and link.
+    let section = |i: usize| {
+        let h = shoff + i * shentsize;
+        let offset = h + 8 + 2 * word;
+        (
+            int(h + 4, 4),
+            int(offset, word),
+            int(offset + word, word),
+            int(offset + 2 * word, 4),
+        )
+    };
+    const SHT_SYMTAB: usize = 2;
+    let Some((_, sym_at, sym_size, strtab)) = (0..shnum).map(section).find(|s| s.0 == SHT_SYMTAB)
+    else {
+        return Vec::new();
+    };
+    let str_at = section(strtab).1;
+    let sym_len = if wide { 24 } else { 16 };
+    let mut names = Vec::new();
+    for sym in (sym_at..sym_at + sym_size).step_by(sym_len) {
+        let (info, shndx) = if wide {
+            (elf[sym + 4], int(sym + 6, 2))
+        } else {
+            (elf[sym + 12], int(sym + 14, 2))
+        };
+        let (global, weak) = (1, 2);
+        let bind = info >> 4;
+        if (bind == global || bind == weak) && shndx != 0 {
+            let name = &elf[str_at + int(sym, 4)..];
+            let end = name.iter().position(|&c| c == 0).unwrap();
+            names.push(name[..end].to_vec());
+        }
+    }
+    names
 }
