@@ -57,9 +57,10 @@
 #define HARM_ERRNO_SLOTS 1024
 
 struct harm_child {
-	/* (line << 32 | errno + 1) pairs seen, an open-addressed set filled
-	 * with compare-and-swap: usable from any thread and signal handler. */
-	unsigned long long errnos[HARM_ERRNO_SLOTS];
+	/* (line << 16 | errno + 1) pairs seen, an open-addressed set filled
+	 * with compare-and-swap: usable from any thread and signal handler.
+	 * 32-bit keys: armel and others have no lock-free 64-bit atomics. */
+	unsigned errnos[HARM_ERRNO_SLOTS];
 	/* What fd 2 was when the program started (for the one allowed
 	 * duplicate of stderr). */
 	int err_open;
@@ -90,13 +91,12 @@ static inline void harm_start(void)
 /* Records errno `e` after the call at `line` (async-signal-safe). */
 static inline void harm_errno_note(int line, int e)
 {
-	unsigned long long key = ((unsigned long long) (unsigned) line << 32) |
-				 (unsigned) (e + 1);
-	unsigned i = (unsigned) (key * 0x9E3779B97F4A7C15ULL >> 54) % HARM_ERRNO_SLOTS;
+	unsigned key = ((unsigned) line << 16) | ((unsigned) (e + 1) & 0xffff);
+	unsigned i = (key * 0x9E3779B1u >> 22) % HARM_ERRNO_SLOTS;
 
 	for (unsigned n = 0; n < HARM_ERRNO_SLOTS; n++, i = (i + 1) % HARM_ERRNO_SLOTS) {
-		unsigned long long *slot = &harm_child()->errnos[i];
-		unsigned long long cur = __atomic_load_n(slot, __ATOMIC_RELAXED);
+		unsigned *slot = &harm_child()->errnos[i];
+		unsigned cur = __atomic_load_n(slot, __ATOMIC_RELAXED);
 
 		if (cur == key)
 			return;
@@ -235,26 +235,26 @@ static inline void harm_list_fds(char *buf, size_t len, size_t *used)
 /* The errno set, sorted by line then value: "errno L<line> <value>". */
 static inline void harm_list_errnos(char *buf, size_t len, size_t *used)
 {
-	unsigned long long keys[HARM_ERRNO_SLOTS];
+	unsigned keys[HARM_ERRNO_SLOTS];
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < HARM_ERRNO_SLOTS; i++) {
-		unsigned long long k = __atomic_load_n(&harm_child()->errnos[i], __ATOMIC_RELAXED);
+		unsigned k = __atomic_load_n(&harm_child()->errnos[i], __ATOMIC_RELAXED);
 
 		if (k)
 			keys[n++] = k;
 	}
 	for (unsigned i = 1; i < n; i++)
 		for (unsigned j = i; j > 0 && keys[j - 1] > keys[j]; j--) {
-			unsigned long long t = keys[j];
+			unsigned t = keys[j];
 
 			keys[j] = keys[j - 1];
 			keys[j - 1] = t;
 		}
 	for (unsigned i = 0; i < n; i++) {
-		int e = (int) (unsigned) keys[i] - 1;
+		int e = (int) (keys[i] & 0xffff) - 1;
 
-		harm_cat(buf, len, used, "errno L%u %d%s%s\n", (unsigned) (keys[i] >> 32), e,
+		harm_cat(buf, len, used, "errno L%u %d%s%s\n", keys[i] >> 16, e,
 			 e == HARM_SENTINEL ? "" : " ",
 			 e == HARM_SENTINEL ? "" : harm_errname(e));
 	}
