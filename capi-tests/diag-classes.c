@@ -16,7 +16,9 @@
  *                     by PROT_NONE pages, by a direct call and through a
  *                     function pointer, and through a function pointer on
  *                     the main stack: no crash, and the finding's "called
- *                     from" names the program's calling function or nothing.
+ *                     from" names the program's calling function or nothing;
+ *                     fiber-small: the same on a 12 KiB fiber stack (the
+ *                     diagnostics' own use of the caller's stack is bounded).
  *  3 reload, reload-nofile64, two-libraries
  *                     a plugin host (diag-programs/plugin-host.c) loads and
  *                     unloads liburing.so.2 100 times, NOPs each time: the
@@ -313,7 +315,9 @@ static void on_usr1_alt(int sig)
 
 static int child_fiber(const char *where)
 {
-	const size_t stack = 64 * 1024;
+	/* fiber-small: 12 KiB, as small-stack coroutine runtimes give (the
+	 * program needs under 4 KiB of it, the diagnostics must fit too). */
+	const size_t stack = !strcmp(where, "fiber-small") ? 12 * 1024 : 64 * 1024;
 	struct io_uring_sqe *sqe;
 	struct io_uring_cqe *cqe;
 
@@ -324,8 +328,8 @@ static int child_fiber(const char *where)
 	io_uring_sqe_set_data64(sqe, 7);
 	CHECK_EQ(io_uring_submit(&fiber_ring), 1);
 
-	if (!strcmp(where, "fiber-direct") || !strcmp(where, "fiber-indirect")) {
-		fiber_call = !strcmp(where, "fiber-direct") ? harm_fiber_direct : harm_fiber_indirect;
+	if (!strncmp(where, "fiber-", 6)) {
+		fiber_call = !strcmp(where, "fiber-indirect") ? harm_fiber_indirect : harm_fiber_direct;
 #if HAVE_MAKECONTEXT
 		CHECK(getcontext(&fiber_context) == 0);
 		fiber_context.uc_stack.ss_sp = guarded_stack(stack);
@@ -888,6 +892,7 @@ static void case_fiber(void)
 	static const struct { const char *variant, *caller; } v[] = {
 		{ "fiber-direct", "harm_fiber_direct" },
 		{ "fiber-indirect", "harm_fiber_indirect" },
+		{ "fiber-small", "harm_fiber_direct" },
 		{ "altstack-direct", "harm_alt_direct" },
 		{ "altstack-indirect", "harm_alt_indirect" },
 		{ "main-indirect", "harm_main_indirect" },

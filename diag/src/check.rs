@@ -506,17 +506,16 @@ fn head(c: &RingCheck, tag: &str, call: Call) -> Finding {
 #[inline(never)]
 fn report(c: &mut RingCheck, kind: u32, mut first: Finding, why: &str, fix: &str) {
     c.reported |= kind;
-    first.emit_stderr();
-    let mut l = Line::new();
-    l.s("uring-check:   why: ").s(why);
+    // One line buffer for all four lines: a finding may come on a small
+    // stack (a fiber's, a signal handler's).
+    let l: &mut Line = &mut first;
     l.emit_stderr();
-    let mut l = Line::new();
-    l.s("uring-check:   fix: ").s(fix);
-    l.emit_stderr();
+    l.clear().s("uring-check:   why: ").s(why).emit_stderr();
+    l.clear().s("uring-check:   fix: ").s(fix).emit_stderr();
     if MODE.load(Ordering::Relaxed) == 2 {
-        let mut l = Line::new();
-        l.s("uring-check: LIBURING_CHECK=abort: aborting at the first finding");
-        l.emit_stderr();
+        l.clear()
+            .s("uring-check: LIBURING_CHECK=abort: aborting at the first finding")
+            .emit_stderr();
         // SAFETY: no preconditions; ends the process.
         unsafe { libc::abort() };
     }

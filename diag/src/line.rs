@@ -33,6 +33,14 @@ impl Line {
         }
     }
 
+    /// Empties the line for reuse (one buffer on the caller's stack where
+    /// several lines are written one after another).
+    pub fn clear(&mut self) -> &mut Self {
+        self.len = 0;
+        self.cut = false;
+        self
+    }
+
     /// Appends raw bytes (cut at the capacity).
     pub fn bytes(&mut self, b: &[u8]) -> &mut Self {
         for &c in b {

@@ -297,12 +297,16 @@ fn remove(ring: Option<*const io_uring>) -> Option<Removed> {
 /// A line starting with the trace prefix and the ring's name.
 fn ring_line(t: &RingTrace) -> Line {
     let mut l = Line::new();
+    ring_prefix(t, &mut l);
+    l
+}
+
+fn ring_prefix(t: &RingTrace, l: &mut Line) {
     l.s("uring-trace: ring ")
         .u(u64::from(t.id))
         .s(" (fd ")
         .i(i64::from(t.ring_fd))
         .s("): ");
-    l
 }
 
 /// Appends `bits` of `family` as `A|B|0x..` (or `0`).
@@ -1126,135 +1130,131 @@ fn finish(t: &mut RingTrace) {
             return;
         }
     }
-    for l in summary(t).iter_mut() {
-        l.emit_trace();
-    }
+    summary(t, &mut |l| l.emit_trace());
 }
 
-fn summary(t: &RingTrace) -> [Line; 5] {
-    let mut a = ring_line(t);
-    a.s("summary: ")
+/// The summary's five lines, given to `each` one at a time in one buffer
+/// (a summary may be written on a small stack: a fiber's, a handler's).
+fn summary(t: &RingTrace, each: &mut dyn FnMut(&mut Line)) {
+    let mut line = ring_line(t);
+    let l = &mut line;
+    l.s("summary: ")
         .u(t.sqes_consumed)
         .s(" SQEs consumed by the kernel in ")
         .u(t.submits)
         .s(" submit calls, ");
-    a.u(t.waits).s(" wait calls, ");
-    a.u(t.enters)
+    l.u(t.waits).s(" wait calls, ");
+    l.u(t.enters)
         .s(" enters (")
         .ratio(t.enters, t.submits + t.waits)
         .s(" per call), ");
-    a.u(t.cqes_seen).s(" CQEs seen, ");
-    a.u(t.cqes_not_seen).s(" not seen, ");
-    a.u(t.cq_dropped)
+    l.u(t.cqes_seen).s(" CQEs seen, ");
+    l.u(t.cqes_not_seen).s(" not seen, ");
+    l.u(t.cq_dropped)
         .s(" CQEs dropped by CQ overflow, overflow flagged at ");
-    a.u(t.overflow_seen)
+    l.u(t.overflow_seen)
         .s(" submits, ")
         .u(t.warnings)
         .s(" warnings");
 
-    let mut b = ring_line(t);
-    b.s("summary: ops per opcode:");
+    each(l);
+    ring_prefix(t, l.clear());
+    l.s("summary: ops per opcode:");
     let mut any = false;
     for (op, &n) in t.ops.iter().enumerate() {
         if n != 0 {
             any = true;
-            b.s(" ");
-            opcode(&mut b, op as u8);
-            b.s("=").u(n);
+            l.s(" ");
+            opcode(l, op as u8);
+            l.s("=").u(n);
         }
     }
     if !any {
-        b.s(" none");
+        l.s(" none");
     }
 
-    let mut c = ring_line(t);
-    c.s("summary: errors per opcode and errno:");
+    each(l);
+    ring_prefix(t, l.clear());
+    l.s("summary: errors per opcode and errno:");
     let mut any = false;
     for e in t.errs.iter().filter(|e| e.count != 0) {
         any = true;
-        c.s(" ");
+        l.s(" ");
         if e.opcode == u8::MAX {
-            c.s("?");
+            l.s("?");
         } else {
-            opcode(&mut c, e.opcode);
+            opcode(l, e.opcode);
         }
-        c.s("/");
-        errno(&mut c, i32::from(e.errno));
-        c.s("=").u(u64::from(e.count));
+        l.s("/");
+        errno(l, i32::from(e.errno));
+        l.s("=").u(u64::from(e.count));
     }
     if t.errs_uncounted != 0 {
-        c.s(" other=").u(t.errs_uncounted);
+        l.s(" other=").u(t.errs_uncounted);
         any = true;
     }
     if !any {
-        c.s(" none seen");
+        l.s(" none seen");
     }
 
-    let mut d = ring_line(t);
-    d.s("summary: request times per opcode (SQE consumed to last CQE, as the library saw them; p50/p99 are bucket bounds):");
+    each(l);
+    ring_prefix(t, l.clear());
+    l.s("summary: request times per opcode (SQE consumed to last CQE, as the library saw them; p50/p99 are bucket bounds):");
     let mut any = false;
-    for l in t.lat.iter().filter(|l| l.op1 != 0 && l.count != 0) {
+    for lat in t.lat.iter().filter(|lat| lat.op1 != 0 && lat.count != 0) {
         any = true;
-        d.s(" ");
-        opcode(&mut d, (l.op1 - 1) as u8);
-        d.s(" n=").u(l.count).s(" p50<=");
-        duration(&mut d, quantile(l, 50));
-        d.s(" p99<=");
-        duration(&mut d, quantile(l, 99));
-        d.s(" max=");
-        duration(&mut d, l.max_ns);
-        d.s(";");
+        l.s(" ");
+        opcode(l, (lat.op1 - 1) as u8);
+        l.s(" n=").u(lat.count).s(" p50<=");
+        duration(l, quantile(lat, 50));
+        l.s(" p99<=");
+        duration(l, quantile(lat, 99));
+        l.s(" max=");
+        duration(l, lat.max_ns);
+        l.s(";");
     }
     if t.lat_uncounted != 0 {
-        d.s(" other=").u(t.lat_uncounted);
+        l.s(" other=").u(t.lat_uncounted);
         any = true;
     }
     if !any {
-        d.s(" none");
+        l.s(" none");
     }
 
-    let mut e = ring_line(t);
-    e.s("summary: longest-waiting requests:");
+    each(l);
+    ring_prefix(t, l.clear());
+    l.s("summary: longest-waiting requests:");
     let mut slow = t.slowest;
     slow.sort_unstable_by_key(|s| core::cmp::Reverse(s.ns));
     let mut any = false;
     for s in slow.iter().filter(|s| s.ns != 0) {
         any = true;
-        e.s(" ");
-        opcode(&mut e, s.opcode);
-        e.s(" user_data=").x(s.user_data).s(" ");
-        duration(&mut e, s.ns);
-        e.s(";");
+        l.s(" ");
+        opcode(l, s.opcode);
+        l.s(" user_data=").x(s.user_data).s(" ");
+        duration(l, s.ns);
+        l.s(";");
     }
     if !any {
-        e.s(" none");
+        l.s(" none");
     }
-    [a, b, c, d, e]
+    each(l);
 }
 
-/// The summary lines, newline-terminated and padded with spaces to
-/// exactly `SUMMARY_BYTES`.
-fn summary_block(t: &RingTrace) -> [u8; SUMMARY_BYTES] {
-    let mut block = [b' '; SUMMARY_BYTES];
-    let mut at = 0;
-    for l in summary(t).iter() {
-        let text = l.as_bytes();
+/// Writes the summary into its block: newline-terminated lines padded
+/// with spaces to exactly `SUMMARY_BYTES`.
+fn summary_block(t: &RingTrace, block: &mut output::BlockFill) {
+    summary(t, &mut |l| {
         // Room for this line's newline and the block's last one.
-        let room = SUMMARY_BYTES.saturating_sub(at + 2);
-        let n = text.len().min(room);
-        if let (Some(dst), Some(src)) = (block.get_mut(at..at + n), text.get(..n)) {
-            dst.copy_from_slice(src);
-        }
-        at += n;
-        if let Some(b) = block.get_mut(at) {
-            *b = b'\n';
-        }
-        at += 1;
-    }
-    if let Some(last) = block.last_mut() {
-        *last = b'\n';
-    }
-    block
+        let text = l.as_bytes();
+        let n = text
+            .len()
+            .min(SUMMARY_BYTES.saturating_sub(block.written() + 2));
+        block.put(text.get(..n).unwrap_or(&[]));
+        block.put(b"\n");
+    });
+    block.pad_to(SUMMARY_BYTES - 1, b' ');
+    block.put(b"\n");
 }
 
 /// Rewrites the ring's summary block of a file target (reserving it at
@@ -1263,13 +1263,17 @@ fn keep_summary_current(t: &mut RingTrace) {
     if !output::has_blocks() {
         return;
     }
-    let block = summary_block(t);
-    match t.summary_at {
+    let at = match t.summary_at {
         Block::NotYet => {
-            t.summary_at = output::append_block(&block).map_or(Block::Nowhere, Block::At);
+            let at = output::append_block(SUMMARY_BYTES);
+            t.summary_at = at.map_or(Block::Nowhere, Block::At);
+            at
         }
-        Block::At(at) => output::rewrite_block(&block, at),
-        Block::Nowhere => {}
+        Block::At(at) => Some(at),
+        Block::Nowhere => None,
+    };
+    if let Some(at) = at {
+        output::fill_block(at, |block| summary_block(t, block));
     }
 }
 

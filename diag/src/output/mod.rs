@@ -338,20 +338,22 @@ pub fn has_blocks() -> bool {
     settings().target == Target::File && !json()
 }
 
-/// Appends a summary block, for [`rewrite_block`]; None when it could not
-/// be placed (or for a stream).
-pub fn append_block(block: &[u8]) -> Option<trace_file::BlockAt> {
+/// Reserves a summary block of `len` bytes at the end of a file target,
+/// for [`fill_block`]; None when it could not be placed (or for a stream).
+pub fn append_block(len: usize) -> Option<trace_file::BlockAt> {
     if !has_blocks() {
         return None;
     }
     let _errno = SavedErrno::save();
-    trace_file::append_block(block)
+    trace_file::append_block(len)
 }
 
-/// Rewrites a block placed by [`append_block`].
-pub fn rewrite_block(block: &[u8], at: trace_file::BlockAt) {
-    trace_file::rewrite(at, block);
+/// (Re)writes a block placed by [`append_block`] through `f`.
+pub fn fill_block(at: trace_file::BlockAt, f: impl FnOnce(&mut BlockFill)) {
+    trace_file::fill(at, f);
 }
+
+pub use trace_file::BlockFill;
 
 // ---------------------------------------------------------------------------
 // Helpers of the two targets

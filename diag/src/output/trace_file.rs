@@ -290,34 +290,82 @@ pub fn open() -> bool {
 /// Appends `bytes` (a line, or an event) as one piece; false when it could
 /// not be placed (counted as lost).
 pub fn write(bytes: &[u8]) -> bool {
-    place(bytes).is_some()
+    let Some(dst) = reserve(bytes.len()) else {
+        return false;
+    };
+    // SAFETY: `reserve` gave this thread `bytes.len()` bytes at `dst`.
+    unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), dst, bytes.len()) };
+    true
 }
 
-/// Appends `bytes` and returns where they are, for [`rewrite`] (a summary
-/// block); `None` when they could not be placed.
-pub fn append_block(bytes: &[u8]) -> Option<BlockAt> {
-    place(bytes).map(BlockAt)
+/// Reserves `len` bytes at the end for a summary block, written (and
+/// rewritten) by [`fill`]; `None` when they could not be placed.
+pub fn append_block(len: usize) -> Option<BlockAt> {
+    reserve(len).map(|at| BlockAt(at, len))
 }
 
 /// A placed block's bytes in the mapping (valid until release).
 #[derive(Clone, Copy)]
-pub struct BlockAt(*mut u8);
+pub struct BlockAt(*mut u8, usize);
 
-/// Overwrites a block placed by [`append_block`] with `bytes` of the same
-/// length (its ring's record is this thread's alone meanwhile).
-pub fn rewrite(at: BlockAt, bytes: &[u8]) {
-    // SAFETY: `at` addresses `bytes.len()` bytes of the region reserved
-    // for this block, mapped until release (at which no hook runs).
-    unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), at.0, bytes.len()) };
+impl BlockAt {
+    /// A block over `buf`, for tests of what is written into one.
+    #[cfg(test)]
+    pub fn over(buf: &mut [u8]) -> BlockAt {
+        BlockAt(buf.as_mut_ptr(), buf.len())
+    }
 }
 
-fn place(bytes: &[u8]) -> Option<*mut u8> {
+/// Writes a block placed by [`append_block`] through `f`, straight into
+/// the mapping (its ring's record is this thread's alone meanwhile).
+pub fn fill(at: BlockAt, f: impl FnOnce(&mut BlockFill)) {
+    f(&mut BlockFill {
+        dst: at.0,
+        cap: at.1,
+        len: 0,
+    });
+}
+
+/// The writer of one block: bytes past its size are dropped.
+pub struct BlockFill {
+    dst: *mut u8,
+    cap: usize,
+    len: usize,
+}
+
+impl BlockFill {
+    /// The bytes written so far.
+    pub fn written(&self) -> usize {
+        self.len
+    }
+
+    /// Appends `bytes`, as many as fit.
+    pub fn put(&mut self, bytes: &[u8]) {
+        let n = bytes.len().min(self.cap - self.len);
+        // SAFETY: `len + n <= cap`: inside the block, which is mapped until
+        // release (at which no hook runs).
+        unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), self.dst.add(self.len), n) };
+        self.len += n;
+    }
+
+    /// Appends `byte` until the block holds `to` bytes.
+    pub fn pad_to(&mut self, to: usize, byte: u8) {
+        let end = to.min(self.cap);
+        if end > self.len {
+            // SAFETY: `len..end` is inside the block, as in `put`.
+            unsafe { ptr::write_bytes(self.dst.add(self.len), byte, end - self.len) };
+            self.len = end;
+        }
+    }
+}
+
+/// Reserves `n` bytes at the end of the region, allocated in the file.
+fn reserve(n: usize) -> Option<*mut u8> {
     let sh = shared()?;
     if sh.ended.load(Ordering::Relaxed) {
         return None;
     }
     let s = settings();
-    let n = bytes.len();
     let room = s.len - NOTE_ROOM;
     let at = sh.cursor.fetch_add(n, Ordering::Relaxed);
     if at + n > room {
@@ -335,8 +383,6 @@ fn place(bytes: &[u8]) -> Option<*mut u8> {
     // SAFETY: `at..at + n` of the region is ours alone (the add above) and
     // its blocks are allocated.
     let dst = unsafe { s.data.add(at) };
-    // SAFETY: as above.
-    unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), dst, n) };
     if at + n + SLICE / 2 > sh.allocated.load(Ordering::Relaxed)
         && sh.allocator.load(Ordering::Relaxed) == 0
     {

@@ -40,10 +40,20 @@ fn summary_block_is_fixed_size_and_newline_terminated() {
         rec: rec.into_raw(),
     };
     rec.get().ops[usize::from(IORING_OP_NOP)] = 3;
-    let block = summary_block(rec.get());
-    assert_eq!(block.len(), SUMMARY_BYTES);
+    let mut block = [0u8; SUMMARY_BYTES + 1];
+    let mut written = 0;
+    output::fill_block(
+        output::trace_file::BlockAt::over(&mut block[..SUMMARY_BYTES]),
+        |b| {
+            summary_block(rec.get(), b);
+            written = b.written();
+        },
+    );
+    assert_eq!(written, SUMMARY_BYTES);
+    assert_eq!(block[SUMMARY_BYTES], 0, "nothing past the block");
+    let block = &block[..SUMMARY_BYTES];
     assert_eq!(block.last(), Some(&b'\n'));
-    let text = core::str::from_utf8(&block).unwrap();
+    let text = core::str::from_utf8(block).unwrap();
     assert!(text.contains("summary: ops per opcode: NOP=3\n"));
     assert_eq!(text.matches('\n').count(), 6);
 }
