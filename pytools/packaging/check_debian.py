@@ -530,6 +530,8 @@ OWN_CONTENTS = {
         "usr/lib/MA/liburing.so.2": "-> liburing.so.2.15",
         "usr/lib/MA/liburing-ffi.so.2.15": "-> uring-rs/liburing-ffi.so.2.15",
         "usr/lib/MA/liburing-ffi.so.2": "-> liburing-ffi.so.2.15",
+        # Why its ldconfig trigger is needed (packaging/README.md, The switch).
+        "usr/share/lintian/overrides/uring-rs-switch": "file",
     },
 }
 
@@ -1237,15 +1239,25 @@ def build_in_sid(root, work, args, src, log, report):
         )
         return
     ours = {p: v[0] for p, v in debs.items()}
+    # The root's files go when the next build starts: the packages are kept.
+    keep = os.path.join(work, "packages")
+    rmtree(keep)
+    os.makedirs(keep)
+    for f in glob.glob(os.path.join(os.path.dirname(tree), "*")) + glob.glob(
+        root.path("%s/%s_%s*" % (build_root.BUILD_DIR, source, upstream))
+    ):
+        if os.path.isfile(f):
+            shutil.copy2(f, keep)
     report.add(
         "build",
         PASS if not extra else FAIL,
         time.time() - t0,
-        "%s; %s%s"
+        "%s; %s%s; the packages and the source package are in %s"
         % (
             " ".join(os.path.basename(d) for d in ours.values()),
             detail,
             "; UNEXPECTED packages: " + " ".join(extra) if extra else "",
+            keep,
         ),
     )
     arch = output(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"])[1].strip()
@@ -1542,6 +1554,12 @@ def main(argv):
             report.section = "sid:"
             our_packaging_in_sid(work, args, os.path.dirname(debian_src), log, report)
     report.table()
+    for what, where in (
+        ("Debian's recipe", os.path.join(work, "build")),
+        ("packaging/debian/ in sid", os.path.join(work, "packages")),
+    ):
+        if glob.glob(os.path.join(where, "*.deb")):
+            say("check-debian: the packages of %s are in %s" % (what, where))
     say("check-debian: %.0f s in all; log %s" % (time.time() - t_start, logp))
     failed = report.failed()
     if failed:
