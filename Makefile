@@ -700,6 +700,9 @@ check-debian-cross:
 # RELEASES picks some (default: bookworm trixie sid).
 check-debian-releases:
 	python3 -m pytools.packaging.check_debian_releases $(if $(RELEASES),--releases "$(RELEASES)") $(CHECK_DEBIAN_ARGS)
+# One release alone (.ci/run runs check-debian-release-bookworm).
+check-debian-release-%:
+	python3 -m pytools.packaging.check_debian_releases --releases $* $(CHECK_DEBIAN_ARGS)
 debian-symbols:
 	python3 -m pytools.packaging.symbols
 

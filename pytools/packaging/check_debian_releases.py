@@ -62,6 +62,13 @@ from .check_debian import FAIL, PASS, Report, clean_copy, output, say
 RELEASES = ("bookworm", "trixie", "sid")
 # The number in a backport's version (~bpo12+1) and the suite it is uploaded to.
 BACKPORT = {"bookworm": ("12", "bookworm-backports"), "trixie": ("13", "trixie-backports")}
+# The toolchain installed before apt-get build-dep, where apt alone would pick
+# another: on Debian 13 apt satisfies `rustc:native (>= 1.85)` and
+# `cargo:native` with rustc-web/cargo-web 1.96 from trixie-security (their
+# versioned Provides) rather than trixie's own rustc and cargo 1.85, which a
+# user of the release has (sid has no rustc-web; on Debian 12 rustc-web is
+# the only rustc new enough).
+RELEASE_TOOLCHAIN = {"trixie": ["rustc", "cargo", "libstd-rust-dev"]}
 # Warnings of a release's lintian that are not faults of the packaging, and why.
 WARNINGS_EXPLAINED = {
     ("bookworm", "newer-standards-version"): "Debian 12's lintian knows policy up to 4.6.2; "
@@ -127,6 +134,8 @@ def build_release(root, release, work, log, report):
     root.chroot(["chown", "-R", "%s:%s" % ((build_root.BUILD_USER,) * 2), build_root.BUILD_DIR])
 
     t0 = time.time()
+    if release in RELEASE_TOOLCHAIN:
+        root.chroot(["apt-get", "-q", "-y", "install"] + RELEASE_TOOLCHAIN[release])
     added = root.install_build_depends(inside)
     tools = ["rustc", "cargo", "rustc-web", "cargo-web", "libstd-rust-dev"]
     tools += ["libstd-rust-web-dev", "librust-libc-dev", "debhelper", "dpkg-dev"]
