@@ -154,7 +154,8 @@ class BuildRoot:
         rc = run_logged(unshare + ["sh", "-c", script], self.log, check=False)
         if check and rc != 0:
             die(
-                "in the %s root: %s failed (exit %d, see %s)" % (self.suite, " ".join(argv), rc, self.log.name)
+                "in the %s root: %s failed (exit %d, see %s)"
+                % (self.suite, " ".join(argv), rc, self.log.name)
             )
         return rc
 

@@ -48,7 +48,7 @@ import time
 from pytools import REPO
 from pytools.upstream.proc import rmtree
 
-from . import check_debian, build_root
+from . import build_root, check_debian
 from .check_debian import FAIL, PASS, Report, clean_copy, output, say
 
 ARCHES = ("arm64", "i386")
@@ -351,7 +351,9 @@ def run_in_vm(root, arch, inside, debs, work, report):
         ],
         cwd=inside,
     )
-    lines.append("debian/tests/capi with CAPI_BUILD_ONLY=1: %s" % (out.strip().splitlines() or ["?"])[-1])
+    lines.append(
+        "debian/tests/capi with CAPI_BUILD_ONLY=1: %s" % (out.strip().splitlines() or ["?"])[-1]
+    )
     if rc != 0:
         bad.append("building the capi-tests: exit %d: %s" % (rc, out.strip()[-400:]))
         report.add("vm", FAIL, time.time() - t0, "; ".join(lines + bad))
@@ -374,7 +376,9 @@ def run_in_vm(root, arch, inside, debs, work, report):
     lines += ["  " + ln for ln in out.splitlines() if re.match(r"^\S+\s+FAIL\s", ln)]
     counts = re.search(r"^(\d+) passed, (\d+) failed$", out, flags=re.M)
     if rc != 0 or not counts or counts.group(2) != "0":
-        bad.append("packages.sh exit %d; last lines:\n%s" % (rc, "\n".join(out.strip().splitlines()[-12:])))
+        bad.append(
+            "packages.sh exit %d; last lines:\n%s" % (rc, "\n".join(out.strip().splitlines()[-12:]))
+        )
     report.add(
         "vm",
         FAIL if bad else PASS,

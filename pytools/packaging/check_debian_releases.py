@@ -208,8 +208,10 @@ def check_fields(root, inside, debs, work, report):
         got = output(["dpkg-deb", "-f", debs[pkg], "Static-Built-Using"])[1].strip()
         if set(x.strip() for x in got.split(",")) != want:
             bad.append("%s Static-Built-Using '%s', expected %s" % (pkg, got, sorted(want)))
-    lines.append("Static-Built-Using: %s (the owners of libcore and the libc crate: %s)"
-                 % (", ".join(sorted(want)), ", ".join(owners + ["librust-libc-dev"])))
+    lines.append(
+        "Static-Built-Using: %s (the owners of libcore and the libc crate: %s)"
+        % (", ".join(sorted(want)), ", ".join(owners + ["librust-libc-dev"]))
+    )
     ctrl = os.path.join(work, "fields", root.suite)
     shutil.rmtree(ctrl, ignore_errors=True)
     os.makedirs(ctrl)
@@ -222,7 +224,9 @@ def check_fields(root, inside, debs, work, report):
         with open(symbols) as f:
             text = f.read()
         heads = re.findall(r"^(\S+ \S+ \S+)", text, flags=re.M)
-        lines.append("liburing-rs2 symbols: %s, %d symbols" % ("; ".join(heads), text.count("@LIBURING_")))
+        lines.append(
+            "liburing-rs2 symbols: %s, %d symbols" % ("; ".join(heads), text.count("@LIBURING_"))
+        )
     if os.path.exists(os.path.join(ctrl, "liburing-rs2", "triggers")):
         bad.append("liburing-rs2 activates a trigger (its libraries are private)")
     with open(os.path.join(ctrl, "uring-rs-switch", "triggers")) as f:
@@ -288,8 +292,9 @@ def repack_as(deb, new_minor, dest):
         for rel in sorted(files):
             f.write("%s  %s\n" % (output(["md5sum", os.path.join(top, rel)])[1].split()[0], rel))
     out = os.path.join(dest, "liburing2_2.%s-0_repacked.deb" % new_minor)
-    subprocess.check_call(["dpkg-deb", "--root-owner-group", "-b", top, out],
-                          stdout=subprocess.DEVNULL)
+    subprocess.check_call(
+        ["dpkg-deb", "--root-owner-group", "-b", top, out], stdout=subprocess.DEVNULL
+    )
     shutil.rmtree(top)
     return out
 
@@ -310,7 +315,9 @@ def switch_cycle(root, release, inside, debs, work, report):
     # The release's plocate and liburing2 (and strace, gcc for the preload).
     root.chroot(["apt-get", "-q", "-y", "install", "plocate", "strace"])
     theirs_deb = sorted(glob.glob(os.path.join(root.archives, "liburing2_*.deb")))
-    theirs_deb = [d for d in theirs_deb if "_%s" % root.version_of("liburing2").replace(":", "%3a") in d]
+    theirs_deb = [
+        d for d in theirs_deb if "_%s" % root.version_of("liburing2").replace(":", "%3a") in d
+    ]
     if not theirs_deb:
         root.chroot(["sh", "-c", "cd /var/cache/apt/archives && apt-get -q download liburing2"])
         theirs_deb = glob.glob(os.path.join(root.archives, "liburing2_*.deb"))
@@ -322,7 +329,9 @@ def switch_cycle(root, release, inside, debs, work, report):
     )
     theirs_version = root.version_of("liburing2")
     plocate_deb = glob.glob(
-        os.path.join(root.archives, "plocate_%s_*.deb" % root.version_of("plocate").replace(":", "%3a"))
+        os.path.join(
+            root.archives, "plocate_%s_*.deb" % root.version_of("plocate").replace(":", "%3a")
+        )
     )
     shutil.copy2(plocate_deb[0], root.path(stage))
     deb["plocate"] = "%s/%s" % (stage, os.path.basename(plocate_deb[0]))
@@ -428,7 +437,9 @@ def switch_cycle(root, release, inside, debs, work, report):
         return got, cache_lines, bad
 
     def versioned_name():
-        rc, out = sh("dpkg-query -L liburing2 2>/dev/null | grep -E '/liburing\\.so\\.2\\.[0-9.]+$'")
+        rc, out = sh(
+            "dpkg-query -L liburing2 2>/dev/null | grep -E '/liburing\\.so\\.2\\.[0-9.]+$'"
+        )
         return os.path.basename(out.strip()) if rc == 0 and out.strip() else None
 
     steps = [
@@ -450,7 +461,11 @@ def switch_cycle(root, release, inside, debs, work, report):
             "dpkg -i %s %s" % (deb["liburing2"], deb["plocate"]),
             "ours",
         ),
-        ("liburing2 2.16 (repacked) under the switch", "dpkg -i %s" % deb["liburing2-2.16"], "ours"),
+        (
+            "liburing2 2.16 (repacked) under the switch",
+            "dpkg -i %s" % deb["liburing2-2.16"],
+            "ours",
+        ),
         ("uring-rs-switch removed", "dpkg -r uring-rs-switch", "debian"),
         (
             "the release's liburing2 %s back" % theirs_version,
@@ -481,7 +496,9 @@ def switch_cycle(root, release, inside, debs, work, report):
             else:
                 got += "; with LD_LIBRARY_PATH=%s/uring-rs: %s" % (lib, " ".join(where))
         if label == "ours purged":
-            rc, out = sh("ls -d %s/uring-rs /usr/include/uring-rs /usr/share/uring-rs 2>/dev/null" % lib)
+            rc, out = sh(
+                "ls -d %s/uring-rs /usr/include/uring-rs /usr/share/uring-rs 2>/dev/null" % lib
+            )
             if out.strip():
                 bad.append("left behind: " + " ".join(out.split()))
         line = "%s: %s, plocate maps %s%s" % (
@@ -507,7 +524,8 @@ def switch_cycle(root, release, inside, debs, work, report):
         "%s; after each step: the file plocate maps as liburing.so.2 (device:inode of the "
         "mapping = that of the expected file), an io_uring_setup that succeeded, ldconfig -p "
         "entries all exist (no ldconfig run by the check), the diversions, no dangling link\n    "
-        % ids + "\n    ".join(lines),
+        % ids
+        + "\n    ".join(lines),
     )
 
 
@@ -551,7 +569,9 @@ def dependent(root, debs, work, report):
     )
     plain = out.strip().splitlines()[-1] if out.strip() else "exit %d" % rc
     depends = output(["dpkg-deb", "-f", built[0], "Depends"])[1].strip()
-    runpath = re.findall(r"RUNPATH.*\[(.*)\]", output(["readelf", "-d", root.path(src + "/uses-2.10")])[1])
+    runpath = re.findall(
+        r"RUNPATH.*\[(.*)\]", output(["readelf", "-d", root.path(src + "/uses-2.10")])[1]
+    )
     lines.append("Depends: %s; RUNPATH %s" % (depends, runpath))
     lines.append("linked without the pkg-config flags, on the release's liburing2: %s" % plain)
     if not re.search(r"liburing-rs2 \(>= [^)]+\)", depends):
@@ -579,6 +599,23 @@ def dependent(root, debs, work, report):
 # --------------------------------------------------------------------------- lintian
 
 
+def lintian_findings(out, release):
+    """lintian's output as {kind: {(package, tag)}}; a warning whose tag and
+    first argument WARNINGS_EXPLAINED names for the release keeps the argument
+    (unknown-field Static-Built-Using), so that only that field is explained."""
+    found = {}
+    for line in out.splitlines():
+        # "W: package: tag [context]", "W: package: tag ARGUMENT [context]",
+        # "I: source source: tag"
+        m = re.match(r"^([EWIPXO]): (\S+?)(?: \w+)?: (\S+)( [^\[]\S*)?", line)
+        if m:
+            tag = m.group(3)
+            if m.group(1) == "W" and (release, tag + (m.group(4) or "")) in WARNINGS_EXPLAINED:
+                tag += m.group(4)
+            found.setdefault(m.group(1), set()).add((m.group(2), tag))
+    return found
+
+
 def lintian(root, release, inside, debs, report):
     t0 = time.time()
     root.chroot(["apt-get", "-q", "-y", "install", "lintian"])
@@ -590,15 +627,7 @@ def lintian(root, release, inside, debs, report):
     rc, out = root.capture(
         ["lintian", "-I", "--pedantic", "--show-overrides", "--tag-display-limit", "0"] + targets
     )
-    found = {}
-    for line in out.splitlines():
-        # "W: package: tag [context]" or "W: package: tag ARGUMENT [context]"
-        m = re.match(r"^([EWIPXO]): (\S+?)(?: \w+)?: (\S+)( [^\[]\S*)?", line)
-        if m:
-            tag = m.group(3)
-            if m.group(1) == "W" and (release, tag + (m.group(4) or "")) in WARNINGS_EXPLAINED:
-                tag += m.group(4)
-            found.setdefault(m.group(1), set()).add((m.group(2), tag))
+    found = lintian_findings(out, release)
     errors = sorted(found.get("E", ()))
     unexplained, explained = [], []
     for pkg, tag in sorted(found.get("W", ())):

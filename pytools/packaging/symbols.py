@@ -98,7 +98,9 @@ def render(package="liburing2"):
             for s in syms:
                 entries.append(("%s@%s" % (s, node), LATER_THAN_NODE.get((soname, s), release)))
         lines.append("%s %s #MINVER#" % (soname, package))
-        lines.append("* Build-Depends-Package: %s" % ("liburing-rs-dev" if ours else "liburing-dev"))
+        lines.append(
+            "* Build-Depends-Package: %s" % ("liburing-rs-dev" if ours else "liburing-dev")
+        )
         lines += [" %s %s" % e for e in sorted(entries)]
     return "\n".join(lines) + "\n"
 

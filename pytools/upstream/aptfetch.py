@@ -113,14 +113,18 @@ def derive_security_archive():
     parts = "/etc/apt/sources.list.d"
     paths = list(APT_SOURCE_FILES)
     if os.path.isdir(parts):
-        paths += [os.path.join(parts, f) for f in sorted(os.listdir(parts)) if f.endswith(".sources")]
+        paths += [
+            os.path.join(parts, f) for f in sorted(os.listdir(parts)) if f.endswith(".sources")
+        ]
     for path in dict.fromkeys(paths):
         if not os.path.isfile(path):
             continue
         with open(path) as f:
             for st in parse_deb822(f.read()):
                 uris = (field(st, "URIs") or "").split()
-                if uris and any(s.endswith("-security") for s in (field(st, "Suites") or "").split()):
+                if uris and any(
+                    s.endswith("-security") for s in (field(st, "Suites") or "").split()
+                ):
                     return uris[0]
     return None
 
