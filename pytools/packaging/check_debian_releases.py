@@ -139,13 +139,18 @@ def build_release(root, release, work, log, report):
     added = root.install_build_depends(inside)
     tools = ["rustc", "cargo", "rustc-web", "cargo-web", "libstd-rust-dev"]
     tools += ["libstd-rust-web-dev", "librust-libc-dev", "debhelper", "dpkg-dev"]
-    have = ["%s %s" % (p, root.version_of(p)) for p in tools]
+    have = [
+        "%s %s" % (p, v) for p, v in ((p, root.version_of(p)) for p in tools) if v not in ("", "?")
+    ]
+    have += [
+        root.capture(["sh", "-c", "%s --version | head -n 1" % t])[1].strip()
+        for t in ("rustc", "cargo")
+    ]
     report.add(
         "build-deps",
         PASS,
         time.time() - t0,
-        "apt-get build-dep: %d packages (%s)"
-        % (len(added), ", ".join(h for h in have if not h.endswith(" ?"))),
+        "apt-get build-dep: %d packages (%s)" % (len(added), ", ".join(have)),
     )
     dsc = check_debian.source_package(root, source, version, inside, report)
     if not dsc:
