@@ -635,8 +635,13 @@ def lintian(root, release, inside, debs, report):
     found = lintian_findings(out, release)
     errors = sorted(found.get("E", ()))
     unexplained, explained = [], []
+    # Unreleased (sid's build has no backport entry on top): the entry that
+    # uploads closes the ITP bug, as check-debian accepts it.
+    unreleased = " UNRELEASED;" in changelog_head()[3].split("\n", 1)[0]
     for pkg, tag in sorted(found.get("W", ())):
         why = WARNINGS_EXPLAINED.get((release, tag))
+        if not why and unreleased and release not in BACKPORT:
+            why = check_debian.UNRELEASED_ONLY.get(tag)
         (explained if why else unexplained).append((pkg, tag, why))
     say("check-debian-releases: %s lintian %s:\n%s" % (release, version, out.strip() or "(clean)"))
     detail = "lintian %s -I --pedantic, .debs and .dsc: %d errors, %d warnings (%d explained)" % (
