@@ -41,6 +41,15 @@ class BackportEntry(unittest.TestCase):
         self.assertEqual(os.system("dpkg --compare-versions %s lt %s" % (bpo, base)), 0)
 
 
+class Version(unittest.TestCase):
+    def test_sorts_below_debians_package_of_the_same_api(self):
+        # packaging/README.md, Version: 2.15~rs... sorts below Debian's 2.15-1.
+        _, version, _, _ = releases.changelog_head()
+        api = version.split("~")[0]
+        self.assertEqual(os.system("dpkg --compare-versions %s lt %s-1" % (version, api)), 0)
+        self.assertEqual(os.system("dpkg --compare-versions %s gt %s-0" % (version, "2.14")), 0)
+
+
 class LintianFindings(unittest.TestCase):
     OUT = """running with root privileges is not recommended!
 W: liburing-rs2: unknown-field Static-Built-Using
