@@ -28,9 +28,10 @@ that release (build_root.py: debootstrap --variant=buildd, cached under
                it, the switch removed, the release's liburing2 back, the
                switch installed and purged, ours purged. After every step:
                which file plocate maps as liburing.so.2 (device and inode of
-               the mapping, packaging/checks/mapped-library.c, and the
-               file's sha256) and that it set up a ring (strace), where
-               liburing.so.2 and liburing-ffi.so.2 resolve, every
+               the mapping, packaging/checks/mapped-library.c) and that it
+               set up a ring (strace), where liburing.so.2 and
+               liburing-ffi.so.2 lead, each versioned file of liburing2 a
+               link to ours while switched, every
                liburing entry `ldconfig -p` lists exists (the trigger ran,
                nobody else ran ldconfig), the diversions exactly while
                switched, and no dangling liburing link
@@ -71,14 +72,9 @@ BACKPORT = {"bookworm": ("12", "bookworm-backports"), "trixie": ("13", "trixie-b
 RELEASE_TOOLCHAIN = {"trixie": ["rustc", "cargo", "libstd-rust-dev"]}
 # Warnings of a release's lintian that are not faults of the packaging, and why.
 WARNINGS_EXPLAINED = {
-    ("bookworm", "newer-standards-version"): "Debian 12's lintian knows policy up to 4.6.2; "
-    "a backport keeps the Standards-Version of the upload it backports (4.7.2)",
     ("bookworm", "unknown-field Static-Built-Using"): "Debian 12's dpkg (1.21) writes the "
     "field, its lintian 2.116 does not know it yet; trixie's and sid's lintian do",
 }
-# Informational and pedantic tags are listed, not judged (check-debian judges
-# sid's against Debian's own packages).
-LIBS = ("liburing.so.2", "liburing-ffi.so.2")
 
 
 def changelog_head():
@@ -304,7 +300,8 @@ def repack_as(deb, new_minor, dest):
     return out
 
 
-def switch_cycle(root, release, inside, debs, work, report):
+def switch_cycle(root, debs, report):
+    """The switch cycle under the release's plocate (the module's docstring)."""
     t0 = time.time()
     ma = output(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"])[1].strip()
     lib = "/usr/lib/" + ma
@@ -350,9 +347,9 @@ def switch_cycle(root, release, inside, debs, work, report):
         return
 
     def identity(path):
-        rc, out = sh('stat -L -c "%%d:%%i" "%s" && sha256sum "%s"' % (path, path))
-        lines = out.split("\n")
-        return (lines[0].strip(), lines[1].split()[0]) if rc == 0 else ("missing", "missing")
+        """device:inode of the file path leads to (as the preload reports them)."""
+        rc, out = sh('stat -L -c "%%d:%%i" "%s"' % path)
+        return out.strip() if rc == 0 else "missing"
 
     def run_plocate(env=""):
         """The file plocate maps as liburing.so.2 (path, dev:inode), its exit
@@ -402,17 +399,26 @@ def switch_cycle(root, release, inside, debs, work, report):
             where, rc, out, good, tried = run_plocate()
             got = " ".join(where)
             want_id = identity(want_file)
-            if len(where) != 2 or where[1] != want_id[0]:
-                bad.append("plocate maps %s, expected %s (%s)" % (got, want_file, want_id[0]))
+            if len(where) != 2 or where[1] != want_id:
+                bad.append("plocate maps %s, expected %s (%s)" % (got, want_file, want_id))
             if rc != 0:
                 bad.append("plocate exit %d: %s" % (rc, out.strip()[-200:]))
             if good < 1:
                 bad.append("plocate set up no ring (%d io_uring_setup calls)" % tried)
-        for n in LIBS:
-            rc, path = sh("readlink -f %s/%s" % (lib, n))
-            path = path.strip()
-            if n == "liburing.so.2" and want_file and path != want_file:
-                bad.append("%s resolves to %s" % (n, path))
+        # Where both soname links lead (liburing-ffi.so.2 nowhere, when Debian's
+        # liburing2 has no liburing-ffi and the switch is not installed).
+        ffi_theirs = theirs_file.replace("/liburing.so", "/liburing-ffi.so") if theirs_file else ""
+        if sh("test -e %s" % ffi_theirs)[0] != 0:
+            ffi_theirs = ""
+        want_ffi = (
+            ours_file.replace("/liburing.so", "/liburing-ffi.so")
+            if expect == "ours"
+            else ffi_theirs
+        )
+        for n, want in (("liburing.so.2", want_file), ("liburing-ffi.so.2", want_ffi)):
+            path = sh("readlink -e %s/%s" % (lib, n))[1].strip()
+            if want is not None and path != want:
+                bad.append("%s leads to '%s', expected '%s'" % (n, path, want))
         rc, out = sh(
             "find -L %s %s/uring-rs-switch -maxdepth 1 -name 'liburing*' -type l 2>/dev/null"
             % (lib, lib)
@@ -431,9 +437,7 @@ def switch_cycle(root, release, inside, debs, work, report):
             want_div = {"%s/%s" % (lib, n) for n in check_debian.SWITCHED} | set(out.split())
             if diverted != want_div:
                 bad.append("diversions %s, expected %s" % (sorted(diverted), sorted(want_div)))
-            for path in set(out.split()) - want_div.intersection(
-                "%s/%s" % (lib, n) for n in check_debian.SWITCHED
-            ):
+            for path in set(out.split()) - {"%s/%s" % (lib, n) for n in check_debian.SWITCHED}:
                 real = sh("readlink -f %s" % path)[1].strip()
                 if not real.startswith("%s/uring-rs/" % lib):
                     bad.append("%s resolves to %s, not ours" % (path, real))
@@ -496,7 +500,7 @@ def switch_cycle(root, release, inside, debs, work, report):
         bad += problems
         if label.startswith("liburing-rs2, -dev"):
             where, rc, out, good, _ = run_plocate("LD_LIBRARY_PATH=%s/uring-rs" % lib)
-            if len(where) != 2 or where[1] != identity(ours_file)[0] or good < 1:
+            if len(where) != 2 or where[1] != identity(ours_file) or good < 1:
                 bad.append("LD_LIBRARY_PATH=%s/uring-rs: plocate maps %s" % (lib, " ".join(where)))
             else:
                 got += "; with LD_LIBRARY_PATH=%s/uring-rs: %s" % (lib, " ".join(where))
@@ -517,11 +521,7 @@ def switch_cycle(root, release, inside, debs, work, report):
             prev_cache = cache
         lines.append(line)
         failed = failed or bool(bad)
-    ids = "ours %s (%s), Debian's %s" % (
-        ours_file,
-        "the file of liburing-rs2",
-        theirs_version,
-    )
+    ids = "ours %s, Debian's liburing2 %s" % (ours_file, theirs_version)
     report.add(
         "switch-cycle",
         FAIL if failed else PASS,
@@ -537,7 +537,7 @@ def switch_cycle(root, release, inside, debs, work, report):
 # --------------------------------------------------------------------------- a dependent program
 
 
-def dependent(root, debs, work, report):
+def dependent(root, debs, report):
     """packaging/checks/dependent built against liburing-rs-dev in the root, its
     Depends, installed without and with liburing-rs2."""
     t0 = time.time()
@@ -622,6 +622,9 @@ def lintian_findings(out, release):
 
 
 def lintian(root, release, inside, debs, report):
+    """The release's lintian on the .debs and the .dsc: errors and unexplained
+    warnings fail; informational and pedantic tags are listed, not judged
+    (check-debian judges sid's against Debian's own packages)."""
     t0 = time.time()
     root.chroot(["apt-get", "-q", "-y", "install", "lintian"])
     version = root.version_of("lintian")
@@ -685,9 +688,9 @@ def one_release(release, work, log, report):
             return
         inside, debs, version = built
         check_fields(root, inside, debs, work, report)
-        switch_cycle(root, release, inside, debs, work, report)
+        switch_cycle(root, debs, report)
         check_debian.run_autopkgtest(root, inside, report)
-        dependent(root, debs, work, report)
+        dependent(root, debs, report)
         lintian(root, release, inside, debs, report)
     finally:
         root.close()
