@@ -705,13 +705,23 @@ check-miri:
 #                        (not in .ci/run: packaging/README.md says why)
 # CHECK_DEBIAN_ARGS passes options on (e.g. --nocheck: no tests in the sid build;
 # for check-debian-cross, --arch i386).
-.PHONY: check-debian-recipe check-debian-sid check-debian-cross debian-symbols
+.PHONY: check-debian-recipe check-debian-sid check-debian-cross check-debian-releases debian-symbols
 check-debian-recipe: stage
 	python3 -m pytools.packaging.check_debian --only recipe $(CHECK_DEBIAN_ARGS)
 check-debian-sid: stage
 	python3 -m pytools.packaging.check_debian --only sid $(CHECK_DEBIAN_ARGS)
 check-debian-cross:
 	python3 -m pytools.packaging.check_debian_cross $(CHECK_DEBIAN_ARGS)
+# packaging/debian/ built, installed, switched and tested in clean roots of
+# Debian 12 (rustc-web, as a backport), 13 and sid, each with its own
+# toolchain, liburing2, plocate and lintian (pytools/packaging/
+# check_debian_releases.py; docs/packaging-releases.md has the last figures).
+# RELEASES picks some (default: bookworm trixie sid).
+check-debian-releases:
+	python3 -m pytools.packaging.check_debian_releases $(if $(RELEASES),--releases "$(RELEASES)") $(CHECK_DEBIAN_ARGS)
+# One release alone (.ci/run runs check-debian-release-bookworm).
+check-debian-release-%:
+	python3 -m pytools.packaging.check_debian_releases --releases $* $(CHECK_DEBIAN_ARGS)
 debian-symbols:
 	python3 -m pytools.packaging.symbols
 

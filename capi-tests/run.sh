@@ -16,7 +16,10 @@
 #
 # Environment: CC (default cc), CAPI_TIMEOUT (seconds, default 30),
 # CAPI_BUILD_DIR (where binaries and logs go; default a fresh /tmp dir),
-# CAPI_NO_COMPAT=1 to leave out the compatibility check, CAPI_EXTRA_CFLAGS
+# CAPI_NO_COMPAT=1 to leave out the compatibility check, CAPI_BUILD_ONLY=1 to
+# compile the tests and run none (a machine that cannot run them, such as a
+# cross build's, builds them for one that can; their names go to
+# CAPI_BUILD_DIR/built.txt), CAPI_EXTRA_CFLAGS
 # (added to every compile and link; `make` passes ./configure's sanitizers),
 # CAPI_UPSTREAM_USR and CAPI_UPSTREAM_EXAMPLES (upstream liburing's installed
 # usr/ and its examples' source, for diag-trace; by default asked of
@@ -277,6 +280,7 @@ if selected stage_layout; then
 	fi
 fi
 
+rm -f "$out/built.txt"
 for src in "$here"/*.c; do
 	[ -e "$src" ] || continue
 	name=$(basename "$src" .c)
@@ -290,8 +294,17 @@ for src in "$here"/*.c; do
 		sed 's/^/    /' "$out/$name.build.log" | head -30
 		continue
 	fi
+	if [ "${CAPI_BUILD_ONLY:-0}" = 1 ]; then
+		echo "$name" >>"$out/built.txt"
+		continue
+	fi
 	run_test "$name" "$bin"
 done
+if [ "${CAPI_BUILD_ONLY:-0}" = 1 ]; then
+	echo "built $(wc -l <"$out/built.txt") tests in $out; $failed failed to compile"
+	[ "$failed" -eq 0 ]
+	exit
+fi
 
 if [ "${CAPI_NO_COMPAT:-0}" != 1 ] && selected compat; then
 	run_test compat sh "$here/compat/run.sh" "$stage"

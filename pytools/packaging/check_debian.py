@@ -10,7 +10,7 @@
    unchanged here, with this machine's Rust: `dpkg-buildpackage -b -uc -us`.
 
 2. Our packaging, as a buildd builds it (rows "sid:"). packaging/debian/ over
-   a clean copy of the tree, built in a clean Debian sid root (sid_chroot.py:
+   a clean copy of the tree, built in a clean Debian sid root (build_root.py:
    debootstrap --variant=buildd, cached) where only its Build-Depends are
    installed: Debian's rustc and cargo, crates from the librust-*-dev packages
    (debian/rules points cargo at /usr/share/cargo/registry), an unprivileged
@@ -90,7 +90,7 @@ from pytools.upstream import (
 )
 from pytools.upstream.proc import capture, die, rmtree, run_logged
 
-from . import sid_chroot  # the clean sid root
+from . import build_root  # the clean sid root
 
 DEBIAN_VERSION = "2.15-1"
 PACKAGES = ("liburing2", "liburing-dev")
@@ -530,6 +530,8 @@ OWN_CONTENTS = {
         "usr/lib/MA/liburing.so.2": "-> liburing.so.2.15",
         "usr/lib/MA/liburing-ffi.so.2.15": "-> uring-rs/liburing-ffi.so.2.15",
         "usr/lib/MA/liburing-ffi.so.2": "-> liburing-ffi.so.2.15",
+        # Why its ldconfig trigger is needed (packaging/README.md, The switch).
+        "usr/share/lintian/overrides/uring-rs-switch": "file",
     },
 }
 
@@ -943,11 +945,16 @@ def our_packaging_in_sid(work, args, src, log, report):
     Build-Depends, Debian's rustc and crates, an unprivileged user, no network."""
     t0 = time.time()
     rc, out = output([sys.executable, "-m", "pytools.packaging.symbols", "--check"], cwd=REPO)
-    report.add("symbols-file", PASS if rc == 0 else FAIL, time.time() - t0, out.strip())
+    report.add(
+        "symbols-file",
+        PASS if rc == 0 else FAIL,
+        time.time() - t0,
+        "; ".join(out.split("\n")).strip("; "),
+    )
     check_rustc_bound(report)
     t0 = time.time()
     installed = install_tools(None, log)
-    root = sid_chroot.SidChroot(work, log)
+    root = build_root.BuildRoot(work, log)
     secs, how = root.ensure_base()
     root.fresh_root()
     report.add(
@@ -956,7 +963,7 @@ def our_packaging_in_sid(work, args, src, log, report):
         time.time() - t0,
         "debootstrap --variant=buildd %s: %s (%.0f s), fresh overlay on it; "
         "installed here: %s"
-        % (sid_chroot.SUITE, how, secs, " ".join(installed) or "nothing (all present)"),
+        % (root.suite, how, secs, " ".join(installed) or "nothing (all present)"),
     )
     try:
         build_in_sid(root, work, args, src, log, report)
@@ -989,14 +996,14 @@ def source_package(root, source, version, inside, report):
             orig,
             top,
         ],
-        sid_chroot.BUILD_DIR,
+        build_root.BUILD_DIR,
     )
     rc = rc or root.build(inside, "", args=("-S", "-d"))
-    dsc = "%s/%s_%s.dsc" % (sid_chroot.BUILD_DIR, source, version)
+    dsc = "%s/%s_%s.dsc" % (build_root.BUILD_DIR, source, version)
     ok = rc == 0 and os.path.isfile(root.path(dsc))
     files = sorted(
         os.path.basename(f)
-        for f in glob.glob(root.path("%s/%s_%s*" % (sid_chroot.BUILD_DIR, source, upstream)))
+        for f in glob.glob(root.path("%s/%s_%s*" % (build_root.BUILD_DIR, source, upstream)))
     )
     report.add(
         "source",
@@ -1007,7 +1014,7 @@ def source_package(root, source, version, inside, report):
     return dsc if ok else None
 
 
-def make_dirs(root, inside, user=sid_chroot.BUILD_USER):
+def make_dirs(root, inside, user=build_root.BUILD_USER):
     """mkdir -p inside the root, the directories made owned by user."""
     root.chroot(["sh", "-c", 'mkdir -p "$0" && chown -R "$1:$1" "$0"', inside, user])
 
@@ -1052,7 +1059,7 @@ def run_autopkgtest(root, inside, report):
 def clean_restores(root, dsc, inside, report):
     """After the build, debian/rules clean leaves the tree as dpkg-source -x gave it."""
     t0 = time.time()
-    fresh = "%s/fresh/%s" % (sid_chroot.BUILD_DIR, os.path.basename(inside))
+    fresh = "%s/fresh/%s" % (build_root.BUILD_DIR, os.path.basename(inside))
     rc = root.run_as(["debian/rules", "clean"], inside)
     make_dirs(root, os.path.dirname(fresh))
     rc = rc or root.run_as(["dpkg-source", "-x", dsc, fresh], "/")
@@ -1079,10 +1086,10 @@ def build_noopt(root, inside, report):
     rc = root.chroot(
         ["sh", "-c", 'debian/rules build >"$0" 2>&1', out],
         net=False,
-        user=sid_chroot.BUILD_USER,
+        user=build_root.BUILD_USER,
         cwd=inside,
         check=False,
-        env=dict(sid_chroot.BUILD_ENV, DEB_BUILD_OPTIONS="noopt parallel=2"),
+        env=dict(build_root.BUILD_ENV, DEB_BUILD_OPTIONS="noopt parallel=2"),
     )
     with open(root.path(out), errors="replace") as f:
         text = f.read()
@@ -1116,7 +1123,7 @@ def reproducible(root, dsc, source, upstream, options, first, report):
     (later) time; SOURCE_DATE_EPOCH comes from the changelog in both. Every .deb
     (dbgsym ones included) must be bit-identical to the first build's."""
     t0 = time.time()
-    inside = "%s/elsewhere/deeper/%s-%s" % (sid_chroot.BUILD_DIR, source, upstream)
+    inside = "%s/elsewhere/deeper/%s-%s" % (build_root.BUILD_DIR, source, upstream)
     user = "builder2"
     root.chroot(["useradd", "--no-create-home", "--home-dir", "/nonexistent", user], check=False)
     make_dirs(root, os.path.dirname(inside), user)
@@ -1159,7 +1166,7 @@ def build_in_sid(root, work, args, src, log, report):
         m = re.search(r"^(\S+) \(([^)]+)\)", f.read(), flags=re.M)
     source, version = m.group(1), m.group(2)
     upstream = version.split("-")[0]
-    inside = "%s/%s-%s" % (sid_chroot.BUILD_DIR, source, upstream)
+    inside = "%s/%s-%s" % (build_root.BUILD_DIR, source, upstream)
     tree = root.path(inside)
     clean_copy(tree, log)
     shutil.copytree(
@@ -1169,8 +1176,8 @@ def build_in_sid(root, work, args, src, log, report):
         [
             "chown",
             "-R",
-            "%s:%s" % (sid_chroot.BUILD_USER, sid_chroot.BUILD_USER),
-            sid_chroot.BUILD_DIR,
+            "%s:%s" % (build_root.BUILD_USER, build_root.BUILD_USER),
+            build_root.BUILD_DIR,
         ]
     )
 
@@ -1200,7 +1207,7 @@ def build_in_sid(root, work, args, src, log, report):
     if not dsc:
         return
     # The binary build from the .dsc alone, unpacked where nothing else is.
-    inside = "%s/dsc/%s-%s" % (sid_chroot.BUILD_DIR, source, upstream)
+    inside = "%s/dsc/%s-%s" % (build_root.BUILD_DIR, source, upstream)
     tree = root.path(inside)
     make_dirs(root, os.path.dirname(inside))
     root.run_as(["dpkg-source", "-x", dsc, inside], "/")
@@ -1209,7 +1216,7 @@ def build_in_sid(root, work, args, src, log, report):
     options = "nocheck parallel=2" if args.nocheck else "parallel=2"
     say(
         "check-debian: in sid, as %s, no network: DEB_BUILD_OPTIONS='%s' "
-        "dpkg-buildpackage -b -uc -us (log: %s)" % (sid_chroot.BUILD_USER, options, log.name)
+        "dpkg-buildpackage -b -uc -us (log: %s)" % (build_root.BUILD_USER, options, log.name)
     )
     start = log.tell()
     rc = root.build(inside, options)
@@ -1237,15 +1244,25 @@ def build_in_sid(root, work, args, src, log, report):
         )
         return
     ours = {p: v[0] for p, v in debs.items()}
+    # The root's files go when the next build starts: the packages are kept.
+    keep = os.path.join(work, "packages")
+    rmtree(keep)
+    os.makedirs(keep)
+    for f in glob.glob(os.path.join(os.path.dirname(tree), "*")) + glob.glob(
+        root.path("%s/%s_%s*" % (build_root.BUILD_DIR, source, upstream))
+    ):
+        if os.path.isfile(f):
+            shutil.copy2(f, keep)
     report.add(
         "build",
         PASS if not extra else FAIL,
         time.time() - t0,
-        "%s; %s%s"
+        "%s; %s%s; the packages and the source package are in %s"
         % (
             " ".join(os.path.basename(d) for d in ours.values()),
             detail,
             "; UNEXPECTED packages: " + " ".join(extra) if extra else "",
+            keep,
         ),
     )
     arch = output(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"])[1].strip()
@@ -1542,6 +1559,12 @@ def main(argv):
             report.section = "sid:"
             our_packaging_in_sid(work, args, os.path.dirname(debian_src), log, report)
     report.table()
+    for what, where in (
+        ("Debian's recipe", os.path.join(work, "build")),
+        ("packaging/debian/ in sid", os.path.join(work, "packages")),
+    ):
+        if glob.glob(os.path.join(where, "*.deb")):
+            say("check-debian: the packages of %s are in %s" % (what, where))
     say("check-debian: %.0f s in all; log %s" % (time.time() - t_start, logp))
     failed = report.failed()
     if failed:

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """make check-debian-cross: packaging/debian/ cross-built for arm64 and i386.
 
-In the clean sid root of check-debian (sid_chroot.py; a root of its own on the
+In the clean sid root of check-debian (build_root.py; a root of its own on the
 same cached base and .deb cache), as sbuild cross-builds: the foreign
 architectures added to dpkg, `crossbuild-essential-ARCH` and the C library of
 ARCH installed, `apt-get build-dep -a ARCH` (Debian's rustc and cargo of the
@@ -25,8 +25,12 @@ objects, so it runs in a cross build too. Rows per architecture:
                  run, and debian/tests/capi (the capi-tests, built with the
                  i686 cross compiler) against them
 
-arm64 is not run here: the capi-tests on arm64 run under qemu in make
-check-arch (vm) and make check-kernels.
+  arm64:vm       (arm64 only) the arm64 packages installed in the root
+                 beside the amd64 system, debian/tests/capi compiling the
+                 capi-tests against them (CAPI_BUILD_ONLY=1), and those tests
+                 run on the installed files in an arm64 guest under
+                 qemu-system-aarch64 (tools/arch/vm/packages.sh; qemu-user
+                 has no io_uring)
 
 Options: --arch (repeatable; default arm64 and i386), --work (default
 .cache/check-debian, shared with check-debian: the base root and the .deb
@@ -44,7 +48,7 @@ import time
 from pytools import REPO
 from pytools.upstream.proc import rmtree
 
-from . import check_debian, sid_chroot
+from . import build_root, check_debian
 from .check_debian import FAIL, PASS, Report, clean_copy, output, say
 
 ARCHES = ("arm64", "i386")
@@ -56,9 +60,11 @@ ELF_OF = {
 }
 # Architectures this machine's kernel runs (x86_64 runs i386 programs).
 RUNNABLE = ("i386",)
+# Architectures run in a guest under qemu-system (tools/arch/vm/packages.sh).
+IN_VM = ("arm64",)
 
 
-class CrossRoot(sid_chroot.SidChroot):
+class CrossRoot(build_root.BuildRoot):
     """The sid root of check-debian under names of its own: the same cached base
     and .deb cache, another overlay (the two checks can follow each other
     without one undoing the other's root)."""
@@ -318,6 +324,78 @@ def run_natively(root, arch, inside, debs, report):
     )
 
 
+def run_in_vm(root, arch, inside, debs, work, report):
+    """arm64: the packages installed in the root (multiarch, beside amd64),
+    debian/tests/capi compiling the capi-tests against them there
+    (CAPI_BUILD_ONLY=1, the aarch64 cross compiler), then those tests run on
+    the installed files in an arm64 guest under qemu-system-aarch64
+    (tools/arch/vm/packages.sh)."""
+    t0 = time.time()
+    stage = "/tmp/cross-%s" % arch
+    os.makedirs(root.path(stage), exist_ok=True)
+    for p in ("liburing-rs2", "liburing-rs-dev", "uring-info"):
+        shutil.copy2(debs[p], root.path(stage))
+    bad, lines = [], []
+    root.apt(["install", "python3"])
+    rc, out = root.capture(["sh", "-c", 'dpkg -i "$0"/*.deb', stage])
+    if rc != 0:
+        bad.append("dpkg -i: exit %d: %s" % (rc, out.strip()[-400:]))
+    rc, out = root.capture(
+        [
+            "env",
+            "DEB_HOST_ARCH=" + arch,
+            "CAPI_BUILD_ONLY=1",
+            "AUTOPKGTEST_TMP=%s/capi" % stage,
+            "sh",
+            "debian/tests/capi",
+        ],
+        cwd=inside,
+    )
+    lines.append(
+        "debian/tests/capi with CAPI_BUILD_ONLY=1: %s" % (out.strip().splitlines() or ["?"])[-1]
+    )
+    if rc != 0:
+        bad.append("building the capi-tests: exit %d: %s" % (rc, out.strip()[-400:]))
+        report.add("vm", FAIL, time.time() - t0, "; ".join(lines + bad))
+        return
+    vm_out = os.path.join(work, "cross", arch + "-vm")
+    rc, out = output(
+        [
+            "sh",
+            os.path.join(REPO, "tools", "arch", "vm", "packages.sh"),
+            root.root,
+            root.path(stage + "/capi/capi"),
+            vm_out,
+        ],
+        cwd=REPO,
+    )
+    with open(os.path.join(work, "cross", arch + "-vm.txt"), "w") as f:
+        f.write(out)
+    summary = [ln for ln in out.splitlines() if ln.startswith("arm64 kernel")]
+    lines.append(summary[0] if summary else "no summary")
+    lines += ["  " + ln for ln in out.splitlines() if re.match(r"^\S+\s+FAIL\s", ln)]
+    counts = re.search(r"^(\d+) passed, (\d+) failed$", out, flags=re.M)
+    if rc != 0 or not counts or counts.group(2) != "0":
+        bad.append(
+            "packages.sh exit %d; last lines:\n%s" % (rc, "\n".join(out.strip().splitlines()[-12:]))
+        )
+    report.add(
+        "vm",
+        FAIL if bad else PASS,
+        time.time() - t0,
+        "dpkg -i liburing-rs2 liburing-rs-dev uring-info (%s) in the root; the capi-tests "
+        "compiled there by debian/tests/capi, run on the installed files in an %s guest "
+        "(qemu-system-aarch64, TCG; output in %s): %s%s"
+        % (
+            arch,
+            arch,
+            os.path.relpath(vm_out, REPO),
+            "; ".join(lines),
+            "" if not bad else "; PROBLEMS: " + "; ".join(bad),
+        ),
+    )
+
+
 def main(argv):
     ap = argparse.ArgumentParser(
         prog="python3 -m pytools.packaging.check_debian_cross", description=__doc__.split("\n")[0]
@@ -348,14 +426,14 @@ def main(argv):
                 PASS,
                 time.time() - t0,
                 "debootstrap --variant=buildd %s: %s (%.0f s), fresh overlay; dpkg "
-                "--add-architecture %s" % (sid_chroot.SUITE, how, secs, " ".join(arches)),
+                "--add-architecture %s" % (root.suite, how, secs, " ".join(arches)),
             )
             with open(os.path.join(REPO, "packaging", "debian", "changelog")) as f:
                 m = re.search(r"^(\S+) \(([^)]+)\)", f.read(), flags=re.M)
             top = "%s-%s" % (m.group(1), m.group(2).split("-")[0])
             for arch in arches:
                 report.section = arch + ":"
-                inside = "%s/%s/%s" % (sid_chroot.BUILD_DIR, arch, top)
+                inside = "%s/%s/%s" % (build_root.BUILD_DIR, arch, top)
                 tree = root.path(inside)
                 clean_copy(tree, log)
                 shutil.copytree(
@@ -367,8 +445,8 @@ def main(argv):
                     [
                         "chown",
                         "-R",
-                        "%s:%s" % (sid_chroot.BUILD_USER, sid_chroot.BUILD_USER),
-                        sid_chroot.BUILD_DIR,
+                        "%s:%s" % (build_root.BUILD_USER, build_root.BUILD_USER),
+                        build_root.BUILD_DIR,
                     ]
                 )
                 deps(root, arch, inside, report)
@@ -378,6 +456,8 @@ def main(argv):
                 check_elf(root, arch, inside, debs, work, report)
                 if arch in RUNNABLE:
                     run_natively(root, arch, inside, debs, report)
+                elif arch in IN_VM:
+                    run_in_vm(root, arch, inside, debs, work, report)
         finally:
             root.close()
     report.table()

@@ -1,9 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Writes packaging/debian/liburing2.symbols from the version scripts.
+"""Writes packaging/debian/liburing2.symbols and liburing-rs2.symbols from the
+version scripts.
 
-    python3 -m pytools.packaging.symbols           rewrite the symbols file
-    python3 -m pytools.packaging.symbols --check   exit 1 if it is stale
+    python3 -m pytools.packaging.symbols           rewrite the symbols files
+    python3 -m pytools.packaging.symbols --check   exit 1 if one is stale
+
+liburing2.symbols is liburing2's API (check-debian compares our libraries with
+it). liburing-rs2.symbols is shipped by liburing-rs2: a program built with
+liburing-rs-dev's pkg-config flags finds our private directory through its
+RUNPATH, and dpkg-shlibdeps then reads this file. Its minimum versions are
+those of liburing-rs2 (FIRST_RS): the first version of ours that exported
+each version node.
 
 The version scripts (src/liburing.map, src/liburing-ffi.map) already say which
 symbols each shared object exports and under which version node. The minimum
@@ -21,6 +29,11 @@ import sys
 from pytools import REPO
 
 OUT = os.path.join(REPO, "packaging", "debian", "liburing2.symbols")
+OUT_RS = os.path.join(REPO, "packaging", "debian", "liburing-rs2.symbols")
+# liburing release (version node) -> the first liburing-rs2 version exporting
+# it. Our first version implements liburing 2.15 whole; a node added later
+# gets the version that adds it.
+FIRST_RS = {"2.%d" % minor: "2.15~rs2.15.0" for minor in range(0, 16)}
 LIBRARIES = (("liburing-ffi.so.2", "src/liburing-ffi.map"), ("liburing.so.2", "src/liburing.map"))
 
 # (soname, symbol or version node) -> first liburing2 version exporting it.
@@ -64,7 +77,9 @@ def nodes(path):
     return out
 
 
-def render():
+def render(package="liburing2"):
+    """The symbols file of liburing2 (Debian's minimum versions) or liburing-rs2."""
+    ours = package == "liburing-rs2"
     lines = [
         "# SPDX-License-Identifier: MIT",
         "# Written by pytools/packaging/symbols.py from src/liburing.map and src/liburing-ffi.map.",
@@ -73,31 +88,41 @@ def render():
         entries = []
         for node, syms in nodes(path):
             release = node[len("LIBURING_") :]
+            if ours:
+                first = FIRST_RS[release]
+                entries.append(("%s@%s" % (node, node), first))
+                entries += [("%s@%s" % (s, node), first) for s in syms]
+                continue
             # The node itself is exported as a symbol of the same name.
             entries.append(("%s@%s" % (node, node), LATER_THAN_NODE.get((soname, node), release)))
             for s in syms:
                 entries.append(("%s@%s" % (s, node), LATER_THAN_NODE.get((soname, s), release)))
-        lines.append("%s liburing2 #MINVER#" % soname)
-        lines.append("* Build-Depends-Package: liburing-dev")
+        lines.append("%s %s #MINVER#" % (soname, package))
+        lines.append(
+            "* Build-Depends-Package: %s" % ("liburing-rs-dev" if ours else "liburing-dev")
+        )
         lines += [" %s %s" % e for e in sorted(entries)]
     return "\n".join(lines) + "\n"
 
 
 def main(argv):
-    text = render()
-    if argv[1:] == ["--check"]:
-        with open(OUT) as f:
-            if f.read() != text:
-                print(
-                    "%s is stale: run python3 -m pytools.packaging.symbols"
-                    % os.path.relpath(OUT, REPO)
-                )
-                return 1
-        print("ok: %s matches the version scripts" % os.path.relpath(OUT, REPO))
-        return 0
-    with open(OUT, "w") as f:
-        f.write(text)
-    return 0
+    status = 0
+    for out, package in ((OUT, "liburing2"), (OUT_RS, "liburing-rs2")):
+        text = render(package)
+        if argv[1:] == ["--check"]:
+            with open(out) as f:
+                if f.read() != text:
+                    print(
+                        "%s is stale: run python3 -m pytools.packaging.symbols"
+                        % os.path.relpath(out, REPO)
+                    )
+                    status = 1
+                    continue
+            print("ok: %s matches the version scripts" % os.path.relpath(out, REPO))
+            continue
+        with open(out, "w") as f:
+            f.write(text)
+    return status
 
 
 if __name__ == "__main__":

@@ -107,6 +107,28 @@ def derive_archive():
     return None
 
 
+def derive_security_archive():
+    """The URI of the security archive this machine's deb822 apt sources name (a
+    stanza whose suites end in -security), or None."""
+    parts = "/etc/apt/sources.list.d"
+    paths = list(APT_SOURCE_FILES)
+    if os.path.isdir(parts):
+        paths += [
+            os.path.join(parts, f) for f in sorted(os.listdir(parts)) if f.endswith(".sources")
+        ]
+    for path in dict.fromkeys(paths):
+        if not os.path.isfile(path):
+            continue
+        with open(path) as f:
+            for st in parse_deb822(f.read()):
+                uris = (field(st, "URIs") or "").split()
+                if uris and any(
+                    s.endswith("-security") for s in (field(st, "Suites") or "").split()
+                ):
+                    return uris[0]
+    return None
+
+
 class AptError(Exception):
     pass
 

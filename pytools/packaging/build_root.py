@@ -1,8 +1,12 @@
 # SPDX-License-Identifier: MIT
-"""A clean Debian sid build root, as a buildd uses one (for pytools/packaging/check_debian.py).
+"""A clean Debian build root of one release, as a buildd uses one (for
+pytools/packaging/check_debian*.py).
 
-The base is `debootstrap --variant=buildd sid` (essential packages and
-build-essential), made once and cached under .cache/check-debian/sid-base.
+The base is `debootstrap --variant=buildd SUITE` (essential packages and
+build-essential), made once and cached under .cache/check-debian/SUITE-base
+(sid by default; bookworm and trixie for make check-debian-releases, whose
+apt also reads SUITE-updates and SUITE-security, as a stable buildd's and a
+server's do).
 Every build copies it afresh, installs the package's Build-Depends and nothing
 else (`apt-get build-dep` on the unpacked tree, no Recommends), and builds as an
 unprivileged user inside a network namespace of its own: only what Debian
@@ -24,6 +28,8 @@ from pytools.upstream import aptfetch
 from pytools.upstream.proc import capture, die, rmtree, run_logged
 
 SUITE = "sid"
+# Releases that have -updates and -security suites beside the main one.
+STABLE = ("bookworm", "trixie")
 BUILD_USER = "builder"
 # Inside the root: where the tree is unpacked, and the build's environment
 # (a buildd's: nothing of the caller's, HOME that does not exist).
@@ -36,7 +42,7 @@ BUILD_ENV = {
     "DEB_BUILD_OPTIONS": "parallel=2",
 }
 APT_CONF = """\
-// Written by pytools/packaging/sid_chroot.py.
+// Written by pytools/packaging/build_root.py.
 // sid's Release on the mirror may be older than apt's validity window.
 Acquire::Check-Valid-Until "false";
 // A buildd installs Build-Depends only, never what they recommend.
@@ -47,16 +53,17 @@ Dpkg::Use-Pty "false";
 """
 
 
-class SidChroot:
-    def __init__(self, cache, log):
+class BuildRoot:
+    def __init__(self, cache, log, suite=SUITE):
         self.cache = cache
-        self.base = os.path.join(cache, "sid-base")
+        self.suite = suite
+        self.base = os.path.join(cache, suite + "-base")
         # Each build's root: an overlay, the cached base below, the build's writes in
-        # sid-upper (a copy of the 700 MB base would cost half a minute on a busy disk).
-        self.root = os.path.join(cache, "sid-root")
-        self.upper = os.path.join(cache, "sid-upper")
-        self.overlay_work = os.path.join(cache, "sid-overlay-work")
-        self.archives = os.path.join(cache, "sid-debs-cache")
+        # SUITE-upper (a copy of the 700 MB base would cost half a minute on a busy disk).
+        self.root = os.path.join(cache, suite + "-root")
+        self.upper = os.path.join(cache, suite + "-upper")
+        self.overlay_work = os.path.join(cache, suite + "-overlay-work")
+        self.archives = os.path.join(cache, suite + "-debs-cache")
         self.log = log
 
     # ------------------------------------------------------------ base
@@ -79,10 +86,10 @@ class SidChroot:
         cmd = ["debootstrap", "--variant=buildd"]
         if signed_by:
             cmd.append("--keyring=" + signed_by)
-        cmd += [SUITE, self.base, uri]
+        cmd += [self.suite, self.base, uri]
         if run_logged(cmd, self.log, check=False) != 0:
-            die("debootstrap failed (see %s)" % self.log.name)
-        self.configure_base()
+            die("debootstrap %s failed (see %s)" % (self.suite, self.log.name))
+        self.configure_base(uri)
         self.chroot(
             ["useradd", "--create-home", "--home-dir", "/home/" + BUILD_USER, BUILD_USER],
             root=self.base,
@@ -92,7 +99,14 @@ class SidChroot:
         open(stamp, "w").close()
         return time.time() - t0, "made"
 
-    def configure_base(self):
+    def configure_base(self, uri):
+        if self.suite in STABLE:
+            security = aptfetch.derive_security_archive() or uri.rstrip("/") + "-security"
+            with open(os.path.join(self.base, "etc", "apt", "sources.list"), "w") as f:
+                f.write(
+                    "deb %s %s main\ndeb %s %s-updates main\ndeb %s %s-security main\n"
+                    % (uri, self.suite, uri, self.suite, security, self.suite)
+                )
         with open(os.path.join(self.base, "etc", "apt", "apt.conf.d", "99uring-rs"), "w") as f:
             f.write(APT_CONF)
         # As Debian's build chroots: a throwaway root needs no fsync per unpacked file.
@@ -140,12 +154,13 @@ class SidChroot:
         rc = run_logged(unshare + ["sh", "-c", script], self.log, check=False)
         if check and rc != 0:
             die(
-                "in the sid root: %s failed (exit %d, see %s)" % (" ".join(argv), rc, self.log.name)
+                "in the %s root: %s failed (exit %d, see %s)"
+                % (self.suite, " ".join(argv), rc, self.log.name)
             )
         return rc
 
-    def capture(self, argv, cwd="/"):
-        """argv inside the root (no network), its output as text."""
+    def capture(self, argv, cwd="/", net=False):
+        """argv inside the root (no network unless net), its output as text."""
         inner = [
             "chroot",
             self.root,
@@ -153,6 +168,7 @@ class SidChroot:
             "-i",
             "PATH=" + BUILD_ENV["PATH"],
             "LANG=C.UTF-8",
+            "DEBIAN_FRONTEND=noninteractive",
             "sh",
             "-c",
             'cd "$0" && exec "$@"',
@@ -163,7 +179,8 @@ class SidChroot:
             sh_quote(self.root),
             " ".join(sh_quote(a) for a in inner),
         )
-        return capture(["unshare", "--mount", "--net", "--fork", "sh", "-c", script])
+        unshare = ["unshare", "--mount", "--fork"] + ([] if net else ["--net"])
+        return capture(unshare + ["sh", "-c", script])
 
     # ------------------------------------------------------------ one build
 
@@ -191,7 +208,7 @@ class SidChroot:
         shutil.copy2("/etc/resolv.conf", resolv)
 
     def close(self):
-        """Unmounts the root (its writes stay in sid-upper until the next build)."""
+        """Unmounts the root (its writes stay in SUITE-upper until the next build)."""
         if os.path.ismount(self.root):
             subprocess.call(["umount", self.root])
 
