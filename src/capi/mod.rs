@@ -88,18 +88,26 @@ macro_rules! observed {
         body(unsafe { $crate::ring::LiveRing::from_ptr($ring).unwrap_unchecked() } $(, $arg)*)
     }};
     (@detour caller, $name:ident, $ring:ident $(, $arg:ident: $ty:ty)* => $ret:ty) => {{
-        // Linked statically into the library (build_detour.rs): so the
-        // call is direct, with no GOT entry to relocate at load.
-        #[link(name = "uring_rs_detour", kind = "static")]
-        extern "C" {
-            /// `detour.c`: calls `observed` with its own return address,
-            /// which is the program's call site (it is reached by a tail
-            /// call from the entry point).
-            #[link_name = concat!("__uring_rs_detour_", stringify!($name))]
-            fn detour($ring: *mut $crate::structs::io_uring $(, $arg: $ty)*) -> $ret;
-        }
-        // SAFETY: passes the entry point's arguments on unchanged.
-        unsafe { detour($ring $(, $arg)*) }
+        // Built without the shims (no C compiler for the target, see
+        // build_detour.rs): the observed call names no call site.
+        #[cfg(uring_no_detour)]
+        // SAFETY: the entry point's arguments, unchanged.
+        let r = unsafe { exported($ring $(, $arg)*, core::ptr::null()) };
+        #[cfg(not(uring_no_detour))]
+        let r = {
+            // Linked statically into the library (build_detour.rs).
+            #[link(name = "uring_rs_detour", kind = "static")]
+            extern "C" {
+                /// `detour.c`: calls `observed` with its own return address,
+                /// which is the program's call site (it is reached by a tail
+                /// call from the entry point).
+                #[link_name = concat!("__uring_rs_detour_", stringify!($name))]
+                fn detour($ring: *mut $crate::structs::io_uring $(, $arg: $ty)*) -> $ret;
+            }
+            // SAFETY: passes the entry point's arguments on unchanged.
+            unsafe { detour($ring $(, $arg)*) }
+        };
+        r
     }};
     (@detour no_caller, $name:ident, $ring:ident $(, $arg:ident: $ty:ty)* => $ret:ty) => {
         // SAFETY: the entry point's arguments, unchanged.

@@ -59,7 +59,9 @@ fetch_cross_tools() {
 # relinked by the Makefile and installed under DESTDIR/usr. Sets tools (the
 # directory of the cross binutils under their plain names).
 build_our_library() {
+	# The cross compiler also builds the boundary's C shims (build_detour.rs).
 	RUSTC_BOOTSTRAP=1 __CARGO_TESTS_ONLY_SRC_ROOT=$(cd "$rust_lib" && pwd) \
+		TARGET_CC="$cross_cc" \
 		quietly cargo build --release --quiet -p uring-rs -p uring-diag --lib --target "$target" -Zbuild-std=core
 	# The Makefile's relink calls ld, objcopy and ar by those names.
 	tools=$out/bin
