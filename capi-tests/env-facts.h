@@ -15,6 +15,11 @@
 #ifndef CAPI_ENV_FACTS_H
 #define CAPI_ENV_FACTS_H
 
+/* unshare and CLONE_NEWNS (sched.h) are GNU extensions. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
 #include <errno.h>
 #include <grp.h>
 #include <linux/filter.h>

@@ -74,6 +74,22 @@ static int open_fds(void)
 	return harm_open_fds(fds, 65536);
 }
 
+/* Close-on-exec duplicates of fd 2 (the diagnostics' one descriptor). */
+static int stderr_duplicates(void)
+{
+	static int fds[65536];
+	struct stat err, st;
+	int n = harm_open_fds(fds, 65536), dups = 0;
+
+	if (fstat(2, &err))
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (fds[i] > 2 && (fcntl(fds[i], F_GETFD) & FD_CLOEXEC) && !fstat(fds[i], &st) &&
+		    st.st_dev == err.st_dev && st.st_ino == err.st_ino)
+			dups++;
+	return dups;
+}
+
 int main(int argc, char **argv)
 {
 	int start, end;
@@ -97,6 +113,13 @@ int main(int argc, char **argv)
 			}
 		}
 		end = open_fds();
+		/* A C library whose dlclose never unloads (musl): the library is
+		 * still there, attached, and keeps its one duplicate of stderr
+		 * (not counted, so that the output is the same as without the
+		 * variables). */
+		if (end == start + 1 && dlopen(argv[2], RTLD_NOW | RTLD_NOLOAD) &&
+		    stderr_duplicates() == 1)
+			end--;
 		printf("100 loads and unloads; descriptors: %d at the start, %d at the end\n", start,
 		       end);
 		harm_report();

@@ -399,13 +399,73 @@ fn me() -> usize {
     t ^ p.rotate_left(17) | 1
 }
 
+/// How long a writer waits for another thread's allocation before its
+/// line is counted as lost (the other thread may have been stopped for
+/// good: a `longjmp` out of a signal handler that interrupted it).
+const WAIT_AT_MOST_NS: u64 = 2_000_000_000;
+
+/// A wait for another thread: yields first, then sleeps 50 us at a time,
+/// until `WAIT_AT_MOST_NS` have passed.
+struct Waiting {
+    rounds: u32,
+    since: u64,
+}
+
+impl Waiting {
+    fn new() -> Waiting {
+        Waiting {
+            rounds: 0,
+            since: 0,
+        }
+    }
+
+    /// Waits a little; false once the time is up.
+    fn again(&mut self) -> bool {
+        self.rounds += 1;
+        if self.rounds < 100 {
+            // SAFETY: no preconditions.
+            unsafe { libc::sched_yield() };
+            return true;
+        }
+        let now = monotonic_ns();
+        if self.rounds == 100 {
+            self.since = now;
+        } else if now.saturating_sub(self.since) > WAIT_AT_MOST_NS {
+            return false;
+        }
+        let nap = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 50_000,
+        };
+        // nanosleep is a cancellation point: the program's cancel request
+        // waits for its own next one.
+        super::without_cancellation(|| {
+            // SAFETY: a valid duration; the remainder is not asked for.
+            unsafe { libc::nanosleep(&nap, null_mut()) }
+        });
+        true
+    }
+}
+
+fn monotonic_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: fills one timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    (ts.tv_sec as u64).wrapping_mul(1_000_000_000) + ts.tv_nsec as u64
+}
+
 /// Allocates the blocks of the region up to `to` (a slice beyond it);
 /// false when they cannot be. A thread that finds another allocating
-/// yields to it a while; one that would wait on itself (a signal handler
-/// that interrupted it) does not. A full file system ends the trace.
+/// waits for it (yielding, then sleeping: with many threads on few CPUs
+/// the allocating one may not run for a while), up to `WAIT_AT_MOST`; one
+/// that would wait on itself (a signal handler that interrupted it) does
+/// not. A full file system ends the trace.
 fn allocate_to(sh: &Shared, s: &Settings, to: usize) -> bool {
     let me = me();
-    let mut tries = 0;
+    let mut waited = Waiting::new();
     while sh
         .allocator
         .compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed)
@@ -414,12 +474,9 @@ fn allocate_to(sh: &Shared, s: &Settings, to: usize) -> bool {
         if sh.allocated.load(Ordering::Acquire) >= to {
             return true;
         }
-        if sh.allocator.load(Ordering::Relaxed) == me || tries == 1000 {
+        if sh.allocator.load(Ordering::Relaxed) == me || !waited.again() {
             return false;
         }
-        tries += 1;
-        // SAFETY: no preconditions.
-        unsafe { libc::sched_yield() };
     }
     let from = sh.allocated.load(Ordering::Relaxed);
     let mut ok = true;

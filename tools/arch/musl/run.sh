@@ -66,7 +66,8 @@ step "building the library for $target"
 rust_lib=$(sh tools/arch/vm/rust-core.sh "$repo/.cache/arch-vm" 2>"$out/rust-src.log") ||
 	{ cat "$out/rust-src.log"; exit 1; }
 rust_lib=$(cd "$rust_lib" && pwd)
-check rust-build env RUSTC_BOOTSTRAP=1 __CARGO_TESTS_ONLY_SRC_ROOT="$rust_lib" \
+# musl's compiler also builds the boundary's C shims (build_detour.rs).
+check rust-build env RUSTC_BOOTSTRAP=1 __CARGO_TESTS_ONLY_SRC_ROOT="$rust_lib" TARGET_CC="$musl_cc" \
 	cargo build --release --quiet -p uring-rs -p uring-diag --lib --target $target -Zbuild-std=core || finish
 
 lib_build=$out/lib
