@@ -147,12 +147,25 @@ fn find_single_threaded() {
     SINGLE_THREADED.store(p.cast(), Ordering::Relaxed);
 }
 
-/// Whether the process has only ever had one thread (false when unknown).
+/// Whether no other thread of the process can be running (false when
+/// unknown): glibc's flag says the process has only ever had one thread;
+/// elsewhere (musl) the kernel's count of the process's threads now, the
+/// link count of `/proc/self/task` (2 + threads), asked with `stat`, which
+/// holds no descriptor. Only this thread could make another meanwhile.
 fn single_threaded() -> bool {
     let p = SINGLE_THREADED.load(Ordering::Relaxed);
-    // SAFETY: the C library's flag, a `char` it documents as readable by
-    // programs at any time (a volatile read: it changes behind our back).
-    !p.is_null() && unsafe { p.read_volatile() } != 0
+    if !p.is_null() {
+        // SAFETY: the C library's flag, a `char` it documents as readable
+        // by programs at any time (a volatile read: it changes behind our
+        // back).
+        return unsafe { p.read_volatile() } != 0;
+    }
+    let _errno = crate::output::SavedErrno::save();
+    let mut st = core::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: a NUL-terminated path and a buffer stat fills on success.
+    let ok = unsafe { libc::stat(c"/proc/self/task".as_ptr(), st.as_mut_ptr()) } == 0;
+    // SAFETY: filled by the successful stat.
+    ok && unsafe { st.assume_init() }.st_nlink == 3
 }
 
 /// The kind bits of `Req::state` (above its count); none for a plain
