@@ -313,11 +313,17 @@ static void on_usr1_alt(int sig)
 	fiber_call();
 }
 
+/* fiber-small: 12 KiB, as small-stack coroutine runtimes give (the program
+ * needs under 4 KiB of it, the diagnostics must fit too). A function, not a
+ * local: child_fiber calls getcontext, and gcc 16 warns that a local may be
+ * clobbered across it. */
+static size_t fiber_stack_bytes(const char *where)
+{
+	return !strcmp(where, "fiber-small") ? 12 * 1024 : 64 * 1024;
+}
+
 static int child_fiber(const char *where)
 {
-	/* fiber-small: 12 KiB, as small-stack coroutine runtimes give (the
-	 * program needs under 4 KiB of it, the diagnostics must fit too). */
-	const size_t stack = !strcmp(where, "fiber-small") ? 12 * 1024 : 64 * 1024;
 	struct io_uring_sqe *sqe;
 	struct io_uring_cqe *cqe;
 
@@ -332,8 +338,8 @@ static int child_fiber(const char *where)
 		fiber_call = !strcmp(where, "fiber-indirect") ? harm_fiber_indirect : harm_fiber_direct;
 #if HAVE_MAKECONTEXT
 		CHECK(getcontext(&fiber_context) == 0);
-		fiber_context.uc_stack.ss_sp = guarded_stack(stack);
-		fiber_context.uc_stack.ss_size = stack;
+		fiber_context.uc_stack.ss_sp = guarded_stack(fiber_stack_bytes(where));
+		fiber_context.uc_stack.ss_size = fiber_stack_bytes(where);
 		fiber_context.uc_link = &main_context;
 		makecontext(&fiber_context, fiber_entry, 0);
 		CHECK(swapcontext(&main_context, &fiber_context) == 0);
@@ -346,8 +352,8 @@ static int child_fiber(const char *where)
 
 		fiber_call = !strcmp(where, "altstack-direct") ? harm_alt_direct : harm_alt_indirect;
 		memset(&ss, 0, sizeof(ss));
-		ss.ss_sp = guarded_stack(stack);
-		ss.ss_size = stack;
+		ss.ss_sp = guarded_stack(fiber_stack_bytes(where));
+		ss.ss_size = fiber_stack_bytes(where);
 		CHECK(sigaltstack(&ss, NULL) == 0);
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = on_usr1_alt;
