@@ -426,7 +426,11 @@ unit-test: $(NO_URING)
 # Every linter (.ci/run calls this): rustfmt and clippy over both cargo
 # workspaces (the generator, tools/gen, is one of its own), ruff over the
 # Python (pyproject.toml; tools/deps/ruff.sh installs the pinned version),
-# shellcheck over every shell script (tools/lint/shell.sh).
+# shellcheck over every shell script (tools/lint/shell.sh); rustdoc over
+# every crate with its private items (the crates are C libraries: their
+# documentation is the maintainers'), a broken intra-doc link an error; every
+# repository file named in a comment or document exists (pytools/lint/).
+RUSTDOC_LINT := RUSTDOCFLAGS="-D warnings -A rustdoc::private_intra_doc_links"
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) fmt --manifest-path tools/gen/Cargo.toml --check
@@ -434,6 +438,10 @@ lint:
 	CARGO_TARGET_DIR=target $(CARGO) clippy --quiet --manifest-path tools/gen/Cargo.toml --all-targets -- -D warnings
 	sh tools/lint/python.sh
 	sh tools/lint/shell.sh
+	$(RUSTDOC_LINT) $(CARGO) doc --quiet --workspace --no-deps --document-private-items
+	CARGO_TARGET_DIR=target $(RUSTDOC_LINT) $(CARGO) doc --quiet --manifest-path tools/gen/Cargo.toml \
+		--no-deps --document-private-items
+	python3 -m pytools.lint.cited_files
 
 # Per-test time limit: diag-check builds and runs 20 programs and the
 # examples (15 s on an idle machine).
