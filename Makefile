@@ -209,17 +209,25 @@ $(BUILD)/liburing-static.o: $(RUST_A) src/liburing.map Makefile
 # most of their code (src/liburing.a.groups; tools/split-archive.sh), so a
 # static program gets only what its calls reach. __uring_rs_install, the one writer
 # of the observation state, is left to the diagnostics archive, which carries the
-# whole library as one object (DIAG_A). MIPS keeps its symbols global
+# whole library as one object (DIAG_A). The digest section goes too: only the
+# shared libraries' loader reads it, and being retained it would be in every member. MIPS keeps its symbols global
 # (RELINK_LOCALIZE=no), which two members' copies of a helper would clash on:
 # there the archive stays one object.
+# Code several members reach is a member of its own (tools/build/
+# section-aliases.c, run on the build machine: BUILD_CC, as diag-digest).
 SPLIT_ARCHIVE := $(filter yes,$(RELINK_LOCALIZE))
-SPLIT := LD="$(LD)" OBJCOPY="$(OBJCOPY)" AR="$(AR)" NM="$(NM)" RELINK_LDFLAGS="$(RELINK_LDFLAGS)" \
-	sh tools/split-archive.sh
-$(LIB_A): $(BUILD)/liburing-static.o tools/split-archive.sh src/liburing.a.groups
+SECTION_ALIASES := $(BUILD)/section-aliases
+$(SECTION_ALIASES): tools/build/section-aliases.c
+	@mkdir -p $(BUILD)
+	$(BUILD_CC) -O2 -o $@ $<
+SPLIT := LD="$(LD)" OBJCOPY="$(OBJCOPY)" AR="$(AR)" NM="$(NM)" READELF="$(READELF)" \
+	RELINK_LDFLAGS="$(RELINK_LDFLAGS)" SECTION_ALIASES="$(SECTION_ALIASES)" sh tools/split-archive.sh
+$(LIB_A): $(BUILD)/liburing-static.o tools/split-archive.sh src/liburing.a.groups $(if $(SPLIT_ARCHIVE),$(SECTION_ALIASES))
 ifeq ($(SPLIT_ARCHIVE),yes)
 	grep -vx __uring_rs_install $<.syms > $@.syms
-	MEMBER_GROUPS=src/liburing.a.groups $(SPLIT) $@ $(BUILD)/liburing-split $< $@.syms
-	rm -rf $@.syms $(BUILD)/liburing-split
+	$(OBJCOPY) --remove-section=.uring_rs_diag_digest $< $@.o
+	MEMBER_GROUPS=src/liburing.a.groups $(SPLIT) $@ $(BUILD)/liburing-split $@.o $@.syms
+	rm -rf $@.syms $@.o $(BUILD)/liburing-split
 else
 	rm -f $@
 	$(AR) rcs $@ $<
