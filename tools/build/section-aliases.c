@@ -10,7 +10,9 @@
  *	start) names instead a global hidden symbol "__uring_rs_s.SECTION"
  *	at the start of that section, added for it: then no reference from
  *	one section to another needs the two in one member, and ld and
- *	objcopy can cut the object anywhere.
+ *	objcopy can cut the object anywhere. Mergeable sections excepted:
+ *	they stay copied into each member that reaches them, and the final
+ *	link merges the copies.
  *   section-aliases keep OBJECT OUT SECTIONS
  *	Every global symbol defined in an allocated section not named in
  *	SECTIONS (a file, one name a line) becomes undefined: `ld -r
@@ -33,6 +35,8 @@
 #define SHT_SYMTAB_SHNDX 18
 #define SHF_ALLOC 0x2
 #define SHF_EXECINSTR 0x4
+#define SHF_MERGE 0x10
+#define SHF_TLS 0x400
 #define SHN_LORESERVE 0xff00
 #define STB_LOCAL 0
 #define STB_GLOBAL 1
@@ -48,7 +52,7 @@ static unsigned char *img;
 static size_t img_len;
 static int is64, big;
 
-static void fail(int code, const char *what)
+static _Noreturn void fail(int code, const char *what)
 {
 	fprintf(stderr, "section-aliases: %s\n", what);
 	exit(code);
@@ -127,7 +131,7 @@ static const char *section_name(unsigned i, unsigned shstrndx)
 static void load(const char *path)
 {
 	FILE *f = fopen(path, "rb");
-	long len;
+	long len = 0;
 
 	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 64 || fseek(f, 0, SEEK_SET))
 		fail(1, "cannot read the object");
@@ -211,8 +215,14 @@ static int alias(const char *in, const char *out)
 				continue;
 			unsigned char *s = symbol(syms, sym);
 			unsigned to = st_shndx(s);
+			/* A mergeable section (strings, constants) is left
+			 * alone: the linker moves what such a reference names
+			 * only when it names the section, and copies of it in
+			 * several members are merged into one anyway. So is
+			 * thread-local data (its symbols are of their own type). */
 			if ((st_info(s) >> 4) != STB_LOCAL || to == 0 || to >= SHN_LORESERVE ||
-			    to == from || !(sh_flags(to) & SHF_ALLOC))
+			    to == from || !(sh_flags(to) & SHF_ALLOC) ||
+			    (sh_flags(to) & (SHF_MERGE | SHF_TLS)))
 				continue;
 			uint64_t value = (st_info(s) & 0xf) == STT_SECTION ? 0 : st_value(s);
 			if (value) {
