@@ -209,17 +209,25 @@ $(BUILD)/liburing-static.o: $(RUST_A) src/liburing.map Makefile
 # most of their code (src/liburing.a.groups; tools/split-archive.sh), so a
 # static program gets only what its calls reach. __uring_rs_install, the one writer
 # of the observation state, is left to the diagnostics archive, which carries the
-# whole library as one object (DIAG_A). MIPS keeps its symbols global
+# whole library as one object (DIAG_A). The digest section goes too: only the
+# shared libraries' loader reads it, and being retained it would be in every member. MIPS keeps its symbols global
 # (RELINK_LOCALIZE=no), which two members' copies of a helper would clash on:
 # there the archive stays one object.
+# Code several members reach is a member of its own (tools/build/
+# section-aliases.c, run on the build machine: BUILD_CC, as diag-digest).
 SPLIT_ARCHIVE := $(filter yes,$(RELINK_LOCALIZE))
-SPLIT := LD="$(LD)" OBJCOPY="$(OBJCOPY)" AR="$(AR)" NM="$(NM)" RELINK_LDFLAGS="$(RELINK_LDFLAGS)" \
-	sh tools/split-archive.sh
-$(LIB_A): $(BUILD)/liburing-static.o tools/split-archive.sh src/liburing.a.groups
+SECTION_ALIASES := $(BUILD)/section-aliases
+$(SECTION_ALIASES): tools/build/section-aliases.c
+	@mkdir -p $(BUILD)
+	$(BUILD_CC) -O2 -o $@ $<
+SPLIT := LD="$(LD)" OBJCOPY="$(OBJCOPY)" AR="$(AR)" NM="$(NM)" READELF="$(READELF)" \
+	RELINK_LDFLAGS="$(RELINK_LDFLAGS)" SECTION_ALIASES="$(SECTION_ALIASES)" sh tools/split-archive.sh
+$(LIB_A): $(BUILD)/liburing-static.o tools/split-archive.sh src/liburing.a.groups $(if $(SPLIT_ARCHIVE),$(SECTION_ALIASES))
 ifeq ($(SPLIT_ARCHIVE),yes)
 	grep -vx __uring_rs_install $<.syms > $@.syms
-	MEMBER_GROUPS=src/liburing.a.groups $(SPLIT) $@ $(BUILD)/liburing-split $< $@.syms
-	rm -rf $@.syms $(BUILD)/liburing-split
+	$(OBJCOPY) --remove-section=.uring_rs_diag_digest $< $@.o
+	MEMBER_GROUPS=src/liburing.a.groups $(SPLIT) $@ $(BUILD)/liburing-split $@.o $@.syms
+	rm -rf $@.syms $@.o $(BUILD)/liburing-split
 else
 	rm -f $@
 	$(AR) rcs $@ $<
@@ -426,7 +434,11 @@ unit-test: $(NO_URING)
 # Every linter (.ci/run calls this): rustfmt and clippy over both cargo
 # workspaces (the generator, tools/gen, is one of its own), ruff over the
 # Python (pyproject.toml; tools/deps/ruff.sh installs the pinned version),
-# shellcheck over every shell script (tools/lint/shell.sh).
+# shellcheck over every shell script (tools/lint/shell.sh); rustdoc over
+# every crate with its private items (the crates are C libraries: their
+# documentation is the maintainers'), a broken intra-doc link an error; every
+# repository file named in a comment or document exists (pytools/lint/).
+RUSTDOC_LINT := RUSTDOCFLAGS="-D warnings -A rustdoc::private_intra_doc_links"
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) fmt --manifest-path tools/gen/Cargo.toml --check
@@ -434,6 +446,10 @@ lint:
 	CARGO_TARGET_DIR=target $(CARGO) clippy --quiet --manifest-path tools/gen/Cargo.toml --all-targets -- -D warnings
 	sh tools/lint/python.sh
 	sh tools/lint/shell.sh
+	$(RUSTDOC_LINT) $(CARGO) doc --quiet --workspace --no-deps --document-private-items
+	CARGO_TARGET_DIR=target $(RUSTDOC_LINT) $(CARGO) doc --quiet --manifest-path tools/gen/Cargo.toml \
+		--no-deps --document-private-items
+	python3 -m pytools.lint.cited_files
 
 # Per-test time limit: diag-check builds and runs 20 programs and the
 # examples (15 s on an idle machine).
