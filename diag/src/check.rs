@@ -26,6 +26,8 @@
 //! - `user-data-reuse`: an SQE's `user_data` equals that of a request still
 //!   in flight (0 is ignored: a program that leaves it 0 tells none apart).
 //! - `fork`: a ring set up by one process used by a child after `fork`.
+//! - `asan-poisoned`: in a program built with `-fsanitize=address`, an SQE
+//!   that points at memory AddressSanitizer has poisoned (`check/asan.rs`).
 //!
 //! Like the trace, the checker walks the SQEs the kernel consumed and the
 //! CQEs it posted from the hooks (see `uring_core::hooks`), makes no system
@@ -36,6 +38,9 @@
 //! program consumed some inline and the kernel reused their slots), the
 //! checks that count requests in flight stop for that ring rather than
 //! guess.
+
+// `asan-poisoned`: SQE memory against AddressSanitizer, when present.
+mod asan;
 
 use core::ptr::{null_mut, NonNull};
 use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
@@ -114,6 +119,7 @@ pub fn start() -> bool {
     };
     MODE.store(mode, Ordering::Relaxed);
     find_single_threaded();
+    asan::find();
     true
 }
 
@@ -1394,6 +1400,23 @@ pub extern "C" fn submitted_hook(
     caller: Caller,
 ) {
     submitted(sq, cq, result, enters, caller);
+}
+
+/// Whether the observer must tell [`submitting`] (ASan is in the process).
+pub fn looks_at_sqes() -> bool {
+    checking() && asan::present()
+}
+
+/// A submit call is about to hand its SQEs to the kernel: the checks that
+/// must come first (`asan-poisoned`).
+pub extern "C" fn submitting(sq: SubmitSide<'_>, caller: Caller) {
+    let Some(mut out) = CheckedOut::take(sq.id() as usize) else {
+        return;
+    };
+    let c = out.rec();
+    c.caller = caller as usize;
+    asan::check_pending(c, sq, Call::Submit);
+    out.put_back();
 }
 
 /// The ring's CQ view in a submit call, whether or not the call reaped.
