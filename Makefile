@@ -305,8 +305,9 @@ DIAG_A  := $(BUILD)/liburing-diag.a
 $(BUILD)/uring-rs/liburing-diag.o: $(DIAG_RUST_A) diag/liburing-diag.map Makefile
 	$(call relink_object,$@,diag/liburing-diag.map,,$(DIAG_RUST_A),$(STATIC_ATTACH_SECTION))
 
+# (In the sanitizer build the object's copy of the core refers to ASan too.)
 $(DIAG_SO): $(BUILD)/uring-rs/liburing-diag.o diag/liburing-diag.map
-	$(CC) $(CFLAGS) $(SO_LDFLAGS) -o $@ $< -Wl,--version-script=diag/liburing-diag.map $(LDFLAGS)
+	$(CC) $(CFLAGS) $(LIB_SANITIZE_FLAGS) $(SO_LDFLAGS) -o $@ $< -Wl,--version-script=diag/liburing-diag.map $(LDFLAGS)
 
 $(BUILD)/liburing-diag-static.o: $(DIAG_RUST_A) diag/liburing-diag.map Makefile
 	$(call relink_object,$@,diag/liburing-diag.map,,$(DIAG_RUST_A),)

@@ -11,6 +11,9 @@
  *   getxattr  IORING_OP_GETXATTR of a freed path              [addr3]
  *   cmd-sock  IORING_OP_URING_CMD setsockopt, freed value     [optval]
  *   fine      the read, into a live buffer: must run to its end
+ * and two registrations (liburing's sanitizer build checks them too):
+ *   register-buffers  io_uring_register_buffers of a freed buffer
+ *   register-files    io_uring_register_files of a freed fd array
  * Exit status 0 when the submit call returned (the request went to the
  * kernel, whose write into freed memory ASan cannot see), 2 on a setup error.
  * A library that checks stops it before that (liburing's and ours built
@@ -25,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 /* Memory handed back to the allocator: ASan keeps it poisoned (quarantine). */
@@ -88,6 +92,17 @@ int main(int argc, char *argv[])
 		fd = open("/dev/zero", O_RDWR);
 	if (fd < 0 || io_uring_queue_init(8, &ring, 0) < 0)
 		return 2;
+	if (!strcmp(family, "register-buffers")) {
+		struct iovec iov = { .iov_base = freed(4096), .iov_len = 4096 };
+
+		printf("%s: registered %d\n", family, io_uring_register_buffers(&ring, &iov, 1));
+		return 0;
+	}
+	if (!strcmp(family, "register-files")) {
+		printf("%s: registered %d\n", family,
+		       io_uring_register_files(&ring, freed(2 * sizeof(int)), 2));
+		return 0;
+	}
 	if (prep(io_uring_get_sqe(&ring), family, fd) < 0) {
 		fprintf(stderr, "unknown family %s\n", family);
 		return 2;

@@ -19,21 +19,24 @@ $CC -fsanitize=address -fno-omit-frame-pointer -g -O1 -Wall -Wextra -Werror \
 	-I"$inc" -o "$bin" "$here/poisoned-sqe.c" -L"$lib" -luring || exit 1
 
 fails=0
-# family, the SQE field the check must name
-for case in read:addr writev:addr timeout:addr openat:addr accept:addr2 \
-	getxattr:addr3 cmd-sock:optval; do
+# family, and what our line must name: the SQE field, or for a
+# registration what was checked
+for case in read:'sqe->addr' writev:'sqe->addr' timeout:'sqe->addr' \
+	openat:'sqe->addr' accept:'sqe->addr2' getxattr:'sqe->addr3' \
+	cmd-sock:'sqe->optval' register-buffers:'the buffer of an iovec' \
+	register-files:'the arg'; do
 	family=${case%%:*} field=${case#*:}
 	LD_LIBRARY_PATH=$lib "$bin" "$family" > "$out/$family.out" 2> "$out/$family.err"
 	status=$?
 	if [ $status -ne 1 ] ||
-		! grep -q "sanitizer: IORING_OP_.* sqe->$field points at poisoned memory" "$out/$family.err" ||
+		! grep -q "liburing: sanitizer: .*$field points at poisoned memory" "$out/$family.err" ||
 		! grep -q "freed by thread" "$out/$family.err" ||
-		grep -q "submitted" "$out/$family.out"; then
+		grep -q "submitted\|registered" "$out/$family.out"; then
 		echo "FAIL $family: status $status, expected 1 with the finding and ASan's free stack:"
 		sed 's/^/    /' "$out/$family.err" | head -20
 		fails=$((fails + 1))
 	else
-		echo "ok   $family: stopped, sqe->$field"
+		echo "ok   $family: stopped, $field"
 	fi
 done
 LD_LIBRARY_PATH=$lib "$bin" fine > "$out/fine.out" 2> "$out/fine.err"

@@ -57,6 +57,105 @@ pub fn check_unconsumed(ring: LiveRing) {
     }
 }
 
+/// Checks what an `io_uring_register` call hands the kernel, as liburing's
+/// sanitizer build does (its `register.c`): the first byte of `arg` for
+/// every opcode, and, by opcode, the iovec arrays of a buffer registration
+/// or update (the array and each buffer, over their lengths) and the fd and
+/// tag arrays of a file registration or update (their first bytes).
+///
+/// # Safety
+/// `arg` is what the caller hands the kernel for `opcode`: for the
+/// opcodes below, the structure the kernel reads (or null).
+pub unsafe fn check_register(opcode: u32, arg: *const c_void, nr_args: u32) {
+    use crate::uapi::{
+        io_uring_rsrc_register, io_uring_rsrc_update, io_uring_rsrc_update2,
+        IORING_REGISTER_BUFFERS, IORING_REGISTER_BUFFERS2, IORING_REGISTER_BUFFERS_UPDATE,
+        IORING_REGISTER_FILES, IORING_REGISTER_FILES2, IORING_REGISTER_FILES_UPDATE,
+        IORING_REGISTER_FILES_UPDATE2,
+    };
+    check_address(opcode, "arg", arg as usize);
+    if arg.is_null() {
+        return;
+    }
+    let ptr = |v: u64| v as usize;
+    match opcode {
+        IORING_REGISTER_BUFFERS => check_iovecs(opcode, arg.cast(), nr_args),
+        IORING_REGISTER_BUFFERS2 => {
+            // SAFETY: per the caller, the registration the kernel reads.
+            let reg = unsafe { &*arg.cast::<io_uring_rsrc_register>() };
+            check_iovecs(opcode, ptr(reg.data) as *const libc::iovec, reg.nr);
+        }
+        IORING_REGISTER_BUFFERS_UPDATE => {
+            // SAFETY: as above.
+            let up = unsafe { &*arg.cast::<io_uring_rsrc_update2>() };
+            check_iovecs(opcode, ptr(up.data) as *const libc::iovec, up.nr);
+        }
+        IORING_REGISTER_FILES => {}
+        IORING_REGISTER_FILES2 => {
+            // SAFETY: as above.
+            let reg = unsafe { &*arg.cast::<io_uring_rsrc_register>() };
+            check_address(opcode, "files", ptr(reg.data));
+            check_address(opcode, "tags", ptr(reg.tags));
+        }
+        IORING_REGISTER_FILES_UPDATE => {
+            // SAFETY: as above.
+            let up = unsafe { &*arg.cast::<io_uring_rsrc_update>() };
+            check_address(opcode, "files", ptr(up.data));
+        }
+        IORING_REGISTER_FILES_UPDATE2 => {
+            // SAFETY: as above.
+            let up = unsafe { &*arg.cast::<io_uring_rsrc_update2>() };
+            check_address(opcode, "files", ptr(up.data));
+            check_address(opcode, "tags", ptr(up.tags));
+        }
+        _ => {}
+    }
+}
+
+/// Stops the process when the byte at `at` (an argument of register
+/// `opcode`, or the out-parameter of a call) is poisoned.
+pub fn check_address(opcode: u32, what: &str, at: usize) {
+    // An address, not a pointer this code reads through.
+    let at = at as *const c_void;
+    // SAFETY: ASan's query reads only its own shadow memory.
+    if unsafe { __asan_address_is_poisoned(at) } != 0 {
+        stop_register(opcode, what, at);
+    }
+}
+
+/// An iovec array and every buffer it names, over their lengths.
+fn check_iovecs(opcode: u32, iovecs: *const libc::iovec, nr: u32) {
+    let bytes = (nr as usize).saturating_mul(core::mem::size_of::<libc::iovec>());
+    // SAFETY: ASan's query reads only its own shadow memory.
+    if !unsafe { __asan_region_is_poisoned(iovecs.cast(), bytes) }.is_null() {
+        stop_register(opcode, "iovec array", iovecs.cast());
+    }
+    if iovecs.is_null() {
+        return;
+    }
+    for i in 0..nr as usize {
+        // SAFETY: the array is addressable over `nr` entries (just
+        // checked), and the caller hands it to the kernel to read.
+        let iov = unsafe { iovecs.add(i).read() };
+        // SAFETY: as above.
+        if !unsafe { __asan_region_is_poisoned(iov.iov_base, iov.iov_len) }.is_null() {
+            stop_register(opcode, "buffer of an iovec", iov.iov_base);
+        }
+    }
+}
+
+/// As [`stop`], for a registration.
+#[cold]
+fn stop_register(opcode: u32, what: &str, at: *const c_void) -> ! {
+    let mut line = Line::default();
+    line.s("liburing: sanitizer: io_uring_register opcode 0x")
+        .x(u64::from(opcode))
+        .s(": the ")
+        .s(what)
+        .s(" points at poisoned memory (freed, or outside its allocation); not registered\n");
+    finish(&line, at)
+}
+
 /// Checks one SQE's memory as its opcode's row says.
 fn check_sqe(sqe: &io_uring_sqe) {
     let fields = uapi::checked_fields(sqe.opcode);
@@ -106,6 +205,12 @@ fn stop(sqe: &io_uring_sqe, field: &str, at: *const c_void) -> ! {
         .s(": sqe->")
         .s(field)
         .s(" points at poisoned memory (freed, or outside its allocation); not submitted\n");
+    finish(&line, at)
+}
+
+/// Writes `line`, lets ASan describe `at`, and exits with status 1.
+#[cold]
+fn finish(line: &Line, at: *const c_void) -> ! {
     // SAFETY: writes the line's own initialised bytes to stderr.
     unsafe { libc::write(2, line.buf.as_ptr().cast(), line.len) };
     // SAFETY: ASan prints what it knows of the address (its allocation and

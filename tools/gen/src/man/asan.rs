@@ -12,22 +12,24 @@ fn describe(fields: AsanFields) -> String {
     if fields == 0 {
         return "nothing (the SQE names no memory of the program's)".to_string();
     }
+    if fields == ASAN_OPTVAL {
+        return "\\fIoptlen\\fP bytes at \\fIoptval\\fP".to_string();
+    }
     let mut parts = Vec::new();
-    for (bit, text) in [
-        (ASAN_ADDR, "the first byte at \\fIaddr\\fP"),
-        (ASAN_ADDR2, "the first byte at \\fIaddr2\\fP"),
-        (ASAN_ADDR3, "the first byte at \\fIaddr3\\fP"),
-        (ASAN_OPTVAL, "\\fIoptlen\\fP bytes at \\fIoptval\\fP"),
+    for (bit, name) in [
+        (ASAN_ADDR, "addr"),
+        (ASAN_ADDR2, "addr2"),
+        (ASAN_ADDR3, "addr3"),
     ] {
         if fields & bit != 0 {
-            parts.push(text);
+            parts.push(format!("\\fI{name}\\fP"));
         }
     }
     let last = parts.pop().unwrap_or_default();
     if parts.is_empty() {
-        last.to_string()
+        format!("the first byte at {last}")
     } else {
-        format!("{} and {last}", parts.join(", "))
+        format!("the first byte at each of {} and {last}", parts.join(", "))
     }
 }
 
