@@ -15,7 +15,8 @@
 //! - `peek-only`: a `DEFER_TASKRUN` ring with requests in flight that the
 //!   program only peeks at, so the kernel never runs their completion work.
 //! - `unsubmitted-wait`: a wait about to sleep with nothing in flight while
-//!   SQEs taken from the SQ were never submitted: it would sleep forever.
+//!   SQEs taken from the SQ were never submitted: it would sleep forever
+//!   (a timed one would only time out, again and again).
 //! - `multishot-ended`: the same, where a multishot request ended (no
 //!   `IORING_CQE_F_MORE`) and was not armed again; if it was cancelled
 //!   (-ECANCELED) the fix named is to wait only for the CQEs still to come.
@@ -28,6 +29,11 @@
 //! - `fork`: a ring set up by one process used by a child after `fork`.
 //! - `asan-poisoned`: in a program built with `-fsanitize=address`, an SQE
 //!   that points at memory AddressSanitizer has poisoned (`check/asan.rs`).
+//! - `wait-unsatisfiable`: an untimed wait for more CQEs than the ready ones
+//!   and the requests in flight can post, nothing else able to add any
+//!   (`check/waits.rs`, which also holds the timed `unsubmitted-wait`).
+//! - `link-last`: `IOSQE_IO_LINK` on the last SQE of a submission
+//!   (`check/links.rs`).
 //!
 //! Like the trace, the checker walks the SQEs the kernel consumed and the
 //! CQEs it posted from the hooks (see `uring_core::hooks`), makes no system
@@ -41,6 +47,10 @@
 
 // `asan-poisoned`: SQE memory against AddressSanitizer, when present.
 mod asan;
+// `link-last`: a link flag on the last SQE of a submission.
+mod links;
+// `wait-unsatisfiable` and the timed `unsubmitted-wait`.
+mod waits;
 
 use core::ptr::{null_mut, NonNull};
 use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
@@ -86,6 +96,7 @@ const ENOBUFS: u32 = 1 << 5;
 const LINK: u32 = 1 << 6;
 const REUSE: u32 = 1 << 7;
 const FORK: u32 = 1 << 8;
+// (1 << 9: asan::POISONED; 1 << 10: waits::NEVER; 1 << 11: links::LAST.)
 
 /// Setup flags whose rings the general walks follow (SQPOLL's consumed
 /// mark, SQEs or CQEs of two sizes or of double size).
@@ -286,6 +297,14 @@ struct RingCheck {
     /// A user_data submitted while one of its value was in flight: the
     /// value, the new opcode, the old one.
     suspect: Option<(u64, u8, u8)>,
+    /// CQEs may come that the counts do not owe: a request was left
+    /// unfollowed (its CQE skipped on success), or a CQE of no request
+    /// followed arrived (another ring's message, say) (`waits.rs`).
+    uncounted: bool,
+    /// The last linked SQE seen (user_data, opcode), and whether a walk
+    /// ended with its chain still open (`links.rs`).
+    last_linked: (u64, u8),
+    link_left_open: bool,
     groups: [(u16, u32); GROUP_SLOTS],
     chains: [Chain; CHAIN_SLOTS],
     /// Per bucket, a bit per slot holding a request in flight.
@@ -598,6 +617,9 @@ fn chain_mut(c: &mut RingCheck, id: u32) -> Option<&mut Chain> {
 
 /// One SQE the kernel consumed.
 fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
+    if sqe.opcode == IORING_OP_MSG_RING {
+        waits::message_sent();
+    }
     // Chains: a member links to the next; the chain ends at the first SQE
     // without a link flag.
     let linked = sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK) != 0;
@@ -619,6 +641,9 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
             }
         }
         c.chain_pos = c.chain_pos.saturating_add(1);
+        if linked {
+            c.last_linked = (sqe.user_data, sqe.opcode);
+        }
         let id = c.cur_chain;
         if sqe.opcode == IORING_OP_LINK_TIMEOUT {
             if let Some(ch) = chain_mut(c, id) {
@@ -647,6 +672,7 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
     }
     if c.lost() || after_skip || sqe.flags & IOSQE_CQE_SKIP_SUCCESS != 0 {
         // No CQE is owed on success: not followed.
+        c.uncounted = true;
         return;
     }
     let user_data = sqe.user_data;
@@ -703,6 +729,7 @@ fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: Call) {
     }
     c.peeks_idle = 0;
     let Some(i) = find(c, cqe.user_data) else {
+        c.uncounted = true;
         return;
     };
     let Some(r) = c.reqs.get_mut(i) else {
@@ -900,6 +927,8 @@ static MAYBE_MULTISHOT: [bool; 256] = {
     t[IORING_OP_POLL_ADD as usize] = true;
     t[IORING_OP_READ_MULTISHOT as usize] = true;
     t[IORING_OP_TIMEOUT as usize] = true;
+    // Not multishot, but `on_sqe` must see it (`waits::message_sent`).
+    t[IORING_OP_MSG_RING as usize] = true;
     t
 };
 
@@ -937,6 +966,7 @@ fn walk_sq_rest(c: &mut RingCheck, sqes: SqeArray<'_>, mask: u32, mut pos: u32, 
         on_sqe(c, &sqe);
         pos = pos.wrapping_add(1);
     }
+    links::submission_ends(c);
     c.cur_chain = 0;
 }
 
@@ -1113,6 +1143,7 @@ fn walk_sq(c: &mut RingCheck, sq: SubmitSide<'_>) {
         pos = pos.wrapping_add(if mixed && big { 2 } else { 1 });
     }
     // A chain does not run on past the SQEs of one submission.
+    links::submission_ends(c);
     c.cur_chain = 0;
 }
 
@@ -1450,6 +1481,7 @@ fn submitted_general(
         c.owner_from_enable = true;
     }
     walk_sq_fast(c, sq);
+    links::report_open(c, call);
     submitted_cq(c, sq, call);
     // The peek streak is counted (and read) on DEFER_TASKRUN rings only.
     if c.flags & IORING_SETUP_DEFER_TASKRUN != 0 {
@@ -1469,6 +1501,7 @@ fn submitted_general(
 #[inline(never)]
 fn resume_sqes(mut out: CheckedOut, sq: SubmitSide<'_>, call: Call, pos: u32, to: u32) {
     walk_sq_rest(out.rec(), sq.plain_sqes(), sq.sq_mask(), pos, to);
+    links::report_open(out.rec(), call);
     resume_cq(out, sq, call);
 }
 
@@ -1581,7 +1614,19 @@ pub fn waiting(cq: CompleteSide<'_>, wait_nr: u32, timed: bool, caller: Caller) 
         common(c, call);
         walk_cq_fast(c, cq, call);
         let ready = cq.cq_ktail().wrapping_sub(cq.cq_khead());
-        if timed || c.lost() || c.in_flight != 0 || ready >= wait_nr {
+        if c.lost() || ready >= wait_nr {
+            return;
+        }
+        if timed {
+            // A timed wait ends anyway; only SQEs it never submits are
+            // worth a word.
+            if c.in_flight == 0 {
+                waits::timed_unsubmitted(c, cq, wait_nr, call);
+            }
+            return;
+        }
+        if c.in_flight != 0 {
+            waits::unsatisfiable(c, cq, wait_nr, ready, call);
             return;
         }
         let unsubmitted = unsubmitted_here(c, cq);
@@ -1625,6 +1670,8 @@ pub fn waiting(cq: CompleteSide<'_>, wait_nr: u32, timed: bool, caller: Caller) 
                 };
                 report(c, MSHOT, l, why, fix);
             }
+        } else if unsubmitted == 0 {
+            waits::unsatisfiable(c, cq, wait_nr, ready, call);
         }
     });
 }
