@@ -67,6 +67,7 @@ mod check;
 mod feature_cause;
 mod kernel_level;
 pub mod line;
+mod memlock_held;
 mod memory;
 mod op_flags;
 pub mod output;
