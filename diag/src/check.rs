@@ -51,6 +51,8 @@ mod asan;
 mod links;
 // `wait-unsatisfiable` and the timed `unsubmitted-wait`.
 mod waits;
+// The CQEs a ring's fdinfo lists as held back (`cq-overflow`).
+mod overflow_held;
 
 use core::ptr::{null_mut, NonNull};
 use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
@@ -1203,17 +1205,25 @@ fn overflow(c: &mut RingCheck, call: Call, dropped: Option<u32>) {
     if !wants(c, OVERFLOW) {
         return;
     }
+    let held = match dropped {
+        Some(_) => None,
+        None => overflow_held::held_back(ring_fd_now(c)),
+    };
     let mut l = head(c, "cq-overflow", call);
-    match dropped {
-        Some(n) => l.s("the CQ overflowed: the kernel dropped ").u(u64::from(n)).s(" CQEs"),
-        None => l.s("the CQ overflowed: the kernel holds back CQEs for want of room (IORING_SQ_CQ_OVERFLOW)"),
+    match (dropped, held) {
+        (Some(n), _) => l.s("the CQ overflowed: the kernel dropped ").u(u64::from(n)).s(" CQEs, which are lost"),
+        (None, Some(n)) => l
+            .s("the CQ overflowed: the kernel holds back ")
+            .u(u64::from(n))
+            .s(" CQE(s) for want of room (IORING_SQ_CQ_OVERFLOW; CqOverflowList of the ring's fdinfo)"),
+        (None, None) => l.s("the CQ overflowed: the kernel holds back CQEs for want of room (IORING_SQ_CQ_OVERFLOW)"),
     };
     report(
         c,
         OVERFLOW,
         l,
         "CQEs are taken off the CQ only when marked seen (io_uring_cqe_seen / io_uring_cq_advance); kept back, they fill it, the kernel must stash further completions (slow, memory-bound) or drop them, and a program waiting for a dropped one waits forever",
-        "mark every CQE seen once handled, reap before submitting more than the CQ holds, or set up a larger CQ (IORING_SETUP_CQSIZE)",
+        "mark every CQE seen once handled; the held-back CQEs then move into the CQ at the next call that enters the kernel for completions (io_uring_get_events flushes them without waiting); reap before submitting more than the CQ holds, or set up a larger CQ (IORING_SETUP_CQSIZE)",
     );
 }
 

@@ -157,26 +157,8 @@ fn is_ring(dir: i32, name: &[u8]) -> bool {
 
 /// The memory of the ring on `fd`, from its fdinfo's SQ and CQ masks.
 fn ring_bytes(fd: u32) -> Option<u64> {
-    let mut path = [0u8; 32];
-    let prefix = b"/proc/self/fdinfo/";
-    path.get_mut(..prefix.len())?.copy_from_slice(prefix);
-    let mut digits = [0u8; 10];
-    let mut n = 0;
-    let mut v = fd;
-    loop {
-        *digits.get_mut(n)? = b'0' + (v % 10) as u8;
-        n += 1;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    for i in 0..n {
-        *path.get_mut(prefix.len() + i)? = *digits.get(n - 1 - i)?;
-    }
-    let path = core::ffi::CStr::from_bytes_until_nul(&path).ok()?;
     let mut buf = [0u8; 1024];
-    let len = crate::sysinfo::read_file(path, &mut buf)?;
+    let len = fdinfo(fd, &mut buf)?;
     let text = buf.get(..len)?;
     let mask = |key: &[u8]| {
         text.split(|&c| c == b'\n')
@@ -193,4 +175,32 @@ fn ring_bytes(fd: u32) -> Option<u64> {
     crate::geometry::memory_size_params(sq, &p)
         .ok()
         .map(|b| b as u64)
+}
+
+/// Reads `/proc/self/fdinfo/<fd>` into `buf` (as much as fits); its length.
+pub fn fdinfo(fd: u32, buf: &mut [u8]) -> Option<usize> {
+    let path = fdinfo_path(fd)?;
+    let path = core::ffi::CStr::from_bytes_until_nul(&path).ok()?;
+    crate::sysinfo::read_file(path, buf)
+}
+
+/// `/proc/self/fdinfo/<fd>`, NUL-terminated.
+pub fn fdinfo_path(fd: u32) -> Option<[u8; 32]> {
+    let mut path = [0u8; 32];
+    let prefix = b"/proc/self/fdinfo/";
+    path.get_mut(..prefix.len())?.copy_from_slice(prefix);
+    let mut digits = [0u8; 10];
+    let (mut n, mut v) = (0, fd);
+    loop {
+        *digits.get_mut(n)? = b'0' + (v % 10) as u8;
+        n += 1;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    for i in 0..n {
+        *path.get_mut(prefix.len() + i)? = *digits.get(n - 1 - i)?;
+    }
+    Some(path)
 }
