@@ -53,6 +53,8 @@ mod links;
 mod waits;
 // The CQEs a ring's fdinfo lists as held back (`cq-overflow`).
 mod overflow_held;
+// Buffers taken from each provided-buffer group (`enobufs`).
+mod buf_taken;
 
 use core::ptr::{null_mut, NonNull};
 use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
@@ -308,6 +310,8 @@ struct RingCheck {
     last_linked: (u64, u8),
     link_left_open: bool,
     groups: [(u16, u32); GROUP_SLOTS],
+    /// Per buffer group, the buffers its requests' CQEs took (`buf_taken`).
+    buf_taken: [(u16, u32); buf_taken::SLOTS],
     chains: [Chain; CHAIN_SLOTS],
     /// Per bucket, a bit per slot holding a request in flight.
     occupied: [u8; BUCKETS],
@@ -757,14 +761,15 @@ fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: Call) {
         }
     }
     if rare {
-        buffers_and_chains(c, c.reqs[i], count, cqe.res, call);
+        buffers_and_chains(c, c.reqs[i], count, cqe.res, cqe.flags, call);
     }
 }
 
 /// The checks of a CQE whose request selected a buffer or was linked.
 #[inline(never)]
-fn buffers_and_chains(c: &mut RingCheck, r: Req, count: u32, res: i32, call: Call) {
+fn buffers_and_chains(c: &mut RingCheck, r: Req, count: u32, res: i32, flags: u32, call: Call) {
     if r.buf_select() {
+        buf_taken::note(c, r.buf_group, flags);
         enobufs(c, &r, res, call);
     }
     // A chain member sharing its user_data with another request in flight
@@ -845,6 +850,13 @@ fn enobufs(c: &mut RingCheck, r: &Req, res: i32, call: Call) {
         l.s(") failed with -ENOBUFS: provided-buffer group ")
             .u(u64::from(g))
             .s(" is empty");
+        match buf_taken::taken(c, g) {
+            Some(t) => l
+                .s(" (")
+                .u(u64::from(t))
+                .s(" buffer(s) taken from it so far, in CQEs with IORING_CQE_F_BUFFER, and none left: fewer were given back)"),
+            None => l.s(" (no buffer taken from it was seen: it was never filled, or filled too little)"),
+        };
         report(
             c,
             ENOBUFS,
