@@ -55,6 +55,8 @@ mod waits;
 mod overflow_held;
 // Buffers taken from each provided-buffer group (`enobufs`).
 mod buf_taken;
+// `deferred-pending`: a DEFER_TASKRUN ring's work left for an owner that never enters.
+mod deferred;
 
 use core::ptr::{null_mut, NonNull};
 use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
@@ -100,7 +102,8 @@ const ENOBUFS: u32 = 1 << 5;
 const LINK: u32 = 1 << 6;
 const REUSE: u32 = 1 << 7;
 const FORK: u32 = 1 << 8;
-// (1 << 9: asan::POISONED; 1 << 10: waits::NEVER; 1 << 11: links::LAST.)
+// (1 << 9: asan::POISONED; 1 << 10: waits::NEVER; 1 << 11: links::LAST;
+// 1 << 12: deferred::PENDING.)
 
 /// Setup flags whose rings the general walks follow (SQPOLL's consumed
 /// mark, SQEs or CQEs of two sizes or of double size).
@@ -309,6 +312,9 @@ struct RingCheck {
     /// ended with its chain still open (`links.rs`).
     last_linked: (u64, u8),
     link_left_open: bool,
+    /// DEFER_TASKRUN: the owner entered the kernel for completions since
+    /// its last submit (`deferred.rs`).
+    events_entered: bool,
     groups: [(u16, u32); GROUP_SLOTS],
     /// Per buffer group, the buffers its requests' CQEs took (`buf_taken`).
     buf_taken: [(u16, u32); buf_taken::SLOTS],
@@ -1372,6 +1378,7 @@ pub fn ring_exit(ring: &io_uring, caller: Caller) {
     with_ring(core::ptr::from_ref(ring) as usize, |c| {
         c.caller = caller as usize;
         walk_cq(c, cq, Call::Exit);
+        deferred::at_end(c, Call::Exit);
     });
     drop(remove(core::ptr::from_ref(ring) as usize));
 }
@@ -1507,7 +1514,9 @@ fn submitted_general(
     submitted_cq(c, sq, call);
     // The peek streak is counted (and read) on DEFER_TASKRUN rings only.
     if c.flags & IORING_SETUP_DEFER_TASKRUN != 0 {
-        if enters != 0 && matches!(call, Call::SubmitWait) {
+        let entered_for_events = enters != 0 && matches!(call, Call::SubmitWait);
+        deferred::submitted(c, entered_for_events, result);
+        if entered_for_events {
             // Entered to get events: the kernel ran the ring's task work.
             c.peeks_idle = 0;
         } else {
@@ -1589,6 +1598,7 @@ pub fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32, caller: Caller) {
         common(c, call);
         eexist(c, call, result);
         walk_cq_fast(c, cq, call);
+        deferred::reaped(c, enters, result);
         if enters != 0 {
             c.peeks_idle = 0;
             return;
