@@ -6,6 +6,7 @@
 //! from its sysinfo crate, the ones its diagnostics use, so they agree with
 //! what `LIBURING_TRACE` and `LIBURING_DEBUG` print.
 
+mod newer;
 mod probe;
 mod report;
 

@@ -48,6 +48,10 @@ pub struct Facts {
     pub nofile: Option<(u64, u64)>,
     pub max_entries: Option<(u32, u32)>,
     pub iowq_workers: Option<(u32, u32)>,
+    /// The NOP flags newer than liburing 2.15's header, asked one by one.
+    pub nop_flags: Vec<crate::newer::NopFlag>,
+    /// Zero-copy receive's features and events (`None`: no query interface).
+    pub zcrx: Option<crate::newer::Zcrx>,
     pub library: String,
 }
 
@@ -168,6 +172,8 @@ pub fn gather() -> Facts {
         nofile: sysinfo::rlimit(libc::RLIMIT_NOFILE),
         max_entries: None,
         iowq_workers: None,
+        nop_flags: Vec::new(),
+        zcrx: None,
         library: format!(
             "liburing {}.{} API (uring-rs {})",
             version::MAJOR,
@@ -227,6 +233,8 @@ pub fn gather() -> Facts {
         f.iowq_workers = Some((workers[0], workers[1]));
     }
     close(fd);
+    f.nop_flags = crate::newer::nop_flags();
+    f.zcrx = crate::newer::zcrx();
 
     // The largest rings: ask for far too many with CLAMP.
     let mut p = io_uring_params {
