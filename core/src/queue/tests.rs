@@ -1106,6 +1106,12 @@ fn flushed_big_cqes_are_strided() {
         load_sq_flags(r.live()) & IORING_SQ_TASKRUN != 0
     });
     assert_eq!(cq_ready(r.live()), 0);
+    if !crate::test_ring::kernel_release_at_least((6, 12)) {
+        // Measured: 6.1 runs no deferred task work for the peek's enter
+        // without a wait (as capi-tests/defer_taskrun.c), so there is no
+        // second pass to look at.
+        skip!("the kernel (before 6.12) runs no task work for an enter without a wait");
+    }
     let mut out = [null_mut(); 4];
     let n = peek_batch_cqe(r.live(), cqe_slots_of(&mut out));
     assert!(n >= 1, "the flush posted nothing");
