@@ -91,6 +91,12 @@ c_structs! {
                 addr_len: u16 => "__u16",
                 __pad3: [u16; 1] => "__u16[1]",
             }
+            struct {
+                /// Write stream (data placement hint) of a write, as the
+                /// file's device lists them; 0 for none.
+                write_stream: u8 => "__u8",
+                __pad4: [u8; 3] => "__u8[3]",
+            }
         }
         union {
             struct {
@@ -311,6 +317,18 @@ impl io_uring_sqe {
             with_u16_in_u32(self.splice_fd_in as u32, at!(addr_len in splice_fd_in), v) as i32;
     }
 
+    /// `sqe->write_stream`: the first byte of `splice_fd_in`.
+    #[inline]
+    pub fn write_stream(&self) -> u8 {
+        (self.splice_fd_in as u32).to_ne_bytes()[at!(write_stream in splice_fd_in)]
+    }
+    #[inline]
+    pub fn set_write_stream(&mut self, v: u8) {
+        let mut b = (self.splice_fd_in as u32).to_ne_bytes();
+        b[at!(write_stream in splice_fd_in)] = v;
+        self.splice_fd_in = u32::from_ne_bytes(b) as i32;
+    }
+
     /// `sqe->__pad3[0]`: the last 2 bytes of `splice_fd_in`.
     #[inline]
     pub fn set_pad3(&mut self, v: u16) {
@@ -428,6 +446,11 @@ mod tests {
         assert_eq!(sqe.splice_fd_in.to_ne_bytes()[..2], 16u16.to_ne_bytes());
         sqe.set_file_index(crate::uapi::IORING_FILE_INDEX_ALLOC);
         assert_eq!(sqe.splice_fd_in, -1);
+        // write_stream is the byte at offset 44, the first of splice_fd_in.
+        sqe.splice_fd_in = 0;
+        sqe.set_write_stream(3);
+        assert_eq!(sqe.write_stream(), 3);
+        assert_eq!(sqe.splice_fd_in.to_ne_bytes(), [3, 0, 0, 0]);
         let p: *mut io_uring_sqe = &mut sqe;
         assert_eq!(io_uring_sqe::cmd_ptr(p) as usize - p as usize, 48);
     }

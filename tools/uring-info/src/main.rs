@@ -7,6 +7,7 @@
 //! what `LIBURING_TRACE` and `LIBURING_DEBUG` print.
 
 mod memlock;
+mod newer;
 mod probe;
 mod report;
 

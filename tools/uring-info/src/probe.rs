@@ -50,6 +50,10 @@ pub struct Facts {
     pub nofile: Option<(u64, u64)>,
     pub max_entries: Option<(u32, u32)>,
     pub iowq_workers: Option<(u32, u32)>,
+    /// The NOP flags newer than liburing 2.15's header, asked one by one.
+    pub nop_flags: Vec<crate::newer::NopFlag>,
+    /// Zero-copy receive's features and events (`None`: no query interface).
+    pub zcrx: Option<crate::newer::Zcrx>,
     pub library: String,
 }
 
@@ -188,6 +192,8 @@ pub fn gather() -> Facts {
         nofile: sysinfo::rlimit(libc::RLIMIT_NOFILE),
         max_entries: None,
         iowq_workers: None,
+        nop_flags: Vec::new(),
+        zcrx: None,
         library: format!(
             "liburing {}.{} API (uring-rs {})",
             version::MAJOR,
@@ -234,6 +240,8 @@ pub fn gather() -> Facts {
     }
 
     close(fd);
+    f.nop_flags = crate::newer::nop_flags();
+    f.zcrx = crate::newer::zcrx();
 
     // io-wq worker limits: [0, 0] reads them without changing anything.
     // A thread's io-wq is made with the first ring it sets up, its bounded
