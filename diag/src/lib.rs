@@ -124,6 +124,23 @@ static CHECK_OBSERVER: observe::Observer = observe::Observer {
     timed: false,
 };
 
+/// The observer installed for the binary trace (without the checker): the
+/// per-call hooks go straight to its writer.
+static BINARY_OBSERVER: observe::Observer = observe::Observer {
+    setup_failed,
+    ring_created,
+    ring_changed,
+    ring_exit,
+    submitted: trace::binary::submitted,
+    reaped: trace::binary::reaped,
+    waiting,
+    register_failed,
+    feature_missing,
+    // One clock read per hook call, the writer's own (a call's record
+    // carries its end).
+    timed: false,
+};
+
 extern "C" fn check_reaped(
     cq: observe::CompleteSide<'_>,
     result: i32,
@@ -185,7 +202,11 @@ extern "C" fn submitted(
     caller: Caller,
 ) {
     if trace_on() {
-        trace::submitted(sq, cq, result, enters, entered_ns);
+        if trace::binary::on() {
+            trace::binary::submitted(sq, cq, result, enters, entered_ns, caller);
+        } else {
+            trace::submitted(sq, cq, result, enters, entered_ns);
+        }
     }
     if check::checking() {
         check::submitted(sq, cq, result, enters, caller);
@@ -200,7 +221,11 @@ extern "C" fn reaped(
     caller: Caller,
 ) {
     if trace_on() {
-        trace::reaped(cq, result, enters, entered_ns);
+        if trace::binary::on() {
+            trace::binary::reaped(cq, result, enters, entered_ns, caller);
+        } else {
+            trace::reaped(cq, result, enters, entered_ns);
+        }
     }
     if check::checking() {
         check::reaped(cq, result, enters, caller);
@@ -208,6 +233,10 @@ extern "C" fn reaped(
 }
 
 extern "C" fn waiting(cq: observe::CompleteSide<'_>, wait_nr: u32, timed: bool, caller: Caller) {
+    if trace_on() && trace::binary::on() {
+        let _errno = output::SavedErrno::save();
+        trace::binary::waiting(cq, wait_nr, timed);
+    }
     if check::checking() {
         check::waiting(cq, wait_nr, timed, caller);
     }
@@ -241,6 +270,7 @@ extern "C" fn exiting() {
 extern "C" fn forked_child() {
     check::forked();
     output::forked();
+    trace::binary::forked();
 }
 
 /// The diagnostics object's entry point, called once by each library that
@@ -275,7 +305,9 @@ pub extern "C" fn uring_diag_attach(interface: u64, library: *const c_void) -> A
     }
     Attachment {
         status: observe::ATTACHED,
-        observer: Some(if trace_on() {
+        observer: Some(if trace_on() && trace::binary::on() && !check::checking() {
+            &BINARY_OBSERVER
+        } else if trace_on() {
             &OBSERVER
         } else {
             &CHECK_OBSERVER

@@ -1,0 +1,575 @@
+// SPDX-License-Identifier: MIT
+//! `uring-info trace FILE`: decodes a binary trace (`LIBURING_TRACE_FORMAT=
+//! binary`) into the text trace, a summary with request times per opcode,
+//! or Chrome trace-event JSON. The layout is the writer's own file.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use uring_sysinfo::errno_name;
+use uring_uapi::names::{self, OPCODE};
+
+#[path = "../../../diag/src/trace/format.rs"]
+mod format;
+
+use format::{block, head, kind};
+
+/// One record with where it came from.
+#[derive(Clone, Copy)]
+struct Event {
+    r: format::Record,
+    tid: u32,
+    seq: u32,
+    index: u32,
+}
+
+struct Trace {
+    pid: u32,
+    program: String,
+    wraps: bool,
+    lost: u32,
+    events: Vec<Event>,
+    threads: HashMap<u32, String>,
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    b.get(at..at + 4)
+        .map_or(0, |s| u32::from_ne_bytes([s[0], s[1], s[2], s[3]]))
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    b.get(at..at + 8).map_or(0, |s| {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(s);
+        u64::from_ne_bytes(a)
+    })
+}
+
+fn name_at(b: &[u8], at: usize, len: usize) -> String {
+    let s = b.get(at..at + len).unwrap_or(&[]);
+    let end = s.iter().position(|&c| c == 0).unwrap_or(s.len());
+    String::from_utf8_lossy(s.get(..end).unwrap_or(&[])).into_owned()
+}
+
+/// Reads every region of `bytes` (one per process that traced into the
+/// file); why not when the file is not a trace this decoder understands.
+fn parse(bytes: &[u8]) -> Result<Trace, String> {
+    if bytes.len() < format::HEAD_BYTES || bytes.get(..8) != Some(&format::MAGIC[..]) {
+        return Err("not a uring-rs binary trace (no URTRACE1 head; text and JSON traces are read as they are)".into());
+    }
+    let mut t = Trace {
+        pid: 0,
+        program: String::new(),
+        wraps: false,
+        lost: 0,
+        events: Vec::new(),
+        threads: HashMap::new(),
+    };
+    let mut at = 0;
+    let mut regions = 0;
+    while let Some(region) = bytes.get(at..) {
+        if region.len() < format::HEAD_BYTES || region.get(..8) != Some(&format::MAGIC[..]) {
+            break;
+        }
+        let used = parse_region(region, &mut t, regions == 0)?;
+        regions += 1;
+        // The next process's region starts at the next 8-byte boundary.
+        at += used;
+        while at % 8 != 0
+            || bytes
+                .get(at..at + 8)
+                .is_some_and(|m| m.iter().all(|&b| b == 0))
+        {
+            if at >= bytes.len() {
+                break;
+            }
+            at += if at % 8 != 0 { 8 - at % 8 } else { 8 };
+        }
+    }
+    t.events.sort_by_key(|e| (e.r.ns, e.seq, e.index));
+    // A CQE logged twice (two threads walked the CQ) has one CQ position.
+    let mut seen = std::collections::HashSet::new();
+    t.events
+        .retain(|e| e.r.kind != kind::CQE || seen.insert((e.tid, e.r.ring, e.r.c, e.r.user_data)));
+    Ok(t)
+}
+
+/// Reads one region into `t`; the bytes it takes in the file.
+fn parse_region(bytes: &[u8], t: &mut Trace, first: bool) -> Result<usize, String> {
+    if u32_at(bytes, head::ORDER) != format::ORDER {
+        return Err("written on a machine of the other byte order".into());
+    }
+    let version = u32_at(bytes, head::VERSION);
+    if version != format::VERSION {
+        return Err(format!(
+            "trace format version {version}, this decoder reads version {}",
+            format::VERSION
+        ));
+    }
+    let checked = bytes.get(..head::CHECKED).unwrap_or(&[]);
+    if format::digest(checked) != u64_at(bytes, head::DIGEST) {
+        return Err("its head is damaged (the digest does not match)".into());
+    }
+    let sizes = [0, 1, 2, 3].map(|i| u32_at(bytes, head::SIZES + 4 * i) as usize);
+    if sizes
+        != [
+            format::HEAD_BYTES,
+            format::BLOCK_BYTES,
+            format::BLOCK_HEAD_BYTES,
+            format::RECORD_BYTES,
+        ]
+    {
+        return Err("its block or record sizes are not this decoder's".into());
+    }
+    let blocks = u32_at(bytes, head::BLOCKS) as usize;
+    let wraps = u32_at(bytes, head::FLAGS) & format::WRAPS != 0;
+    // Blocks handed out: a region that does not wrap was cut after them
+    // at exit (another process's region may follow).
+    let handed = (u32_at(bytes, head::NEXT_SEQ) as usize).min(blocks);
+    let used = if wraps { blocks } else { handed };
+    if first {
+        t.pid = u32_at(bytes, head::PID);
+        t.program = name_at(bytes, head::PROGRAM, 16);
+    }
+    t.wraps |= wraps;
+    t.lost += u32_at(bytes, head::LOST);
+    for i in 0..used {
+        let at = format::HEAD_BYTES + i * format::BLOCK_BYTES;
+        // A file cut short ends after the last block written.
+        let Some(b) = bytes.get(at..(at + format::BLOCK_BYTES).min(bytes.len())) else {
+            break;
+        };
+        let seq = u32_at(b, block::SEQ);
+        if seq == 0 {
+            continue;
+        }
+        let tid = u32_at(b, block::TID);
+        t.threads
+            .entry(tid)
+            .or_insert_with(|| name_at(b, block::NAME, 16));
+        for k in 0..format::RECORDS_PER_BLOCK {
+            let ra = format::BLOCK_HEAD_BYTES + k * format::RECORD_BYTES;
+            let Some(rb) = b.get(ra..ra + format::RECORD_BYTES) else {
+                break;
+            };
+            let kind = rb[0];
+            if kind == 0 {
+                // The block's end (or a record its writer never finished).
+                break;
+            }
+            if kind > kind::LAST || rb[1] == 0 {
+                return Err(format!(
+                    "damaged: block {i}, record {k} has kind {kind} ring {}, which no writer makes",
+                    rb[1]
+                ));
+            }
+            let r = format::Record {
+                kind,
+                ring: rb[1],
+                opcode: rb[2],
+                sqe_flags: rb[3],
+                a: u32_at(rb, 4),
+                b: u32_at(rb, 8) as i32,
+                c: u32_at(rb, 12),
+                user_data: u64_at(rb, 16),
+                ns: u64_at(rb, 24),
+            };
+            t.events.push(Event {
+                r,
+                tid,
+                seq,
+                index: k as u32,
+            });
+        }
+    }
+    Ok(format::HEAD_BYTES + used * format::BLOCK_BYTES)
+}
+
+fn opname(op: u8) -> String {
+    names::short_name(OPCODE, u64::from(op)).map_or_else(|| format!("opcode {op}"), str::to_owned)
+}
+
+fn res_text(res: i32) -> String {
+    if res < 0 {
+        errno_name(-res).map_or_else(|| format!("{res}"), |n| format!("-{n}"))
+    } else {
+        res.to_string()
+    }
+}
+
+fn dur(ns: u64) -> String {
+    if ns >= 10_000_000_000 {
+        format!("{}s", ns / 1_000_000_000)
+    } else if ns >= 10_000_000 {
+        format!("{}ms", ns / 1_000_000)
+    } else if ns >= 10_000 {
+        format!("{}us", ns / 1_000)
+    } else {
+        format!("{ns}ns")
+    }
+}
+
+/// A request in flight: its SQE's event.
+type InFlight = HashMap<(u8, u64), Event>;
+
+/// The text trace, one line per record.
+fn text(t: &Trace, out: &mut String) {
+    let t0 = t.events.first().map_or(0, |e| e.r.ns);
+    let mut fds: HashMap<u8, i32> = HashMap::new();
+    for e in &t.events {
+        let r = &e.r;
+        let fd = *fds.entry(r.ring).or_insert(-1);
+        let _ = write!(
+            out,
+            "+{:.6}s [{} {}] uring-trace: ring {} (fd {}): ",
+            (r.ns - t0) as f64 / 1e9,
+            e.tid,
+            t.threads.get(&e.tid).map_or("", String::as_str),
+            r.ring,
+            if r.kind == kind::RING { r.b } else { fd }
+        );
+        match r.kind {
+            kind::RING => {
+                fds.insert(r.ring, r.b);
+                let _ = write!(
+                    out,
+                    "set up: {} SQ / {} CQ entries, flags {:#x}",
+                    r.a, r.user_data as u32, r.c
+                );
+            }
+            kind::SQE => {
+                let _ = write!(
+                    out,
+                    "SQE {} {}={} len={} flags={:#x} user_data={:#x}",
+                    opname(r.opcode),
+                    if r.sqe_flags & 1 != 0 { "file" } else { "fd" },
+                    r.b,
+                    r.a,
+                    r.sqe_flags,
+                    r.user_data
+                );
+                if r.sqe_flags & 0x20 != 0 {
+                    let _ = write!(out, " buf_group={}", r.c & 0xffff);
+                }
+            }
+            kind::CQE => {
+                let _ = write!(
+                    out,
+                    "CQE user_data={:#x} res={} flags={:#x}",
+                    r.user_data,
+                    res_text(r.b),
+                    r.a
+                );
+                if r.b == -105 {
+                    out.push_str(" (ENOBUFS: the provided-buffer group ran dry)");
+                }
+            }
+            kind::SUBMIT => {
+                let _ = write!(out, "submit call: {} enters, result {}", r.a, res_text(r.b));
+            }
+            kind::WAIT => {
+                let _ = write!(out, "wait call: {} enters, result {}", r.a, res_text(r.b));
+            }
+            kind::WAITING => {
+                let _ = write!(out, "thread sleeps in the kernel for {} CQE(s)", r.a);
+            }
+            kind::OVERFLOW => {
+                let _ = write!(
+                    out,
+                    "CQ overflow: {} CQEs dropped so far{}",
+                    r.a,
+                    if r.b != 0 {
+                        ", CQEs held back (IORING_SQ_CQ_OVERFLOW)"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            kind::NOT_SEEN => {
+                let _ = write!(
+                    out,
+                    "{} CQE(s) consumed and overwritten before the library saw them",
+                    r.a
+                );
+            }
+            kind::EXIT => {
+                let _ = write!(
+                    out,
+                    "torn down; {} SQE(s) prepared and never submitted",
+                    r.a
+                );
+            }
+            kind::CHANGED => {
+                let _ = write!(out, "changed: now {} SQ entries, fd {}", r.a, r.b);
+                fds.insert(r.ring, r.b);
+            }
+            kind::AT_EXIT => out.push_str("still set up at process exit"),
+            _ => {}
+        }
+        out.push('\n');
+    }
+}
+
+/// Per ring: request times per opcode, what is still in flight, who waits.
+fn summary(t: &Trace, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "uring-trace: process {} ({}): {} events, {} threads{}{}",
+        t.pid,
+        t.program,
+        t.events.len(),
+        t.threads.len(),
+        if t.wraps {
+            ", flight recorder (the newest events)"
+        } else {
+            ""
+        },
+        if t.lost != 0 {
+            format!(", {} records lost", t.lost)
+        } else {
+            String::new()
+        }
+    );
+    let last = t.events.last().map_or(0, |e| e.r.ns);
+    let mut in_flight: InFlight = HashMap::new();
+    let mut lat: HashMap<(u8, u8), Vec<u64>> = HashMap::new();
+    let mut counts: HashMap<u8, [u64; 4]> = HashMap::new();
+    let mut waiting: HashMap<u32, Event> = HashMap::new();
+    let mut unsubmitted: HashMap<u8, u32> = HashMap::new();
+    // A plain submit call (one enter that consumed its SQEs) has no record
+    // of its own: its SQE records share a thread and a time.
+    let calls: std::collections::HashSet<(u8, u32, u64)> = t
+        .events
+        .iter()
+        .filter(|e| e.r.kind == kind::SUBMIT)
+        .map(|e| (e.r.ring, e.tid, e.r.ns))
+        .collect();
+    let mut groups = std::collections::HashSet::new();
+    for e in &t.events {
+        let r = &e.r;
+        let c = counts.entry(r.ring).or_default();
+        if r.kind == kind::SQE
+            && groups.insert((r.ring, e.tid, r.ns))
+            && !calls.contains(&(r.ring, e.tid, r.ns))
+        {
+            c[3] += 1;
+            c[2] += 1;
+        }
+        match r.kind {
+            kind::RING => {
+                in_flight.retain(|k, _| k.0 != r.ring);
+            }
+            kind::SQE => {
+                c[0] += 1;
+                in_flight.insert((r.ring, r.user_data), *e);
+            }
+            kind::CQE => {
+                c[1] += 1;
+                let more = r.a & 2 != 0;
+                let key = (r.ring, r.user_data);
+                if let Some(s) = in_flight.get(&key).copied() {
+                    if !more {
+                        in_flight.remove(&key);
+                        lat.entry((r.ring, s.r.opcode))
+                            .or_default()
+                            .push(r.ns.saturating_sub(s.r.ns));
+                    }
+                }
+                waiting.remove(&e.tid);
+            }
+            kind::SUBMIT | kind::WAIT => {
+                c[2] += u64::from(r.a);
+                c[3] += 1;
+                waiting.remove(&e.tid);
+            }
+            kind::WAITING => {
+                waiting.insert(e.tid, *e);
+            }
+            kind::EXIT => {
+                unsubmitted.insert(r.ring, r.a);
+            }
+            _ => {}
+        }
+    }
+    let mut rings: Vec<u8> = counts.keys().copied().collect();
+    rings.sort_unstable();
+    for ring in rings {
+        let c = counts.get(&ring).copied().unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "uring-trace: ring {ring}: summary: {} SQEs consumed by the kernel, {} CQEs seen, {} calls that entered the kernel or failed, {} enters",
+            c[0], c[1], c[3], c[2]
+        );
+        let _ = write!(
+            out,
+            "uring-trace: ring {ring}: summary: request times per opcode (SQE consumed to last CQE, as the library saw them):"
+        );
+        let mut ops: Vec<_> = lat.iter_mut().filter(|(k, _)| k.0 == ring).collect();
+        ops.sort_by_key(|(k, _)| k.1);
+        if ops.is_empty() {
+            out.push_str(" none");
+        }
+        for ((_, op), v) in ops {
+            v.sort_unstable();
+            let q = |p: usize| {
+                v.get((v.len() * p).div_ceil(100).max(1) - 1)
+                    .copied()
+                    .unwrap_or(0)
+            };
+            let _ = write!(
+                out,
+                " {} n={} p50={} p99={} max={};",
+                opname(*op),
+                v.len(),
+                dur(q(50)),
+                dur(q(99)),
+                dur(v.last().copied().unwrap_or(0))
+            );
+        }
+        out.push('\n');
+        let mut stuck: Vec<&Event> = in_flight.values().filter(|e| e.r.ring == ring).collect();
+        stuck.sort_by_key(|e| e.r.ns);
+        let _ = write!(out, "uring-trace: ring {ring}: summary: still in flight at the trace's end (longest waiting first):");
+        if stuck.is_empty() {
+            out.push_str(" none");
+        }
+        for e in stuck.iter().take(8) {
+            let _ = write!(
+                out,
+                " {} user_data={:#x} fd={} age {};",
+                opname(e.r.opcode),
+                e.r.user_data,
+                e.r.b,
+                dur(last.saturating_sub(e.r.ns))
+            );
+        }
+        if stuck.len() > 8 {
+            let _ = write!(out, " and {} more", stuck.len() - 8);
+        }
+        out.push('\n');
+        if let Some(n) = unsubmitted.get(&ring).filter(|&&n| n != 0) {
+            let _ = writeln!(
+                out,
+                "uring-trace: ring {ring}: summary: {n} SQE(s) prepared and never submitted"
+            );
+        }
+    }
+    for (tid, e) in &waiting {
+        let _ = writeln!(
+            out,
+            "uring-trace: thread {tid} ({}) sleeps in the kernel on ring {} for {} CQE(s) since {} before the trace's end",
+            t.threads.get(tid).map_or("", String::as_str),
+            e.r.ring,
+            e.r.a,
+            dur(last.saturating_sub(e.r.ns))
+        );
+    }
+}
+
+/// Chrome trace-event JSON: a track per thread, a slice per request.
+fn json(t: &Trace, out: &mut String) {
+    out.push_str("[\n");
+    for (tid, name) in &t.threads {
+        let _ = writeln!(
+            out,
+            "{{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":{},\"tid\":{tid},\"args\":{{\"name\":\"{}\"}}}},",
+            t.pid,
+            name.replace(['"', '\\'], "_")
+        );
+    }
+    let mut in_flight: InFlight = HashMap::new();
+    let last = t.events.last().map_or(0, |e| e.r.ns);
+    for e in &t.events {
+        let r = &e.r;
+        match r.kind {
+            kind::SQE => {
+                in_flight.insert((r.ring, r.user_data), *e);
+            }
+            kind::CQE if r.a & 2 == 0 => {
+                if let Some(s) = in_flight.remove(&(r.ring, r.user_data)) {
+                    let _ = writeln!(
+                        out,
+                        "{{\"ph\":\"X\",\"name\":\"{}\",\"cat\":\"request\",\"pid\":{},\"tid\":{},\"ts\":{:.3},\"dur\":{:.3},\"args\":{{\"ring\":{},\"user_data\":\"{:#x}\",\"fd\":{},\"len\":{},\"sqe_flags\":{},\"res\":{}}}}},",
+                        opname(s.r.opcode),
+                        t.pid,
+                        s.tid,
+                        s.r.ns as f64 / 1e3,
+                        r.ns.saturating_sub(s.r.ns) as f64 / 1e3,
+                        r.ring,
+                        r.user_data,
+                        s.r.b,
+                        s.r.a,
+                        s.r.sqe_flags,
+                        r.b
+                    );
+                }
+            }
+            kind::OVERFLOW | kind::NOT_SEEN | kind::WAITING => {
+                let what = match r.kind {
+                    kind::OVERFLOW => "CQ overflow",
+                    kind::NOT_SEEN => "CQEs not seen",
+                    _ => "waits in the kernel",
+                };
+                let _ = writeln!(
+                    out,
+                    "{{\"ph\":\"i\",\"s\":\"t\",\"name\":\"{what}\",\"pid\":{},\"tid\":{},\"ts\":{:.3}}},",
+                    t.pid,
+                    e.tid,
+                    r.ns as f64 / 1e3
+                );
+            }
+            _ => {}
+        }
+    }
+    // Requests never completed: open slices to the trace's end.
+    for s in in_flight.values() {
+        let _ = writeln!(
+            out,
+            "{{\"ph\":\"X\",\"name\":\"{} (in flight)\",\"cat\":\"in flight\",\"pid\":{},\"tid\":{},\"ts\":{:.3},\"dur\":{:.3}}},",
+            opname(s.r.opcode),
+            t.pid,
+            s.tid,
+            s.r.ns as f64 / 1e3,
+            last.saturating_sub(s.r.ns) as f64 / 1e3
+        );
+    }
+    // The array stays open, as the library's own JSON trace leaves it.
+}
+
+/// `uring-info trace [--summary|--json] FILE`; the exit status.
+pub fn main(args: &[String]) -> i32 {
+    let (mode, path) = match args {
+        [p] => ("text", p),
+        [m, p] if m == "--summary" => ("summary", p),
+        [m, p] if m == "--json" => ("json", p),
+        _ => {
+            eprintln!("usage: uring-info trace [--summary|--json] FILE");
+            return 2;
+        }
+    };
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("uring-info trace: {path}: {e}");
+            return 1;
+        }
+    };
+    let t = match parse(&bytes) {
+        Ok(t) => t,
+        Err(why) => {
+            eprintln!("uring-info trace: {path}: {why}");
+            return 1;
+        }
+    };
+    let mut out = String::new();
+    match mode {
+        "json" => json(&t, &mut out),
+        "summary" => summary(&t, &mut out),
+        _ => {
+            text(&t, &mut out);
+            summary(&t, &mut out);
+        }
+    }
+    print!("{out}");
+    0
+}
