@@ -63,6 +63,12 @@ pub mod head {
     pub const CHECKED: usize = 52;
     /// The program's name, NUL-padded (32 bytes).
     pub const PROGRAM: usize = 96;
+    /// u64: the records' clock: its reading at attach (taken with
+    /// START_MONO) and its rate, in ns per tick times 2^32. A record's
+    /// `ns` is a reading of that clock: START_MONO + (ns - TICKS0) * RATE
+    /// / 2^32 is CLOCK_MONOTONIC.
+    pub const TICKS0: usize = 128;
+    pub const RATE: usize = 136;
 }
 
 /// [`head::FLAGS`]: the region is a ring of blocks (a flight recorder:
@@ -98,7 +104,7 @@ pub struct Record {
     pub b: i32,
     pub c: u32,
     pub user_data: u64,
-    /// CLOCK_MONOTONIC in ns.
+    /// The time, in ticks of the region's clock ([`head::RATE`]).
     pub ns: u64,
 }
 

@@ -127,6 +127,16 @@ fn parse_region(bytes: &[u8], t: &mut Trace, first: bool) -> Result<usize, Strin
     // at exit (another process's region may follow).
     let handed = (u32_at(bytes, head::NEXT_SEQ) as usize).min(blocks);
     let used = if wraps { blocks } else { handed };
+    // Record times are ticks of the writer's clock: to CLOCK_MONOTONIC.
+    let (mono0, ticks0, rate) = (
+        u64_at(bytes, head::START_MONO),
+        u64_at(bytes, head::TICKS0),
+        u64_at(bytes, head::RATE),
+    );
+    let to_ns = |ticks: u64| -> u64 {
+        let d = i128::from(ticks) - i128::from(ticks0);
+        (i128::from(mono0) + ((d * i128::from(rate)) >> 32)).max(0) as u64
+    };
     if first {
         t.pid = u32_at(bytes, head::PID);
         t.program = name_at(bytes, head::PROGRAM, 16);
@@ -172,7 +182,7 @@ fn parse_region(bytes: &[u8], t: &mut Trace, first: bool) -> Result<usize, Strin
                 b: u32_at(rb, 8) as i32,
                 c: u32_at(rb, 12),
                 user_data: u64_at(rb, 16),
-                ns: u64_at(rb, 24),
+                ns: to_ns(u64_at(rb, 24)),
             };
             t.events.push(Event {
                 r,
