@@ -909,7 +909,10 @@ fn submitted_general(
     let now = now_ns();
     let n = walk_sq(&mut w, slot, id, sq, result, now);
     let expected = u32::from(slot.setup_flags.load(Ordering::Relaxed) & IORING_SETUP_SQPOLL == 0);
-    if enters != expected || result != n as i32 || n == 0 {
+    // A call that neither entered the kernel nor failed (nothing to
+    // submit; SQPOLL) gets none.
+    let plain = enters == expected && result == n as i32 && n != 0;
+    if (enters != 0 || result < 0) && !plain {
         call_record(&mut w, kind::SUBMIT, id, result, enters, now);
     }
     overflow_flag(&mut w, slot, id, sq, now);

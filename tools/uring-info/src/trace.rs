@@ -18,6 +18,8 @@ use format::{block, head, kind};
 #[derive(Clone, Copy)]
 struct Event {
     r: format::Record,
+    /// The writing process (a file may hold several) and thread.
+    pid: u32,
     tid: u32,
     seq: u32,
     index: u32,
@@ -90,7 +92,7 @@ fn parse(bytes: &[u8]) -> Result<Trace, String> {
     // A CQE logged twice (two threads walked the CQ) has one CQ position.
     let mut seen = std::collections::HashSet::new();
     t.events
-        .retain(|e| e.r.kind != kind::CQE || seen.insert((e.tid, e.r.ring, e.r.c, e.r.user_data)));
+        .retain(|e| e.r.kind != kind::CQE || seen.insert((e.pid, e.r.ring, e.r.c, e.r.user_data)));
     Ok(t)
 }
 
@@ -154,6 +156,7 @@ fn parse_region(bytes: &[u8], t: &mut Trace, first: bool) -> Result<usize, Strin
             continue;
         }
         let tid = u32_at(b, block::TID);
+        let pid = u32_at(b, block::PID);
         t.threads
             .entry(tid)
             .or_insert_with(|| name_at(b, block::NAME, 16));
@@ -186,6 +189,7 @@ fn parse_region(bytes: &[u8], t: &mut Trace, first: bool) -> Result<usize, Strin
             };
             t.events.push(Event {
                 r,
+                pid,
                 tid,
                 seq,
                 index: k as u32,
@@ -219,16 +223,23 @@ fn dur(ns: u64) -> String {
     }
 }
 
+/// A ring of the trace: its process and its number there.
+type RingKey = (u32, u8);
+
+fn ring_of(e: &Event) -> RingKey {
+    (e.pid, e.r.ring)
+}
+
 /// A request in flight: its SQE's event.
-type InFlight = HashMap<(u8, u64), Event>;
+type InFlight = HashMap<(RingKey, u64), Event>;
 
 /// The text trace, one line per record.
 fn text(t: &Trace, out: &mut String) {
     let t0 = t.events.first().map_or(0, |e| e.r.ns);
-    let mut fds: HashMap<u8, i32> = HashMap::new();
+    let mut fds: HashMap<RingKey, i32> = HashMap::new();
     for e in &t.events {
         let r = &e.r;
-        let fd = *fds.entry(r.ring).or_insert(-1);
+        let fd = *fds.entry(ring_of(e)).or_insert(-1);
         let _ = write!(
             out,
             "+{:.6}s [{} {}] uring-trace: ring {} (fd {}): ",
@@ -240,7 +251,7 @@ fn text(t: &Trace, out: &mut String) {
         );
         match r.kind {
             kind::RING => {
-                fds.insert(r.ring, r.b);
+                fds.insert(ring_of(e), r.b);
                 let _ = write!(
                     out,
                     "set up: {} SQ / {} CQ entries, flags {:#x}",
@@ -311,7 +322,7 @@ fn text(t: &Trace, out: &mut String) {
             }
             kind::CHANGED => {
                 let _ = write!(out, "changed: now {} SQ entries, fd {}", r.a, r.b);
-                fds.insert(r.ring, r.b);
+                fds.insert(ring_of(e), r.b);
             }
             kind::AT_EXIT => out.push_str("still set up at process exit"),
             _ => {}
@@ -342,45 +353,47 @@ fn summary(t: &Trace, out: &mut String) {
     );
     let last = t.events.last().map_or(0, |e| e.r.ns);
     let mut in_flight: InFlight = HashMap::new();
-    let mut lat: HashMap<(u8, u8), Vec<u64>> = HashMap::new();
-    let mut counts: HashMap<u8, [u64; 4]> = HashMap::new();
+    let mut lat: HashMap<(RingKey, u8), Vec<u64>> = HashMap::new();
+    let mut counts: HashMap<RingKey, [u64; 4]> = HashMap::new();
     let mut waiting: HashMap<u32, Event> = HashMap::new();
-    let mut unsubmitted: HashMap<u8, u32> = HashMap::new();
+    let mut unsubmitted: HashMap<RingKey, u32> = HashMap::new();
     // A plain submit call (one enter that consumed its SQEs) has no record
     // of its own: its SQE records share a thread and a time.
-    let calls: std::collections::HashSet<(u8, u32, u64)> = t
+    let calls: std::collections::HashSet<(RingKey, u32, u64)> = t
         .events
         .iter()
         .filter(|e| e.r.kind == kind::SUBMIT)
-        .map(|e| (e.r.ring, e.tid, e.r.ns))
+        .map(|e| (ring_of(e), e.tid, e.r.ns))
         .collect();
     let mut groups = std::collections::HashSet::new();
+    let mut ring_last: HashMap<RingKey, u64> = HashMap::new();
     for e in &t.events {
         let r = &e.r;
-        let c = counts.entry(r.ring).or_default();
+        ring_last.insert(ring_of(e), r.ns);
+        let c = counts.entry(ring_of(e)).or_default();
         if r.kind == kind::SQE
-            && groups.insert((r.ring, e.tid, r.ns))
-            && !calls.contains(&(r.ring, e.tid, r.ns))
+            && groups.insert((ring_of(e), e.tid, r.ns))
+            && !calls.contains(&(ring_of(e), e.tid, r.ns))
         {
             c[3] += 1;
             c[2] += 1;
         }
         match r.kind {
             kind::RING => {
-                in_flight.retain(|k, _| k.0 != r.ring);
+                in_flight.retain(|k, _| k.0 != ring_of(e));
             }
             kind::SQE => {
                 c[0] += 1;
-                in_flight.insert((r.ring, r.user_data), *e);
+                in_flight.insert((ring_of(e), r.user_data), *e);
             }
             kind::CQE => {
                 c[1] += 1;
                 let more = r.a & 2 != 0;
-                let key = (r.ring, r.user_data);
+                let key = (ring_of(e), r.user_data);
                 if let Some(s) = in_flight.get(&key).copied() {
                     if !more {
                         in_flight.remove(&key);
-                        lat.entry((r.ring, s.r.opcode))
+                        lat.entry((ring_of(e), s.r.opcode))
                             .or_default()
                             .push(r.ns.saturating_sub(s.r.ns));
                     }
@@ -396,23 +409,34 @@ fn summary(t: &Trace, out: &mut String) {
                 waiting.insert(e.tid, *e);
             }
             kind::EXIT => {
-                unsubmitted.insert(r.ring, r.a);
+                unsubmitted.insert(ring_of(e), r.a);
             }
             _ => {}
         }
     }
-    let mut rings: Vec<u8> = counts.keys().copied().collect();
+    let mut rings: Vec<RingKey> = counts.keys().copied().collect();
     rings.sort_unstable();
+    let several = rings
+        .iter()
+        .any(|r| r.0 != rings.first().map_or(0, |f| f.0));
+    let ring_name = |r: RingKey| {
+        if several {
+            format!("process {} ring {}", r.0, r.1)
+        } else {
+            format!("ring {}", r.1)
+        }
+    };
     for ring in rings {
+        let name = ring_name(ring);
         let c = counts.get(&ring).copied().unwrap_or_default();
         let _ = writeln!(
             out,
-            "uring-trace: ring {ring}: summary: {} SQEs consumed by the kernel, {} CQEs seen, {} calls that entered the kernel or failed, {} enters",
+            "uring-trace: {name}: summary: {} SQEs consumed by the kernel, {} CQEs seen, {} calls that entered the kernel or failed, {} enters",
             c[0], c[1], c[3], c[2]
         );
         let _ = write!(
             out,
-            "uring-trace: ring {ring}: summary: request times per opcode (SQE consumed to last CQE, as the library saw them):"
+            "uring-trace: {name}: summary: request times per opcode (SQE consumed to last CQE, as the library saw them):"
         );
         let mut ops: Vec<_> = lat.iter_mut().filter(|(k, _)| k.0 == ring).collect();
         ops.sort_by_key(|(k, _)| k.1);
@@ -437,9 +461,9 @@ fn summary(t: &Trace, out: &mut String) {
             );
         }
         out.push('\n');
-        let mut stuck: Vec<&Event> = in_flight.values().filter(|e| e.r.ring == ring).collect();
+        let mut stuck: Vec<&Event> = in_flight.values().filter(|e| ring_of(e) == ring).collect();
         stuck.sort_by_key(|e| e.r.ns);
-        let _ = write!(out, "uring-trace: ring {ring}: summary: still in flight at the trace's end (longest waiting first):");
+        let _ = write!(out, "uring-trace: {name}: summary: still in flight at the ring's last event (longest waiting first):");
         if stuck.is_empty() {
             out.push_str(" none");
         }
@@ -450,7 +474,11 @@ fn summary(t: &Trace, out: &mut String) {
                 opname(e.r.opcode),
                 e.r.user_data,
                 e.r.b,
-                dur(last.saturating_sub(e.r.ns))
+                dur(ring_last
+                    .get(&ring)
+                    .copied()
+                    .unwrap_or(last)
+                    .saturating_sub(e.r.ns))
             );
         }
         if stuck.len() > 8 {
@@ -460,16 +488,16 @@ fn summary(t: &Trace, out: &mut String) {
         if let Some(n) = unsubmitted.get(&ring).filter(|&&n| n != 0) {
             let _ = writeln!(
                 out,
-                "uring-trace: ring {ring}: summary: {n} SQE(s) prepared and never submitted"
+                "uring-trace: {name}: summary: {n} SQE(s) prepared and never submitted"
             );
         }
     }
     for (tid, e) in &waiting {
         let _ = writeln!(
             out,
-            "uring-trace: thread {tid} ({}) sleeps in the kernel on ring {} for {} CQE(s) since {} before the trace's end",
+            "uring-trace: thread {tid} ({}) sleeps in the kernel on {} for {} CQE(s) since {} before the trace's end",
             t.threads.get(tid).map_or("", String::as_str),
-            e.r.ring,
+            ring_name(ring_of(e)),
             e.r.a,
             dur(last.saturating_sub(e.r.ns))
         );
@@ -493,10 +521,10 @@ fn json(t: &Trace, out: &mut String) {
         let r = &e.r;
         match r.kind {
             kind::SQE => {
-                in_flight.insert((r.ring, r.user_data), *e);
+                in_flight.insert((ring_of(e), r.user_data), *e);
             }
             kind::CQE if r.a & 2 == 0 => {
-                if let Some(s) = in_flight.remove(&(r.ring, r.user_data)) {
+                if let Some(s) = in_flight.remove(&(ring_of(e), r.user_data)) {
                     let _ = writeln!(
                         out,
                         "{{\"ph\":\"X\",\"name\":\"{}\",\"cat\":\"request\",\"pid\":{},\"tid\":{},\"ts\":{:.3},\"dur\":{:.3},\"args\":{{\"ring\":{},\"user_data\":\"{:#x}\",\"fd\":{},\"len\":{},\"sqe_flags\":{},\"res\":{}}}}},",
