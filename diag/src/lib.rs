@@ -8,7 +8,10 @@
 //! - `LIBURING_TRACE=stderr` or `LIBURING_TRACE=<path>`: every SQE the
 //!   kernel consumed and every CQE the library sees when the program waits
 //!   is logged decoded, with a per-ring summary at `io_uring_queue_exit` or
-//!   process exit, kept current in place for a file ([`trace`]).
+//!   process exit, kept current in place for a file ([`trace`]). With
+//!   `LIBURING_TRACE_FORMAT=binary` (or a `.utrace` file) the trace is
+//!   fixed-size records decoded afterwards by `uring-info trace`
+//!   (`trace::binary`).
 //!
 //! - `LIBURING_CHECK=1` (or `abort`): misuse of io_uring is reported as
 //!   it happens, one finding per kind and ring ([`check`]).
