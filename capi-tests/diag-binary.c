@@ -14,10 +14,14 @@
  *   first is not, and the summary says it is a flight recorder.
  * - stuck: a NOP-free wait on a ring with a read of an empty pipe in
  *   flight, killed: the summary lists the read as still in flight.
+ * - nested: a SIGALRM handler submits NOPs on a ring of its own while the
+ *   main loop submits on another (the handler interrupts the trace's
+ *   writer): the file decodes, with every request of the main loop.
  */
 #include "check.h"
 
 #include <signal.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 /* Submits one request at a time and prints its user_data to stdout once
@@ -73,6 +77,37 @@ static int stuck(void)
 	fflush(stdout);
 	io_uring_wait_cqe(&ring, &cqe);
 	return 1;
+}
+
+static struct io_uring handler_ring;
+static volatile sig_atomic_t handled;
+
+static void on_alarm(int sig)
+{
+	struct io_uring_cqe *cqe;
+
+	(void) sig;
+	io_uring_prep_nop(io_uring_get_sqe(&handler_ring));
+	io_uring_sqe_set_data64(handler_ring.sq.sqes + ((handler_ring.sq.sqe_tail - 1) & handler_ring.sq.ring_mask),
+				0xa1a0000 + handled);
+	if (io_uring_submit(&handler_ring) == 1 && io_uring_wait_cqe(&handler_ring, &cqe) == 0) {
+		io_uring_cqe_seen(&handler_ring, cqe);
+		handled++;
+	}
+}
+
+/* The main loop's NOPs with SIGALRM every 50 us meanwhile. */
+static int nested(void)
+{
+	struct itimerval every = { { 0, 50 }, { 0, 50 } }, off = { { 0, 0 }, { 0, 0 } };
+
+	check_ring_init(&handler_ring, 8, 0);
+	CHECK(signal(SIGALRM, on_alarm) != SIG_ERR);
+	CHECK(setitimer(ITIMER_REAL, &every, NULL) == 0);
+	CHECK(workload(20000) == 0);
+	CHECK(setitimer(ITIMER_REAL, &off, NULL) == 0);
+	printf("%d\n", (int) handled);
+	return 0;
 }
 
 /* Runs `self mode` under the binary trace into `path`, kills it once it
@@ -134,6 +169,8 @@ int main(int argc, char *argv[])
 		return workload(20000);
 	if (argc == 2 && !strcmp(argv[1], "stuck"))
 		return stuck();
+	if (argc == 2 && !strcmp(argv[1], "nested"))
+		return nested();
 	if (check_setup_flags_supported(4, 0) < 0)
 		SKIP("io_uring is not available here");
 	out = check_env_or_skip("CAPI_OUT");
@@ -188,5 +225,21 @@ int main(int argc, char *argv[])
 			   path) == 0);
 	CHECK(check_system("grep -q 'sleeps in the kernel on ring 1 for 1 CQE' %s.txt", path) == 0);
 	printf("stuck: the read in flight is named\n");
+
+	/* nested: writers interrupted by a signal handler's. */
+	snprintf(path, sizeof(path), "%s/diag-binary-nested.utrace", out);
+	unlink(path);
+	CHECK(check_system("env -u LIBURING_CHECK -u LIBURING_DEBUG -u LIBURING_TRACE_MAX "
+			   "LIBURING_TRACE=%s %s nested > %s.handled", path, self, path) == 0);
+	CHECK(check_system("%s trace %s > %s.txt", info, path, path) == 0);
+	/* The handler's ring was set up first (ring 1), the loop's second. */
+	CHECK(check_system("test $(grep -c 'ring 2 (fd [0-9]*): CQE user_data=' %s.txt) -eq 20000", path) == 0);
+	/* The handler's: all but its last (its ring is never torn down, so
+	 * no later call reads that CQE) and one whose writer found the
+	 * thread's block being replaced (a handler waits for nothing: its
+	 * records are counted as lost instead). */
+	CHECK(check_system("n=$(grep -c 'ring 1 (fd [0-9]*): SQE NOP .*user_data=0xa1a' %s.txt); "
+			   "test $n -gt 0 && test $n -ge $(($(cat %s.handled) - 2))", path, path) == 0);
+	printf("nested: every request decoded, the handler's too\n");
 	return 0;
 }

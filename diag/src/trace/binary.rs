@@ -345,6 +345,10 @@ struct Writer {
     next: usize,
     end: usize,
     block: u32,
+    /// A signal handler interrupted this thread's writer (the slot's
+    /// next record was taken out): this one writes into a block of its
+    /// own, given back at the end, and leaves the slot alone.
+    nested: bool,
 }
 
 impl Writer {
@@ -365,11 +369,20 @@ impl Writer {
         // this thread finds none and takes a block of its own.
         let next = slot.next.swap(0, Ordering::Relaxed);
         compiler_fence(Ordering::SeqCst);
+        let end = slot.end.load(Ordering::Relaxed);
+        // A slot holds either both (a block) or neither: a next record
+        // taken out of a block means an interrupted writer.
+        let nested = next == 0 && end != 0;
         Writer {
             slot,
             next,
-            end: slot.end.load(Ordering::Relaxed),
-            block: slot.block.load(Ordering::Relaxed),
+            end: if nested { 0 } else { end },
+            block: if nested {
+                0
+            } else {
+                slot.block.load(Ordering::Relaxed)
+            },
+            nested,
         }
     }
 
@@ -427,7 +440,7 @@ impl Writer {
     /// Appends one record (its kind stored last).
     #[inline(always)]
     fn put(&mut self, r: Record) {
-        if self.next == self.end && !self.next_block() {
+        if (self.next == self.end || self.next == 0) && !self.next_block() {
             lost();
             return;
         }
@@ -447,11 +460,6 @@ impl Writer {
     #[inline(never)]
     fn next_block(&mut self) -> bool {
         let _errno = crate::output::SavedErrno::save();
-        if self.next == 0 && self.end != 0 {
-            // A signal handler that interrupted this thread's writer: the
-            // block stays the interrupted writer's.
-            self.block = 0;
-        }
         give_back(self.block);
         self.block = 0;
         self.next = 0;
@@ -550,6 +558,10 @@ fn give_back(block_plus_one: u32) {
 impl Drop for Writer {
     #[inline(always)]
     fn drop(&mut self) {
+        if self.nested {
+            give_back(self.block);
+            return;
+        }
         self.slot.block.store(self.block, Ordering::Relaxed);
         self.slot.end.store(self.end, Ordering::Relaxed);
         compiler_fence(Ordering::SeqCst);
