@@ -773,13 +773,15 @@ pub extern "C" fn submitted(
     let cursor = slot.cq_cursor.load(Ordering::Relaxed);
     let tail = cqv.cq_ktail();
     let n_cq = tail.wrapping_sub(cursor);
-    let cq_entries = cqv.cq_entries();
     // (`result` is at most the SQ's size: the kernel consumes no more.)
     let plain = slot.setup_flags.load(Ordering::Relaxed) & NOT_PLAIN == 0
         && enters == 1
         && result == n_sq as i32
         && n_sq != 0
-        && n_cq < cq_entries
+        // The program has released none of the CQEs not yet logged, so
+        // the kernel cannot be rewriting them (it reuses released slots
+        // only) and their copies need no second look.
+        && cursor.wrapping_sub(cqv.cq_khead()) as i32 >= 0
         && sq.sq_kflags() & IORING_SQ_CQ_OVERFLOW == 0;
     // (CQEs the kernel dropped outright, its overflow counter, are noted
     // by the next wait or the teardown: kernels since 5.5 hold CQEs back
@@ -792,8 +794,10 @@ pub extern "C" fn submitted(
     let next = thread.next.swap(0, Ordering::Relaxed);
     compiler_fence(Ordering::SeqCst);
     let end = thread.end.load(Ordering::Relaxed);
-    let room = (n_sq as usize + n_cq as usize) * format::RECORD_BYTES;
-    if next == 0 || end - next < room {
+    // In 64 bits: a CQ reset behind the library's back (a cursor far from
+    // the tail) asks for more room than any block has.
+    let room = (u64::from(n_sq) + u64::from(n_cq)) * format::RECORD_BYTES as u64;
+    if next == 0 || ((end - next) as u64) < room {
         thread.next.store(next, Ordering::Relaxed);
         return submitted_general(slot, id, sq, cq, result, enters, entered_ns);
     }
@@ -826,12 +830,6 @@ pub extern "C" fn submitted(
         let Some(cqe) = cqes.get(pos & cmask) else {
             break;
         };
-        // Entries the program consumed inline stay in their slots until
-        // the kernel comes round (its tail a whole ring ahead of them):
-        // then the walk stops, and the next call notes them as not seen.
-        if cqv.cq_ktail().wrapping_sub(pos) >= cq_entries {
-            break;
-        }
         if cqe.flags & IORING_CQE_F_SKIP == 0 {
             // SAFETY: as above.
             unsafe {
