@@ -767,30 +767,35 @@ pub extern "C" fn submitted(
     // SAFETY: the ring is live for this call; only kernel-shared words
     // (atomically) and CQE copies are read, checked against the tail.
     let cqv = unsafe { CompleteSide::new(core::ptr::NonNull::from(&*sq.id())) };
+    if slot.setup_flags.load(Ordering::Relaxed) & NOT_PLAIN != 0 || enters != 1 {
+        return submitted_general(slot, id, sq, cq, result, enters, entered_ns);
+    }
     let from = slot.sq_cursor.load(Ordering::Relaxed);
     let to = sq.sq_khead();
     let n_sq = to.wrapping_sub(from);
-    let cursor = slot.cq_cursor.load(Ordering::Relaxed);
-    let tail = cqv.cq_ktail();
-    let n_cq = tail.wrapping_sub(cursor);
     // (`result` is at most the SQ's size: the kernel consumes no more.)
-    let plain = slot.setup_flags.load(Ordering::Relaxed) & NOT_PLAIN == 0
-        && enters == 1
-        && result == n_sq as i32
-        && n_sq != 0
-        // The program has released none of the CQEs not yet logged, so
-        // the kernel cannot be rewriting them (it reuses released slots
-        // only) and their copies need no second look.
-        && cursor.wrapping_sub(cqv.cq_khead()) as i32 >= 0
-        && sq.sq_kflags() & IORING_SQ_CQ_OVERFLOW == 0;
+    if result != n_sq as i32 || n_sq == 0 || sq.sq_kflags() & IORING_SQ_CQ_OVERFLOW != 0 {
+        return submitted_general(slot, id, sq, cq, result, enters, entered_ns);
+    }
     // (CQEs the kernel dropped outright, its overflow counter, are noted
     // by the next wait or the teardown: kernels since 5.5 hold CQEs back
     // instead, which the flag above shows.)
+    let cursor = slot.cq_cursor.load(Ordering::Relaxed);
+    // The program has released none of the CQEs not yet logged, so the
+    // kernel cannot be rewriting them (it reuses released slots only) and
+    // their copies need no second look.
+    if (cursor.wrapping_sub(cqv.cq_khead()) as i32) < 0 {
+        return submitted_general(slot, id, sq, cq, result, enters, entered_ns);
+    }
+    let tail = cqv.cq_ktail();
+    let n_cq = tail.wrapping_sub(cursor);
     let me = me();
-    let thread = THREADS.get(home(me));
-    let Some(thread) = thread.filter(|t| plain && t.owner.load(Ordering::Relaxed) == me) else {
+    let Some(thread) = THREADS.get(home(me)) else {
         return submitted_general(slot, id, sq, cq, result, enters, entered_ns);
     };
+    if thread.owner.load(Ordering::Relaxed) != me {
+        return submitted_general(slot, id, sq, cq, result, enters, entered_ns);
+    }
     let next = thread.next.swap(0, Ordering::Relaxed);
     compiler_fence(Ordering::SeqCst);
     let end = thread.end.load(Ordering::Relaxed);
