@@ -199,40 +199,65 @@ fn clock(id: libc::clockid_t) -> u64 {
         .wrapping_add(ts.tv_nsec as u64)
 }
 
-/// The records' clock: the CPU's constant-rate counter where user space
-/// can read it with one instruction (x86-64's time stamp counter, arm64's
-/// virtual counter), else CLOCK_MONOTONIC in ns. Read inline, so the hot
-/// path calls no function and keeps nothing in saved registers; the
-/// decoder converts with the rate measured at attach ([`calibrate`]).
+/// The TSC is the records' clock (x86-64 only; decided at attach by
+/// [`tsc_usable`], before any hook runs).
+static TSC: AtomicBool = AtomicBool::new(false);
+
+/// The records' clock: on x86-64 the time stamp counter when it is
+/// usable (one `rdtsc`, a compiler intrinsic: no call, nothing kept in
+/// saved registers), else CLOCK_MONOTONIC in ns (the vDSO: no system
+/// call). The decoder converts ticks with the rate measured at attach
+/// ([`calibrate`]).
 #[inline(always)]
 fn now_ns() -> u64 {
     #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: RDTSC has no preconditions (every x86-64 CPU has it).
-        unsafe { core::arch::x86_64::_rdtsc() }
+    if TSC.load(Ordering::Relaxed) {
+        // SAFETY: RDTSC has no memory operands; every x86-64 CPU has it,
+        // and `tsc_usable` found it allowed to user space (PR_GET_TSC).
+        return unsafe { core::arch::x86_64::_rdtsc() };
     }
-    #[cfg(target_arch = "aarch64")]
-    {
-        let v: u64;
-        // SAFETY: reads the virtual counter, which Linux lets user space
-        // read (CNTKCTL_EL1.EL0VCTEN); no memory is touched.
-        unsafe {
-            core::arch::asm!("mrs {}, cntvct_el0", out(reg) v, options(nomem, nostack, preserves_flags))
-        };
-        v
-    }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    {
-        clock(libc::CLOCK_MONOTONIC)
-    }
+    clock(libc::CLOCK_MONOTONIC)
+}
+
+/// Whether the TSC can stand for time: the CPU says it is invariant
+/// (CPUID 0x8000_0007 EDX bit 8, what Linux shows as `constant_tsc` and
+/// `nonstop_tsc`: one rate whatever the frequency or sleep state, kept in
+/// step across cores), and this process may read it (`PR_GET_TSC`; a
+/// process set to fault on it would be killed by our read). Without both
+/// the records take CLOCK_MONOTONIC: a varying rate would make the
+/// attach-time calibration wrong. Asked with an instruction and a
+/// `prctl`: no descriptor, no allocation. (A program that turns the TSC
+/// off for itself after attach, `PR_SET_TSC`, is not foreseen.)
+#[cfg(target_arch = "x86_64")]
+fn tsc_usable() -> bool {
+    use core::arch::x86_64::__cpuid;
+    // SAFETY: CPUID exists on every x86-64 CPU; the extended leaf is
+    // asked only when the CPU reports it. (A safe function since Rust
+    // 1.87; unsafe for the MSRV.)
+    #[allow(unused_unsafe)]
+    let invariant = unsafe {
+        __cpuid(0x8000_0000).eax >= 0x8000_0007 && __cpuid(0x8000_0007).edx & (1 << 8) != 0
+    };
+    let mut state: libc::c_int = 0;
+    // SAFETY: PR_GET_TSC writes one int through the pointer.
+    let asked = unsafe { libc::prctl(libc::PR_GET_TSC, &mut state as *mut libc::c_int) } == 0;
+    invariant && asked && state == libc::PR_TSC_ENABLE
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn tsc_usable() -> bool {
+    false
 }
 
 /// The records' clock against CLOCK_MONOTONIC: (its reading, the
-/// monotonic time then, ns per tick times 2^32), measured over about
-/// 200 us at attach (the monotonic clock itself: 1 ns per tick).
+/// monotonic time then, ns per tick times 2^32), the TSC's rate measured
+/// over about 200 us at attach (the monotonic clock itself: 1 ns per
+/// tick).
 fn calibrate() -> (u64, u64, u64) {
+    let _errno = crate::output::SavedErrno::save();
+    TSC.store(tsc_usable(), Ordering::Relaxed);
     let (t0, m0) = (now_ns(), clock(libc::CLOCK_MONOTONIC));
-    if cfg!(not(any(target_arch = "x86_64", target_arch = "aarch64"))) {
+    if !TSC.load(Ordering::Relaxed) {
         return (t0, m0, 1 << 32);
     }
     let (mut t1, mut m1) = (t0, m0);
@@ -300,36 +325,13 @@ const FREE_THREAD: ThreadSlot = ThreadSlot {
 };
 static THREADS: [ThreadSlot; THREAD_SLOTS] = [FREE_THREAD; THREAD_SLOTS];
 
-/// The calling thread, as its slot knows it: the thread pointer where it
-/// can be read in one instruction (x86-64: the TCB's self pointer at
-/// `%fs:0`, as both glibc and musl lay it out; arm64: `TPIDR_EL0`), else
-/// `pthread_self`. Unique among live threads, never 0.
+/// The calling thread, as its slot knows it: `pthread_self`, a plain
+/// call (glibc and musl return the thread's control block, read from the
+/// thread pointer). Unique among live threads, never 0.
 #[inline(always)]
 fn me() -> usize {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let v: usize;
-        // SAFETY: the x86-64 TLS ABI puts the thread control block's own
-        // address at %fs:0 in every thread; a read of it.
-        unsafe {
-            core::arch::asm!("mov {}, qword ptr fs:[0]", out(reg) v, options(nostack, readonly, preserves_flags))
-        };
-        v
-    }
-    #[cfg(target_arch = "aarch64")]
-    {
-        let v: usize;
-        // SAFETY: reads the thread pointer register; no memory is touched.
-        unsafe {
-            core::arch::asm!("mrs {}, tpidr_el0", out(reg) v, options(nomem, nostack, preserves_flags))
-        };
-        v
-    }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    {
-        // SAFETY: no preconditions; never 0.
-        (unsafe { libc::pthread_self() }) as usize
-    }
+    // SAFETY: no preconditions.
+    (unsafe { libc::pthread_self() }) as usize
 }
 
 #[inline(always)]
