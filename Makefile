@@ -43,6 +43,13 @@ LDFLAGS  ?=
 # the C parts are instrumented: liburing-ffi's helpers, examples, C tests.
 SANITIZE ?=
 SANITIZE_FLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -g)
+# With AddressSanitizer the library itself also checks, at submit, what each
+# SQE points at, as liburing's sanitizer build (core/src/sanitize.rs); the
+# choice is remembered beside cargo's output (uring-rs-features), so
+# switching rebuilds the library.
+comma := ,
+RUST_FEATURES := $(if $(filter address,$(subst $(comma), ,$(SANITIZE))),uring-rs/sanitize)
+LIB_SANITIZE_FLAGS := $(if $(RUST_FEATURES),$(SANITIZE_FLAGS))
 # V=1 prints every command in full, as liburing's; cargo then shows its rustc
 # command lines too.
 CARGO_OUTPUT := $(if $(filter-out 0,$(V)),--verbose,--quiet)
@@ -115,7 +122,7 @@ HEADERS  := $(shell find include -name '*.h')
 .PHONY: all lib ffi diag headers check-headers install install-strip uninstall test unit-test lint capi-tests \
 	liburing-tests stage clean check-symbols bench bench-calls check-licence abi-assert bench-smoke check-differential fuzz fuzz-short \
 	runtests examples distclean check-debian \
-	check-sanitize python-tests
+	check-sanitize check-sanitizer-build python-tests
 
 all: lib ffi diag $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO) man
 
@@ -136,9 +143,16 @@ $(URING_INFO): $(RUST_SRC) $(shell find tools/uring-info -name '*.rs') tools/uri
 
 # The library (uring-rs) and the diagnostics object (uring-diag), in one
 # cargo run.
-$(RUST_A) $(DIAG_RUST_A) &: $(RUST_SRC)
+$(RUST_A) $(DIAG_RUST_A) &: $(RUST_SRC) $(CARGO_TARGET_DIR)/uring-rs-features
 	$(CARGO) build --release $(CARGO_OUTPUT) -p uring-rs -p uring-diag --lib \
+		$(if $(RUST_FEATURES),--features $(RUST_FEATURES)) \
 		$(if $(RUST_TARGET),--target $(RUST_TARGET)) $(CARGO_BUILD_FLAGS)
+
+# Rewritten only when the library's features change.
+$(CARGO_TARGET_DIR)/uring-rs-features: FORCE
+	@mkdir -p $(CARGO_TARGET_DIR)
+	@echo '$(RUST_FEATURES)' | cmp -s - $@ || echo '$(RUST_FEATURES)' > $@
+FORCE:
 
 # Each library is first one relocatable object: the Rust staticlib partially
 # linked with only what liburing's functions reach (--gc-sections), then every
@@ -209,17 +223,25 @@ $(BUILD)/liburing-static.o: $(RUST_A) src/liburing.map Makefile
 # most of their code (src/liburing.a.groups; tools/split-archive.sh), so a
 # static program gets only what its calls reach. __uring_rs_install, the one writer
 # of the observation state, is left to the diagnostics archive, which carries the
-# whole library as one object (DIAG_A). MIPS keeps its symbols global
+# whole library as one object (DIAG_A). The digest section goes too: only the
+# shared libraries' loader reads it, and being retained it would be in every member. MIPS keeps its symbols global
 # (RELINK_LOCALIZE=no), which two members' copies of a helper would clash on:
 # there the archive stays one object.
+# Code several members reach is a member of its own (tools/build/
+# section-aliases.c, run on the build machine: BUILD_CC, as diag-digest).
 SPLIT_ARCHIVE := $(filter yes,$(RELINK_LOCALIZE))
-SPLIT := LD="$(LD)" OBJCOPY="$(OBJCOPY)" AR="$(AR)" NM="$(NM)" RELINK_LDFLAGS="$(RELINK_LDFLAGS)" \
-	sh tools/split-archive.sh
-$(LIB_A): $(BUILD)/liburing-static.o tools/split-archive.sh src/liburing.a.groups
+SECTION_ALIASES := $(BUILD)/section-aliases
+$(SECTION_ALIASES): tools/build/section-aliases.c
+	@mkdir -p $(BUILD)
+	$(BUILD_CC) -O2 -o $@ $<
+SPLIT := LD="$(LD)" OBJCOPY="$(OBJCOPY)" AR="$(AR)" NM="$(NM)" READELF="$(READELF)" \
+	RELINK_LDFLAGS="$(RELINK_LDFLAGS)" SECTION_ALIASES="$(SECTION_ALIASES)" sh tools/split-archive.sh
+$(LIB_A): $(BUILD)/liburing-static.o tools/split-archive.sh src/liburing.a.groups $(if $(SPLIT_ARCHIVE),$(SECTION_ALIASES))
 ifeq ($(SPLIT_ARCHIVE),yes)
 	grep -vx __uring_rs_install $<.syms > $@.syms
-	MEMBER_GROUPS=src/liburing.a.groups $(SPLIT) $@ $(BUILD)/liburing-split $< $@.syms
-	rm -rf $@.syms $(BUILD)/liburing-split
+	$(OBJCOPY) --remove-section=.uring_rs_diag_digest $< $@.o
+	MEMBER_GROUPS=src/liburing.a.groups $(SPLIT) $@ $(BUILD)/liburing-split $@.o $@.syms
+	rm -rf $@.syms $@.o $(BUILD)/liburing-split
 else
 	rm -f $@
 	$(AR) rcs $@ $<
@@ -228,7 +250,7 @@ endif
 # rustc's cdylib would replace our version script with its own, so the
 # staticlib is relinked by the C compiler: versioned symbols, nothing else.
 $(LIB_SO): $(BUILD)/liburing.o src/liburing.map Makefile
-	$(CC) $(CFLAGS) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing.o \
+	$(CC) $(CFLAGS) $(LIB_SANITIZE_FLAGS) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing.o \
 		-Wl,--version-script=src/liburing.map -Wl,-soname,liburing.so.2 $(LDFLAGS)
 	ln -sf liburing.so.$(VERSION) $(BUILD)/liburing.so.2
 	ln -sf liburing.so.$(VERSION) $(BUILD)/liburing.so
@@ -291,8 +313,9 @@ DIAG_A  := $(BUILD)/liburing-diag.a
 $(BUILD)/uring-rs/liburing-diag.o: $(DIAG_RUST_A) diag/liburing-diag.map Makefile
 	$(call relink_object,$@,diag/liburing-diag.map,,$(DIAG_RUST_A),$(STATIC_ATTACH_SECTION))
 
+# (In the sanitizer build the object's copy of the core refers to ASan too.)
 $(DIAG_SO): $(BUILD)/uring-rs/liburing-diag.o diag/liburing-diag.map
-	$(CC) $(CFLAGS) $(SO_LDFLAGS) -o $@ $< -Wl,--version-script=diag/liburing-diag.map $(LDFLAGS)
+	$(CC) $(CFLAGS) $(LIB_SANITIZE_FLAGS) $(SO_LDFLAGS) -o $@ $< -Wl,--version-script=diag/liburing-diag.map $(LDFLAGS)
 
 $(BUILD)/liburing-diag-static.o: $(DIAG_RUST_A) diag/liburing-diag.map Makefile
 	$(call relink_object,$@,diag/liburing-diag.map,,$(DIAG_RUST_A),)
@@ -426,7 +449,11 @@ unit-test: $(NO_URING)
 # Every linter (.ci/run calls this): rustfmt and clippy over both cargo
 # workspaces (the generator, tools/gen, is one of its own), ruff over the
 # Python (pyproject.toml; tools/deps/ruff.sh installs the pinned version),
-# shellcheck over every shell script (tools/lint/shell.sh).
+# shellcheck over every shell script (tools/lint/shell.sh); rustdoc over
+# every crate with its private items (the crates are C libraries: their
+# documentation is the maintainers'), a broken intra-doc link an error; every
+# repository file named in a comment or document exists (pytools/lint/).
+RUSTDOC_LINT := RUSTDOCFLAGS="-D warnings -A rustdoc::private_intra_doc_links"
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) fmt --manifest-path tools/gen/Cargo.toml --check
@@ -434,6 +461,10 @@ lint:
 	CARGO_TARGET_DIR=target $(CARGO) clippy --quiet --manifest-path tools/gen/Cargo.toml --all-targets -- -D warnings
 	sh tools/lint/python.sh
 	sh tools/lint/shell.sh
+	$(RUSTDOC_LINT) $(CARGO) doc --quiet --workspace --no-deps --document-private-items
+	CARGO_TARGET_DIR=target $(RUSTDOC_LINT) $(CARGO) doc --quiet --manifest-path tools/gen/Cargo.toml \
+		--no-deps --document-private-items
+	python3 -m pytools.lint.cited_files
 
 # Per-test time limit: diag-check builds and runs 20 programs and the
 # examples (15 s on an idle machine).
@@ -480,6 +511,18 @@ python-tests:
 # SANITIZE_ARGS=--all runs every test.
 check-sanitize: stage
 	python3 -m pytools.suite.sanitize --stage $(abspath $(STAGE)) $(SANITIZE_ARGS)
+
+# The sanitizer build's own checks (core/src/sanitize.rs): the library built
+# as `./configure --enable-sanitizer` builds it (in $(BUILD)/sanitizer, with
+# its own cargo directory), then an ASan program that submits freed memory,
+# one opcode family at a time, must be stopped at submit with ASan's report
+# (capi-tests/asan-programs/run.sh).
+SANITIZER_BUILD := $(BUILD)/sanitizer
+check-sanitizer-build:
+	$(MAKE) --no-print-directory BUILD=$(SANITIZER_BUILD) SANITIZE=address,undefined \
+		CARGO_TARGET_DIR=$(abspath $(CARGO_TARGET_DIR))/sanitizer lib
+	sh capi-tests/asan-programs/run.sh $(abspath $(SANITIZER_BUILD)) $(abspath include) \
+		$(abspath $(SANITIZER_BUILD))/asan-programs
 
 # Exactly liburing 2.15's versioned symbols, SONAME, and no dependency but libc.
 # Also: no panic path survives in the library (a panic would abort the C

@@ -134,7 +134,7 @@ extern "C" {
 
 /*
  * Library structs (struct io_uring, its queues, the zcrx refill queue and
- * the CQE iterator), generated from src/structs.rs.
+ * the CQE iterator), generated from uapi/src/ring_types.rs.
  */
 #include "liburing/ring_types.h"
 

@@ -14,6 +14,7 @@ found through REPO.
   vm         the kernel-matrix and architecture VMs' helpers (tools/arch/vm/)
   diag       the diagnostics' viewers (tools/diag/)
   coverage   make coverage's reader of llvm-cov's exports (tools/test/coverage.sh)
+  lint       make lint's own checks: cited file names resolve
 """
 
 import os

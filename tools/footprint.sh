@@ -47,8 +47,8 @@ int main(void)
 EOF
 printf 'int main(void) { return 0; }\n' >"$out/empty.c"
 # A program taking the address of every function both archives define: what
-# a program calling all of them would gain (ours is cut into members, and
-# code two members share is in both).
+# a program calling all of them would gain (ours is cut into members; code
+# several members reach is a member of its own, so this is the whole library).
 defined() { nm -g --defined-only "$1" | awk 'NF == 3 && $2 == "T" { print $3 }' | LC_ALL=C sort -u; }
 defined "$ours/lib/liburing.a" >"$out/ours.syms"
 defined "$up/lib/liburing.a" | LC_ALL=C comm -12 "$out/ours.syms" - >"$out/every.syms"

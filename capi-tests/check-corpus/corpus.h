@@ -2,7 +2,7 @@
 /*
  * Shared bits of the LIBURING_CHECK corpus: each program here is built
  * twice, as written (the mistake) and with -DFIXED (the correction), and
- * run by capi-tests/check-corpus.c.  A program exits 0 when it ran to its
+ * run by capi-tests/diag-check.c.  A program exits 0 when it ran to its
  * end, 2 when its own bound ran out (the mistake's symptom: a hang cut
  * short by alarm() or a loop bound), 77 when the kernel lacks a feature.
  */

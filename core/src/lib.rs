@@ -22,6 +22,7 @@ pub mod queue;
 pub mod register;
 pub mod ring;
 mod runtime;
+pub mod sanitize;
 pub mod setup;
 pub mod syscall;
 // What the unit tests of this crate and of the C boundary share to get a

@@ -96,6 +96,13 @@ pub unsafe fn register<'a, W: Watch>(
     nr_args: u32,
 ) -> SysResult<i32> {
     let ring = to.into().0;
+    // The sanitizer build checks what the kernel is handed, as liburing's
+    // does (its `do_register`).
+    #[cfg(feature = "sanitize")]
+    // SAFETY: forwarded caller guarantee: `arg` is what `opcode` reads.
+    unsafe {
+        crate::sanitize::check_register(opcode, arg, nr_args)
+    };
     match ring.watch().watched() {
         // SAFETY: forwarded caller guarantee.
         None => unsafe { register_plain(ring.unwatched(), opcode, arg, nr_args) },
@@ -378,7 +385,7 @@ fn retry_with_more_files(nr: u32, mut attempt: impl FnMut() -> SysResult<i32>) -
     attempt()
 }
 
-/// `io_uring_register_files_tags`: like [`register_files`], with a tag per
+/// `io_uring_register_files_tags`: like `io_uring_register_files`, with a tag per
 /// slot (a CQE carries the tag when the file is later removed); tags may be
 /// null.
 ///
@@ -492,11 +499,11 @@ pub fn register_file_alloc_range<W: Watch>(
 // Buffers
 // ---------------------------------------------------------------------------
 
-/// `io_uring_register_buffers_tags`: [`register_buffers`] with a tag per
+/// `io_uring_register_buffers_tags`: `io_uring_register_buffers` with a tag per
 /// slot (null for none).
 ///
 /// # Safety
-/// As [`register_buffers`]; `tags`, unless null, readable for `nr` entries.
+/// As `io_uring_register_buffers`; `tags`, unless null, readable for `nr` entries.
 pub unsafe fn register_buffers_tags<W: Watch>(
     ring: LiveRing<W>,
     iovecs: *const libc::iovec,

@@ -165,7 +165,8 @@ RUST_FORTIFY_EXPLAINED = {
     "memset": "emitted by rustc for zeroing typed values, length = the type's size",
     "read": "LIBURING_DEBUG/uring-info reading /proc and /sys into a slice, length = slice's",
     "getgroups": "LIBURING_DEBUG's io_uring_group check, length = the array's",
-    "pread": "LIBURING_TRACE reading back its summary block into an array, length = the array's",
+    "pread64": "checking the diagnostics object's ELF and program headers before it is "
+    "loaded, into arrays, length = the array's",
     "realpath": "locating the diagnostics object next to the library, into a PATH_MAX array",
     "poll": "one pollfd on the stack with nfds = 1, before a diagnostic write to stderr",
 }

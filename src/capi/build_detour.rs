@@ -48,8 +48,13 @@ fn main() {
     let program = words.next().expect("a non-empty compiler command");
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     let object = out.join("detour.o");
+    // The debug information names the tree as `.` (the build directory
+    // would otherwise reach the library's build-id: two builds of the same
+    // source in different places must give the same bytes).
+    let tree = env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let status = Command::new(program)
         .args(words)
+        .arg(format!("-ffile-prefix-map={tree}=."))
         // A section per function: a member of the split liburing.a gets
         // only the functions its entry point reaches.
         .args([

@@ -3,13 +3,13 @@
 //!
 //! Each entry point turns its pointers into what the core takes, once, here:
 //! a ring the caller keeps using becomes a [`LiveRing`](crate::ring::LiveRing) through
-//! [`live_ring!`] or [`observed!`] (the places the C caller's promise about
+//! `live_ring!` or `observed!` (the places the C caller's promise about
 //! `ring` is taken; a null ring returns the entry's error value),
 //! out-parameters that may be uninitialised are only written, and results
 //! become `-errno`.
 //!
 //! An entry point that can report to an observer (`LIBURING_DEBUG`,
-//! `LIBURING_TRACE`, `LIBURING_CHECK`) is written with [`observed!`]: the
+//! `LIBURING_TRACE`, `LIBURING_CHECK`) is written with `observed!`: the
 //! decision is made there and nowhere else (see `crate::observe`).
 
 /// `ring` as a [`crate::ring::LiveRing`], or `return $fail` (default
@@ -132,7 +132,7 @@ macro_rules! observed {
     (@export no_caller, $name:ident, $inner:ident, $ring:ident $(, $arg:ident: $ty:ty)* => $ret:ty) => {};
 }
 
-/// The detour of [`observed!`] for an entry point without a fast copy (one
+/// The detour of `observed!` for an entry point without a fast copy (one
 /// that owns the ring for the call, none of them hot: teardown, resize,
 /// ring-fd changes). `$body` sees the entry point's parameters and
 /// `$caller`, the program's call site while an observer is installed

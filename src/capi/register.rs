@@ -14,7 +14,7 @@
 //! Most of these calls may run while other threads submit or wait on the
 //! same ring, so they take it as a `LiveRing`. The ring-fd calls and resize
 //! rewrite the struct itself; liburing's contract has them run alone, and
-//! only they take `&mut io_uring` (see [`exclusive_ring!`]).
+//! only they take `&mut io_uring` (see `exclusive_ring!`).
 
 use core::ffi::{c_int, c_uint, c_void};
 use core::mem::{align_of, size_of};

@@ -83,10 +83,11 @@ int main(int argc, char **argv)
 		uint64_t phoff = wide ? field(0x20, 8) : field(0x1c, 4);
 		uint64_t entsize = field(wide ? 0x36 : 0x2a, 2);
 		uint64_t phnum = field(wide ? 0x38 : 0x2c, 2);
+		uint64_t ehsize = wide ? 64 : 52;
 
 		for (uint64_t i = 0; i < phnum; i++) {
 			size_t ph = phoff + i * entsize;
-			uint64_t offset, vaddr, filesz, memsz, flags;
+			uint64_t offset, vaddr, filesz, memsz, flags, from;
 
 			if (field(ph, 4) != 1) /* PT_LOAD */
 				continue;
@@ -111,7 +112,11 @@ int main(int argc, char **argv)
 			h = fnv1a_le(h, memsz, 8);
 			h = fnv1a_le(h, filesz, 8);
 			h = fnv1a_le(h, flags, 4);
-			h = fnv1a(h, data + offset, filesz);
+			/* less the ELF header: strip rewrites its section-table fields */
+			from = offset > ehsize ? offset : ehsize;
+			if (from > offset + filesz)
+				from = offset + filesz;
+			h = fnv1a(h, data + from, offset + filesz - from);
 		}
 	}
 	f = fopen(argv[2], "wb");

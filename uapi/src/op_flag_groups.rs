@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 //! The per-opcode flag words (`sqe->rw_flags` and its aliases) as named
 //! groups: each bit with the short name a trace line shows. An opcode row of
-//! [`OPCODES`](crate::OPCODES) names its group (`[file, flags(FSYNC)]`).
+//! [`OPCODES`] names its group (`[file, flags(FSYNC)]`).
 //!
 //! The names of io_uring's own flags come from their constants, with the
 //! group's prefix cut off (`IORING_FSYNC_DATASYNC` is `DATASYNC`); the flags

@@ -52,7 +52,7 @@ c_structs! {
         pub flags: u32 => "__u32",
         /// Pointer to an [`io_uring_zcrx_area_reg`].
         pub area_ptr: u64 => "__u64",
-        /// Pointer to an [`io_uring_region_desc`].
+        /// Pointer to an [`io_uring_region_desc`](crate::register::io_uring_region_desc).
         pub region_ptr: u64 => "__u64",
         pub offsets: io_uring_zcrx_offsets => "struct io_uring_zcrx_offsets",
         pub zcrx_id: u32 => "__u32",

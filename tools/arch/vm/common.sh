@@ -75,10 +75,10 @@ build_our_library() {
 	touch "$lib_build/uring-info.none"
 	make_vars="BUILD=$lib_build RUST_A=target/$target/release/liburing.a CARGO=true
 	 URING_INFO=$lib_build/uring-info.none install_uring_info=no"
-	# The digest tool runs here, so it is built with this machine's linker
-	# before the cross binutils come first on PATH.
+	# The digest and archive tools run here, so they are built with this
+	# machine's linker before the cross binutils come first on PATH.
 	# shellcheck disable=SC2086
-	quietly make --no-print-directory $make_vars "$lib_build/diag-digest"
+	quietly make --no-print-directory $make_vars "$lib_build/diag-digest" "$lib_build/section-aliases"
 	# shellcheck disable=SC2086
 	PATH=$tools:$PATH quietly make --no-print-directory CC="$cross_cc" $make_vars lib ffi
 	rm -rf "$1"

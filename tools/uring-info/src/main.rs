@@ -7,6 +7,7 @@
 //! from its sysinfo crate, the ones its diagnostics use, so they agree with
 //! what `LIBURING_TRACE` and `LIBURING_DEBUG` print.
 
+mod memlock;
 mod probe;
 mod report;
 mod trace;

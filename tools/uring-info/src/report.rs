@@ -72,6 +72,10 @@ pub fn text(f: &Facts) -> String {
             .map_or_else(String::new, |(a, b)| format!(" (since {a}.{b})"));
         let verdict = match r.result {
             Ok(()) => "accepted".to_string(),
+            Err(e) if crate::memlock::inconclusive(e) => format!(
+                "unknown ({}: RLIMIT_MEMLOCK left no room for the probe ring)",
+                errno(e)
+            ),
             Err(e) => format!("refused ({})", errno(e)),
         };
         let _ = writeln!(s, "  IORING_SETUP_{:<20} {verdict}{since}", r.name);
@@ -107,7 +111,7 @@ pub fn text(f: &Facts) -> String {
     if let Some((b, u)) = f.iowq_workers {
         let _ = writeln!(
             s,
-            "  io-wq workers   {b} bounded / {u} unbounded (per ring, per NUMA node)"
+            "  io-wq workers   {b} bounded / {u} unbounded (per thread, per NUMA node; bounded: at most the SQ entries of the thread's first ring)"
         );
     }
     s
@@ -193,7 +197,11 @@ pub fn json(f: &Facts) -> String {
                 q(&format!("IORING_SETUP_{}", r.name)),
                 r.value,
                 r.since.map_or_else(|| "null".into(), |(a, b)| q(&format!("{a}.{b}"))),
-                r.result.is_ok(),
+                if r.result.err().is_some_and(crate::memlock::inconclusive) {
+                    "null".to_string()
+                } else {
+                    r.result.is_ok().to_string()
+                },
                 r.result.err().map_or_else(|| "null".into(), |e| q(&errno(e)))
             )
             })

@@ -56,7 +56,7 @@ pub fn check_tables(exported: &BTreeMap<String, (String, bool)>) {
     for r in FIRST_RELEASE {
         if !exported.contains_key(r.0) {
             crate::fail(&format!(
-                "man/first_release.rs: {} is exported by neither map",
+                "tools/gen/src/man/first_release.rs: {} is exported by neither map",
                 r.0
             ));
         }
