@@ -13,7 +13,10 @@
  *   run of 20000 NOPs leaves the newest: the last request is there, the
  *   first is not, and the summary says it is a flight recorder.
  * - stuck: a NOP-free wait on a ring with a read of an empty pipe in
- *   flight, killed: the summary lists the read as still in flight.
+ *   flight: decoded while the program hangs (uring-info pointed at a
+ *   running program's trace), the summary gives the read's and the wait's
+ *   ages up to now (at least the 300 ms waited); killed, it lists the read
+ *   as still in flight at the ring's last event.
  * - nested: a SIGALRM handler submits NOPs on a ring of its own while the
  *   main loop submits on another (the handler interrupts the trace's
  *   writer): the file decodes, with every request of the main loop.
@@ -134,6 +137,9 @@ static int in_enter(pid_t pid)
 	return 0;
 }
 
+/* The installed uring-info. */
+static char info[4096];
+
 static unsigned long long run_and_kill(const char *self, const char *mode, const char *path,
 				       long lines)
 {
@@ -168,9 +174,13 @@ static unsigned long long run_and_kill(const char *self, const char *mode, const
 		seen++;
 	}
 	CHECK_EQ(seen, lines);
-	if (!strcmp(mode, "stuck"))
-		/* Killed while it sleeps in the kernel, not before. */
+	if (!strcmp(mode, "stuck")) {
+		/* Killed while it sleeps in the kernel, not before; decoded
+		 * while it hangs, 300 ms after it went to sleep. */
 		CHECK(in_enter(pid));
+		usleep(300000);
+		CHECK(check_system("%s trace --summary %s > %s.live.txt", info, path, path) == 0);
+	}
 	CHECK(kill(pid, SIGKILL) == 0);
 	while (fgets(line, sizeof(line), f))
 		last = strtoull(line, NULL, 10);
@@ -182,7 +192,7 @@ static unsigned long long run_and_kill(const char *self, const char *mode, const
 
 int main(int argc, char *argv[])
 {
-	char path[4096], copy[4096], text[4096], self[4096], info[4096];
+	char path[4096], copy[4096], text[4096], self[4096];
 	const char *out, *stage;
 	unsigned long long last;
 	FILE *f;
@@ -249,7 +259,13 @@ int main(int argc, char *argv[])
 	CHECK(check_system("grep -q 'still in flight.* READ user_data=0x5157 fd=[0-9]* age' %s.txt",
 			   path) == 0);
 	CHECK(check_system("grep -q 'sleeps in the kernel on ring 1 for 1 CQE' %s.txt", path) == 0);
-	printf("stuck: the read in flight is named\n");
+	/* Decoded while it hung: ages to now, at least the 300 ms slept. */
+	CHECK(check_system("age=$(sed -n 's/.*still in flight now, the process running.* READ "
+			   "user_data=0x5157 fd=[0-9]* age \\([0-9]*\\)ms;.*/\\1/p' %s.live.txt); "
+			   "test \"${age:-0}\" -ge 300", path) == 0);
+	CHECK(check_system("grep -q 'sleeps in the kernel on ring 1 for 1 CQE(s) since [0-9]*ms before now' "
+			   "%s.live.txt", path) == 0);
+	printf("stuck: the read in flight is named, with its age while the program hangs\n");
 
 	/* nested: writers interrupted by a signal handler's. */
 	snprintf(path, sizeof(path), "%s/diag-binary-nested.utrace", out);

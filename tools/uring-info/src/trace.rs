@@ -32,6 +32,11 @@ struct Trace {
     lost: u32,
     events: Vec<Event>,
     threads: HashMap<u32, String>,
+    /// CLOCK_MONOTONIC now, when the process that wrote the file still
+    /// runs with it mapped ([`live_now`]): ages are then reckoned to now,
+    /// not to the last event (a hung program's requests age while it
+    /// hangs, writing nothing).
+    now: Option<u64>,
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -66,6 +71,7 @@ fn parse(bytes: &[u8]) -> Result<Trace, String> {
         lost: 0,
         events: Vec::new(),
         threads: HashMap::new(),
+        now: None,
     };
     let mut at = 0;
     let mut regions = 0;
@@ -463,7 +469,15 @@ fn summary(t: &Trace, out: &mut String) {
         out.push('\n');
         let mut stuck: Vec<&Event> = in_flight.values().filter(|e| ring_of(e) == ring).collect();
         stuck.sort_by_key(|e| e.r.ns);
-        let _ = write!(out, "uring-trace: {name}: summary: still in flight at the ring's last event (longest waiting first):");
+        let _ = write!(
+            out,
+            "uring-trace: {name}: summary: still in flight {} (longest waiting first):",
+            if t.now.is_some() {
+                "now, the process running"
+            } else {
+                "at the ring's last event"
+            }
+        );
         if stuck.is_empty() {
             out.push_str(" none");
         }
@@ -474,9 +488,9 @@ fn summary(t: &Trace, out: &mut String) {
                 opname(e.r.opcode),
                 e.r.user_data,
                 e.r.b,
-                dur(ring_last
-                    .get(&ring)
-                    .copied()
+                dur(t
+                    .now
+                    .or_else(|| ring_last.get(&ring).copied())
                     .unwrap_or(last)
                     .saturating_sub(e.r.ns))
             );
@@ -495,11 +509,16 @@ fn summary(t: &Trace, out: &mut String) {
     for (tid, e) in &waiting {
         let _ = writeln!(
             out,
-            "uring-trace: thread {tid} ({}) sleeps in the kernel on {} for {} CQE(s) since {} before the trace's end",
+            "uring-trace: thread {tid} ({}) sleeps in the kernel on {} for {} CQE(s) since {} before {}",
             t.threads.get(tid).map_or("", String::as_str),
             ring_name(ring_of(e)),
             e.r.a,
-            dur(last.saturating_sub(e.r.ns))
+            dur(t.now.unwrap_or(last).saturating_sub(e.r.ns)),
+            if t.now.is_some() {
+                "now (the process running)"
+            } else {
+                "the trace's end"
+            }
         );
     }
 }
@@ -516,7 +535,8 @@ fn json(t: &Trace, out: &mut String) {
         );
     }
     let mut in_flight: InFlight = HashMap::new();
-    let last = t.events.last().map_or(0, |e| e.r.ns);
+    // Open slices reach now while the writer runs, else the last event.
+    let last = t.now.unwrap_or(t.events.last().map_or(0, |e| e.r.ns));
     for e in &t.events {
         let r = &e.r;
         match r.kind {
@@ -574,6 +594,32 @@ fn json(t: &Trace, out: &mut String) {
     // The array stays open, as the library's own JSON trace leaves it.
 }
 
+/// CLOCK_MONOTONIC in ns if process `pid` maps the trace file at `path`
+/// now (`/proc/PID/maps` names its inode): the writer is running, on this
+/// machine and boot, so its records' times (monotonic, [`parse`]) compare
+/// with ours. None when it has exited or its maps cannot be read.
+fn live_now(path: &str, pid: u32) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    let file = std::fs::canonicalize(path).ok()?;
+    let inode = std::fs::metadata(&file).ok()?.ino();
+    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).ok()?;
+    let maps_it = maps.lines().any(|line| {
+        let mut f = line.split_whitespace().skip(4);
+        f.next().and_then(|i| i.parse::<u64>().ok()) == Some(inode)
+            && f.next().map(std::path::Path::new) == Some(file.as_path())
+    });
+    if !maps_it {
+        return None;
+    }
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid out-parameter.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) } == 0;
+    ok.then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
+}
+
 /// `uring-info trace [--summary|--json] FILE`; the exit status.
 pub fn main(args: &[String]) -> i32 {
     let (mode, path) = match args {
@@ -592,13 +638,14 @@ pub fn main(args: &[String]) -> i32 {
             return 1;
         }
     };
-    let t = match parse(&bytes) {
+    let mut t = match parse(&bytes) {
         Ok(t) => t,
         Err(why) => {
             eprintln!("uring-info trace: {path}: {why}");
             return 1;
         }
     };
+    t.now = live_now(path, t.pid);
     let mut out = String::new();
     match mode {
         "json" => json(&t, &mut out),
