@@ -265,6 +265,12 @@ int main(int argc, char *argv[])
 			   "test \"${age:-0}\" -ge 300", path) == 0);
 	CHECK(check_system("grep -q 'sleeps in the kernel on ring 1 for 1 CQE(s) since [0-9]*ms before now' "
 			   "%s.live.txt", path) == 0);
+	/* Its JSON: the ring as a "process" named with its fd (as the
+	 * library's JSON trace), the read an open slice. */
+	CHECK(check_system("%s trace --json %s > %s.json", info, path, path) == 0);
+	CHECK(check_system("grep -q '\"name\":\"process_name\",\"pid\":1,.*\"ring 1 (fd [0-9]*)\"' %s.json "
+			   "&& grep -q '\"name\":\"READ (in flight)\",\"cat\":\"request\",\"pid\":1,' %s.json",
+			   path, path) == 0);
 	printf("stuck: the read in flight is named, with its age while the program hangs\n");
 
 	/* nested: writers interrupted by a signal handler's. */

@@ -523,23 +523,55 @@ fn summary(t: &Trace, out: &mut String) {
     }
 }
 
-/// Chrome trace-event JSON: a track per thread, a slice per request.
+/// Chrome trace-event JSON as the library's own JSON trace writes it (a
+/// "process" per ring, named with its fd; a track per thread there; a
+/// slice per request and per wait that slept in the kernel), so the same
+/// viewers and `pytools/diag/trace_timeline.py` read both.
 fn json(t: &Trace, out: &mut String) {
     out.push_str("[\n");
-    for (tid, name) in &t.threads {
-        let _ = writeln!(
-            out,
-            "{{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":{},\"tid\":{tid},\"args\":{{\"name\":\"{}\"}}}},",
-            t.pid,
-            name.replace(['"', '\\'], "_")
-        );
-    }
+    let several = t.events.iter().any(|e| e.pid != t.pid);
+    // The ring's "process" number: the ring's, or the process's and the
+    // ring's when the file holds several processes.
+    let pid_of = |e: &Event| {
+        if several {
+            u64::from(e.pid) * 256 + u64::from(e.r.ring)
+        } else {
+            u64::from(e.r.ring)
+        }
+    };
+    let mut named = std::collections::HashSet::new();
+    let mut asleep: HashMap<u32, u64> = HashMap::new();
     let mut in_flight: InFlight = HashMap::new();
     // Open slices reach now while the writer runs, else the last event.
     let last = t.now.unwrap_or(t.events.last().map_or(0, |e| e.r.ns));
     for e in &t.events {
         let r = &e.r;
+        let pid = pid_of(e);
+        if r.ring != 0 && named.insert((pid, e.tid)) {
+            let _ = writeln!(
+                out,
+                "{{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":{pid},\"tid\":{},\"args\":{{\"name\":\"{}\"}}}},",
+                e.tid,
+                t.threads
+                    .get(&e.tid)
+                    .map_or("", String::as_str)
+                    .replace(['"', '\\'], "_")
+            );
+        }
         match r.kind {
+            kind::RING | kind::CHANGED => {
+                let _ = writeln!(
+                    out,
+                    "{{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":{pid},\"tid\":0,\"args\":{{\"name\":\"{}ring {} (fd {})\"}}}},",
+                    if several {
+                        format!("process {} ", e.pid)
+                    } else {
+                        String::new()
+                    },
+                    r.ring,
+                    r.b
+                );
+            }
             kind::SQE => {
                 in_flight.insert((ring_of(e), r.user_data), *e);
             }
@@ -547,22 +579,38 @@ fn json(t: &Trace, out: &mut String) {
                 if let Some(s) = in_flight.remove(&(ring_of(e), r.user_data)) {
                     let _ = writeln!(
                         out,
-                        "{{\"ph\":\"X\",\"name\":\"{}\",\"cat\":\"request\",\"pid\":{},\"tid\":{},\"ts\":{:.3},\"dur\":{:.3},\"args\":{{\"ring\":{},\"user_data\":\"{:#x}\",\"fd\":{},\"len\":{},\"sqe_flags\":{},\"res\":{}}}}},",
+                        "{{\"ph\":\"X\",\"name\":\"{}\",\"cat\":\"request\",\"pid\":{pid},\"tid\":{},\"ts\":{:.3},\"dur\":{:.3},\"args\":{{\"opcode\":{},\"user_data\":\"{:#x}\",\"fd\":{},\"len\":{},\"sqe_flags\":{},\"res\":{},\"cqe_flags\":{}}}}},",
                         opname(s.r.opcode),
-                        t.pid,
                         s.tid,
                         s.r.ns as f64 / 1e3,
                         r.ns.saturating_sub(s.r.ns) as f64 / 1e3,
-                        r.ring,
+                        s.r.opcode,
                         r.user_data,
                         s.r.b,
                         s.r.a,
                         s.r.sqe_flags,
-                        r.b
+                        r.b,
+                        r.a
                     );
                 }
             }
+            kind::WAIT => {
+                // From the thread's going to sleep, when it did.
+                let from = asleep.remove(&e.tid).unwrap_or(r.ns);
+                let _ = writeln!(
+                    out,
+                    "{{\"ph\":\"X\",\"name\":\"wait (entered the kernel)\",\"cat\":\"enter\",\"pid\":{pid},\"tid\":{},\"ts\":{:.3},\"dur\":{:.3},\"args\":{{\"enters\":{},\"result\":{}}}}},",
+                    e.tid,
+                    from as f64 / 1e3,
+                    r.ns.saturating_sub(from) as f64 / 1e3,
+                    r.a,
+                    r.b
+                );
+            }
             kind::OVERFLOW | kind::NOT_SEEN | kind::WAITING => {
+                if r.kind == kind::WAITING {
+                    asleep.insert(e.tid, r.ns);
+                }
                 let what = match r.kind {
                     kind::OVERFLOW => "CQ overflow",
                     kind::NOT_SEEN => "CQEs not seen",
@@ -570,8 +618,7 @@ fn json(t: &Trace, out: &mut String) {
                 };
                 let _ = writeln!(
                     out,
-                    "{{\"ph\":\"i\",\"s\":\"t\",\"name\":\"{what}\",\"pid\":{},\"tid\":{},\"ts\":{:.3}}},",
-                    t.pid,
+                    "{{\"ph\":\"i\",\"s\":\"t\",\"name\":\"{what}\",\"pid\":{pid},\"tid\":{},\"ts\":{:.3}}},",
                     e.tid,
                     r.ns as f64 / 1e3
                 );
@@ -579,17 +626,32 @@ fn json(t: &Trace, out: &mut String) {
             _ => {}
         }
     }
-    // Requests never completed: open slices to the trace's end.
+    // Requests never completed, and waits never ended: open slices to the
+    // trace's end (to now while the writer runs).
     for s in in_flight.values() {
         let _ = writeln!(
             out,
-            "{{\"ph\":\"X\",\"name\":\"{} (in flight)\",\"cat\":\"in flight\",\"pid\":{},\"tid\":{},\"ts\":{:.3},\"dur\":{:.3}}},",
+            "{{\"ph\":\"X\",\"name\":\"{} (in flight)\",\"cat\":\"request\",\"pid\":{},\"tid\":{},\"ts\":{:.3},\"dur\":{:.3},\"args\":{{\"user_data\":\"{:#x}\",\"fd\":{},\"in_flight\":true}}}},",
             opname(s.r.opcode),
-            t.pid,
+            pid_of(s),
             s.tid,
             s.r.ns as f64 / 1e3,
-            last.saturating_sub(s.r.ns) as f64 / 1e3
+            last.saturating_sub(s.r.ns) as f64 / 1e3,
+            s.r.user_data,
+            s.r.b
         );
+    }
+    for e in t.events.iter().filter(|e| e.r.kind == kind::WAITING) {
+        if asleep.get(&e.tid) == Some(&e.r.ns) {
+            let _ = writeln!(
+                out,
+                "{{\"ph\":\"X\",\"name\":\"wait (asleep in the kernel)\",\"cat\":\"enter\",\"pid\":{},\"tid\":{},\"ts\":{:.3},\"dur\":{:.3}}},",
+                pid_of(e),
+                e.tid,
+                e.r.ns as f64 / 1e3,
+                last.saturating_sub(e.r.ns) as f64 / 1e3
+            );
+        }
     }
     // The array stays open, as the library's own JSON trace leaves it.
 }
