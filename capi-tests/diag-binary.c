@@ -12,6 +12,9 @@
  * - wrapped: with LIBURING_TRACE_MAX=64k the file is a ring of blocks; a
  *   run of 20000 NOPs leaves the newest: the last request is there, the
  *   first is not, and the summary says it is a flight recorder.
+ * - crashed: a read in flight, then a fault (SIGSEGV) or abort(): the
+ *   process dies of the same signal as untraced, and the decoded trace
+ *   says so per ring, with the read's age reckoned to the crash.
  * - stuck: a NOP-free wait on a ring with a read of an empty pipe in
  *   flight: decoded while the program hangs (uring-info pointed at a
  *   running program's trace), the summary gives the read's and the wait's
@@ -24,6 +27,8 @@
 #include "check.h"
 
 #include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -81,6 +86,34 @@ static int stuck(void)
 	fflush(stdout);
 	io_uring_wait_cqe(&ring, &cqe);
 	return 1;
+}
+
+/* A read of a pipe nobody writes to, in flight, then a crash: a store to
+ * a page it may not write ("fault"), or abort(). No core file. */
+static int crash(int fault)
+{
+	static char buf[16];
+	struct rlimit no_core = { 0, 0 };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	volatile char *page;
+	int p[2];
+
+	CHECK(pipe(p) == 0);
+	CHECK(setrlimit(RLIMIT_CORE, &no_core) == 0);
+	check_ring_init(&ring, 8, 0);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read(sqe, p[0], buf, sizeof(buf), 0);
+	io_uring_sqe_set_data64(sqe, 0xc4a5);
+	CHECK_EQ(io_uring_submit(&ring), 1);
+	page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(page != MAP_FAILED);
+	usleep(20000);
+	if (fault)
+		page[0] = 1;
+	else
+		abort();
+	return 0;
 }
 
 static struct io_uring handler_ring;
@@ -206,6 +239,10 @@ int main(int argc, char *argv[])
 		return stuck();
 	if (argc == 2 && !strcmp(argv[1], "nested"))
 		return nested();
+	if (argc == 2 && !strcmp(argv[1], "fault"))
+		return crash(1);
+	if (argc == 2 && !strcmp(argv[1], "abort"))
+		return crash(0);
 	if (check_setup_flags_supported(4, 0) < 0)
 		SKIP("io_uring is not available here");
 	out = check_env_or_skip("CAPI_OUT");
@@ -272,6 +309,32 @@ int main(int argc, char *argv[])
 			   "&& grep -q '\"name\":\"READ (in flight)\",\"cat\":\"request\",\"pid\":1,' %s.json",
 			   path, path) == 0);
 	printf("stuck: the read in flight is named, with its age while the program hangs\n");
+
+	/* crashed: the process dies of the same signal as untraced, and the
+	 * read still in flight is reckoned to the crash (20 ms after it). */
+	{
+		static const struct {
+			const char *mode;
+			int sig;
+			const char *name;
+		} crashes[] = { { "fault", SIGSEGV, "SIGSEGV" }, { "abort", SIGABRT, "SIGABRT" } };
+		unsigned k;
+
+		for (k = 0; k < sizeof(crashes) / sizeof(crashes[0]); k++) {
+			snprintf(path, sizeof(path), "%s/diag-binary-%s.utrace", out, crashes[k].mode);
+			unlink(path);
+			CHECK(check_system("env -u LIBURING_CHECK -u LIBURING_DEBUG -u LIBURING_TRACE_MAX "
+					   "LIBURING_TRACE=%s %s %s 2>/dev/null; test $? -eq %d",
+					   path, self, crashes[k].mode, 128 + crashes[k].sig) == 0);
+			CHECK(check_system("%s trace %s > %s.txt", info, path, path) == 0);
+			CHECK(check_system("grep -q 'ring 1 (fd [0-9]*): the process got fatal signal %d (%s)$' %s.txt",
+					   crashes[k].sig, crashes[k].name, path) == 0);
+			CHECK(check_system("age=$(sed -n 's/.*still in flight when the process got fatal signal %d "
+					   "(%s).* READ user_data=0xc4a5 fd=[0-9]* age \\([0-9]*\\)ms;.*/\\1/p' %s.txt); "
+					   "test \"${age:-0}\" -ge 20", crashes[k].sig, crashes[k].name, path) == 0);
+			printf("crashed (%s): died of it, the read's age reckoned to it\n", crashes[k].name);
+		}
+	}
 
 	/* nested: writers interrupted by a signal handler's. */
 	snprintf(path, sizeof(path), "%s/diag-binary-nested.utrace", out);

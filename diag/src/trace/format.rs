@@ -139,8 +139,11 @@ pub mod kind {
     /// The process is exiting with the ring never torn down: a = SQEs
     /// prepared and never submitted (when the ring could still be read).
     pub const AT_EXIT: u8 = 11;
+    /// The process got a fatal signal (a = its number) and dies of it: the
+    /// ring's last record.
+    pub const SIGNAL: u8 = 12;
     /// The last kind a reader of this version knows.
-    pub const LAST: u8 = AT_EXIT;
+    pub const LAST: u8 = SIGNAL;
 }
 
 /// 64-bit FNV-1a over `bytes` (the region head's digest).

@@ -217,6 +217,19 @@ fn res_text(res: i32) -> String {
     }
 }
 
+/// A fatal signal's number and name.
+fn signal_name(sig: u32) -> String {
+    let name = match sig as i32 {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGILL => "SIGILL",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGABRT => "SIGABRT",
+        _ => return sig.to_string(),
+    };
+    format!("{sig} ({name})")
+}
+
 fn dur(ns: u64) -> String {
     if ns >= 10_000_000_000 {
         format!("{}s", ns / 1_000_000_000)
@@ -331,6 +344,9 @@ fn text(t: &Trace, out: &mut String) {
                 fds.insert(ring_of(e), r.b);
             }
             kind::AT_EXIT => out.push_str("still set up at process exit"),
+            kind::SIGNAL => {
+                let _ = write!(out, "the process got fatal signal {}", signal_name(r.a));
+            }
             _ => {}
         }
         out.push('\n');
@@ -363,6 +379,7 @@ fn summary(t: &Trace, out: &mut String) {
     let mut counts: HashMap<RingKey, [u64; 4]> = HashMap::new();
     let mut waiting: HashMap<u32, Event> = HashMap::new();
     let mut unsubmitted: HashMap<RingKey, u32> = HashMap::new();
+    let mut signalled: HashMap<RingKey, u32> = HashMap::new();
     // A plain submit call (one enter that consumed its SQEs) has no record
     // of its own: its SQE records share a thread and a time.
     let calls: std::collections::HashSet<(RingKey, u32, u64)> = t
@@ -416,6 +433,9 @@ fn summary(t: &Trace, out: &mut String) {
             }
             kind::EXIT => {
                 unsubmitted.insert(ring_of(e), r.a);
+            }
+            kind::SIGNAL => {
+                signalled.insert(ring_of(e), r.a);
             }
             _ => {}
         }
@@ -473,9 +493,11 @@ fn summary(t: &Trace, out: &mut String) {
             out,
             "uring-trace: {name}: summary: still in flight {} (longest waiting first):",
             if t.now.is_some() {
-                "now, the process running"
+                "now, the process running".to_owned()
+            } else if let Some(sig) = signalled.get(&ring) {
+                format!("when the process got fatal signal {}", signal_name(*sig))
             } else {
-                "at the ring's last event"
+                "at the ring's last event".to_owned()
             }
         );
         if stuck.is_empty() {
@@ -607,14 +629,15 @@ fn json(t: &Trace, out: &mut String) {
                     r.b
                 );
             }
-            kind::OVERFLOW | kind::NOT_SEEN | kind::WAITING => {
+            kind::OVERFLOW | kind::NOT_SEEN | kind::WAITING | kind::SIGNAL => {
                 if r.kind == kind::WAITING {
                     asleep.insert(e.tid, r.ns);
                 }
                 let what = match r.kind {
-                    kind::OVERFLOW => "CQ overflow",
-                    kind::NOT_SEEN => "CQEs not seen",
-                    _ => "waits in the kernel",
+                    kind::OVERFLOW => "CQ overflow".to_owned(),
+                    kind::NOT_SEEN => "CQEs not seen".to_owned(),
+                    kind::SIGNAL => format!("fatal signal {}", signal_name(r.a)),
+                    _ => "waits in the kernel".to_owned(),
                 };
                 let _ = writeln!(
                     out,
