@@ -390,12 +390,29 @@ fn emit(out: &mut String, h: &Helper) {
             comment(out, &format!("@{}: {}", p.name, p.meaning));
         }
     }
+    // A helper ahead of liburing is _LOCAL_INLINE, which src/ffi.c does not
+    // redefine: liburing-ffi gets no symbol for it.
+    let linkage = match h.ahead {
+        Some(a) => {
+            out.push_str(" *\n");
+            comment(
+                out,
+                &format!(
+                    "Ahead of liburing (no release has it yet): header-only, liburing-ffi \
+                     does not export it. Needs Linux {}.{}.",
+                    a.kernel.0, a.kernel.1
+                ),
+            );
+            "_LOCAL_INLINE"
+        }
+        None => "IOURINGINLINE",
+    };
     out.push_str(" */\n");
     if let Some(m) = h.only_if {
         writeln!(out, "#ifdef {m}").unwrap();
     }
     let rendered: Vec<String> = params.iter().map(c_param).collect();
-    prototype(out, &format!("IOURINGINLINE void {}", h.name), &rendered);
+    prototype(out, &format!("{linkage} void {}", h.name), &rendered);
     out.push_str("{\n");
     for (name, op, value) in c_stores(h) {
         writeln!(out, "\tsqe->{name} {op} {value};").unwrap();
@@ -431,6 +448,24 @@ pub(crate) fn generate() -> String {
     }
     out.push_str("\n#endif /* LIBURING_PREP_H */\n");
     out
+}
+
+/// A helper ahead of liburing states the release of the kernel interface it
+/// sets as the uapi release table has it.
+#[test]
+fn ahead_helpers_state_the_kernel_release_of_the_uapi_table() {
+    let mut ahead = 0;
+    for h in HELPERS {
+        let Some(a) = h.ahead else { continue };
+        ahead += 1;
+        if let Some(name) = a.release_of {
+            let row = uring_uapi::releases::rows()
+                .find(|r| r.name == name)
+                .unwrap_or_else(|| panic!("{}: {name} is not in the release table", h.name));
+            assert_eq!(row.since, Some(a.kernel), "{}: {name}", h.name);
+        }
+    }
+    assert!(ahead >= 2, "only {ahead} helpers ahead of liburing");
 }
 
 #[test]
