@@ -164,7 +164,7 @@ static void write_stream(void)
 	void *buf = NULL;
 	int fd, res = 0, ret;
 
-	if (!ENV_HAS_PART("write-stream", "root"))
+	if (!ENV_HAS_PART("write-stream", "loop"))
 		return;
 	fd = loop_device();
 	CHECK(posix_memalign(&buf, 4096, 4096) == 0);
