@@ -32,6 +32,16 @@
 
 #include "env-facts.h"
 
+/* The kernel's NOP flags that the probes below ask for (Linux 6.13 and
+ * 6.16): the tests are also built against liburing 2.15's headers, which
+ * lack them, and the probe asks the kernel, not the headers. */
+#ifndef IORING_NOP_FILE
+#define IORING_NOP_FILE (1U << 1)
+#endif
+#ifndef IORING_NOP_TW
+#define IORING_NOP_TW (1U << 4)
+#endif
+
 #define CHECK_EXIT_SKIP 77
 
 /* ------------------------------------------------------------------ */
