@@ -30,6 +30,7 @@ impl Errno {
     pub const EFAULT: Errno = Errno::new(libc::EFAULT);
     pub const EOPNOTSUPP: Errno = Errno::new(libc::EOPNOTSUPP);
     pub const EEXIST: Errno = Errno::new(libc::EEXIST);
+    pub const EMFILE: Errno = Errno::new(libc::EMFILE);
     #[cfg(test)]
     pub const ENOENT: Errno = Errno::new(libc::ENOENT);
     pub const EOVERFLOW: Errno = Errno::new(libc::EOVERFLOW);
@@ -175,24 +176,18 @@ pub unsafe fn io_uring_enter2(
     check(r).map(|v| v as i32)
 }
 
-/// A result as the kernel's `int`: the value, or the negated errno.
+/// Whether the kernel's answer `r` is the error `e`, compared as the `int`
+/// it was made from (the value, or `-errno`): one compare, as liburing's.
+/// `matches!(r, Err(e))` says the same (a value is never in the error
+/// range) but first works out which of the two `r` is: 4 more instructions
+/// on the first attempt of `io_uring_register_files` (x86-64).
 #[inline(always)]
-pub fn to_int(r: SysResult<i32>) -> i32 {
-    match r {
+pub fn failed_with(r: &SysResult<i32>, e: Errno) -> bool {
+    let raw = match *r {
         Ok(v) => v,
-        Err(e) => e.neg(),
-    }
-}
-
-/// The inverse of [`to_int`] for a kernel `int` result (`-4095..=-1` is
-/// an error, as [`check`] reads the raw return).
-#[inline(always)]
-pub fn from_int(r: i32) -> SysResult<i32> {
-    if (-4095..0).contains(&r) {
-        Err(Errno::from_neg(r))
-    } else {
-        Ok(r)
-    }
+        Err(x) => x.neg(),
+    };
+    raw == e.neg()
 }
 
 /// `io_uring_register(2)`.

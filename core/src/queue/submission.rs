@@ -11,7 +11,7 @@ use crate::geometry::sqe_shift;
 use crate::hint::cold_path;
 use crate::observe::{Watch, Watched};
 use crate::ring::LiveRing;
-use crate::syscall::{Errno, SysResult, KERNEL_SIGSET_BYTES};
+use crate::syscall::{SysResult, KERNEL_SIGSET_BYTES};
 use crate::uapi::{
     io_uring_sqe, IORING_ENTER_GETEVENTS, IORING_ENTER_SQ_WAIT, IORING_ENTER_SQ_WAKEUP,
     IORING_SETUP_SQPOLL, IORING_SETUP_SQ_REWIND, IORING_SQ_NEED_WAKEUP,
@@ -124,15 +124,14 @@ fn submit_as<W: Watch>(ring: LiveRing<W>, wait_nr: u32, getevents: bool) -> SysR
     let n = flush_sq(ring.unwatched());
     match ring.watch().watched() {
         None => submit_flushed(ring.unwatched(), n, wait_nr, getevents),
-        Some(w) => from_code(submit_reported(ring.unwatched(), w, n, wait_nr, getevents)),
+        Some(w) => submit_reported(ring.unwatched(), w, n, wait_nr, getevents),
     }
 }
 
 /// [`submit_as`] under an observer, out of line and cold: the same work,
-/// counting its enters, then the report, in liburing's encoding (the C
-/// entry point's result) so that the report is the last call. The clock is
-/// read (and held across the enter) only in a copy of its own, for an
-/// observer that wants call times.
+/// counting its enters, then the report. The clock is read (and held
+/// across the enter) only in a copy of its own, for an observer that wants
+/// call times.
 #[cold]
 #[inline(never)]
 fn submit_reported(
@@ -141,7 +140,7 @@ fn submit_reported(
     submitted: u32,
     wait_nr: u32,
     getevents: bool,
-) -> i32 {
+) -> SysResult<u32> {
     if w.timed() {
         return submit_reported_timed(ring, w, submitted, wait_nr, getevents);
     }
@@ -156,7 +155,7 @@ fn submit_reported_timed(
     submitted: u32,
     wait_nr: u32,
     getevents: bool,
-) -> i32 {
+) -> SysResult<u32> {
     submit_reported_at(ring, w, submitted, wait_nr, getevents, w.clock())
 }
 
@@ -168,39 +167,12 @@ fn submit_reported_at(
     wait_nr: u32,
     getevents: bool,
     entered_ns: u64,
-) -> i32 {
+) -> SysResult<u32> {
     let (r, enters) = submit_flushed_counted(ring, submitted, wait_nr, getevents);
     let reaped = wait_nr != 0 || getevents;
     // SAFETY: the live ring of the submit call this thread is in.
-    unsafe {
-        w.submitted(
-            ring.as_non_null(),
-            reaped,
-            liburing_code(&r),
-            enters,
-            entered_ns,
-        )
-    }
-}
-
-/// A result in liburing's encoding (count or `-errno`), as an observer is
-/// told it.
-#[inline]
-fn liburing_code(r: &SysResult<u32>) -> i32 {
-    match r {
-        Ok(n) => *n as i32,
-        Err(e) => e.neg(),
-    }
-}
-
-/// A result in liburing's encoding, back as a result.
-#[inline(always)]
-fn from_code(code: i32) -> SysResult<u32> {
-    if code < 0 {
-        Err(Errno::from_neg(code))
-    } else {
-        Ok(code as u32)
-    }
+    unsafe { w.submitted(ring.as_non_null(), reaped, r, enters, entered_ns) };
+    r
 }
 
 /// The decision to enter (the same as liburing's, laid out for the hot
