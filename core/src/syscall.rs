@@ -21,18 +21,12 @@ impl Errno {
     pub const EINVAL: Errno = Errno::new(libc::EINVAL);
     pub const ENOMEM: Errno = Errno::new(libc::ENOMEM);
     pub const EAGAIN: Errno = Errno::new(libc::EAGAIN);
-    #[cfg(test)]
-    pub const EBUSY: Errno = Errno::new(libc::EBUSY);
     pub const ETIME: Errno = Errno::new(libc::ETIME);
-    #[cfg(test)]
-    pub const ENXIO: Errno = Errno::new(libc::ENXIO);
     pub const EBADF: Errno = Errno::new(libc::EBADF);
     pub const EFAULT: Errno = Errno::new(libc::EFAULT);
     pub const EOPNOTSUPP: Errno = Errno::new(libc::EOPNOTSUPP);
     pub const EEXIST: Errno = Errno::new(libc::EEXIST);
     pub const EMFILE: Errno = Errno::new(libc::EMFILE);
-    #[cfg(test)]
-    pub const ENOENT: Errno = Errno::new(libc::ENOENT);
     pub const EOVERFLOW: Errno = Errno::new(libc::EOVERFLOW);
 
     /// The errno value `errno` (positive, as `errno.h` names it).
