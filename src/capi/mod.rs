@@ -3,8 +3,10 @@
 //!
 //! Each entry point turns its pointers into what the core takes, once, here:
 //! a ring the caller keeps using becomes a [`LiveRing`](crate::ring::LiveRing) through
-//! `live_ring!` or `observed!` (the places the C caller's promise about
-//! `ring` is taken; a null ring returns the entry's error value),
+//! `live_ring!` or `observed!`, a ring the call rewrites (no other call on
+//! it meanwhile) a `&mut io_uring` through `exclusive_ring!` (the places the
+//! C caller's promise about `ring` is taken; a null ring returns the entry's
+//! error value),
 //! out-parameters that may be uninitialised are only written, and results
 //! become `-errno`.
 //!
@@ -26,6 +28,24 @@ macro_rules! live_ring {
     };
     ($ring:expr) => {
         live_ring!($ring, $crate::capi::NULL_ARGUMENT)
+    };
+}
+
+/// `ring` as `&mut io_uring`, or `return $fail` (default [`NULL_ARGUMENT`])
+/// when null: only for the calls that rewrite the ring struct (teardown,
+/// resize, ring-fd and registration changes, `set_iowait`), which
+/// liburing's contract runs with no other call on the ring in flight.
+macro_rules! exclusive_ring {
+    ($ring:expr, $fail:expr) => {
+        // SAFETY: the C caller passes null or a valid, initialised `struct
+        // io_uring` that no other call uses meanwhile (see above).
+        match unsafe { $ring.as_mut() } {
+            Some(r) => r,
+            None => return $fail,
+        }
+    };
+    ($ring:expr) => {
+        exclusive_ring!($ring, $crate::capi::NULL_ARGUMENT)
     };
 }
 

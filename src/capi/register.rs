@@ -41,20 +41,6 @@ pub struct iovec {
 const _: () = assert!(size_of::<iovec>() == size_of::<libc::iovec>());
 const _: () = assert!(align_of::<iovec>() == align_of::<libc::iovec>());
 
-/// `ring` as `&mut io_uring`, or `return -EINVAL` when null: only for the
-/// calls that rewrite the ring struct, which liburing's contract runs with
-/// no other call on the ring in flight.
-macro_rules! exclusive_ring {
-    ($ring:expr) => {
-        // SAFETY: the C caller passes null or a valid, initialised `struct
-        // io_uring` that no other call uses meanwhile (see above).
-        match unsafe { $ring.as_mut() } {
-            Some(r) => r,
-            None => return NULL_ARGUMENT,
-        }
-    };
-}
-
 // ---------------------------------------------------------------------------
 // Files
 // ---------------------------------------------------------------------------

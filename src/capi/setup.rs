@@ -539,11 +539,7 @@ pub unsafe extern "C" fn io_uring_free_probe(probe: *mut io_uring_probe) {
 /// updates: no other call may use the ring meanwhile (as in liburing).
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_set_iowait(ring: *mut io_uring, enable_iowait: bool) -> c_int {
-    // SAFETY: the caller guarantees `ring` is null or valid and ours alone
-    // for the call.
-    let Some(ring) = (unsafe { ring.as_mut() }) else {
-        return NULL_ARGUMENT;
-    };
+    let ring = exclusive_ring!(ring);
     ret_int(setup::set_iowait(ring, enable_iowait).map(|()| 0))
 }
 
