@@ -4,7 +4,8 @@
 //! and the ring-walking inline helpers of `liburing.h`). One file per side:
 //! [`submission`] (the SQ, submitting), [`completion`] (the CQ, peeking),
 //! [`waiting`] (waits, their timeouts and the fallbacks for kernels without
-//! `IORING_FEAT_EXT_ARG`); entering the kernel, which all three do, is here.
+//! `IORING_FEAT_EXT_ARG`); entering the kernel, which all three do, and the
+//! SQ flags word, which both the SQ and the CQ side read, are here.
 //!
 //! Every function takes the ring as a [`LiveRing`]: the submit path and the
 //! wait path may run on two threads at once, so neither holds a reference
@@ -18,10 +19,12 @@
 
 use core::ffi::c_void;
 use core::mem::MaybeUninit;
+use core::ptr;
+use core::sync::atomic::Ordering;
 
 use crate::ring::LiveRing;
-use crate::syscall::{self, SysResult};
-use crate::uapi::io_uring_cqe;
+use crate::syscall::{self, SysResult, KERNEL_SIGSET_BYTES};
+use crate::uapi::{io_uring_cqe, IORING_ENTER_GETEVENTS};
 
 mod completion;
 mod submission;
@@ -31,12 +34,13 @@ pub use completion::{
     cq_advance, cq_ready, cqe_slots, peek_batch_cqe, peek_cqe, LIBURING_UDATA_TIMEOUT,
 };
 pub use submission::{
-    flush_sq, get_events, get_sqe, sqring_wait, submit, submit_and_get_events, submit_and_wait,
+    flush_sq, get_sqe, sqring_wait, submit, submit_and_get_events, submit_and_wait,
 };
 pub use waiting::{
     get_cqe, submit_and_wait_min_timeout, submit_and_wait_reg, submit_and_wait_timeout,
     wait_cqe_timeout_waited, wait_cqes_min_timeout, wait_cqes_waited, Waited,
 };
+
 /// A CQE pointer handed back through a C out-parameter (`struct io_uring_cqe
 /// **`), which callers typically leave uninitialised.
 pub type CqeOut = MaybeUninit<*mut io_uring_cqe>;
@@ -69,6 +73,23 @@ fn enter(
         )
     }?;
     Ok(n as u32)
+}
+
+/// The kernel's `IORING_SQ_*` flags. Relaxed: only a hint to enter.
+#[inline(always)]
+fn load_sq_flags(ring: LiveRing) -> u32 {
+    ring.sq_kflags().load(Ordering::Relaxed)
+}
+
+/// `io_uring_get_events`: enters with `IORING_ENTER_GETEVENTS` only, which
+/// runs pending task work and flushes overflowed CQEs.
+pub fn get_events(ring: LiveRing) -> SysResult<u32> {
+    let flags = IORING_ENTER_GETEVENTS | ring.enter_flags();
+    // Costs no instruction; it only keeps the fd's load after the flags',
+    // so the fd is loaded straight into its argument register instead of
+    // a temporary while the ring pointer is still needed.
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    enter(ring, 0, 0, flags, ptr::null(), KERNEL_SIGSET_BYTES)
 }
 
 #[cfg(test)]

@@ -5,8 +5,7 @@
 use core::ptr::null_mut;
 use core::sync::atomic::Ordering;
 
-use super::submission::{get_events, load_sq_flags};
-use super::CqeOut;
+use super::{get_events, load_sq_flags, CqeOut};
 use crate::geometry::cqe_shift;
 use crate::ring::LiveRing;
 use crate::structs::int_flags;

@@ -6,7 +6,7 @@ use core::ptr::{self, addr_of_mut, null_mut};
 use core::sync::atomic::{fence, Ordering};
 
 use super::completion::cq_needs_enter;
-use super::enter;
+use super::{enter, load_sq_flags};
 use crate::geometry::sqe_shift;
 use crate::hint::cold_path;
 use crate::observe::{Watch, Watched};
@@ -21,12 +21,6 @@ use crate::uapi::{
 #[inline(always)]
 pub(super) fn load_sq_head(ring: LiveRing) -> u32 {
     ring.sq_khead().load(Ordering::Acquire)
-}
-
-/// The kernel's `IORING_SQ_*` flags. Relaxed: only a hint to enter.
-#[inline(always)]
-pub(super) fn load_sq_flags(ring: LiveRing) -> u32 {
-    ring.sq_kflags().load(Ordering::Relaxed)
 }
 
 /// Whether `submit` pending SQEs require `io_uring_enter`: always without
@@ -230,17 +224,6 @@ pub fn submit_and_wait<W: Watch>(ring: LiveRing<W>, wait_nr: u32) -> SysResult<u
 #[inline]
 pub fn submit_and_get_events<W: Watch>(ring: LiveRing<W>) -> SysResult<u32> {
     submit_as(ring, 0, true)
-}
-
-/// `io_uring_get_events`: enters with `IORING_ENTER_GETEVENTS` only, which
-/// runs pending task work and flushes overflowed CQEs.
-pub fn get_events(ring: LiveRing) -> SysResult<u32> {
-    let flags = IORING_ENTER_GETEVENTS | ring.enter_flags();
-    // Costs no instruction; it only keeps the fd's load after the flags',
-    // so the fd is loaded straight into its argument register instead of
-    // a temporary while the ring pointer is still needed.
-    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
-    enter(ring, 0, 0, flags, ptr::null(), KERNEL_SIGSET_BYTES)
 }
 
 /// `__io_uring_sqring_wait`: sleeps until the SQPOLL thread frees SQ space.

@@ -2,7 +2,7 @@
 //! Round trips against the running kernel. Rings come from the real
 //! setup code; SQEs are filled by hand (the prep helpers are C inlines).
 use super::completion::load_cq_head;
-use super::submission::{load_sq_flags, load_sq_head, submit_flushed_counted};
+use super::submission::{load_sq_head, submit_flushed_counted};
 use super::*;
 use crate::structs::int_flags;
 use crate::structs::io_uring;
