@@ -43,6 +43,13 @@ LDFLAGS  ?=
 # the C parts are instrumented: liburing-ffi's helpers, examples, C tests.
 SANITIZE ?=
 SANITIZE_FLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -g)
+# With AddressSanitizer the library itself also checks, at submit, what each
+# SQE points at, as liburing's sanitizer build (core/src/sanitize.rs); the
+# choice is remembered beside cargo's output (uring-rs-features), so
+# switching rebuilds the library.
+comma := ,
+RUST_FEATURES := $(if $(filter address,$(subst $(comma), ,$(SANITIZE))),uring-rs/sanitize)
+LIB_SANITIZE_FLAGS := $(if $(RUST_FEATURES),$(SANITIZE_FLAGS))
 # V=1 prints every command in full, as liburing's; cargo then shows its rustc
 # command lines too.
 CARGO_OUTPUT := $(if $(filter-out 0,$(V)),--verbose,--quiet)
@@ -115,7 +122,7 @@ HEADERS  := $(shell find include -name '*.h')
 .PHONY: all lib ffi diag headers check-headers install install-strip uninstall test unit-test lint capi-tests \
 	liburing-tests stage clean check-symbols bench bench-calls check-licence abi-assert bench-smoke check-differential fuzz fuzz-short \
 	runtests examples distclean check-debian \
-	check-sanitize python-tests
+	check-sanitize check-sanitizer-build python-tests
 
 all: lib ffi diag $(BUILD)/liburing.pc $(BUILD)/liburing-ffi.pc $(URING_INFO) man
 
@@ -136,9 +143,16 @@ $(URING_INFO): $(RUST_SRC) $(shell find tools/uring-info -name '*.rs') tools/uri
 
 # The library (uring-rs) and the diagnostics object (uring-diag), in one
 # cargo run.
-$(RUST_A) $(DIAG_RUST_A) &: $(RUST_SRC)
+$(RUST_A) $(DIAG_RUST_A) &: $(RUST_SRC) $(CARGO_TARGET_DIR)/uring-rs-features
 	$(CARGO) build --release $(CARGO_OUTPUT) -p uring-rs -p uring-diag --lib \
+		$(if $(RUST_FEATURES),--features $(RUST_FEATURES)) \
 		$(if $(RUST_TARGET),--target $(RUST_TARGET)) $(CARGO_BUILD_FLAGS)
+
+# Rewritten only when the library's features change.
+$(CARGO_TARGET_DIR)/uring-rs-features: FORCE
+	@mkdir -p $(CARGO_TARGET_DIR)
+	@echo '$(RUST_FEATURES)' | cmp -s - $@ || echo '$(RUST_FEATURES)' > $@
+FORCE:
 
 # Each library is first one relocatable object: the Rust staticlib partially
 # linked with only what liburing's functions reach (--gc-sections), then every
@@ -236,7 +250,7 @@ endif
 # rustc's cdylib would replace our version script with its own, so the
 # staticlib is relinked by the C compiler: versioned symbols, nothing else.
 $(LIB_SO): $(BUILD)/liburing.o src/liburing.map Makefile
-	$(CC) $(CFLAGS) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing.o \
+	$(CC) $(CFLAGS) $(LIB_SANITIZE_FLAGS) $(SO_LDFLAGS) -o $@ $(BUILD)/liburing.o \
 		-Wl,--version-script=src/liburing.map -Wl,-soname,liburing.so.2 $(LDFLAGS)
 	ln -sf liburing.so.$(VERSION) $(BUILD)/liburing.so.2
 	ln -sf liburing.so.$(VERSION) $(BUILD)/liburing.so
@@ -299,8 +313,9 @@ DIAG_A  := $(BUILD)/liburing-diag.a
 $(BUILD)/uring-rs/liburing-diag.o: $(DIAG_RUST_A) diag/liburing-diag.map Makefile
 	$(call relink_object,$@,diag/liburing-diag.map,,$(DIAG_RUST_A),$(STATIC_ATTACH_SECTION))
 
+# (In the sanitizer build the object's copy of the core refers to ASan too.)
 $(DIAG_SO): $(BUILD)/uring-rs/liburing-diag.o diag/liburing-diag.map
-	$(CC) $(CFLAGS) $(SO_LDFLAGS) -o $@ $< -Wl,--version-script=diag/liburing-diag.map $(LDFLAGS)
+	$(CC) $(CFLAGS) $(LIB_SANITIZE_FLAGS) $(SO_LDFLAGS) -o $@ $< -Wl,--version-script=diag/liburing-diag.map $(LDFLAGS)
 
 $(BUILD)/liburing-diag-static.o: $(DIAG_RUST_A) diag/liburing-diag.map Makefile
 	$(call relink_object,$@,diag/liburing-diag.map,,$(DIAG_RUST_A),)
@@ -496,6 +511,18 @@ python-tests:
 # SANITIZE_ARGS=--all runs every test.
 check-sanitize: stage
 	python3 -m pytools.suite.sanitize --stage $(abspath $(STAGE)) $(SANITIZE_ARGS)
+
+# The sanitizer build's own checks (core/src/sanitize.rs): the library built
+# as `./configure --enable-sanitizer` builds it (in $(BUILD)/sanitizer, with
+# its own cargo directory), then an ASan program that submits freed memory,
+# one opcode family at a time, must be stopped at submit with ASan's report
+# (capi-tests/asan-programs/run.sh).
+SANITIZER_BUILD := $(BUILD)/sanitizer
+check-sanitizer-build:
+	$(MAKE) --no-print-directory BUILD=$(SANITIZER_BUILD) SANITIZE=address,undefined \
+		CARGO_TARGET_DIR=$(abspath $(CARGO_TARGET_DIR))/sanitizer lib
+	sh capi-tests/asan-programs/run.sh $(abspath $(SANITIZER_BUILD)) $(abspath include) \
+		$(abspath $(SANITIZER_BUILD))/asan-programs
 
 # Exactly liburing 2.15's versioned symbols, SONAME, and no dependency but libc.
 # Also: no panic path survives in the library (a panic would abort the C
@@ -814,13 +841,14 @@ check-arch:
 # KERNELS_UNIT_STRICT=0 lists failures only); report in
 # build/kernels/report.md. KERNELS="6.1 sid"
 # picks kernels. check-kernels-quick: the capi-tests (fallback and
-# policy-knobs' seccomp cases among them) on 5.10 and 6.1, no suite, no unit
-# tests (what .ci/run runs).
+# policy-knobs' seccomp cases among them) and the Rust unit tests that ask the
+# kernel, on 5.10 and 6.1, no suite (what .ci/run runs; the unit tests add
+# about 10 s a guest once their binaries are built).
 .PHONY: check-kernels check-kernels-quick check-man-kernels
 check-kernels: stage
 	sh tools/arch/vm/kernels.sh $(KERNELS)
 check-kernels-quick: stage
-	KERNELS_SUITE=none KERNELS_UNIT=0 sh tools/arch/vm/kernels.sh 5.10 6.1
+	KERNELS_SUITE=none sh tools/arch/vm/kernels.sh 5.10 6.1
 
 # The manual's checks (check-man's man/checks programs, built against ours and
 # upstream's) in the same guests, alone: no capi-tests, suite or unit tests;

@@ -36,6 +36,10 @@ static const struct corpus_case cases[] = {
 	{ "link-cancelled", "link-cancelled", 5015, NULL },
 	{ "user-data-reuse", "user-data-reuse", 5010, NULL },
 	{ "fork", "fork", 5010, NULL },
+	{ "timed-unsubmitted-wait", "unsubmitted-wait", 5011, "io_uring_wait_cqe_timeout" },
+	{ "wait-unsatisfiable", "wait-unsatisfiable", 5010, "at most 1 CQE(s) can come" },
+	{ "link-last", "link-last", 5003, "IOSQE_IO_LINK" },
+	{ "deferred-pending", "deferred-pending", 6001, "never entered the kernel" },
 };
 
 struct run {

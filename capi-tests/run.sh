@@ -99,6 +99,11 @@ fact() { # 0 when environment fact $1 holds
 	uring-sysctl)
 		[ -e /proc/sys/kernel/io_uring_disabled ] && [ -e /proc/sys/kernel/io_uring_group ] ;;
 	policy-sysctl) [ "${CAPI_POLICY_SYSCTL:-}" = 1 ] ;;
+	asan)
+		# $CC builds and runs an empty -fsanitize=address program.
+		echo 'int main(void) { return 0; }' |
+			"$CC" -fsanitize=address -x c -o "$out/asan-fact" - >/dev/null 2>&1 &&
+			"$out/asan-fact" >/dev/null 2>&1 ;;
 	nofile-4096)
 		# The hard limit, as this shell's children inherit it.
 		n=$(awk '/^Max open files/ { print $5 }' /proc/self/limits)

@@ -2,11 +2,16 @@
 /*
  * uring-info (installed into bindir) runs, as root and as an unprivileged
  * user, and the opcodes its --json report lists are exactly those
- * io_uring_get_probe() reports.
+ * io_uring_get_probe() reports. Its io-wq bound is the one a thread's first
+ * ring of 4 x CPUs entries gets. Under a small RLIMIT_MEMLOCK (as nobody,
+ * where rings are charged to it) its own probe rings must not turn into
+ * refusals: no setup flag "refused (-ENOMEM)", and the max entries line.
  */
 #include "check.h"
 
 #include <grp.h>
+#include <pthread.h>
+#include <sys/resource.h>
 
 /* Paths are built with snprintf into fixed buffers; a cut path fails later. */
 #if defined(__GNUC__) && !defined(__clang__) /* a gcc-only warning */
@@ -14,6 +19,9 @@
 #endif
 
 #define NOBODY 65534
+
+/* RLIMIT_MEMLOCK for the next run_info (0: unchanged). */
+static rlim_t memlock_limit;
 
 /* Runs uring-info with `arg`, optionally as nobody; returns its stdout. */
 static char *run_info(const char *bin, const char *arg, int as_nobody)
@@ -31,6 +39,12 @@ static char *run_info(const char *bin, const char *arg, int as_nobody)
 	if (pid == 0) {
 		dup2(pipefd[1], 1);
 		close(pipefd[0]);
+		if (memlock_limit) {
+			struct rlimit rl = { memlock_limit, memlock_limit };
+
+			if (setrlimit(RLIMIT_MEMLOCK, &rl))
+				_exit(3);
+		}
 		if (as_nobody && (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)))
 			_exit(3);
 		execl(bin, bin, arg, (char *) NULL);
@@ -45,6 +59,23 @@ static char *run_info(const char *bin, const char *arg, int as_nobody)
 	CHECKM(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s %s (nobody=%d): status %#x", bin,
 	       arg ? arg : "", as_nobody, st);
 	return buf;
+}
+
+/* The bounded io-wq workers of a thread whose first ring has 4 x CPUs entries. */
+static void *first_ring_bound(void *arg)
+{
+	unsigned *bounded = arg, workers[2] = { 0, 0 }, entries = 1;
+	struct io_uring ring;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	while (entries < 4 * (unsigned) (cpus > 0 ? cpus : 1))
+		entries <<= 1;
+	if (io_uring_queue_init(entries, &ring, 0) == 0) {
+		if (io_uring_register_iowq_max_workers(&ring, workers) == 0)
+			*bounded = workers[0];
+		io_uring_queue_exit(&ring);
+	}
+	return NULL;
 }
 
 /* The opcode numbers of the "opcodes" array of the JSON report. */
@@ -100,6 +131,19 @@ int main(void)
 	io_uring_free_probe(probe);
 	printf("%d opcodes, same as io_uring_get_probe()\n", n);
 
+	text = run_info(bin, NULL, 0);
+	if (strstr(text, "io-wq workers")) {
+		unsigned bounded = 0;
+		char want_line[64];
+		pthread_t t;
+
+		CHECK(pthread_create(&t, NULL, first_ring_bound, &bounded) == 0);
+		CHECK(pthread_join(t, NULL) == 0);
+		snprintf(want_line, sizeof(want_line), "io-wq workers   %u bounded", bounded);
+		CHECKM(bounded && strstr(text, want_line), "want \"%s\" in:\n%s", want_line, text);
+		printf("%s, as a thread's first ring of 4 x CPUs entries gets\n", want_line);
+	}
+
 	/* As an unprivileged user, from a copy nobody can execute. */
 	if (ENV_HAS_PART("nobody", "root")) {
 		snprintf(dir, sizeof(dir), "%s/uring-info-nobody", out);
@@ -112,6 +156,16 @@ int main(void)
 		CHECK(strstr(text, "CAP_SYS_ADMIN: no"));
 		json = run_info(bin, "--json", 1);
 		CHECK(strstr(json, "\"cap_sys_admin\": false"));
+	}
+
+	/* Its own probe rings under a small locked-memory limit. */
+	if (ENV_HAS_PART("small-memlock", "memlock-charged")) {
+		memlock_limit = 16384;
+		text = run_info(bin, NULL, 1);
+		memlock_limit = 0;
+		printf("---- as nobody, RLIMIT_MEMLOCK 16384\n%s", text);
+		CHECKM(!strstr(text, "refused (-ENOMEM)"), "a probe ring's ENOMEM reported as a refusal");
+		CHECK(strstr(text, "max entries"));
 	}
 	return 0;
 }

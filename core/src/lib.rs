@@ -23,6 +23,7 @@ pub mod register;
 pub mod ring;
 pub mod ring_fields;
 mod runtime;
+pub mod sanitize;
 pub mod setup;
 pub mod syscall;
 // What the unit tests of this crate and of the C boundary share to get a

@@ -96,6 +96,13 @@ pub unsafe fn register<'a, W: Watch>(
     nr_args: u32,
 ) -> SysResult<i32> {
     let ring = to.into().0;
+    // The sanitizer build checks what the kernel is handed, as liburing's
+    // does (its `do_register`).
+    #[cfg(feature = "sanitize")]
+    // SAFETY: forwarded caller guarantee: `arg` is what `opcode` reads.
+    unsafe {
+        crate::sanitize::check_register(opcode, arg, nr_args)
+    };
     match ring.watch().watched() {
         // SAFETY: forwarded caller guarantee.
         None => unsafe { register_plain(ring.unwatched(), opcode, arg, nr_args) },

@@ -171,6 +171,7 @@ static OBSERVER: Observer = Observer {
     waiting,
     register_failed,
     feature_missing,
+    submitting: None,
     timed: true,
 };
 
@@ -204,6 +205,7 @@ pub static QUIET: Observer = Observer {
     waiting: quiet_waiting,
     register_failed: quiet_register_failed,
     feature_missing: quiet_feature_missing,
+    submitting: None,
     timed: true,
 };
 

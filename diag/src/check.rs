@@ -15,7 +15,8 @@
 //! - `peek-only`: a `DEFER_TASKRUN` ring with requests in flight that the
 //!   program only peeks at, so the kernel never runs their completion work.
 //! - `unsubmitted-wait`: a wait about to sleep with nothing in flight while
-//!   SQEs taken from the SQ were never submitted: it would sleep forever.
+//!   SQEs taken from the SQ were never submitted: it would sleep forever
+//!   (a timed one would only time out, again and again).
 //! - `multishot-ended`: the same, where a multishot request ended (no
 //!   `IORING_CQE_F_MORE`) and was not armed again; if it was cancelled
 //!   (-ECANCELED) the fix named is to wait only for the CQEs still to come.
@@ -26,6 +27,13 @@
 //! - `user-data-reuse`: an SQE's `user_data` equals that of a request still
 //!   in flight (0 is ignored: a program that leaves it 0 tells none apart).
 //! - `fork`: a ring set up by one process used by a child after `fork`.
+//! - `asan-poisoned`: in a program built with `-fsanitize=address`, an SQE
+//!   that points at memory AddressSanitizer has poisoned (`check/asan.rs`).
+//! - `wait-unsatisfiable`: an untimed wait for more CQEs than the ready ones
+//!   and the requests in flight can post, nothing else able to add any
+//!   (`check/waits.rs`, which also holds the timed `unsubmitted-wait`).
+//! - `link-last`: `IOSQE_IO_LINK` on the last SQE of a submission
+//!   (`check/links.rs`).
 //!
 //! Like the trace, the checker walks the SQEs the kernel consumed and the
 //! CQEs it posted from the hooks (see `uring_core::hooks`), makes no system
@@ -36,6 +44,19 @@
 //! program consumed some inline and the kernel reused their slots), the
 //! checks that count requests in flight stop for that ring rather than
 //! guess.
+
+// `asan-poisoned`: SQE memory against AddressSanitizer, when present.
+mod asan;
+// `link-last`: a link flag on the last SQE of a submission.
+mod links;
+// `wait-unsatisfiable` and the timed `unsubmitted-wait`.
+mod waits;
+// The CQEs a ring's fdinfo lists as held back (`cq-overflow`).
+mod overflow_held;
+// Buffers taken from each provided-buffer group (`enobufs`).
+mod buf_taken;
+// `deferred-pending`: a DEFER_TASKRUN ring's work left for an owner that never enters.
+mod deferred;
 
 use core::ptr::{null_mut, NonNull};
 use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
@@ -81,6 +102,8 @@ const ENOBUFS: u32 = 1 << 5;
 const LINK: u32 = 1 << 6;
 const REUSE: u32 = 1 << 7;
 const FORK: u32 = 1 << 8;
+// (1 << 9: asan::POISONED; 1 << 10: waits::NEVER; 1 << 11: links::LAST;
+// 1 << 12: deferred::PENDING.)
 
 /// Setup flags whose rings the general walks follow (SQPOLL's consumed
 /// mark, SQEs or CQEs of two sizes or of double size).
@@ -114,6 +137,7 @@ pub fn start() -> bool {
     };
     MODE.store(mode, Ordering::Relaxed);
     find_single_threaded();
+    asan::find();
     true
 }
 
@@ -280,7 +304,20 @@ struct RingCheck {
     /// A user_data submitted while one of its value was in flight: the
     /// value, the new opcode, the old one.
     suspect: Option<(u64, u8, u8)>,
+    /// CQEs may come that the counts do not owe: a request was left
+    /// unfollowed (its CQE skipped on success), or a CQE of no request
+    /// followed arrived (another ring's message, say) (`waits.rs`).
+    uncounted: bool,
+    /// The last linked SQE seen (user_data, opcode), and whether a walk
+    /// ended with its chain still open (`links.rs`).
+    last_linked: (u64, u8),
+    link_left_open: bool,
+    /// DEFER_TASKRUN: the owner entered the kernel for completions since
+    /// its last submit (`deferred.rs`).
+    events_entered: bool,
     groups: [(u16, u32); GROUP_SLOTS],
+    /// Per buffer group, the buffers its requests' CQEs took (`buf_taken`).
+    buf_taken: [(u16, u32); buf_taken::SLOTS],
     chains: [Chain; CHAIN_SLOTS],
     /// Per bucket, a bit per slot holding a request in flight.
     occupied: [u8; BUCKETS],
@@ -592,6 +629,9 @@ fn chain_mut(c: &mut RingCheck, id: u32) -> Option<&mut Chain> {
 
 /// One SQE the kernel consumed.
 fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
+    if sqe.opcode == IORING_OP_MSG_RING {
+        waits::message_sent();
+    }
     // Chains: a member links to the next; the chain ends at the first SQE
     // without a link flag.
     let linked = sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK) != 0;
@@ -613,6 +653,9 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
             }
         }
         c.chain_pos = c.chain_pos.saturating_add(1);
+        if linked {
+            c.last_linked = (sqe.user_data, sqe.opcode);
+        }
         let id = c.cur_chain;
         if sqe.opcode == IORING_OP_LINK_TIMEOUT {
             if let Some(ch) = chain_mut(c, id) {
@@ -641,6 +684,7 @@ fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
     }
     if c.lost() || after_skip || sqe.flags & IOSQE_CQE_SKIP_SUCCESS != 0 {
         // No CQE is owed on success: not followed.
+        c.uncounted = true;
         return;
     }
     let user_data = sqe.user_data;
@@ -697,6 +741,7 @@ fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: Call) {
     }
     c.peeks_idle = 0;
     let Some(i) = find(c, cqe.user_data) else {
+        c.uncounted = true;
         return;
     };
     let Some(r) = c.reqs.get_mut(i) else {
@@ -722,14 +767,15 @@ fn on_cqe(c: &mut RingCheck, cqe: &io_uring_cqe, call: Call) {
         }
     }
     if rare {
-        buffers_and_chains(c, c.reqs[i], count, cqe.res, call);
+        buffers_and_chains(c, c.reqs[i], count, cqe.res, cqe.flags, call);
     }
 }
 
 /// The checks of a CQE whose request selected a buffer or was linked.
 #[inline(never)]
-fn buffers_and_chains(c: &mut RingCheck, r: Req, count: u32, res: i32, call: Call) {
+fn buffers_and_chains(c: &mut RingCheck, r: Req, count: u32, res: i32, flags: u32, call: Call) {
     if r.buf_select() {
+        buf_taken::note(c, r.buf_group, flags);
         enobufs(c, &r, res, call);
     }
     // A chain member sharing its user_data with another request in flight
@@ -810,6 +856,13 @@ fn enobufs(c: &mut RingCheck, r: &Req, res: i32, call: Call) {
         l.s(") failed with -ENOBUFS: provided-buffer group ")
             .u(u64::from(g))
             .s(" is empty");
+        match buf_taken::taken(c, g) {
+            Some(t) => l
+                .s(" (")
+                .u(u64::from(t))
+                .s(" buffer(s) taken from it so far, in CQEs with IORING_CQE_F_BUFFER, and none left: fewer were given back)"),
+            None => l.s(" (no buffer taken from it was seen: it was never filled, or filled too little)"),
+        };
         report(
             c,
             ENOBUFS,
@@ -894,6 +947,8 @@ static MAYBE_MULTISHOT: [bool; 256] = {
     t[IORING_OP_POLL_ADD as usize] = true;
     t[IORING_OP_READ_MULTISHOT as usize] = true;
     t[IORING_OP_TIMEOUT as usize] = true;
+    // Not multishot, but `on_sqe` must see it (`waits::message_sent`).
+    t[IORING_OP_MSG_RING as usize] = true;
     t
 };
 
@@ -931,6 +986,7 @@ fn walk_sq_rest(c: &mut RingCheck, sqes: SqeArray<'_>, mask: u32, mut pos: u32, 
         on_sqe(c, &sqe);
         pos = pos.wrapping_add(1);
     }
+    links::submission_ends(c);
     c.cur_chain = 0;
 }
 
@@ -1107,6 +1163,7 @@ fn walk_sq(c: &mut RingCheck, sq: SubmitSide<'_>) {
         pos = pos.wrapping_add(if mixed && big { 2 } else { 1 });
     }
     // A chain does not run on past the SQEs of one submission.
+    links::submission_ends(c);
     c.cur_chain = 0;
 }
 
@@ -1166,17 +1223,25 @@ fn overflow(c: &mut RingCheck, call: Call, dropped: Option<u32>) {
     if !wants(c, OVERFLOW) {
         return;
     }
+    let held = match dropped {
+        Some(_) => None,
+        None => overflow_held::held_back(ring_fd_now(c)),
+    };
     let mut l = head(c, "cq-overflow", call);
-    match dropped {
-        Some(n) => l.s("the CQ overflowed: the kernel dropped ").u(u64::from(n)).s(" CQEs"),
-        None => l.s("the CQ overflowed: the kernel holds back CQEs for want of room (IORING_SQ_CQ_OVERFLOW)"),
+    match (dropped, held) {
+        (Some(n), _) => l.s("the CQ overflowed: the kernel dropped ").u(u64::from(n)).s(" CQEs, which are lost"),
+        (None, Some(n)) => l
+            .s("the CQ overflowed: the kernel holds back ")
+            .u(u64::from(n))
+            .s(" CQE(s) for want of room (IORING_SQ_CQ_OVERFLOW; CqOverflowList of the ring's fdinfo)"),
+        (None, None) => l.s("the CQ overflowed: the kernel holds back CQEs for want of room (IORING_SQ_CQ_OVERFLOW)"),
     };
     report(
         c,
         OVERFLOW,
         l,
         "CQEs are taken off the CQ only when marked seen (io_uring_cqe_seen / io_uring_cq_advance); kept back, they fill it, the kernel must stash further completions (slow, memory-bound) or drop them, and a program waiting for a dropped one waits forever",
-        "mark every CQE seen once handled, reap before submitting more than the CQ holds, or set up a larger CQ (IORING_SETUP_CQSIZE)",
+        "mark every CQE seen once handled; the held-back CQEs then move into the CQ at the next call that enters the kernel for completions (io_uring_get_events flushes them without waiting); reap before submitting more than the CQ holds, or set up a larger CQ (IORING_SETUP_CQSIZE)",
     );
 }
 
@@ -1313,6 +1378,7 @@ pub fn ring_exit(ring: &io_uring, caller: Caller) {
     with_ring(core::ptr::from_ref(ring) as usize, |c| {
         c.caller = caller as usize;
         walk_cq(c, cq, Call::Exit);
+        deferred::at_end(c, Call::Exit);
     });
     drop(remove(core::ptr::from_ref(ring) as usize));
 }
@@ -1396,6 +1462,23 @@ pub extern "C" fn submitted_hook(
     submitted(sq, cq, result, enters, caller);
 }
 
+/// Whether the observer must tell [`submitting`] (ASan is in the process).
+pub fn looks_at_sqes() -> bool {
+    checking() && asan::present()
+}
+
+/// A submit call is about to hand its SQEs to the kernel: the checks that
+/// must come first (`asan-poisoned`).
+pub extern "C" fn submitting(sq: SubmitSide<'_>, caller: Caller) {
+    let Some(mut out) = CheckedOut::take(sq.id() as usize) else {
+        return;
+    };
+    let c = out.rec();
+    c.caller = caller as usize;
+    asan::check_pending(c, sq, Call::Submit);
+    out.put_back();
+}
+
 /// The ring's CQ view in a submit call, whether or not the call reaped.
 #[inline(always)]
 fn complete_side(sq: SubmitSide<'_>) -> Option<CompleteSide<'_>> {
@@ -1427,10 +1510,13 @@ fn submitted_general(
         c.owner_from_enable = true;
     }
     walk_sq_fast(c, sq);
+    links::report_open(c, call);
     submitted_cq(c, sq, call);
     // The peek streak is counted (and read) on DEFER_TASKRUN rings only.
     if c.flags & IORING_SETUP_DEFER_TASKRUN != 0 {
-        if enters != 0 && matches!(call, Call::SubmitWait) {
+        let entered_for_events = enters != 0 && matches!(call, Call::SubmitWait);
+        deferred::submitted(c, entered_for_events, result);
+        if entered_for_events {
             // Entered to get events: the kernel ran the ring's task work.
             c.peeks_idle = 0;
         } else {
@@ -1446,6 +1532,7 @@ fn submitted_general(
 #[inline(never)]
 fn resume_sqes(mut out: CheckedOut, sq: SubmitSide<'_>, call: Call, pos: u32, to: u32) {
     walk_sq_rest(out.rec(), sq.plain_sqes(), sq.sq_mask(), pos, to);
+    links::report_open(out.rec(), call);
     resume_cq(out, sq, call);
 }
 
@@ -1511,6 +1598,7 @@ pub fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32, caller: Caller) {
         common(c, call);
         eexist(c, call, result);
         walk_cq_fast(c, cq, call);
+        deferred::reaped(c, enters, result);
         if enters != 0 {
             c.peeks_idle = 0;
             return;
@@ -1558,7 +1646,19 @@ pub fn waiting(cq: CompleteSide<'_>, wait_nr: u32, timed: bool, caller: Caller) 
         common(c, call);
         walk_cq_fast(c, cq, call);
         let ready = cq.cq_ktail().wrapping_sub(cq.cq_khead());
-        if timed || c.lost() || c.in_flight != 0 || ready >= wait_nr {
+        if c.lost() || ready >= wait_nr {
+            return;
+        }
+        if timed {
+            // A timed wait ends anyway; only SQEs it never submits are
+            // worth a word.
+            if c.in_flight == 0 {
+                waits::timed_unsubmitted(c, cq, wait_nr, call);
+            }
+            return;
+        }
+        if c.in_flight != 0 {
+            waits::unsatisfiable(c, cq, wait_nr, ready, call);
             return;
         }
         let unsubmitted = unsubmitted_here(c, cq);
@@ -1602,6 +1702,8 @@ pub fn waiting(cq: CompleteSide<'_>, wait_nr: u32, timed: bool, caller: Caller) 
                 };
                 report(c, MSHOT, l, why, fix);
             }
+        } else if unsubmitted == 0 {
+            waits::unsatisfiable(c, cq, wait_nr, ready, call);
         }
     });
 }

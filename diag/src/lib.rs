@@ -67,6 +67,7 @@ mod check;
 mod feature_cause;
 mod kernel_level;
 pub mod line;
+mod memlock_held;
 mod memory;
 mod op_flags;
 pub mod output;
@@ -104,8 +105,16 @@ static OBSERVER: observe::Observer = observe::Observer {
     waiting,
     register_failed,
     feature_missing,
+    submitting: None,
     // The JSON trace draws each call's enters as a slice from the first.
     timed: true,
+};
+
+/// [`OBSERVER`] where the checker looks at SQEs before the kernel gets
+/// them (`LIBURING_CHECK` in an AddressSanitizer program, check/asan.rs).
+static OBSERVER_SQES: observe::Observer = observe::Observer {
+    submitting: Some(check::submitting),
+    ..OBSERVER
 };
 
 /// The observer installed when `LIBURING_CHECK` is on without the trace:
@@ -121,7 +130,18 @@ static CHECK_OBSERVER: observe::Observer = observe::Observer {
     waiting,
     register_failed,
     feature_missing,
+    submitting: None,
     timed: false,
+};
+
+/// [`CHECK_OBSERVER`] where the checker looks at SQEs before the kernel
+/// gets them, as [`OBSERVER_SQES`]; timed, as the library tells
+/// `submitting` only to timed observers (an AddressSanitizer program pays
+/// the clock reads).
+static CHECK_OBSERVER_SQES: observe::Observer = observe::Observer {
+    submitting: Some(check::submitting),
+    timed: true,
+    ..CHECK_OBSERVER
 };
 
 extern "C" fn check_reaped(
@@ -275,10 +295,11 @@ pub extern "C" fn uring_diag_attach(interface: u64, library: *const c_void) -> A
     }
     Attachment {
         status: observe::ATTACHED,
-        observer: Some(if trace_on() {
-            &OBSERVER
-        } else {
-            &CHECK_OBSERVER
+        observer: Some(match (trace_on(), check::looks_at_sqes()) {
+            (true, false) => &OBSERVER,
+            (true, true) => &OBSERVER_SQES,
+            (false, false) => &CHECK_OBSERVER,
+            (false, true) => &CHECK_OBSERVER_SQES,
         }),
     }
 }

@@ -128,16 +128,24 @@ unsafe fn buffers_over_memlock(l: &mut Line, op: u32, arg: *const c_void, nr: u3
     let Some((soft, _)) = sysinfo::rlimit(libc::RLIMIT_MEMLOCK) else {
         return false;
     };
+    // What this process has charged already (rings, earlier
+    // registrations): the failed registration was given back.
+    let held = crate::memlock_held::held().total();
     l.s("registering ")
         .u(u64::from(count))
         .s(" buffer(s) pins ")
         .size(needed);
     l.s(", charged to RLIMIT_MEMLOCK (").size(soft).s(")");
-    if needed <= soft {
-        l.s(" together with memory this user has locked already");
+    if held != 0 {
+        l.s(" on top of ")
+            .size(held)
+            .s(" this process's open rings and registered buffers hold");
+    }
+    if held.saturating_add(needed) <= soft {
+        l.s(", within the limit: other processes of this user hold the rest (the limit is per user)");
     }
     l.s("; fix: raise the memlock limit to at least ")
-        .size(needed);
+        .size(crate::memlock_held::round_up(held.saturating_add(needed)));
     l.s(" (ulimit -l, LimitMEMLOCK=, limits.conf), register less, or grant CAP_IPC_LOCK");
     true
 }

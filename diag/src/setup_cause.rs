@@ -406,13 +406,44 @@ fn memory(l: &mut Line, entries: u32, p: &io_uring_params) -> bool {
     let mlock_bytes = crate::setup::mlock_size_params(entries, Some(p)).unwrap_or(0) as u64;
     let limit = sysinfo::rlimit(libc::RLIMIT_MEMLOCK);
     if let Some((soft, _)) = limit.filter(|_| !sysinfo::has_cap(sysinfo::CAP_IPC_LOCK)) {
-        if soft < ring_bytes || mlock_bytes > soft {
-            l.s("the ring needs ").size(ring_bytes.max(mlock_bytes));
+        let needed = ring_bytes.max(mlock_bytes);
+        // What this process has charged already: its open rings and
+        // registered buffers (the limit counts the user's, all processes).
+        let held = crate::memlock_held::held();
+        if soft < ring_bytes || mlock_bytes > soft || held.total().saturating_add(needed) > soft {
+            l.s("the ring needs ").size(needed);
             l.s(" of locked memory (io_uring_mlock_size_params says ")
                 .size(mlock_bytes);
             l.s(") but RLIMIT_MEMLOCK is ").size(soft);
-            l.s(" and this process lacks CAP_IPC_LOCK; this kernel charges ring memory to that limit; ");
-            l.s("fix: raise it (ulimit -l, LimitMEMLOCK=, limits.conf) or use fewer entries");
+            if held.total() != 0 {
+                l.s(", of which this process's ")
+                    .u(u64::from(held.rings))
+                    .s(" open ring(s) hold ")
+                    .size(held.ring_bytes)
+                    .s(" and its registered buffers ")
+                    .size(held.pinned);
+            }
+            l.s(", and this process lacks CAP_IPC_LOCK; this kernel charges ring memory to that limit (per user: other processes of the user count too); ");
+            l.s("fix: raise it to at least ")
+                .size(crate::memlock_held::round_up(
+                    held.total().saturating_add(needed),
+                ));
+            l.s(" (ulimit -l, LimitMEMLOCK=, limits.conf), close rings no longer used, or use fewer entries");
+            return true;
+        }
+        // The ring alone fits, but this kernel charges rings (liburing's
+        // figure is not 0): the user's charge elsewhere is the likely cause.
+        if (held.rings != 0 || mlock_bytes != 0) && soft != libc::RLIM_INFINITY {
+            // Within the limit as far as this process goes: the user's
+            // other processes hold the rest.
+            l.s("the ring needs ").size(needed);
+            l.s(" of locked memory; RLIMIT_MEMLOCK is ").size(soft);
+            l.s(", and this process's ")
+                .u(u64::from(held.rings))
+                .s(" open ring(s) and registered buffers hold only ")
+                .size(held.total());
+            l.s(" of it, but the limit counts every ring and registered buffer of this user, in all its processes (and a closed ring's until its teardown has run); ");
+            l.s("fix: raise it (ulimit -l, LimitMEMLOCK=, limits.conf), or close rings the user's other processes no longer use");
             return true;
         }
     }

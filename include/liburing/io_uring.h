@@ -279,6 +279,14 @@ struct io_uring_sqe {
 			__u16 addr_len;
 			__u16 __pad3[1];
 		};
+		struct {
+			/*
+			 * Write stream (data placement hint) of a write, as the
+			 * file's device lists them; 0 for none.
+			 */
+			__u8 write_stream;
+			__u8 __pad4[3];
+		};
 	};
 	union {
 		struct {
@@ -448,8 +456,13 @@ enum io_uring_op {
  */
 /* The command uses the registered buffer buf_index. */
 #define IORING_URING_CMD_FIXED (1U << 0)
+/*
+ * The command posts a CQE per result, with a provided buffer each
+ * (IOSQE_BUFFER_SELECT), until it ends.
+ */
+#define IORING_URING_CMD_MULTISHOT (1U << 1)
 /* Every flag a uring command may carry. */
-#define IORING_URING_CMD_MASK IORING_URING_CMD_FIXED
+#define IORING_URING_CMD_MASK (IORING_URING_CMD_FIXED | IORING_URING_CMD_MULTISHOT)
 
 /*
  * sqe->fsync_flags of IORING_OP_FSYNC.
@@ -572,6 +585,14 @@ enum io_uring_msg_ring_flags {
  */
 /* Complete with sqe->len as the result. */
 #define IORING_NOP_INJECT_RESULT (1U << 0)
+/* Look up sqe->fd as a file, as a request on a file would. */
+#define IORING_NOP_FILE (1U << 1)
+/* With IORING_NOP_FILE: sqe->fd is a registered file's index. */
+#define IORING_NOP_FIXED_FILE (1U << 2)
+/* Look up the registered buffer sqe->buf_index. */
+#define IORING_NOP_FIXED_BUFFER (1U << 3)
+/* Complete through task work instead of inline. */
+#define IORING_NOP_TW (1U << 4)
 /* Post a 32-byte CQE. */
 #define IORING_NOP_CQE32 (1U << 5)
 
@@ -808,8 +829,25 @@ struct io_uring_clone_buffers {
 struct io_uring_napi {
 	__u32 busy_poll_to;
 	__u8 prefer_busy_poll;
-	__u8 pad[3];
-	__u64 resv;
+	union {
+		__u8 pad[3];
+		struct {
+			/* IO_URING_NAPI_* operation (io_uring_napi_op). */
+			__u8 opcode;
+			__u8 __pad_op[2];
+		};
+	};
+	union {
+		__u64 resv;
+		struct {
+			/*
+			 * The tracking strategy (IO_URING_NAPI_REGISTER_OP) or
+			 * the NAPI id to add or remove (the STATIC operations).
+			 */
+			__u32 op_param;
+			__u32 __resv_op;
+		};
+	};
 };
 
 /* Argument of IORING_REGISTER_SYNC_CANCEL. */
@@ -908,6 +946,30 @@ enum io_wq_type {
 	IO_WQ_BOUND = 0,
 	/* Workers for work that may wait forever (sockets, pipes). */
 	IO_WQ_UNBOUND = 1
+};
+
+/*
+ * io_uring_napi.opcode: what IORING_REGISTER_NAPI does.
+ */
+enum io_uring_napi_op {
+	/* Register busy polling with the tracking strategy in op_param. */
+	IO_URING_NAPI_REGISTER_OP = 0,
+	/* Static tracking: add the NAPI id op_param. */
+	IO_URING_NAPI_STATIC_ADD_ID = 1,
+	/* Static tracking: remove the NAPI id op_param. */
+	IO_URING_NAPI_STATIC_DEL_ID = 2
+};
+
+/*
+ * io_uring_napi.op_param of IO_URING_NAPI_REGISTER_OP.
+ */
+enum io_uring_napi_tracking_strategy {
+	/* The kernel tracks the NAPI ids of the sockets the ring uses. */
+	IO_URING_NAPI_TRACKING_DYNAMIC = 0,
+	/* Only the ids added with IO_URING_NAPI_STATIC_ADD_ID. */
+	IO_URING_NAPI_TRACKING_STATIC = 1,
+	/* No tracking. */
+	IO_URING_NAPI_TRACKING_INACTIVE = 255
 };
 
 /*
@@ -1083,7 +1145,42 @@ struct io_uring_zcrx_ifq_reg {
 	struct io_uring_zcrx_offsets offsets;
 	__u32 zcrx_id;
 	__u32 rx_buf_len;
-	__u64 __resv[3];
+	/*
+	 * 2.15's three reserved words; Linux 7.2 made the first one event_desc,
+	 * and both spellings name the same bytes here.
+	 */
+	union {
+		__u64 __resv[3];
+		struct {
+			/* Pointer to a zcrx_event_desc, or 0. */
+			__u64 event_desc;
+			__u64 __resv_ev[2];
+		};
+	};
+};
+
+/*
+ * Counters of a zero-copy receive instance, at stats_offset of its refill ring
+ * region.
+ */
+struct zcrx_stats {
+	/* CQEs whose data was copied instead of received in place. */
+	__u64 copy_count;
+	/* Bytes copied that way. */
+	__u64 copy_bytes;
+};
+
+/* What events an instance posts (io_uring_zcrx_ifq_reg.event_desc). */
+struct zcrx_event_desc {
+	/* The user_data of the event CQEs. */
+	__u64 user_data;
+	/* 1 << ZCRX_EVENT_* of the events wanted. */
+	__u32 type_mask;
+	/* ZCRX_EVENT_DESC_FLAG_*. */
+	__u32 flags;
+	/* Where a struct zcrx_stats is kept in the refill ring region. */
+	__u64 stats_offset;
+	__u64 __resv2[9];
 };
 
 /* ZCRX_CTRL_FLUSH_RQ payload of zcrx_ctrl. */
@@ -1097,6 +1194,13 @@ struct zcrx_ctrl_export {
 	__u32 __resv1[11];
 };
 
+/* ZCRX_CTRL_ARM_EVENT payload of zcrx_ctrl. */
+struct zcrx_ctrl_arm_event {
+	/* A ZCRX_EVENT_*. */
+	__u32 event_type;
+	__u32 __resv[11];
+};
+
 /* Argument of IORING_REGISTER_ZCRX_CTRL. */
 struct zcrx_ctrl {
 	__u32 zcrx_id;
@@ -1107,6 +1211,7 @@ struct zcrx_ctrl {
 	union {
 		struct zcrx_ctrl_export zc_export;
 		struct zcrx_ctrl_flush_rq zc_flush;
+		struct zcrx_ctrl_arm_event zc_arm_event;
 	};
 };
 
@@ -1137,7 +1242,29 @@ enum zcrx_reg_flags {
  * io_uring_query_zcrx.features.
  */
 enum zcrx_features {
-	ZCRX_FEATURE_RX_PAGE_SIZE = 1 << 0
+	ZCRX_FEATURE_RX_PAGE_SIZE = 1 << 0,
+	/* Event notification (zcrx_event_desc, ZCRX_CTRL_ARM_EVENT). */
+	ZCRX_FEATURE_EVENT = 1 << 1
+};
+
+/*
+ * What a zero-copy receive event reports (zcrx_event_desc.type_mask bit
+ * numbers, zcrx_ctrl_arm_event.event_type).
+ */
+enum zcrx_event_type {
+	/* The instance could not get buffers for received data. */
+	ZCRX_EVENT_ALLOC_FAIL = 0,
+	/* Data was copied instead of received in place. */
+	ZCRX_EVENT_COPY = 1,
+	__ZCRX_EVENT_TYPE_LAST = 2
+};
+
+/*
+ * zcrx_event_desc.flags.
+ */
+enum zcrx_event_desc_flags {
+	/* stats_offset is valid: keep a struct zcrx_stats there. */
+	ZCRX_EVENT_DESC_FLAG_STATS = 1 << 0
 };
 
 /*
@@ -1148,7 +1275,9 @@ enum zcrx_ctrl_op {
 	ZCRX_CTRL_FLUSH_RQ = 0,
 	/* Export the interface queue as a file descriptor. */
 	ZCRX_CTRL_EXPORT = 1,
-	__ZCRX_CTRL_LAST = 2
+	/* Arm the event zc_arm_event.event_type to be posted once more. */
+	ZCRX_CTRL_ARM_EVENT = 2,
+	__ZCRX_CTRL_LAST = 3
 };
 
 #endif /* LINUX_IO_URING_H */

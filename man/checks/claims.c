@@ -192,6 +192,55 @@ static enum verdict enter_timed_wait(void)
  * request wrote into opcode, fd, addr, len, off and user_data; flags,
  * ioprio, the op flags, buf_index, personality, file_index and addr3 come
  * back zero. */
+/* io_uring_register_buffers(3): the iovec array is read during the call
+ * only; freed (after being overwritten) right after it, the buffer it named
+ * still works as fixed buffer 0. */
+static enum verdict register_buffers_iovecs_not_kept(void)
+{
+	struct iovec *iov = malloc(sizeof(*iov));
+	void *buf = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct io_uring_cqe *cqe;
+	struct io_uring ring;
+	char got[64];
+	int p[2], ret;
+	enum verdict v = OK;
+
+	if (!iov || buf == MAP_FAILED || pipe(p))
+		return fail("setting up: %s", strerror(errno));
+	ret = io_uring_queue_init(2, &ring, 0);
+	if (ret)
+		return fail("queue_init: %d", ret);
+	memset(buf, 'k', sizeof(got));
+	iov->iov_base = buf;
+	iov->iov_len = 4096;
+	ret = io_uring_register_buffers(&ring, iov, 1);
+	memset(iov, 0xff, sizeof(*iov));
+	free(iov);
+	if (ret) {
+		v = fail("register_buffers: %d", ret);
+		goto out;
+	}
+	io_uring_prep_write_fixed(io_uring_get_sqe(&ring), p[1], buf, sizeof(got), 0, 0);
+	ret = io_uring_submit_and_wait(&ring, 1);
+	if (ret != 1 || io_uring_peek_cqe(&ring, &cqe)) {
+		v = fail("submit_and_wait: %d", ret);
+		goto out;
+	}
+	ret = cqe->res;
+	io_uring_cqe_seen(&ring, cqe);
+	if (ret != (int)sizeof(got))
+		v = fail("write_fixed after the iovec array was freed: %d", ret);
+	else if (read(p[0], got, sizeof(got)) != (ssize_t)sizeof(got) || memchr(got, 'k', 1) == NULL ||
+		 memcmp(got, buf, sizeof(got)))
+		v = fail("the pipe holds other bytes than the registered buffer's");
+out:
+	io_uring_queue_exit(&ring);
+	close(p[0]);
+	close(p[1]);
+	munmap(buf, 4096);
+	return v;
+}
+
 static enum verdict get_sqe_not_cleared(void)
 {
 	struct io_uring ring;
@@ -2224,6 +2273,7 @@ static const struct claim claims[] = {
 	{ "enter-min-complete-capped", 6, 18, enter_min_complete_capped },
 	{ "enter-timed-wait", 5, 11, enter_timed_wait },
 	{ "get-sqe-not-cleared", 5, 1, get_sqe_not_cleared },
+	{ "register-buffers-iovecs-not-kept", 5, 1, register_buffers_iovecs_not_kept },
 	{ "r-disabled-owner-is-enabler", 6, 0, r_disabled_owner_is_enabler },
 	{ "recv-multishot-needs-buffer-select", 6, 0, recv_multishot_needs_buffer_select },
 	{ "recv-multishot-rearm", 6, 0, recv_multishot_rearm },

@@ -91,6 +91,13 @@ pub unsafe extern "C" fn io_uring_buf_ring_head(
     buf_group: c_int,
     head: *mut u16,
 ) -> c_int {
+    // The sanitizer build checks the out-parameter, as liburing's does.
+    #[cfg(feature = "sanitize")]
+    uring_core::sanitize::check_address(
+        crate::uapi::IORING_REGISTER_PBUF_STATUS,
+        "head",
+        head as usize,
+    );
     observed!(no_caller, io_uring_buf_ring_head(ring, buf_group: c_int, head: *mut u16) -> c_int {
         let value = match buf_ring::buf_ring_head(ring, buf_group) {
             Ok(v) => v,

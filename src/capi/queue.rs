@@ -215,6 +215,21 @@ pub unsafe extern "C" fn io_uring_submit_and_wait_min_timeout(
 /// describes.
 /// A null `ring` or `cqe_ptr` gives `-EINVAL` where liburing would dereference it.
 ///
+/// # Errors
+/// - `EINVAL`: the kernel lacks `IORING_FEAT_EXT_ARG` (before Linux 5.11);
+///   nothing was submitted and the prepared SQEs are still in the SQ, unseen
+///   by the kernel. [unchecked: upstream liburing 2.15, which the checks also drive, publishes the SQ first; capi-tests/fallback-wait-reg checks this library]
+///
+/// # Notes
+/// A deliberate difference from liburing 2.15, which publishes the SQ tail
+/// before it looks at the kernel's features: there, after `-EINVAL`, an
+/// `IORING_SETUP_SQPOLL` thread could still run the entries the caller was
+/// told were not submitted. Here the features are checked first, as in
+/// liburing's master branch since 2.15.
+///
+/// # See also
+/// io_uring_register_region, io_uring_submit_and_wait_timeout
+///
 /// # Safety
 /// `ring` and `cqe_ptr` must be null or valid.
 #[no_mangle]

@@ -119,6 +119,10 @@ pub unsafe extern "C" fn io_uring_unregister_files(
 /// io_uring_prep_write_fixed(), zero-copy sends with a fixed buffer).
 /// A null `ring` gives `-EINVAL` where liburing would dereference it.
 ///
+/// The kernel reads the `iovecs` array only during the call: the array itself
+/// may be freed or reused as soon as the call returns (the buffers it names must
+/// stay). [check: register-buffers-iovecs-not-kept]
+///
 /// # Arguments
 /// - `iovecs`: the buffers; buffer `i` is used as `buf_index` `i`.
 /// - `nr_iovecs`: how many, at most 16384.

@@ -26,6 +26,8 @@ c_structs! {
         pub socket: io_uring_bpf_ctx_socket => inline,
         /// `IORING_OP_OPENAT` and `IORING_OP_OPENAT2`.
         pub open: io_uring_bpf_ctx_open => inline,
+        /// `IORING_OP_CONNECT` (Linux 7.2).
+        pub connect: io_uring_bpf_ctx_connect => inline,
     }
 
     /// `socket` member of [`io_uring_bpf_ctx_args`] (an anonymous struct in C).
@@ -42,6 +44,23 @@ c_structs! {
         pub flags: u64 => "__u64",
         pub mode: u64 => "__u64",
         pub resolve: u64 => "__u64",
+    }
+
+    /// `connect` member of [`io_uring_bpf_ctx_args`] (an anonymous struct in
+    /// C): the address a connect asks for, as far as its `addr_len` covers
+    /// it (the rest zero). `port` and the addresses are in network byte
+    /// order; a filter loads whole aligned 32-bit words and masks them.
+    #[derive(Clone, Copy, Debug, Default)]
+    anonymous pub struct io_uring_bpf_ctx_connect {
+        /// The address family, zero-extended.
+        pub family: u32 => "__u32",
+        pub port: u16 => "__be16",
+        pub pad: [u8; 2] => "__u8[2]",
+        union {
+            /// An IPv6 address; `v4_addr` is the same bytes for IPv4.
+            pub v6_addr: [u8; 16] => "__u8[16]",
+            v4_addr: u32 => "__be32",
+        }
     }
 
     /// One filter program for one opcode.

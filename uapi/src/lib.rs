@@ -625,6 +625,7 @@ pub struct CLayout {
     pub items: &'static [CItem],
 }
 
+mod asan_checked;
 mod bpf_filter;
 mod buffers;
 mod cqe;
@@ -643,6 +644,7 @@ pub mod releases;
 pub mod ring_types;
 pub mod version;
 
+pub use asan_checked::*;
 pub use bpf_filter::*;
 pub use buffers::*;
 pub use cqe::*;

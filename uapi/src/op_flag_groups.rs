@@ -114,7 +114,10 @@ pub const SPLICE: FlagGroup = FlagGroup {
 /// `IORING_URING_CMD_*` (without the mask).
 pub const URING_CMD: FlagGroup = FlagGroup {
     field: "uring_cmd_flags",
-    names: &[short!("IORING_URING_CMD_", IORING_URING_CMD_FIXED)],
+    names: &[
+        short!("IORING_URING_CMD_", IORING_URING_CMD_FIXED),
+        short!("IORING_URING_CMD_", IORING_URING_CMD_MULTISHOT),
+    ],
 };
 
 #[cfg(test)]

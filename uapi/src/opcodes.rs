@@ -233,7 +233,8 @@ opcode_table! {
     enum io_uring_op {
         IORING_OP_NOP              =  0, since(5,  1), [],
             "Does nothing.",
-            reads(nop_flags "(`IORING_NOP_INJECT_RESULT`: complete with *len* as the result)"),
+            reads(nop_flags "(`IORING_NOP_*`; `IORING_NOP_INJECT_RESULT`: complete with *len* as the result)",
+                fd "(with `IORING_NOP_FILE`)", buf_index "(with `IORING_NOP_FIXED_BUFFER`)"),
             "*res*: 0.";
         IORING_OP_READV            =  1, since(5,  1), [file, buffer_select, flags(RW)],
             "Vectored read, as preadv2(2).",
@@ -243,7 +244,7 @@ opcode_table! {
             "*res*: bytes read.";
         IORING_OP_WRITEV           =  2, since(5,  1), [file, flags(RW)],
             "Vectored write, as pwritev2(2).",
-            like(IORING_OP_READV) reads(),
+            like(IORING_OP_READV) reads(write_stream "(Linux 6.16: the device's write stream to place the data in, 0 for none)"),
             "*res*: bytes written.";
         IORING_OP_FSYNC            =  3, since(5,  1), [file, flags(FSYNC)],
             "As fsync(2), or fdatasync(2) with `IORING_FSYNC_DATASYNC` in *fsync_flags*.",
@@ -256,7 +257,7 @@ opcode_table! {
             "*res*: bytes read.";
         IORING_OP_WRITE_FIXED      =  5, since(5,  1), [file, flags(RW)],
             "Write from a registered buffer.",
-            like(IORING_OP_READ_FIXED) reads(),
+            like(IORING_OP_READ_FIXED) reads(write_stream "(Linux 6.16: the device's write stream to place the data in, 0 for none)"),
             "*res*: bytes written.";
         IORING_OP_POLL_ADD         =  6, since(5,  1), [file],
             "Wait for poll events on *fd*.",
@@ -350,7 +351,8 @@ opcode_table! {
             "*res*: bytes read; `IORING_CQE_F_BUFFER` names a selected buffer.";
         IORING_OP_WRITE            = 23, since(5,  6), [file, flags(RW)],
             "As pwrite(2).",
-            reads(fd, addr, len, off, rw_flags, ioprio "(I/O priority)"),
+            reads(fd, addr, len, off, rw_flags, ioprio "(I/O priority)",
+                write_stream "(Linux 6.16: the device's write stream to place the data in, 0 for none)"),
             "*res*: bytes written.";
         IORING_OP_FADVISE          = 24, since(5,  6), [file],
             "As posix_fadvise(2).",
@@ -566,8 +568,11 @@ c_consts! {
     macros(unsigned): u32 {
         /// The command uses the registered buffer `buf_index`.
         IORING_URING_CMD_FIXED = 1 << 0;
+        /// The command posts a CQE per result, with a provided buffer each
+        /// (`IOSQE_BUFFER_SELECT`), until it ends.
+        IORING_URING_CMD_MULTISHOT = 1 << 1;
         /// Every flag a uring command may carry.
-        IORING_URING_CMD_MASK = IORING_URING_CMD_FIXED;
+        IORING_URING_CMD_MASK = IORING_URING_CMD_FIXED | IORING_URING_CMD_MULTISHOT;
     }
 
     /// `sqe->fsync_flags` of `IORING_OP_FSYNC`.
@@ -688,6 +693,14 @@ c_consts! {
     macros(unsigned): u32 {
         /// Complete with `sqe->len` as the result.
         IORING_NOP_INJECT_RESULT = 1 << 0;
+        /// Look up `sqe->fd` as a file, as a request on a file would.
+        IORING_NOP_FILE = 1 << 1;
+        /// With `IORING_NOP_FILE`: `sqe->fd` is a registered file's index.
+        IORING_NOP_FIXED_FILE = 1 << 2;
+        /// Look up the registered buffer `sqe->buf_index`.
+        IORING_NOP_FIXED_BUFFER = 1 << 3;
+        /// Complete through task work instead of inline.
+        IORING_NOP_TW = 1 << 4;
         /// Post a 32-byte CQE.
         IORING_NOP_CQE32 = 1 << 5;
     }

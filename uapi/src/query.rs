@@ -45,6 +45,19 @@ c_structs! {
         pub __resv2: u64 => "__u64",
     }
 
+    /// Answer to `IO_URING_QUERY_ZCRX_EVENT`.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct io_uring_query_zcrx_event {
+        /// The `ZCRX_EVENT_*` types the kernel can notify.
+        pub event_flags: u32 => "__u32",
+        /// Size of a `struct zcrx_stats`.
+        pub stats_size: u32 => "__u32",
+        /// Alignment `zcrx_event_desc.stats_offset` must have.
+        pub stats_off_alignment: u32 => "__u32",
+        pub __resv1: u32 => "__u32",
+        pub __resv2: [u64; 4] => "__u64[4]",
+    }
+
     /// Answer to `IO_URING_QUERY_SCQ`.
     #[derive(Clone, Copy, Debug, Default)]
     pub struct io_uring_query_scq {
@@ -64,6 +77,8 @@ c_consts! {
         IO_URING_QUERY_ZCRX = 1;
         /// Size and alignment of the SQ/CQ ring headers.
         IO_URING_QUERY_SCQ = 2;
-        __IO_URING_QUERY_MAX = 3;
+        /// What zero-copy receive events are there.
+        IO_URING_QUERY_ZCRX_EVENT = 3;
+        __IO_URING_QUERY_MAX = 4;
     }
 }

@@ -112,12 +112,31 @@ c_structs! {
     }
 
     /// Argument of `IORING_REGISTER_NAPI` / `IORING_UNREGISTER_NAPI`.
+    ///
+    /// Linux 6.13 split liburing 2.15's `pad` and `resv` into `opcode` and
+    /// `op_param`; both spellings name the same bytes here (each union's
+    /// first line is 2.15's), so programs written for either compile.
     #[derive(Clone, Copy, Debug, Default)]
     pub struct io_uring_napi {
         pub busy_poll_to: u32 => "__u32",
         pub prefer_busy_poll: u8 => "__u8",
-        pub pad: [u8; 3] => "__u8[3]",
-        pub resv: u64 => "__u64",
+        union {
+            pub pad: [u8; 3] => "__u8[3]",
+            struct {
+                /// `IO_URING_NAPI_*` operation (`io_uring_napi_op`).
+                opcode: u8 => "__u8",
+                __pad_op: [u8; 2] => "__u8[2]",
+            }
+        }
+        union {
+            pub resv: u64 => "__u64",
+            struct {
+                /// The tracking strategy (`IO_URING_NAPI_REGISTER_OP`) or
+                /// the NAPI id to add or remove (the `STATIC` operations).
+                op_param: u32 => "__u32",
+                __resv_op: u32 => "__u32",
+            }
+        }
     }
 
     /// Argument of `IORING_REGISTER_SYNC_CANCEL`.
@@ -246,6 +265,26 @@ c_consts! {
         IO_WQ_BOUND = 0;
         /// Workers for work that may wait forever (sockets, pipes).
         IO_WQ_UNBOUND = 1;
+    }
+
+    /// `io_uring_napi.opcode`: what `IORING_REGISTER_NAPI` does.
+    enum io_uring_napi_op: u32 {
+        /// Register busy polling with the tracking strategy in `op_param`.
+        IO_URING_NAPI_REGISTER_OP = 0;
+        /// Static tracking: add the NAPI id `op_param`.
+        IO_URING_NAPI_STATIC_ADD_ID = 1;
+        /// Static tracking: remove the NAPI id `op_param`.
+        IO_URING_NAPI_STATIC_DEL_ID = 2;
+    }
+
+    /// `io_uring_napi.op_param` of `IO_URING_NAPI_REGISTER_OP`.
+    enum io_uring_napi_tracking_strategy: u32 {
+        /// The kernel tracks the NAPI ids of the sockets the ring uses.
+        IO_URING_NAPI_TRACKING_DYNAMIC = 0;
+        /// Only the ids added with `IO_URING_NAPI_STATIC_ADD_ID`.
+        IO_URING_NAPI_TRACKING_STATIC = 1;
+        /// No tracking.
+        IO_URING_NAPI_TRACKING_INACTIVE = 255;
     }
 
     /// `io_uring_rsrc_register.flags`.

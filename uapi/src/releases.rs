@@ -460,6 +460,15 @@ release_table! {
              close-on-exec.";
         IORING_NOP_INJECT_RESULT, since(6, 10),
             "*nop_flags*: complete with *len* as the result, to test error paths.";
+        IORING_NOP_FILE, since(6, 13),
+            "*nop_flags*: look up *fd* as a request on a file would; a bad one fails the request.";
+        IORING_NOP_FIXED_FILE, since(6, 13),
+            "*nop_flags*: with `IORING_NOP_FILE`, *fd* is a registered file's index.";
+        IORING_NOP_FIXED_BUFFER, since(6, 13),
+            "*nop_flags*: look up the registered buffer *buf_index*; a missing one fails the \
+             request.";
+        IORING_NOP_TW, since(6, 16),
+            "*nop_flags*: complete through task work instead of inline, to measure that path.";
         IORING_NOP_CQE32, since(6, 18),
             "*nop_flags*: post a 32-byte CQE (on an `IORING_SETUP_CQE_MIXED` ring).";
         IORING_FILE_INDEX_ALLOC, since(5, 19),
@@ -470,6 +479,9 @@ release_table! {
              io_uring_attr_pi* with protection information.";
         IORING_URING_CMD_FIXED, since(6, 1),
             "*uring_cmd_flags*: the command's data is in the registered buffer *buf_index*.";
+        IORING_URING_CMD_MULTISHOT, since(6, 16),
+            "*uring_cmd_flags*: a multishot command, one CQE per result with a provided buffer \
+             (`IOSQE_BUFFER_SELECT`).";
         IORING_URING_CMD_MASK, since(6, 1),
             "The *uring_cmd_flags* bits an application may set.";
         SOCKET_URING_OP_SIOCINQ, since(6, 7),
@@ -629,6 +641,23 @@ release_table! {
             "OR-ed into *opcode*: *fd* is a registered ring index (`IORING_FEAT_REG_REG_RING`).";
     }
     group REGISTER_ARGS "io_uring_register(2): arguments" {
+        IO_URING_NAPI_REGISTER_OP, since(6, 13),
+            "*opcode* of *struct io_uring_napi*: enable busy polling with the tracking strategy \
+             in *op_param*.";
+        IO_URING_NAPI_STATIC_ADD_ID, since(6, 13),
+            "*opcode* of *struct io_uring_napi*: with static tracking, add the NAPI id \
+             *op_param*.";
+        IO_URING_NAPI_STATIC_DEL_ID, since(6, 13),
+            "*opcode* of *struct io_uring_napi*: with static tracking, remove the NAPI id \
+             *op_param*.";
+        IO_URING_NAPI_TRACKING_DYNAMIC, since(6, 13),
+            "*op_param* of `IO_URING_NAPI_REGISTER_OP`: track the NAPI ids of the sockets the \
+             ring's requests use (the behaviour before 6.13).";
+        IO_URING_NAPI_TRACKING_STATIC, since(6, 13),
+            "*op_param* of `IO_URING_NAPI_REGISTER_OP`: poll only the ids added with \
+             `IO_URING_NAPI_STATIC_ADD_ID`.";
+        IO_URING_NAPI_TRACKING_INACTIVE, since(6, 13),
+            "*op_param* of `IO_URING_NAPI_REGISTER_OP`: no tracking.";
         IORING_RSRC_REGISTER_SPARSE, since(5, 19),
             "*flags* of *struct io_uring_rsrc_register*: create *nr* empty slots, without a data \
              array.";
@@ -686,11 +715,25 @@ release_table! {
         ZCRX_FEATURE_RX_PAGE_SIZE, since(7, 0),
             "*features* of *struct io_uring_query_zcrx*: *rx_buf_len* of the registration is \
              honoured.";
+        ZCRX_FEATURE_EVENT, since(7, 2),
+            "*features* of *struct io_uring_query_zcrx*: an instance can post events \
+             (*event_desc* of the registration, `ZCRX_CTRL_ARM_EVENT`).";
+        ZCRX_EVENT_ALLOC_FAIL, since(7, 2),
+            "Zero-copy receive event: the instance ran out of buffers for received data.";
+        ZCRX_EVENT_COPY, since(7, 2),
+            "Zero-copy receive event: data was copied instead of received in place.";
+        __ZCRX_EVENT_TYPE_LAST, sentinel,
+            "One more than the highest `ZCRX_EVENT_*` type.";
+        ZCRX_EVENT_DESC_FLAG_STATS, since(7, 2),
+            "*flags* of *struct zcrx_event_desc*: keep a *struct zcrx_stats* at *stats_offset* of \
+             the refill ring region.";
         ZCRX_CTRL_FLUSH_RQ, since(6, 19),
             "*op* of *struct zcrx_ctrl*: return the buffers of the refill queue at once.";
         ZCRX_CTRL_EXPORT, since(6, 19),
             "*op* of *struct zcrx_ctrl*: give a file descriptor for the instance that another \
              ring can import (`ZCRX_REG_IMPORT`).";
+        ZCRX_CTRL_ARM_EVENT, since(7, 2),
+            "*op* of *struct zcrx_ctrl*: let the event *zc_arm_event.event_type* be posted again.";
         __ZCRX_CTRL_LAST, sentinel,
             "One more than the highest `ZCRX_CTRL_*` operation.";
         IO_URING_QUERY_OPCODES, since(6, 18),
@@ -702,6 +745,9 @@ release_table! {
         IO_URING_QUERY_SCQ, since(6, 19),
             "*query_op*: fill a *struct io_uring_query_scq* with the size and alignment of the \
              ring headers (for `IORING_SETUP_NO_MMAP`).";
+        IO_URING_QUERY_ZCRX_EVENT, since(7, 2),
+            "*query_op*: fill a *struct io_uring_query_zcrx_event* with the zero-copy receive \
+             event types and the size and alignment of *struct zcrx_stats*.";
         __IO_URING_QUERY_MAX, sentinel,
             "One more than the highest query.";
         IO_URING_BPF_FILTER_DENY_REST, since(7, 0),

@@ -91,6 +91,12 @@ c_structs! {
                 addr_len: u16 => "__u16",
                 __pad3: [u16; 1] => "__u16[1]",
             }
+            struct {
+                /// Write stream (data placement hint) of a write, as the
+                /// file's device lists them; 0 for none.
+                write_stream: u8 => "__u8",
+                __pad4: [u8; 3] => "__u8[3]",
+            }
         }
         union {
             struct {
@@ -309,6 +315,18 @@ impl io_uring_sqe {
     pub fn set_addr_len(&mut self, v: u16) {
         self.splice_fd_in =
             with_u16_in_u32(self.splice_fd_in as u32, at!(addr_len in splice_fd_in), v) as i32;
+    }
+
+    /// `sqe->write_stream`: the first byte of `splice_fd_in`.
+    #[inline]
+    pub fn write_stream(&self) -> u8 {
+        (self.splice_fd_in as u32).to_ne_bytes()[at!(write_stream in splice_fd_in)]
+    }
+    #[inline]
+    pub fn set_write_stream(&mut self, v: u8) {
+        let mut b = (self.splice_fd_in as u32).to_ne_bytes();
+        b[at!(write_stream in splice_fd_in)] = v;
+        self.splice_fd_in = u32::from_ne_bytes(b) as i32;
     }
 
     /// `sqe->__pad3[0]`: the last 2 bytes of `splice_fd_in`.

@@ -57,7 +57,40 @@ c_structs! {
         pub offsets: io_uring_zcrx_offsets => "struct io_uring_zcrx_offsets",
         pub zcrx_id: u32 => "__u32",
         pub rx_buf_len: u32 => "__u32",
-        pub __resv: [u64; 3] => "__u64[3]",
+        /// 2.15's three reserved words; Linux 7.2 made the first one
+        /// `event_desc`, and both spellings name the same bytes here.
+        union {
+            pub __resv: [u64; 3] => "__u64[3]",
+            struct {
+                /// Pointer to a [`zcrx_event_desc`], or 0.
+                event_desc: u64 => "__u64",
+                __resv_ev: [u64; 2] => "__u64[2]",
+            }
+        }
+    }
+
+    /// Counters of a zero-copy receive instance, at `stats_offset` of
+    /// its refill ring region.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct zcrx_stats {
+        /// CQEs whose data was copied instead of received in place.
+        pub copy_count: u64 => "__u64",
+        /// Bytes copied that way.
+        pub copy_bytes: u64 => "__u64",
+    }
+
+    /// What events an instance posts (`io_uring_zcrx_ifq_reg.event_desc`).
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct zcrx_event_desc {
+        /// The `user_data` of the event CQEs.
+        pub user_data: u64 => "__u64",
+        /// `1 << ZCRX_EVENT_*` of the events wanted.
+        pub type_mask: u32 => "__u32",
+        /// `ZCRX_EVENT_DESC_FLAG_*`.
+        pub flags: u32 => "__u32",
+        /// Where a `struct zcrx_stats` is kept in the refill ring region.
+        pub stats_offset: u64 => "__u64",
+        pub __resv2: [u64; 9] => "__u64[9]",
     }
 
     /// `ZCRX_CTRL_FLUSH_RQ` payload of [`zcrx_ctrl`].
@@ -71,6 +104,14 @@ c_structs! {
     pub struct zcrx_ctrl_export {
         pub zcrx_fd: u32 => "__u32",
         pub __resv1: [u32; 11] => "__u32[11]",
+    }
+
+    /// `ZCRX_CTRL_ARM_EVENT` payload of [`zcrx_ctrl`].
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct zcrx_ctrl_arm_event {
+        /// A `ZCRX_EVENT_*`.
+        pub event_type: u32 => "__u32",
+        pub __resv: [u32; 11] => "__u32[11]",
     }
 
     /// Argument of `IORING_REGISTER_ZCRX_CTRL`.
@@ -87,6 +128,7 @@ c_structs! {
         union {
             pub zc_export: zcrx_ctrl_export => "struct zcrx_ctrl_export",
             zc_flush: zcrx_ctrl_flush_rq => "struct zcrx_ctrl_flush_rq",
+            zc_arm_event: zcrx_ctrl_arm_event => "struct zcrx_ctrl_arm_event",
         }
     }
 }
@@ -117,6 +159,24 @@ c_consts! {
     /// `io_uring_query_zcrx.features`.
     enum zcrx_features: u32 {
         ZCRX_FEATURE_RX_PAGE_SIZE = 1 << 0;
+        /// Event notification (`zcrx_event_desc`, `ZCRX_CTRL_ARM_EVENT`).
+        ZCRX_FEATURE_EVENT = 1 << 1;
+    }
+
+    /// What a zero-copy receive event reports (`zcrx_event_desc.type_mask`
+    /// bit numbers, `zcrx_ctrl_arm_event.event_type`).
+    enum zcrx_event_type: u32 {
+        /// The instance could not get buffers for received data.
+        ZCRX_EVENT_ALLOC_FAIL = 0;
+        /// Data was copied instead of received in place.
+        ZCRX_EVENT_COPY = 1;
+        __ZCRX_EVENT_TYPE_LAST = 2;
+    }
+
+    /// `zcrx_event_desc.flags`.
+    enum zcrx_event_desc_flags: u32 {
+        /// `stats_offset` is valid: keep a `struct zcrx_stats` there.
+        ZCRX_EVENT_DESC_FLAG_STATS = 1 << 0;
     }
 
     /// `zcrx_ctrl.op`.
@@ -125,6 +185,8 @@ c_consts! {
         ZCRX_CTRL_FLUSH_RQ = 0;
         /// Export the interface queue as a file descriptor.
         ZCRX_CTRL_EXPORT = 1;
-        __ZCRX_CTRL_LAST = 2;
+        /// Arm the event `zc_arm_event.event_type` to be posted once more.
+        ZCRX_CTRL_ARM_EVENT = 2;
+        __ZCRX_CTRL_LAST = 3;
     }
 }

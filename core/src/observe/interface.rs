@@ -89,6 +89,14 @@ pub struct Observer {
     /// The library refused `call` itself with `errno`, without asking the
     /// kernel, because the ring lacks `feature` (an `IORING_FEAT_*` bit).
     pub feature_missing: extern "C" fn(call: CallName, feature: u32, errno: i32),
+    /// A submit call is about to hand the SQEs from the kernel's SQ head
+    /// to the SQ's private tail to the kernel (only `io_uring_submit`,
+    /// `io_uring_submit_and_wait` and `io_uring_submit_and_get_events`, the
+    /// calls liburing's sanitizer build checks in), before the clock is
+    /// read: told only to an observer that is also [`Observer::timed`], so
+    /// that the untimed path (`LIBURING_CHECK`'s) pays nothing for it.
+    /// `None`: the observer does not look at them first.
+    pub submitting: Option<extern "C" fn(sq: SubmitSide<'_>, caller: Caller)>,
     /// The observer wants the time of each call's first enter (a trace
     /// that draws enters as slices): the observed paths read the clock.
     pub timed: bool,

@@ -254,6 +254,19 @@ impl Watched {
         (self.observer.submitted)(sq, cq, table_code(result), enters, entered_ns, self.caller);
     }
 
+    /// A submit call is about to enter the kernel with its SQEs, for an
+    /// observer that looks at them first ([`Observer::submitting`]).
+    ///
+    /// # Safety
+    /// `ring` is the live ring of the submit call this thread is in.
+    #[inline(always)]
+    pub unsafe fn submitting(self, ring: NonNull<io_uring>) {
+        if let Some(f) = self.observer.submitting {
+            // SAFETY: per the caller: this thread is the ring's submitter.
+            f(unsafe { SubmitSide::new(ring) }, self.caller);
+        }
+    }
+
     /// A wait or peek call that did not submit is done with `result`.
     ///
     /// # Safety

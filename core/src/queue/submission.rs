@@ -115,6 +115,10 @@ fn submit_flushed(ring: LiveRing, submitted: u32, wait_nr: u32, getevents: bool)
 /// Flushes the SQ and enters if needed; an observed call then reports.
 #[inline(always)]
 fn submit_as<W: Watch>(ring: LiveRing<W>, wait_nr: u32, getevents: bool) -> SysResult<u32> {
+    // The sanitizer build checks what the SQEs point at first, where
+    // liburing's does (its `__io_uring_submit`).
+    #[cfg(feature = "sanitize")]
+    crate::sanitize::check_unconsumed(ring.unwatched());
     let n = flush_sq(ring.unwatched());
     match ring.watch().watched() {
         None => submit_flushed(ring.unwatched(), n, wait_nr, getevents),
@@ -150,6 +154,10 @@ fn submit_reported_timed(
     wait_nr: u32,
     getevents: bool,
 ) -> SysResult<u32> {
+    // Told only here, on the timed observers' path (see
+    // `Observer::submitting`): the untimed one pays nothing for it.
+    // SAFETY: the live ring of the submit call this thread is in.
+    unsafe { w.submitting(ring.as_non_null()) };
     submit_reported_at(ring, w, submitted, wait_nr, getevents, w.clock())
 }
 

@@ -974,15 +974,17 @@ fn registered_wait_region() {
         assert_eq!(cq_ready(r.live()), 2);
         cq_advance(r.live(), 2);
 
-        // An old kernel: EINVAL, but the SQ was flushed first.
+        // An old kernel: EINVAL, and the SQ tail stays unpublished (the
+        // NOP is still the caller's to submit).
         r.features &= !IORING_FEAT_EXT_ARG;
+        let ktail_before = *r.sq.ktail;
         nop(r.live(), 7);
         assert_eq!(
             submit_and_wait_reg(r.live(), cqe_out(&mut cqe), 1, 0),
             Err(Errno::EINVAL)
         );
-        assert_eq!(r.sq.sqe_head, r.sq.sqe_tail);
-        assert_eq!(*r.sq.ktail, r.sq.sqe_tail);
+        assert_eq!(r.sq.sqe_tail.wrapping_sub(r.sq.sqe_head), 1);
+        assert_eq!(*r.sq.ktail, ktail_before);
         r.features |= IORING_FEAT_EXT_ARG;
         assert_eq!(submit_and_wait(r.live(), 1), Ok(1));
         assert_eq!(reap(r.live(), PATIENCE_MS).unwrap().0, 7);
@@ -1112,6 +1114,12 @@ fn flushed_big_cqes_are_strided() {
         load_sq_flags(r.live()) & IORING_SQ_TASKRUN != 0
     });
     assert_eq!(cq_ready(r.live()), 0);
+    if !crate::test_ring::kernel_release_at_least((6, 12)) {
+        // Measured: 6.1 runs no deferred task work for the peek's enter
+        // without a wait (as capi-tests/defer_taskrun.c), so there is no
+        // second pass to look at.
+        skip!("the kernel (before 6.12) runs no task work for an enter without a wait");
+    }
     let mut out = [null_mut(); 4];
     let n = peek_batch_cqe(r.live(), cqe_slots_of(&mut out));
     assert!(n >= 1, "the flush posted nothing");

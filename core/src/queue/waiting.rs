@@ -519,8 +519,10 @@ pub fn submit_and_wait_min_timeout<W: Watch>(
 
 /// `io_uring_submit_and_wait_reg`: submits and waits as described by entry
 /// `reg_index` of the registered wait region (`IORING_ENTER_EXT_ARG_REG`).
-/// The SQ is flushed even when the kernel lacks `IORING_FEAT_EXT_ARG`
-/// (then `EINVAL`), as in liburing.
+/// A kernel without `IORING_FEAT_EXT_ARG` (before 5.11) gets `EINVAL` before
+/// the SQ is flushed: the caller was told nothing was submitted, so no entry
+/// may reach the kernel (an SQPOLL thread would run a published tail).
+/// liburing 2.15 flushes first; its master checks first, as here.
 pub fn submit_and_wait_reg<W: Watch>(
     ring: LiveRing<W>,
     cqe_out: &mut CqeOut,
@@ -530,10 +532,10 @@ pub fn submit_and_wait_reg<W: Watch>(
     let (watch, ring) = (ring.watch(), ring.unwatched());
     // C: `reg_index * sizeof(struct io_uring_reg_wait)` in unsigned long.
     let offset = (reg_index as isize as usize).wrapping_mul(size_of::<io_uring_reg_wait>());
-    let submit = flush_sq(ring);
     if ring.features() & IORING_FEAT_EXT_ARG == 0 {
         return Err(Errno::EINVAL);
     }
+    let submit = flush_sq(ring);
     let spec = WaitSpec {
         submit,
         wait_nr,

@@ -34,6 +34,21 @@ struct io_uring_bpf_ctx {
 			__u64 mode;
 			__u64 resolve;
 		} open;
+		/* IORING_OP_CONNECT (Linux 7.2). */
+		struct {
+			/* The address family, zero-extended. */
+			__u32 family;
+			__be16 port;
+			__u8 pad[2];
+			union {
+				/*
+				 * An IPv6 address; v4_addr is the same bytes
+				 * for IPv4.
+				 */
+				__u8 v6_addr[16];
+				__be32 v4_addr;
+			};
+		} connect;
 	};
 };
 

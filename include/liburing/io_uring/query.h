@@ -49,6 +49,18 @@ struct io_uring_query_zcrx {
 	__u64 __resv2;
 };
 
+/* Answer to IO_URING_QUERY_ZCRX_EVENT. */
+struct io_uring_query_zcrx_event {
+	/* The ZCRX_EVENT_* types the kernel can notify. */
+	__u32 event_flags;
+	/* Size of a struct zcrx_stats. */
+	__u32 stats_size;
+	/* Alignment zcrx_event_desc.stats_offset must have. */
+	__u32 stats_off_alignment;
+	__u32 __resv1;
+	__u64 __resv2[4];
+};
+
 /* Answer to IO_URING_QUERY_SCQ. */
 struct io_uring_query_scq {
 	__u64 hdr_size;
@@ -65,7 +77,9 @@ enum {
 	IO_URING_QUERY_ZCRX = 1,
 	/* Size and alignment of the SQ/CQ ring headers. */
 	IO_URING_QUERY_SCQ = 2,
-	__IO_URING_QUERY_MAX = 3
+	/* What zero-copy receive events are there. */
+	IO_URING_QUERY_ZCRX_EVENT = 3,
+	__IO_URING_QUERY_MAX = 4
 };
 
 #endif /* LINUX_IO_URING_QUERY_H */

@@ -6,6 +6,8 @@
 //! from its sysinfo crate, the ones its diagnostics use, so they agree with
 //! what `LIBURING_TRACE` and `LIBURING_DEBUG` print.
 
+mod memlock;
+mod newer;
 mod probe;
 mod report;
 

@@ -9,6 +9,8 @@ use uring_uapi::names::{self, FEATURE, OPCODE, REGISTER_OP, SETUP_FLAG};
 use uring_uapi::*;
 use uring_uapi::{releases, version};
 
+use crate::memlock;
+
 /// Whether one setup flag is accepted.
 pub struct FlagResult {
     pub name: &'static str,
@@ -48,6 +50,10 @@ pub struct Facts {
     pub nofile: Option<(u64, u64)>,
     pub max_entries: Option<(u32, u32)>,
     pub iowq_workers: Option<(u32, u32)>,
+    /// The NOP flags newer than liburing 2.15's header, asked one by one.
+    pub nop_flags: Vec<crate::newer::NopFlag>,
+    /// Zero-copy receive's features and events (`None`: no query interface).
+    pub zcrx: Option<crate::newer::Zcrx>,
     pub library: String,
 }
 
@@ -56,7 +62,7 @@ fn errno() -> i32 {
 }
 
 /// `io_uring_setup(2)`; the fd or the errno.
-fn setup(entries: u32, p: &mut io_uring_params) -> Result<i32, i32> {
+pub(crate) fn setup(entries: u32, p: &mut io_uring_params) -> Result<i32, i32> {
     // SAFETY: `p` is a live io_uring_params the kernel reads and fills.
     let r = unsafe { libc::syscall(libc::SYS_io_uring_setup, entries, p as *mut io_uring_params) };
     if r < 0 {
@@ -77,7 +83,7 @@ fn register(fd: i32, op: u32, arg: *mut libc::c_void, nr: u32) -> Result<libc::c
     }
 }
 
-fn close(fd: i32) {
+pub(crate) fn close(fd: i32) {
     // SAFETY: closes an fd this module opened.
     unsafe { libc::close(fd) };
 }
@@ -94,7 +100,7 @@ fn try_flag(bit: u32) -> Result<(), i32> {
         p.cq_entries = 16;
     }
     if bit == IORING_SETUP_ATTACH_WQ {
-        let fd = setup(4, &mut io_uring_params::default())?;
+        let (fd, _) = memlock::setup_settled(4, &io_uring_params::default())?;
         p.wq_fd = fd as u32;
         attach = Some(fd);
     }
@@ -119,7 +125,7 @@ fn try_flag(bit: u32) -> Result<(), i32> {
             region = Some((mem, len));
         }
     }
-    let r = setup(4, &mut p).map(close);
+    let r = memlock::setup_settled(4, &p).map(|(fd, _)| close(fd));
     if let Some(fd) = attach {
         close(fd);
     }
@@ -128,6 +134,24 @@ fn try_flag(bit: u32) -> Result<(), i32> {
         unsafe { libc::munmap(mem, len) };
     }
     r
+}
+
+/// The io-wq worker limits (bounded, unbounded) a thread gets from a first
+/// ring of `4 x online CPUs` entries (the most a ring's size can give).
+fn iowq_workers() -> Option<(u32, u32)> {
+    // SAFETY: sysconf has no preconditions.
+    let cpus = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) }.max(1) as u32;
+    let entries = cpus.saturating_mul(4).next_power_of_two().min(4096);
+    let (fd, _) = memlock::setup_settled(entries, &io_uring_params::default()).ok()?;
+    let mut workers = [0u32; 2];
+    let r = register(
+        fd,
+        IORING_REGISTER_IOWQ_MAX_WORKERS,
+        workers.as_mut_ptr().cast(),
+        2,
+    );
+    close(fd);
+    r.ok().map(|_| (workers[0], workers[1]))
 }
 
 /// Gathers every fact.
@@ -168,6 +192,8 @@ pub fn gather() -> Facts {
         nofile: sysinfo::rlimit(libc::RLIMIT_NOFILE),
         max_entries: None,
         iowq_workers: None,
+        nop_flags: Vec::new(),
+        zcrx: None,
         library: format!(
             "liburing {}.{} API (uring-rs {})",
             version::MAJOR,
@@ -176,9 +202,8 @@ pub fn gather() -> Facts {
         ),
     };
 
-    let mut p = io_uring_params::default();
-    let fd = match setup(4, &mut p) {
-        Ok(fd) => fd,
+    let (fd, p) = match memlock::setup_settled(4, &io_uring_params::default()) {
+        Ok(r) => r,
         Err(e) => {
             f.setup = Err(e);
             f.why_not = Some(why_not(&f, e));
@@ -214,30 +239,31 @@ pub fn gather() -> Facts {
         }
     }
 
-    // io-wq worker limits: [0, 0] reads them without changing anything.
-    let mut workers = [0u32; 2];
-    if register(
-        fd,
-        IORING_REGISTER_IOWQ_MAX_WORKERS,
-        workers.as_mut_ptr().cast(),
-        2,
-    )
-    .is_ok()
-    {
-        f.iowq_workers = Some((workers[0], workers[1]));
-    }
     close(fd);
+    f.nop_flags = crate::newer::nop_flags();
+    f.zcrx = crate::newer::zcrx();
 
-    // The largest rings: ask for far too many with CLAMP.
-    let mut p = io_uring_params {
+    // io-wq worker limits: [0, 0] reads them without changing anything.
+    // A thread's io-wq is made with the first ring it sets up, its bounded
+    // workers at most that ring's SQ entries (and 4 per online CPU): read
+    // them in a thread of their own whose first ring is large enough to
+    // get the machine's own bound, not after the 4-entry probe ring.
+    f.iowq_workers = std::thread::spawn(iowq_workers).join().ok().flatten();
+
+    // The largest rings: ask for far too many with CLAMP; where the memory
+    // limit refuses so large a ring, from the kernel's size checks.
+    let p = io_uring_params {
         flags: IORING_SETUP_CLAMP | IORING_SETUP_CQSIZE,
         cq_entries: u32::MAX,
         ..Default::default()
     };
-    if let Ok(fd) = setup(u32::MAX, &mut p) {
-        f.max_entries = Some((p.sq_entries, p.cq_entries));
-        close(fd);
-    }
+    f.max_entries = match memlock::setup_settled(u32::MAX, &p) {
+        Ok((fd, p)) => {
+            close(fd);
+            Some((p.sq_entries, p.cq_entries))
+        }
+        Err(_) => memlock::max_entries_by_checks(),
+    };
 
     for (name, v) in names::members(SETUP_FLAG) {
         let bit = v as u32;

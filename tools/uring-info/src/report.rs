@@ -72,6 +72,10 @@ pub fn text(f: &Facts) -> String {
             .map_or_else(String::new, |(a, b)| format!(" (since {a}.{b})"));
         let verdict = match r.result {
             Ok(()) => "accepted".to_string(),
+            Err(e) if crate::memlock::inconclusive(e) => format!(
+                "unknown ({}: RLIMIT_MEMLOCK left no room for the probe ring)",
+                errno(e)
+            ),
             Err(e) => format!("refused ({})", errno(e)),
         };
         let _ = writeln!(s, "  IORING_SETUP_{:<20} {verdict}{since}", r.name);
@@ -83,6 +87,38 @@ pub fn text(f: &Facts) -> String {
     let _ = writeln!(s, "  available:   {}", names(&yes));
     if !no.is_empty() {
         let _ = writeln!(s, "  unavailable: {}", names(&no));
+    }
+    let _ = writeln!(s, "nop flags (one NOP each):");
+    for n in &f.nop_flags {
+        let since = n
+            .since
+            .map_or_else(String::new, |(a, b)| format!(" (since {a}.{b})"));
+        let _ = writeln!(s, "  {:<33} {}{since}", n.name, nop_verdict(n.verdict));
+    }
+    match &f.zcrx {
+        None => {
+            let _ = writeln!(
+                s,
+                "zero-copy rx:  not asked (no IORING_REGISTER_QUERY, added in Linux 6.18)"
+            );
+        }
+        Some(z) => {
+            let features = match z.features {
+                Ok(b) => crate::newer::zcrx_feature_names(b).join(" "),
+                Err(0) => "not a query of this kernel (Linux 6.19)".to_string(),
+                Err(e) => format!("not answered ({})", errno(e)),
+            };
+            let events = match z.events {
+                Ok((b, size, align)) => format!(
+                    "{} (struct zcrx_stats: {size} bytes, offset aligned to {align})",
+                    crate::newer::zcrx_event_names(b).join(" ")
+                ),
+                Err(0) => "not a query of this kernel (Linux 7.2)".to_string(),
+                Err(e) => format!("not answered ({})", errno(e)),
+            };
+            let _ = writeln!(s, "zero-copy rx:  features: {features}");
+            let _ = writeln!(s, "               events: {events}");
+        }
     }
     let _ = writeln!(s, "limits:");
     if let Some((soft, hard)) = f.memlock {
@@ -107,7 +143,7 @@ pub fn text(f: &Facts) -> String {
     if let Some((b, u)) = f.iowq_workers {
         let _ = writeln!(
             s,
-            "  io-wq workers   {b} bounded / {u} unbounded (per ring, per NUMA node)"
+            "  io-wq workers   {b} bounded / {u} unbounded (per thread, per NUMA node; bounded: at most the SQ entries of the thread's first ring)"
         );
     }
     s
@@ -193,7 +229,11 @@ pub fn json(f: &Facts) -> String {
                 q(&format!("IORING_SETUP_{}", r.name)),
                 r.value,
                 r.since.map_or_else(|| "null".into(), |(a, b)| q(&format!("{a}.{b}"))),
-                r.result.is_ok(),
+                if r.result.err().is_some_and(crate::memlock::inconclusive) {
+                    "null".to_string()
+                } else {
+                    r.result.is_ok().to_string()
+                },
                 r.result.err().map_or_else(|| "null".into(), |e| q(&errno(e)))
             )
             })
@@ -217,6 +257,31 @@ pub fn json(f: &Facts) -> String {
         q(f.register_source),
         regs.join(", ")
     );
+    let nops: Vec<String> = f
+        .nop_flags
+        .iter()
+        .map(|n| {
+            format!(
+                "{{\"name\": {}, \"since\": {}, \"verdict\": {}}}",
+                q(n.name),
+                n.since
+                    .map_or_else(|| "null".into(), |(a, b)| q(&format!("{a}.{b}"))),
+                q(nop_verdict(n.verdict))
+            )
+        })
+        .collect();
+    let _ = writeln!(s, "  \"nop_flags\": [{}],", nops.join(", "));
+    let zcrx = f.zcrx.as_ref().map_or_else(
+        || "null".to_string(),
+        |z| {
+            let features = z.features.map_or_else(jerr, |b| format!("{b}"));
+            let events = z.events.map_or_else(jerr, |(b, size, align)| {
+                format!("{{\"types\": {b}, \"stats_size\": {size}, \"stats_align\": {align}}}")
+            });
+            format!("{{\"features\": {features}, \"events\": {events}}}")
+        },
+    );
+    let _ = writeln!(s, "  \"zcrx\": {zcrx},");
     let _ = writeln!(s, "  \"limits\": {{");
     let _ = writeln!(s, "    \"memlock\": {},", jlimit(f.memlock));
     let _ = writeln!(s, "    \"nofile\": {},", jlimit(f.nofile));
@@ -243,4 +308,25 @@ pub fn json(f: &Facts) -> String {
     let _ = writeln!(s, "  }}");
     s.push_str("}\n");
     s
+}
+
+/// A NOP flag's verdict in words.
+fn nop_verdict(v: crate::newer::NopVerdict) -> &'static str {
+    use crate::newer::NopVerdict::*;
+    match v {
+        Accepted => "accepted",
+        Refused => "refused (EINVAL)",
+        Ignored => "ignored (this kernel does not read nop_flags)",
+        Unknown => "not asked (no ring)",
+    }
+}
+
+/// A query's failure for the JSON report: `null` where the kernel's query
+/// interface lacks the query, else the error.
+fn jerr(e: i32) -> String {
+    if e == 0 {
+        "null".into()
+    } else {
+        format!("{{\"error\": {}}}", q(&errno(e)))
+    }
 }

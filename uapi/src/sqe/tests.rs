@@ -22,6 +22,11 @@ fn sqe_aliases_hit_the_c_bytes() {
     assert_eq!(sqe.splice_fd_in.to_ne_bytes()[..2], 16u16.to_ne_bytes());
     sqe.set_file_index(crate::uapi::IORING_FILE_INDEX_ALLOC);
     assert_eq!(sqe.splice_fd_in, -1);
+    // write_stream is the byte at offset 44, the first of splice_fd_in.
+    sqe.splice_fd_in = 0;
+    sqe.set_write_stream(3);
+    assert_eq!(sqe.write_stream(), 3);
+    assert_eq!(sqe.splice_fd_in.to_ne_bytes(), [3, 0, 0, 0]);
     let p: *mut io_uring_sqe = &mut sqe;
     assert_eq!(io_uring_sqe::cmd_ptr(p) as usize - p as usize, 48);
 }

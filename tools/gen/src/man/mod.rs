@@ -18,6 +18,7 @@
 //! declaration again, which `make check-man` compiles against the
 //! installed header).
 
+mod asan;
 mod check_c;
 mod first_release;
 mod history;

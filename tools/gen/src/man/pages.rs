@@ -602,6 +602,7 @@ fn struct_definition(name: &str) -> String {
 }
 
 /// A hand-written page, its directives expanded: `@names`, `@by-release`,
+/// `@asan-checked` (the sanitizer's coverage),
 /// `@struct NAME` (the structure from the generated header), `@example`.
 pub fn hand_page(m: &mut Manual, file: &str) {
     let (stem, sec) = file.rsplit_once('.').unwrap_or((file, ""));
@@ -612,6 +613,8 @@ pub fn hand_page(m: &mut Manual, file: &str) {
             out.extend(releases::render(spec));
         } else if line == ".\\\" @by-release" {
             out.extend(releases::render_by_release());
+        } else if line == ".\\\" @asan-checked" {
+            out.extend(super::asan::render());
         } else if let Some(name) = line.strip_prefix(".\\\" @struct ") {
             out.extend(roff::code_block(&struct_definition(name.trim())));
         } else if let Some(example) = line.strip_prefix(".\\\" @example ") {

@@ -83,6 +83,10 @@ name a buffer by its index (io_uring_prep_read_fixed(),
 io_uring_prep_write_fixed(), zero-copy sends with a fixed buffer).
 A null `ring` gives `-EINVAL` where liburing would dereference it.
 
+The kernel reads the `iovecs` array only during the call: the array itself
+may be freed or reused as soon as the call returns (the buffers it names must
+stay). [check: register-buffers-iovecs-not-kept]
+
 # Arguments
 - `iovecs`: the buffers; buffer `i` is used as `buf_index` `i`.
 - `nr_iovecs`: how many, at most 16384.

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+//! Waits that cannot end as the program means them to:
+//! - `wait-unsatisfiable`: an untimed wait for more CQEs than are ready
+//!   plus the requests in flight can ever post, where nothing else can add
+//!   to them (no other thread, no message from another ring, no request
+//!   that may post more than one CQE): it sleeps forever.
+//! - `unsubmitted-wait` for a timed wait (`io_uring_wait_cqe_timeout`):
+//!   SQEs taken but never submitted, nothing in flight: every wait times
+//!   out, and a loop of them spins on nothing (the untimed case is in
+//!   `check.rs`).
+
+use core::sync::atomic::{AtomicBool, Ordering};
+
+use super::UNSUBMITTED;
+use super::{head, report, single_threaded, unsubmitted_here, wants, Call, RingCheck, WAYS};
+use crate::uapi::*;
+use uring_core::observe::CompleteSide;
+
+/// The finding's kind (a bit of `RingCheck::reported`).
+pub(super) const NEVER: u32 = 1 << 10;
+
+/// An `IORING_OP_MSG_RING` was submitted in this process: any ring may get
+/// CQEs of no request of its own.
+static MESSAGES: AtomicBool = AtomicBool::new(false);
+
+/// `on_sqe` saw a message to another ring.
+pub(super) fn message_sent() {
+    MESSAGES.store(true, Ordering::Relaxed);
+}
+
+/// Opcodes whose one request may post more than one CQE: multishot ones
+/// are marked as such, these post a notification or run a driver's
+/// protocol.
+fn may_post_more(opcode: u8) -> bool {
+    matches!(
+        opcode,
+        IORING_OP_SEND_ZC
+            | IORING_OP_SENDMSG_ZC
+            | IORING_OP_RECV_ZC
+            | IORING_OP_URING_CMD
+            | IORING_OP_URING_CMD128
+    )
+}
+
+/// A timed wait with nothing in flight while SQEs wait unsubmitted.
+#[cold]
+#[inline(never)]
+pub(super) fn timed_unsubmitted(c: &mut RingCheck, cq: CompleteSide<'_>, wait_nr: u32, call: Call) {
+    if !wants(c, UNSUBMITTED) {
+        return;
+    }
+    let unsubmitted = unsubmitted_here(c, cq);
+    if unsubmitted == 0 {
+        return;
+    }
+    let mut l = head(c, "unsubmitted-wait", call);
+    l.s("a timed wait for ")
+        .u(u64::from(wait_nr))
+        .s(" CQE(s) with no request in flight, while ")
+        .u(u64::from(unsubmitted))
+        .s(" SQE(s) taken with io_uring_get_sqe were never submitted");
+    report(
+        c,
+        UNSUBMITTED,
+        l,
+        "io_uring_wait_cqe_timeout (like io_uring_wait_cqe) does not submit: prepared SQEs reach the kernel only through a submit call, so this wait can only time out, and a loop of timed waits spins on nothing",
+        "call io_uring_submit before waiting, or wait with io_uring_submit_and_wait_timeout, which does both",
+    );
+}
+
+/// An untimed wait for more CQEs than can come.
+#[cold]
+#[inline(never)]
+pub(super) fn unsatisfiable(
+    c: &mut RingCheck,
+    cq: CompleteSide<'_>,
+    wait_nr: u32,
+    ready: u32,
+    call: Call,
+) {
+    let can_come = ready.saturating_add(c.in_flight);
+    if !wants(c, NEVER)
+        || can_come >= wait_nr
+        || c.uncounted
+        || c.flags & IORING_SETUP_SQPOLL != 0
+        || MESSAGES.load(Ordering::Relaxed)
+        // Another thread could submit meanwhile (liburing lets one thread
+        // submit while another waits).
+        || !single_threaded()
+        || unsubmitted_here(c, cq) != 0
+    {
+        return;
+    }
+    // A request that may post more than one CQE leaves the bound open.
+    for (b, &bits) in c.occupied.iter().enumerate() {
+        for way in 0..WAYS {
+            if bits & (1 << way) == 0 {
+                continue;
+            }
+            if let Some(r) = c.reqs.get(b * WAYS + way) {
+                if r.multishot() || may_post_more(r.opcode) {
+                    return;
+                }
+            }
+        }
+    }
+    let mut l = head(c, "wait-unsatisfiable", call);
+    l.s("waiting for ")
+        .u(u64::from(wait_nr))
+        .s(" CQE(s) while ")
+        .u(u64::from(ready))
+        .s(" are ready and ")
+        .u(u64::from(c.in_flight))
+        .s(" request(s) are in flight, none of them multishot: at most ")
+        .u(u64::from(can_come))
+        .s(" CQE(s) can come");
+    report(
+        c,
+        NEVER,
+        l,
+        "a wait returns only once wait_nr CQEs are in the CQ ring; each request in flight posts one, no other thread can submit here and no other ring sends to this one, so this wait sleeps forever",
+        "wait for no more than the CQEs still to come (those ready plus one per request in flight), counting CQEs as they are reaped; or submit the requests still missing before waiting",
+    );
+}
