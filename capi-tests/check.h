@@ -246,6 +246,97 @@ static inline void check_raw_unpage(void *m)
 		munmap(m, (size_t) sysconf(_SC_PAGESIZE));
 }
 
+#ifndef __NR_io_uring_enter
+#define __NR_io_uring_enter 426
+#endif
+
+/*
+ * Run one request on a fresh ring of our own through the raw system calls
+ * and store its CQE's res in *res: the probe of request-level features
+ * (NOP flags, SQE fields), which no feature bit announces. Returns 0, or
+ * the -errno of the setup, mmap or io_uring_enter call that failed.
+ */
+static inline int check_raw_one_request(const struct io_uring_sqe *sqe, int *res)
+{
+	struct io_uring_params p;
+	unsigned char *sq = MAP_FAILED, *cq = MAP_FAILED;
+	struct io_uring_sqe *sqes = MAP_FAILED;
+	size_t sq_len = 0, cq_len = 0;
+	unsigned *sq_tail, mask, head, tail;
+	int fd, ret = 0;
+
+	memset(&p, 0, sizeof(p));
+	fd = check_raw_setup(1, &p);
+	if (fd < 0)
+		return fd;
+	sq_len = p.sq_off.array + p.sq_entries * sizeof(unsigned);
+	cq_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	sq = (unsigned char *) mmap(NULL, sq_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+				    IORING_OFF_SQ_RING);
+	cq = (unsigned char *) mmap(NULL, cq_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+				    IORING_OFF_CQ_RING);
+	sqes = (struct io_uring_sqe *) mmap(NULL, p.sq_entries * sizeof(*sqes),
+					    PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+					    IORING_OFF_SQES);
+	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED) {
+		ret = -errno;
+		goto out;
+	}
+	sqes[0] = *sqe;
+	sq_tail = (unsigned *) (sq + p.sq_off.tail);
+	mask = *(unsigned *) (sq + p.sq_off.ring_mask);
+	((unsigned *) (sq + p.sq_off.array))[*sq_tail & mask] = 0;
+	/* Release: the kernel reads the SQE after it sees the new tail. */
+	__atomic_store_n(sq_tail, *sq_tail + 1, __ATOMIC_RELEASE);
+	if (syscall(__NR_io_uring_enter, fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	/* Acquire: the CQE is read after the tail that published it. */
+	tail = __atomic_load_n((unsigned *) (cq + p.cq_off.tail), __ATOMIC_ACQUIRE);
+	head = *(unsigned *) (cq + p.cq_off.head);
+	if (head == tail) {
+		ret = -ENODATA;
+		goto out;
+	}
+	mask = *(unsigned *) (cq + p.cq_off.ring_mask);
+	*res = ((struct io_uring_cqe *) (cq + p.cq_off.cqes))[head & mask].res;
+out:
+	if (sqes != MAP_FAILED)
+		munmap(sqes, p.sq_entries * sizeof(*sqes));
+	if (cq != MAP_FAILED)
+		munmap(cq, cq_len);
+	if (sq != MAP_FAILED)
+		munmap(sq, sq_len);
+	close(fd);
+	return ret;
+}
+
+/*
+ * Whether the kernel has NOP flag `flag`, by a raw NOP with it on fd -1:
+ * a kernel with IORING_NOP_FILE fails the lookup of fd -1 with -EBADF; one
+ * with IORING_NOP_TW completes it with 0; older ones refuse the unknown
+ * flag (-EINVAL) or, before Linux 6.10, ignore nop_flags (0). Returns 0
+ * when it has the flag, else a negative errno value.
+ */
+static inline int check_kernel_nop_flag(unsigned flag, int res_if_known)
+{
+	struct io_uring_sqe sqe;
+	int res = 0, ret;
+
+	memset(&sqe, 0, sizeof(sqe));
+	sqe.opcode = IORING_OP_NOP;
+	sqe.fd = -1;
+	sqe.nop_flags = flag;
+	ret = check_raw_one_request(&sqe, &res);
+	if (ret < 0)
+		return ret;
+	if (flag == IORING_NOP_TW)	/* 0 either way before 6.10: ask for a flag 6.10 knows too */
+		return res == res_if_known && check_kernel_nop_flag(IORING_NOP_FILE, -EBADF) == 0
+			? 0 : -EINVAL;
+	return res == res_if_known ? 0 : -EINVAL;
+}
+
 /*
  * Create a ring with these setup flags through the raw system call (adding
  * what the flags need: memory for NO_MMAP, a ring to attach to for
@@ -415,6 +506,10 @@ static inline int check_kernel_probe_at(const char *file, int line, const char *
 			return check_opcode_supported(ops[i].op) ? 0 : -EINVAL;
 	if (!strcmp(name, "IORING_RSRC_REGISTER_SPARSE"))
 		return check_kernel_sparse_files() ? 0 : -EINVAL;
+	if (!strcmp(name, "IORING_NOP_FILE"))
+		return check_kernel_nop_flag(IORING_NOP_FILE, -EBADF);
+	if (!strcmp(name, "IORING_NOP_TW"))
+		return check_kernel_nop_flag(IORING_NOP_TW, 0);
 	if (strncmp(name, "IORING_REGISTER_", 16) && strcmp(name, "IOU_PBUF_RING_INC"))
 		check_fail_at(file, line, "no raw probe for %s in check.h", name);
 

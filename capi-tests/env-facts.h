@@ -28,6 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <fcntl.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -107,6 +110,23 @@ static inline int env_fact_mount_ns_probe(void)
 	return mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k") ? -1 : 0;
 }
 
+/* A free loop device can be taken: root, and /dev/loop-control answers
+ * LOOP_CTL_GET_FREE (a guest or container without the loop driver or its
+ * device nodes has none). */
+static inline int env_fact_loop(void)
+{
+	int ctl, n;
+
+	if (geteuid() != 0)
+		return 0;
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		return 0;
+	n = ioctl(ctl, LOOP_CTL_GET_FREE);
+	close(ctl);
+	return n >= 0;
+}
+
 /* 1 when environment fact `name` holds, 0 when it does not or is unknown. */
 static inline int env_fact(const char *name)
 {
@@ -134,6 +154,8 @@ static inline int env_fact(const char *name)
 		return env_fact_in_child(env_fact_seccomp_probe);
 	if (!strcmp(name, "mount-ns"))
 		return env_fact_in_child(env_fact_mount_ns_probe);
+	if (!strcmp(name, "loop"))
+		return env_fact_loop();
 	return 0;
 }
 

@@ -109,7 +109,7 @@ fact() { # 0 when environment fact $1 holds
 		n=$(awk '/^Max open files/ { print $5 }' /proc/self/limits)
 		[ "$n" = unlimited ] || [ "${n:-0}" -ge 4096 ] ;;
 	# A system call to learn: asked of support/env-facts.c, built below.
-	memlock-charged | seccomp | mount-ns) [ -x "$out/env-facts" ] && "$out/env-facts" "$1" ;;
+	memlock-charged | seccomp | mount-ns | loop) [ -x "$out/env-facts" ] && "$out/env-facts" "$1" ;;
 	uring)
 		d=$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)
 		[ "$d" = 0 ] || { [ "$d" = 1 ] && [ "$(id -u)" = 0 ]; } ;;

@@ -8,7 +8,10 @@
 //! - `LIBURING_TRACE=stderr` or `LIBURING_TRACE=<path>`: every SQE the
 //!   kernel consumed and every CQE the library sees when the program waits
 //!   is logged decoded, with a per-ring summary at `io_uring_queue_exit` or
-//!   process exit, kept current in place for a file ([`trace`]).
+//!   process exit, kept current in place for a file ([`trace`]). With
+//!   `LIBURING_TRACE_FORMAT=binary` (or a `.utrace` file) the trace is
+//!   fixed-size records decoded afterwards by `uring-info trace`
+//!   (`trace::binary`).
 //!
 //! - `LIBURING_CHECK=1` (or `abort`): misuse of io_uring is reported as
 //!   it happens, one finding per kind and ring ([`check`]).
@@ -144,6 +147,24 @@ static CHECK_OBSERVER_SQES: observe::Observer = observe::Observer {
     ..CHECK_OBSERVER
 };
 
+/// The observer installed for the binary trace (without the checker): the
+/// per-call hooks go straight to its writer.
+static BINARY_OBSERVER: observe::Observer = observe::Observer {
+    setup_failed,
+    ring_created,
+    ring_changed,
+    ring_exit,
+    submitted: trace::binary::submitted,
+    reaped: trace::binary::reaped,
+    waiting,
+    register_failed,
+    feature_missing,
+    submitting: None,
+    // One clock read per hook call, the writer's own (a call's record
+    // carries its end).
+    timed: false,
+};
+
 extern "C" fn check_reaped(
     cq: observe::CompleteSide<'_>,
     result: i32,
@@ -205,7 +226,11 @@ extern "C" fn submitted(
     caller: Caller,
 ) {
     if trace_on() {
-        trace::submitted(sq, cq, result, enters, entered_ns);
+        if trace::binary::on() {
+            trace::binary::submitted(sq, cq, result, enters, entered_ns, caller);
+        } else {
+            trace::submitted(sq, cq, result, enters, entered_ns);
+        }
     }
     if check::checking() {
         check::submitted(sq, cq, result, enters, caller);
@@ -220,7 +245,11 @@ extern "C" fn reaped(
     caller: Caller,
 ) {
     if trace_on() {
-        trace::reaped(cq, result, enters, entered_ns);
+        if trace::binary::on() {
+            trace::binary::reaped(cq, result, enters, entered_ns, caller);
+        } else {
+            trace::reaped(cq, result, enters, entered_ns);
+        }
     }
     if check::checking() {
         check::reaped(cq, result, enters, caller);
@@ -228,6 +257,10 @@ extern "C" fn reaped(
 }
 
 extern "C" fn waiting(cq: observe::CompleteSide<'_>, wait_nr: u32, timed: bool, caller: Caller) {
+    if trace_on() && trace::binary::on() {
+        let _errno = output::SavedErrno::save();
+        trace::binary::waiting(cq, wait_nr, timed);
+    }
     if check::checking() {
         check::waiting(cq, wait_nr, timed, caller);
     }
@@ -261,6 +294,7 @@ extern "C" fn exiting() {
 extern "C" fn forked_child() {
     check::forked();
     output::forked();
+    trace::binary::forked();
 }
 
 /// The diagnostics object's entry point, called once by each library that
@@ -296,6 +330,7 @@ pub extern "C" fn uring_diag_attach(interface: u64, library: *const c_void) -> A
     Attachment {
         status: observe::ATTACHED,
         observer: Some(match (trace_on(), check::looks_at_sqes()) {
+            (true, false) if trace::binary::on() && !check::checking() => &BINARY_OBSERVER,
             (true, false) => &OBSERVER,
             (true, true) => &OBSERVER_SQES,
             (false, false) => &CHECK_OBSERVER,

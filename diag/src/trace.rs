@@ -32,6 +32,9 @@
 //! call the trace sees: a program that is killed leaves a current summary
 //! without the library installing signal handlers.
 
+pub mod binary;
+pub mod format;
+
 use core::ptr::{null_mut, NonNull};
 use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
@@ -380,6 +383,9 @@ fn unsupported(op: u8) -> bool {
 
 /// Starts tracing a ring that was just set up (observer function).
 pub extern "C" fn ring_created(ring: &io_uring) {
+    if binary::on() {
+        return binary::ring_created(ring);
+    }
     // A record left for this address (a ring never torn down whose memory
     // was reused) is summed up first.
     if let Some(mut old) = remove(Some(core::ptr::from_ref(ring))) {
@@ -454,6 +460,9 @@ fn sq_consumed_mark(sq: SubmitSide<'_>) -> u32 {
 /// Resize or ring-fd change (observer function): the cursors follow the
 /// ring as it is now.
 pub extern "C" fn ring_changed(ring: &io_uring) {
+    if binary::on() {
+        return binary::ring_changed(ring);
+    }
     let (sq, cq) = observe::both_sides(ring);
     with_ring(ring, Pending::default(), |t| {
         t.ring_fd = sq.ring_fd();
@@ -1000,6 +1009,7 @@ fn json_call(t: &RingTrace, what: &str, enters: u32, result: i32, entered_ns: u6
 
 /// The last detach: ring numbers start again for a next attachment.
 pub fn release(exiting: bool) {
+    binary::release(exiting);
     if !exiting {
         NEXT_ID.store(1, Ordering::Relaxed);
     }
@@ -1095,6 +1105,9 @@ pub extern "C" fn reaped(cq: CompleteSide<'_>, result: i32, enters: u32, entered
 
 /// `io_uring_queue_exit` (observer function): the last look and the summary.
 pub extern "C" fn ring_exit(ring: &io_uring) {
+    if binary::on() {
+        return binary::ring_exit(ring);
+    }
     let (_, cq) = observe::both_sides(ring);
     let Some(mut rec) = remove(Some(ring)) else {
         return;
@@ -1107,6 +1120,9 @@ pub extern "C" fn ring_exit(ring: &io_uring) {
 /// Process exit: summaries of the rings never torn down. Their `struct
 /// io_uring` may be gone (a returned stack frame), so only the counts.
 pub fn finish_all() {
+    if binary::on() {
+        return binary::finish_all();
+    }
     while let Some(mut rec) = remove(None) {
         finish(rec.get());
     }

@@ -131,6 +131,23 @@ IOURINGINLINE void io_uring_sqe_set_buf_group(struct io_uring_sqe *sqe,
 }
 
 /*
+ * Names the write stream (the device's data placement hint) a write request
+ * (IORING_OP_WRITE, IORING_OP_WRITEV, IORING_OP_WRITE_FIXED) puts its data
+ * in; 0, what io_uring_get_sqe() leaves, is none.
+ *
+ * @write_stream: a stream the file's block device lists, counted from 1
+ *
+ * Ahead of liburing (no release has it yet): header-only, liburing-ffi does
+ * not export it. Needs Linux 6.16.
+ */
+_LOCAL_INLINE void io_uring_sqe_set_write_stream(struct io_uring_sqe *sqe,
+	__u8 write_stream)
+	LIBURING_NOEXCEPT
+{
+	sqe->write_stream = (__u8) write_stream;
+}
+
+/*
  * A request that does nothing and completes with 0; useful to test a ring or
  * to post a completion.
  */
@@ -155,6 +172,35 @@ IOURINGINLINE void io_uring_prep_nop128(struct io_uring_sqe *sqe)
 	sqe->off = 0U;
 	sqe->addr = 0U;
 	sqe->len = 0U;
+}
+
+/*
+ * The no-op with IORING_NOP_* flags, to exercise a kernel path without doing
+ * any I/O: IORING_NOP_FILE looks up fd as a request on a file would
+ * (IORING_NOP_FIXED_FILE: in the registered file table),
+ * IORING_NOP_FIXED_BUFFER looks up the registered buffer buf_index,
+ * IORING_NOP_TW completes through task work. A failed lookup fails the
+ * request.
+ *
+ * @fd: the file IORING_NOP_FILE looks up; ignored without it
+ * @buf_index: the registered buffer IORING_NOP_FIXED_BUFFER looks up; ignored
+ * without it
+ * @nop_flags: IORING_NOP_* flags
+ *
+ * Ahead of liburing (no release has it yet): header-only, liburing-ffi does
+ * not export it. Needs Linux 6.13.
+ */
+_LOCAL_INLINE void io_uring_prep_nop_flags(struct io_uring_sqe *sqe, int fd,
+	unsigned buf_index, unsigned nop_flags)
+	LIBURING_NOEXCEPT
+{
+	sqe->opcode = (__u8) IORING_OP_NOP;
+	sqe->fd = (__s32) fd;
+	sqe->off = 0U;
+	sqe->addr = 0U;
+	sqe->len = 0U;
+	sqe->nop_flags = (__u32) nop_flags;
+	sqe->buf_index = (__u16) buf_index;
 }
 
 /*

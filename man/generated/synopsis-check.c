@@ -261,6 +261,8 @@ void synopsis_names(void)
 	(void) io_uring_wait_cqe_timeout;
 	(void) io_uring_wait_cqes;
 	(void) io_uring_wait_cqes_min_timeout;
+	(void) io_uring_sqe_set_write_stream;
+	(void) io_uring_prep_nop_flags;
 }
 
 /* The same declarations again: conflicting types fail. */
@@ -710,3 +712,7 @@ int io_uring_wait_cqe_timeout(struct io_uring *ring, struct io_uring_cqe **cqe_p
 int io_uring_wait_cqes(struct io_uring *ring, struct io_uring_cqe **cqe_ptr, unsigned int wait_nr, struct __kernel_timespec *ts, sigset_t *sigmask);
 /* io_uring_wait_cqes_min_timeout(3) */
 int io_uring_wait_cqes_min_timeout(struct io_uring *ring, struct io_uring_cqe **cqe_ptr, unsigned int wait_nr, struct __kernel_timespec *ts, unsigned int min_wait_usec, sigset_t *sigmask);
+/* io_uring_sqe_set_write_stream(3) */
+void io_uring_sqe_set_write_stream(struct io_uring_sqe *sqe, __u8 write_stream);
+/* io_uring_prep_nop_flags(3) */
+void io_uring_prep_nop_flags(struct io_uring_sqe *sqe, int fd, unsigned buf_index, unsigned nop_flags);

@@ -3,6 +3,7 @@
 """Draw a LIBURING_TRACE JSON trace as a timeline, offline.
 
     python3 -m pytools.diag.trace_timeline TRACE.json OUT.html [--title TEXT]
+    python3 -m pytools.diag.trace_timeline TRACE.utrace OUT.html   (a binary trace)
 
 Writes one self-contained HTML page (an inline SVG, no script, nothing
 fetched) with, per ring and thread: the calls that entered the kernel, the
@@ -17,6 +18,8 @@ when they can be reached.
 import argparse
 import html
 import json
+import os
+import subprocess
 import sys
 
 WIDTH = 1200
@@ -41,9 +44,23 @@ PALETTE = [
 def load(path):
     """The events of a Chrome trace-event file. The library leaves the array
     open (the format allows a missing `]`), and a process killed outright
-    leaves zero bytes after its last event: both are closed here."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read().replace("\0", "").rstrip()
+    leaves zero bytes after its last event: both are closed here. A binary
+    trace (LIBURING_TRACE_FORMAT=binary) is decoded first by `uring-info
+    trace --json` ($URING_INFO, else uring-info on PATH)."""
+    with open(path, "rb") as f:
+        binary = f.read(8) == b"URTRACE1"
+    if binary:
+        tool = os.environ.get("URING_INFO", "uring-info")
+        try:
+            done = subprocess.run([tool, "trace", "--json", path], capture_output=True, text=True)
+        except OSError as e:
+            sys.exit(f"{path}: a binary trace, decoded by uring-info ({tool}: {e.strerror})")
+        if done.returncode != 0:
+            sys.exit(done.stderr.strip() or f"{tool} trace failed")
+        text = done.stdout.rstrip()
+    else:
+        with open(path, encoding="utf-8") as f:
+            text = f.read().replace("\0", "").rstrip()
     if not text.endswith("]"):
         text = text.rstrip(",") + "]"
     events = json.loads(text)

@@ -82,6 +82,16 @@ static STREAMING: AtomicBool = AtomicBool::new(false);
 /// a file name ending in `.json`): no text lines, no in-place summaries.
 static JSON: AtomicBool = AtomicBool::new(false);
 
+/// The trace is binary records (`LIBURING_TRACE_FORMAT=binary`, or a file
+/// name ending in `.utrace`; files only): `crate::trace::binary`.
+static BINARY: AtomicBool = AtomicBool::new(false);
+
+/// The trace is written as binary records.
+#[inline(always)]
+pub fn binary() -> bool {
+    BINARY.load(Ordering::Relaxed)
+}
+
 /// The trace is written as JSON events.
 pub fn json() -> bool {
     JSON.load(Ordering::Relaxed)
@@ -121,13 +131,21 @@ fn open_trace() -> Target {
     // SAFETY: a non-null getenv result is a NUL-terminated string.
     let json = (!format.is_null() && unsafe { CStr::from_ptr(format) }.to_bytes() == b"json")
         || dest.to_bytes().ends_with(b".json");
+    // SAFETY: a non-null getenv result is a NUL-terminated string.
+    let binary = (!format.is_null() && unsafe { CStr::from_ptr(format) }.to_bytes() == b"binary")
+        || dest.to_bytes().ends_with(b".utrace");
+    let json = json && !binary;
     let max = trace_max();
     JSON.store(json, Ordering::Relaxed);
+    BINARY.store(false, Ordering::Relaxed);
     match dest.to_bytes() {
         b"" | b"0" => Target::None,
         b"stderr" | b"1" => {
             if !stream::open() {
                 return Target::None;
+            }
+            if binary {
+                stream::write(b"uring-trace: binary records need a file (LIBURING_TRACE=<path>); tracing to stderr as text\n");
             }
             // SAFETY: see `SetAtAttach`.
             unsafe { (*SETTINGS.0.get()).max = max };
@@ -139,6 +157,15 @@ fn open_trace() -> Target {
             Target::Stream
         }
         _ => match trace_file::attach(dest, max, json) {
+            Ok(()) if binary => {
+                if crate::trace::binary::attach() {
+                    BINARY.store(true, Ordering::Relaxed);
+                    return Target::File;
+                }
+                trace_file::release(false);
+                stream::write(b"uring-trace: the binary trace needs a region of at least 17k (LIBURING_TRACE_MAX); tracing stays off\n");
+                Target::None
+            }
             Ok(()) => Target::File,
             Err(why) => {
                 let parts: [&[u8]; 5] = [
@@ -164,6 +191,9 @@ pub fn release(exiting: bool) {
         trace_file::release(exiting);
     }
     STREAMING.store(false, Ordering::Relaxed);
+    if !exiting {
+        BINARY.store(false, Ordering::Relaxed);
+    }
     stream::release(exiting);
     if !exiting {
         // SAFETY: see `SetAtAttach`: no hook runs any more.
@@ -301,6 +331,8 @@ impl Drop for SavedErrno {
 pub fn trace(bytes: &[u8]) {
     match settings().target {
         Target::None => {}
+        // The binary trace's region holds blocks of records, no lines.
+        Target::File if binary() => {}
         Target::File => {
             let _errno = SavedErrno::save();
             trace_file::write(bytes);
@@ -335,7 +367,7 @@ pub fn stderr(bytes: &[u8]) {
 
 /// Whether summaries are kept current in place (a file target).
 pub fn has_blocks() -> bool {
-    settings().target == Target::File && !json()
+    settings().target == Target::File && !json() && !binary()
 }
 
 /// Reserves a summary block of `len` bytes at the end of a file target,

@@ -368,7 +368,7 @@ fn reserve(n: usize) -> Option<*mut u8> {
         sh.lost.fetch_add(1, Ordering::Relaxed);
         return None;
     }
-    if at + n > sh.allocated.load(Ordering::Acquire) && !allocate_to(sh, s, at + n) {
+    if at + n > sh.allocated.load(Ordering::Acquire) && !allocate_to(sh, s, at + n, true) {
         sh.lost.fetch_add(1, Ordering::Relaxed);
         return None;
     }
@@ -378,7 +378,7 @@ fn reserve(n: usize) -> Option<*mut u8> {
     if at + n + SLICE / 2 > sh.allocated.load(Ordering::Relaxed)
         && sh.allocator.load(Ordering::Relaxed) == 0
     {
-        allocate_to(sh, s, at + n + SLICE / 2);
+        allocate_to(sh, s, at + n + SLICE / 2, true);
     }
     Some(dst)
 }
@@ -454,8 +454,8 @@ fn monotonic_ns() -> u64 {
 /// waits for it (yielding, then sleeping: with many threads on few CPUs
 /// the allocating one may not run for a while), up to `WAIT_AT_MOST`; one
 /// that would wait on itself (a signal handler that interrupted it) does
-/// not. A full file system ends the trace.
-fn allocate_to(sh: &Shared, s: &Settings, to: usize) -> bool {
+/// not. A full file system ends the trace (with its note when `note`).
+fn allocate_to(sh: &Shared, s: &Settings, to: usize, note: bool) -> bool {
     let me = me();
     let mut waited = Waiting::new();
     while sh
@@ -481,7 +481,9 @@ fn allocate_to(sh: &Shared, s: &Settings, to: usize) -> bool {
         }
     }
     sh.allocator.store(0, Ordering::Release);
-    if !ok {
+    if !ok && !note {
+        sh.ended.store(true, Ordering::Relaxed);
+    } else if !ok {
         end(
             sh,
             "no space is left for it (its file system is full, or a quota is reached)",
@@ -593,6 +595,35 @@ fn truncate_if_last(s: &Settings, end: u64) {
 pub fn forked() {
     if let Some(sh) = shared() {
         sh.processes.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+// The binary trace (`crate::trace::binary`) lays the region out itself:
+// blocks, not lines, and no text note at the end.
+
+/// The region: its first byte and length.
+pub fn region() -> Option<(*mut u8, usize)> {
+    shared()?;
+    let s = settings();
+    Some((s.data, s.len))
+}
+
+/// Allocates the region's blocks up to byte `to` (and a slice beyond) if
+/// they are not yet; false when they cannot be (the file system is full:
+/// the trace then ends, without a note).
+pub fn allocated_to(to: usize) -> bool {
+    let Some(sh) = shared() else {
+        return false;
+    };
+    let s = settings();
+    let to = to.min(s.len);
+    to <= sh.allocated.load(Ordering::Acquire) || allocate_to(sh, s, to, false)
+}
+
+/// The region holds trace up to byte `to`: the file is cut there at exit.
+pub fn used_to(to: usize) {
+    if let Some(sh) = shared() {
+        sh.cursor.fetch_max(to, Ordering::Relaxed);
     }
 }
 

@@ -91,6 +91,13 @@ impl Manual {
             .map(|r| r.name)
             .collect();
         let mut all: Vec<&str> = symbols.iter().map(String::as_str).collect();
+        // Helpers ahead of liburing are documented though no map exports them.
+        all.extend(
+            crate::prep::table::HELPERS
+                .iter()
+                .filter(|h| h.ahead.is_some())
+                .map(|h| h.name),
+        );
         let mut sorted_macros = macros.clone();
         sorted_macros.sort_unstable();
         all.extend(sorted_macros);
@@ -104,7 +111,7 @@ impl Manual {
         let protos = crate::functions_h::prototypes();
         let preps: BTreeMap<&str, &crate::prep::Helper> = crate::prep::table::HELPERS
             .iter()
-            .filter(|h| symbols.iter().any(|s| s == h.name))
+            .filter(|h| h.ahead.is_some() || symbols.iter().any(|s| s == h.name))
             .map(|h| (h.name, h))
             .collect();
         let since = sources::since();

@@ -482,11 +482,40 @@ pub fn prep_page(
                 .into(),
         );
     }
-    notes.push(
-        "The helper is inline in <liburing.h>; liburing-ffi exports it as a function for \
-         languages that cannot use C inline functions."
-            .into(),
-    );
+    let mut sections_before_notes = Vec::new();
+    match h.ahead {
+        None => notes.push(
+            "The helper is inline in <liburing.h>; liburing-ffi exports it as a function for \
+             languages that cannot use C inline functions."
+                .into(),
+        ),
+        Some(a) => {
+            if let Some(n) = a.release_of {
+                if since.get(n) != Some(&a.kernel) {
+                    crate::fail(&format!(
+                        "prep table: {name} says Linux {}, the release table has {n} in {:?}",
+                        release(a.kernel),
+                        since.get(n)
+                    ));
+                }
+            }
+            notes.push(
+                "The helper is inline in <liburing.h> only: liburing-ffi does not export it, \
+                 so that the libraries export exactly liburing 2.15's symbols."
+                    .into(),
+            );
+            sections_before_notes.push((
+                "HISTORY",
+                roff::prose(&format!(
+                    "Ahead of liburing: no liburing release (2.15 the latest) has this helper, \
+                     so this library has it as a header-only inline function until one does. \
+                     The kernel side, {}, needs Linux {}.",
+                    a.feature,
+                    release(a.kernel)
+                )),
+            ));
+        }
+    }
     let names: Vec<&str> = params.iter().map(|p| p.name).collect();
     let mut desc = roff::prose(about);
     desc.extend(arguments(&names, &meanings));
@@ -514,17 +543,19 @@ pub fn prep_page(
     }
     see.extend(["io_uring_get_sqe", "io_uring_submit", "io_uring_wait_cqe"]);
     let see_also = see_also(m, name, &see, &format!("{about} {}", h.notes));
+    let mut sections = vec![
+        ("SYNOPSIS", roff::synopsis(&[&proto])),
+        ("DESCRIPTION", desc),
+        ("RETURN VALUE", roff::prose(&request_result(name, op))),
+    ];
+    sections.extend(sections_before_notes);
+    sections.push(("NOTES", roff::prose(&notes.join("\n\n"))));
+    sections.push(("SEE ALSO", see_also));
     let text = roff::page(
         name,
         "3",
         &first_sentence(about),
-        &[
-            ("SYNOPSIS", roff::synopsis(&[&proto])),
-            ("DESCRIPTION", desc),
-            ("RETURN VALUE", roff::prose(&request_result(name, op))),
-            ("NOTES", roff::prose(&notes.join("\n\n"))),
-            ("SEE ALSO", see_also),
-        ],
+        &sections,
         "tools/gen/src/prep/table.rs",
         &[],
     );

@@ -390,12 +390,29 @@ fn emit(out: &mut String, h: &Helper) {
             comment(out, &format!("@{}: {}", p.name, p.meaning));
         }
     }
+    // A helper ahead of liburing is _LOCAL_INLINE, which src/ffi.c does not
+    // redefine: liburing-ffi gets no symbol for it.
+    let linkage = match h.ahead {
+        Some(a) => {
+            out.push_str(" *\n");
+            comment(
+                out,
+                &format!(
+                    "Ahead of liburing (no release has it yet): header-only, liburing-ffi \
+                     does not export it. Needs Linux {}.{}.",
+                    a.kernel.0, a.kernel.1
+                ),
+            );
+            "_LOCAL_INLINE"
+        }
+        None => "IOURINGINLINE",
+    };
     out.push_str(" */\n");
     if let Some(m) = h.only_if {
         writeln!(out, "#ifdef {m}").unwrap();
     }
     let rendered: Vec<String> = params.iter().map(c_param).collect();
-    prototype(out, &format!("IOURINGINLINE void {}", h.name), &rendered);
+    prototype(out, &format!("{linkage} void {}", h.name), &rendered);
     out.push_str("{\n");
     for (name, op, value) in c_stores(h) {
         writeln!(out, "\tsqe->{name} {op} {value};").unwrap();

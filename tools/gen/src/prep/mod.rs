@@ -94,4 +94,21 @@ pub struct Helper {
     /// More of the page's NOTES (prose; `[check: NAME]` ties a claim to a
     /// case of man/checks/claims.c), before the generated notes.
     pub notes: &'static str,
+    /// Set for a helper no liburing release has yet: it is `static inline`
+    /// in the header only, and liburing-ffi neither builds nor exports it
+    /// (so liburing 2.15's symbols stay as they are) until liburing releases
+    /// one under the same name.
+    pub ahead: Option<Ahead>,
+}
+
+/// What the page of a helper ahead of liburing says about the kernel side.
+#[derive(Clone, Copy, Debug)]
+pub struct Ahead {
+    /// The kernel interface the helper sets, as the page names it.
+    pub feature: &'static str,
+    /// The Linux release that added it.
+    pub kernel: (u32, u32),
+    /// A name of the uapi release table added in that same release, which a
+    /// unit test holds `kernel` to.
+    pub release_of: Option<&'static str>,
 }

@@ -5,7 +5,7 @@
 //! Most operations use the SQE's generic layout through `io_uring_prep_rw`
 //! (opcode, fd, addr, len, off); their row binds its parameters.
 
-use super::{or, p, pm, set, Base, Helper, Param, Store};
+use super::{or, p, pm, set, Ahead, Base, Helper, Param, Store};
 
 const fn rw(bind: &'static [(&'static str, &'static str)]) -> Option<Base> {
     Some(Base {
@@ -30,6 +30,7 @@ const H: Helper = Helper {
     only_if: None,
     sqe_not_first: false,
     notes: "",
+    ahead: None,
 };
 
 const IOVECS: Param = pm(
@@ -108,6 +109,24 @@ pub const HELPERS: &[Helper] = &[
         stores: &[set("buf_group", "bgid")],
         ..H
     },
+    Helper {
+        name: "io_uring_sqe_set_write_stream",
+        about: "Names the write stream (the device's data placement hint) a write request \
+                (IORING_OP_WRITE, IORING_OP_WRITEV, IORING_OP_WRITE_FIXED) puts its data in; \
+                0, what io_uring_get_sqe() leaves, is none.",
+        params: &[pm(
+            "__u8",
+            "write_stream",
+            "a stream the file's block device lists, counted from 1",
+        )],
+        stores: &[set("write_stream", "write_stream")],
+        ahead: Some(Ahead {
+            feature: "write streams (the SQE's write_stream field)",
+            kernel: (6, 16),
+            release_of: None,
+        }),
+        ..H
+    },
     // ---- no-ops -------------------------------------------------------
     Helper {
         name: "io_uring_prep_nop",
@@ -132,6 +151,41 @@ pub const HELPERS: &[Helper] = &[
             ("len", "0"),
             ("offset", "0"),
         ]),
+        ..H
+    },
+    Helper {
+        name: "io_uring_prep_nop_flags",
+        about: "The no-op with IORING_NOP_* flags, to exercise a kernel path without doing \
+                any I/O: IORING_NOP_FILE looks up fd as a request on a file would \
+                (IORING_NOP_FIXED_FILE: in the registered file table), \
+                IORING_NOP_FIXED_BUFFER looks up the registered buffer buf_index, \
+                IORING_NOP_TW completes through task work. A failed lookup fails the \
+                request.",
+        params: &[
+            pm(
+                "int",
+                "fd",
+                "the file IORING_NOP_FILE looks up; ignored without it",
+            ),
+            pm(
+                "unsigned",
+                "buf_index",
+                "the registered buffer IORING_NOP_FIXED_BUFFER looks up; ignored without it",
+            ),
+            pm("unsigned", "nop_flags", "IORING_NOP_* flags"),
+        ],
+        base: on("io_uring_prep_nop", &[]),
+        stores: &[
+            set("fd", "fd"),
+            set("buf_index", "buf_index"),
+            set("nop_flags", "nop_flags"),
+        ],
+        ahead: Some(Ahead {
+            feature: "the NOP flags IORING_NOP_FILE, IORING_NOP_FIXED_FILE and \
+                      IORING_NOP_FIXED_BUFFER (IORING_NOP_TW: Linux 6.16)",
+            kernel: (6, 13),
+            release_of: Some("IORING_NOP_FILE"),
+        }),
         ..H
     },
     // ---- splice and tee -----------------------------------------------

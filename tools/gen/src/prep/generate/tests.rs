@@ -1,6 +1,24 @@
 // SPDX-License-Identifier: MIT
 use super::*;
 
+/// A helper ahead of liburing states the release of the kernel interface it
+/// sets as the uapi release table has it.
+#[test]
+fn ahead_helpers_state_the_kernel_release_of_the_uapi_table() {
+    let mut ahead = 0;
+    for h in HELPERS {
+        let Some(a) = h.ahead else { continue };
+        ahead += 1;
+        if let Some(name) = a.release_of {
+            let row = uring_uapi::releases::rows()
+                .find(|r| r.name == name)
+                .unwrap_or_else(|| panic!("{}: {name} is not in the release table", h.name));
+            assert_eq!(row.since, Some(a.kernel), "{}: {name}", h.name);
+        }
+    }
+    assert!(ahead >= 2, "only {ahead} helpers ahead of liburing");
+}
+
 #[test]
 fn every_helper_is_described() {
     for h in HELPERS {

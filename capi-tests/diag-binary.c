@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The binary trace (LIBURING_TRACE_FORMAT=binary, or a .utrace file) and
+ * its decoder, `uring-info trace`:
+ *
+ * - killed: a workload submitting NOPs (and reads of /dev/zero) one at a
+ *   time reports each user_data once io_uring_submit returned; it is
+ *   killed with SIGKILL; the decoded trace holds the SQE of the last
+ *   user_data it reported, and the summary names per-opcode times.
+ * - damaged: the same file with a record overwritten is refused (exit 1,
+ *   "damaged"); a text file is refused as not a binary trace.
+ * - wrapped: with LIBURING_TRACE_MAX=64k the file is a ring of blocks; a
+ *   run of 20000 NOPs leaves the newest: the last request is there, the
+ *   first is not, and the summary says it is a flight recorder.
+ * - crashed: a read in flight, then a fault (SIGSEGV) or abort(): the
+ *   process dies of the same signal as untraced, and the decoded trace
+ *   says so per ring, with the read's age reckoned to the crash.
+ * - stuck: a NOP-free wait on a ring with a read of an empty pipe in
+ *   flight: decoded while the program hangs (uring-info pointed at a
+ *   running program's trace), the summary gives the read's and the wait's
+ *   ages up to now (at least the 300 ms waited); killed, it lists the read
+ *   as still in flight at the ring's last event.
+ * - nested: a SIGALRM handler submits NOPs on a ring of its own while the
+ *   main loop submits on another (the handler interrupts the trace's
+ *   writer): the file decodes, with every request of the main loop.
+ */
+#include "check.h"
+
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+
+/* Submits one request at a time and prints its user_data to stdout once
+ * submitted; `n` of them (0: until killed). */
+static int workload(long n)
+{
+	static char buf[512];
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	int fd = open("/dev/zero", O_RDONLY);
+	unsigned long long ud;
+
+	CHECK(fd >= 0);
+	check_ring_init(&ring, 64, 0);
+	for (ud = 1; n == 0 || ud <= (unsigned long long) n; ud++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+		if (ud % 3 == 0)
+			io_uring_prep_read(sqe, fd, buf, sizeof(buf), 0);
+		else
+			io_uring_prep_nop(sqe);
+		io_uring_sqe_set_data64(sqe, ud);
+		CHECK_EQ(io_uring_submit(&ring), 1);
+		if (n == 0) {
+			printf("%llu\n", ud);
+			fflush(stdout);
+		}
+		CHECK_EQ(io_uring_wait_cqe(&ring, &cqe), 0);
+		CHECK(cqe->res >= 0);
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	io_uring_queue_exit(&ring);
+	close(fd);
+	return 0;
+}
+
+/* A read of a pipe nobody writes to, in flight, then a wait for it. */
+static int stuck(void)
+{
+	static char buf[16];
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	struct io_uring_sqe *sqe;
+	int p[2];
+
+	CHECK(pipe(p) == 0);
+	check_ring_init(&ring, 8, 0);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read(sqe, p[0], buf, sizeof(buf), 0);
+	io_uring_sqe_set_data64(sqe, 0x5157);
+	CHECK_EQ(io_uring_submit(&ring), 1);
+	printf("waiting\n");
+	fflush(stdout);
+	io_uring_wait_cqe(&ring, &cqe);
+	return 1;
+}
+
+/* A read of a pipe nobody writes to, in flight, then a crash: a store to
+ * a page it may not write ("fault"), or abort(). No core file. */
+static int crash(int fault)
+{
+	static char buf[16];
+	struct rlimit no_core = { 0, 0 };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	volatile char *page;
+	int p[2];
+
+	CHECK(pipe(p) == 0);
+	CHECK(setrlimit(RLIMIT_CORE, &no_core) == 0);
+	check_ring_init(&ring, 8, 0);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read(sqe, p[0], buf, sizeof(buf), 0);
+	io_uring_sqe_set_data64(sqe, 0xc4a5);
+	CHECK_EQ(io_uring_submit(&ring), 1);
+	page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(page != MAP_FAILED);
+	usleep(20000);
+	if (fault)
+		page[0] = 1;
+	else
+		abort();
+	return 0;
+}
+
+static struct io_uring handler_ring;
+static volatile sig_atomic_t handled;
+
+static void on_alarm(int sig)
+{
+	struct io_uring_cqe *cqe;
+
+	(void) sig;
+	io_uring_prep_nop(io_uring_get_sqe(&handler_ring));
+	io_uring_sqe_set_data64(handler_ring.sq.sqes + ((handler_ring.sq.sqe_tail - 1) & handler_ring.sq.ring_mask),
+				0xa1a0000 + handled);
+	if (io_uring_submit(&handler_ring) == 1 && io_uring_wait_cqe(&handler_ring, &cqe) == 0) {
+		io_uring_cqe_seen(&handler_ring, cqe);
+		handled++;
+	}
+}
+
+/* The main loop's NOPs with SIGALRM every 50 us meanwhile. */
+static int nested(void)
+{
+	struct itimerval every = { { 0, 50 }, { 0, 50 } }, off = { { 0, 0 }, { 0, 0 } };
+
+	check_ring_init(&handler_ring, 8, 0);
+	CHECK(signal(SIGALRM, on_alarm) != SIG_ERR);
+	CHECK(setitimer(ITIMER_REAL, &every, NULL) == 0);
+	CHECK(workload(20000) == 0);
+	CHECK(setitimer(ITIMER_REAL, &off, NULL) == 0);
+	printf("%d\n", (int) handled);
+	return 0;
+}
+
+/* Runs `self mode` under the binary trace into `path`, kills it once it
+ * printed `lines` lines; returns the last line it printed. */
+/* Whether `pid` is in io_uring_enter now (/proc/PID/syscall: its number
+ * first), waiting up to 5 s for it. */
+static int in_enter(pid_t pid)
+{
+	char name[64], buf[64];
+	int k;
+
+	snprintf(name, sizeof(name), "/proc/%d/syscall", (int) pid);
+	for (k = 0; k < 500; k++) {
+		FILE *f = fopen(name, "r");
+		int got = f && fgets(buf, sizeof(buf), f) && atol(buf) == __NR_io_uring_enter;
+
+		if (f)
+			fclose(f);
+		if (got)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/* The installed uring-info. */
+static char info[4096];
+
+static unsigned long long run_and_kill(const char *self, const char *mode, const char *path,
+				       long lines)
+{
+	char line[64];
+	unsigned long long last = 0;
+	long seen = 0;
+	FILE *f;
+	pid_t pid;
+	int p[2], status;
+
+	unlink(path);
+	CHECK(pipe(p) == 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		dup2(p[1], 1);
+		close(p[0]);
+		close(p[1]);
+		unsetenv("LIBURING_CHECK");
+		unsetenv("LIBURING_DEBUG");
+		unsetenv("LIBURING_TRACE_MAX");
+		unsetenv("LIBURING_TRACE_FORMAT");
+		setenv("LIBURING_TRACE", path, 1);
+		execl(self, self, mode, (char *) NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	f = fdopen(p[0], "r");
+	CHECK(f);
+	while (seen < lines && fgets(line, sizeof(line), f)) {
+		last = strtoull(line, NULL, 10);
+		seen++;
+	}
+	CHECK_EQ(seen, lines);
+	if (!strcmp(mode, "stuck")) {
+		/* Killed while it sleeps in the kernel, not before; decoded
+		 * while it hangs, 300 ms after it went to sleep. */
+		CHECK(in_enter(pid));
+		usleep(300000);
+		CHECK(check_system("%s trace --summary %s > %s.live.txt", info, path, path) == 0);
+	}
+	CHECK(kill(pid, SIGKILL) == 0);
+	while (fgets(line, sizeof(line), f))
+		last = strtoull(line, NULL, 10);
+	fclose(f);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	return last;
+}
+
+int main(int argc, char *argv[])
+{
+	char path[4096], copy[4096], text[4096], self[4096];
+	const char *out, *stage;
+	unsigned long long last;
+	FILE *f;
+	int fd;
+
+	if (argc == 2 && !strcmp(argv[1], "forever"))
+		return workload(0);
+	if (argc == 2 && !strcmp(argv[1], "many"))
+		return workload(20000);
+	if (argc == 2 && !strcmp(argv[1], "stuck"))
+		return stuck();
+	if (argc == 2 && !strcmp(argv[1], "nested"))
+		return nested();
+	if (argc == 2 && !strcmp(argv[1], "fault"))
+		return crash(1);
+	if (argc == 2 && !strcmp(argv[1], "abort"))
+		return crash(0);
+	if (check_setup_flags_supported(4, 0) < 0)
+		SKIP("io_uring is not available here");
+	out = check_env_or_skip("CAPI_OUT");
+	stage = check_env_or_skip("CAPI_STAGE");
+	CHECK(realpath(argv[0], self));
+	snprintf(info, sizeof(info), "%s/usr/bin/uring-info", stage);
+	CHECK(access(info, X_OK) == 0);
+
+	/* killed: the last request reported is in the decoded trace. */
+	snprintf(path, sizeof(path), "%s/diag-binary.utrace", out);
+	last = run_and_kill(self, "forever", path, 3000);
+	CHECK(last >= 3000);
+	CHECK(check_system("%s trace %s > %s.txt", info, path, path) == 0);
+	CHECK(check_system("grep -q 'SQE NOP .*user_data=0x%llx$\\|SQE READ .*user_data=0x%llx$' %s.txt",
+			   last, last, path) == 0);
+	CHECK(check_system("grep -q 'summary: request times per opcode.* NOP n=[0-9]* p50=.* READ n=' %s.txt",
+			   path) == 0);
+	printf("killed: request 0x%llx present in the decoded trace\n", last);
+
+	/* damaged: a record overwritten; a text file. */
+	snprintf(copy, sizeof(copy), "%s/diag-binary-damaged.utrace", out);
+	CHECK(check_system("cp %s %s", path, copy) == 0);
+	fd = open(copy, O_WRONLY);
+	CHECK(fd >= 0);
+	CHECK(pwrite(fd, "\xee\xee\xee\xee", 4, 256 + 64 + 10 * 32) == 4);
+	close(fd);
+	CHECK(check_system("%s trace %s 2> %s.err; test $? -eq 1 && grep -q damaged %s.err",
+			   info, copy, copy, copy) == 0);
+	snprintf(text, sizeof(text), "%s/diag-binary.txt", out);
+	f = fopen(text, "w");
+	CHECK(f && fputs("uring-trace: ring 1 (fd 3): SQE NOP\n", f) >= 0 && fclose(f) == 0);
+	CHECK(check_system("%s trace %s 2> %s.err; test $? -eq 1 && grep -q 'not a uring-rs binary trace' %s.err",
+			   info, text, text, text) == 0);
+	printf("damaged: refused with exit 1\n");
+
+	/* wrapped: a flight recorder of 64k keeps the newest. */
+	snprintf(path, sizeof(path), "%s/diag-binary-ring.utrace", out);
+	unlink(path);
+	CHECK(check_system("env -u LIBURING_CHECK -u LIBURING_DEBUG LIBURING_TRACE=%s "
+			   "LIBURING_TRACE_MAX=64k %s many", path, self) == 0);
+	CHECK(check_system("%s trace %s > %s.txt", info, path, path) == 0);
+	CHECK(check_system("grep -q 'flight recorder' %s.txt", path) == 0);
+	CHECK(check_system("grep -q 'CQE user_data=0x%x res=' %s.txt", 20000, path) == 0);
+	CHECK(check_system("! grep -q 'SQE NOP .*user_data=0x1$' %s.txt", path) == 0);
+	printf("wrapped: newest kept, oldest gone\n");
+
+	/* stuck: the read in flight is named with its age. */
+	snprintf(path, sizeof(path), "%s/diag-binary-stuck.utrace", out);
+	run_and_kill(self, "stuck", path, 1);
+	CHECK(check_system("%s trace --summary %s > %s.txt", info, path, path) == 0);
+	CHECK(check_system("grep -q 'still in flight.* READ user_data=0x5157 fd=[0-9]* age' %s.txt",
+			   path) == 0);
+	CHECK(check_system("grep -q 'sleeps in the kernel on ring 1 for 1 CQE' %s.txt", path) == 0);
+	/* Decoded while it hung: ages to now, at least the 300 ms slept. */
+	CHECK(check_system("age=$(sed -n 's/.*still in flight now, the process running.* READ "
+			   "user_data=0x5157 fd=[0-9]* age \\([0-9]*\\)ms;.*/\\1/p' %s.live.txt); "
+			   "test \"${age:-0}\" -ge 300", path) == 0);
+	CHECK(check_system("grep -q 'sleeps in the kernel on ring 1 for 1 CQE(s) since [0-9]*ms before now' "
+			   "%s.live.txt", path) == 0);
+	/* Its JSON: the ring as a "process" named with its fd (as the
+	 * library's JSON trace), the read an open slice. */
+	CHECK(check_system("%s trace --json %s > %s.json", info, path, path) == 0);
+	CHECK(check_system("grep -q '\"name\":\"process_name\",\"pid\":1,.*\"ring 1 (fd [0-9]*)\"' %s.json "
+			   "&& grep -q '\"name\":\"READ (in flight)\",\"cat\":\"request\",\"pid\":1,' %s.json",
+			   path, path) == 0);
+	printf("stuck: the read in flight is named, with its age while the program hangs\n");
+
+	/* crashed: the process dies of the same signal as untraced, and the
+	 * read still in flight is reckoned to the crash (20 ms after it). */
+	{
+		static const struct {
+			const char *mode;
+			int sig;
+			const char *name;
+		} crashes[] = { { "fault", SIGSEGV, "SIGSEGV" }, { "abort", SIGABRT, "SIGABRT" } };
+		unsigned k;
+
+		for (k = 0; k < sizeof(crashes) / sizeof(crashes[0]); k++) {
+			snprintf(path, sizeof(path), "%s/diag-binary-%s.utrace", out, crashes[k].mode);
+			unlink(path);
+			CHECK(check_system("env -u LIBURING_CHECK -u LIBURING_DEBUG -u LIBURING_TRACE_MAX "
+					   "LIBURING_TRACE=%s %s %s 2>/dev/null; test $? -eq %d",
+					   path, self, crashes[k].mode, 128 + crashes[k].sig) == 0);
+			CHECK(check_system("%s trace %s > %s.txt", info, path, path) == 0);
+			CHECK(check_system("grep -q 'ring 1 (fd [0-9]*): the process got fatal signal %d (%s)$' %s.txt",
+					   crashes[k].sig, crashes[k].name, path) == 0);
+			CHECK(check_system("age=$(sed -n 's/.*still in flight when the process got fatal signal %d "
+					   "(%s).* READ user_data=0xc4a5 fd=[0-9]* age \\([0-9]*\\)ms;.*/\\1/p' %s.txt); "
+					   "test \"${age:-0}\" -ge 20", crashes[k].sig, crashes[k].name, path) == 0);
+			printf("crashed (%s): died of it, the read's age reckoned to it\n", crashes[k].name);
+		}
+	}
+
+	/* nested: writers interrupted by a signal handler's. */
+	snprintf(path, sizeof(path), "%s/diag-binary-nested.utrace", out);
+	unlink(path);
+	CHECK(check_system("env -u LIBURING_CHECK -u LIBURING_DEBUG -u LIBURING_TRACE_MAX "
+			   "LIBURING_TRACE=%s %s nested > %s.handled", path, self, path) == 0);
+	CHECK(check_system("%s trace %s > %s.txt", info, path, path) == 0);
+	/* The handler's ring was set up first (ring 1), the loop's second. */
+	CHECK(check_system("test $(grep -c 'ring 2 (fd [0-9]*): CQE user_data=' %s.txt) -eq 20000", path) == 0);
+	/* The handler's: every one but those whose two records were counted
+	 * as lost (a handler that interrupts its thread while it allocates
+	 * the file's next blocks waits for nothing: it drops its records). */
+	CHECK(check_system("n=$(grep -c 'ring 1 (fd [0-9]*): SQE NOP .*user_data=0xa1a' %s.txt); "
+			   "lost=$(sed -n 's/.*, \\([0-9]*\\) records lost.*/\\1/p' %s.txt); "
+			   "test $n -gt 0 && test $n -ge $(($(cat %s.handled) - ${lost:-0} / 2))",
+			   path, path, path) == 0);
+	printf("nested: every request decoded, the handler's too\n");
+	return 0;
+}

@@ -1,0 +1,745 @@
+// SPDX-License-Identifier: MIT
+//! `uring-info trace FILE`: decodes a binary trace (`LIBURING_TRACE_FORMAT=
+//! binary`) into the text trace, a summary with request times per opcode,
+//! or Chrome trace-event JSON. The layout is the writer's own file.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use uring_sysinfo::errno_name;
+use uring_uapi::names::{self, OPCODE};
+
+#[path = "../../../diag/src/trace/format.rs"]
+mod format;
+
+use format::{block, head, kind};
+
+/// One record with where it came from.
+#[derive(Clone, Copy)]
+struct Event {
+    r: format::Record,
+    /// The writing process (a file may hold several) and thread.
+    pid: u32,
+    tid: u32,
+    seq: u32,
+    index: u32,
+}
+
+struct Trace {
+    pid: u32,
+    program: String,
+    wraps: bool,
+    lost: u32,
+    events: Vec<Event>,
+    threads: HashMap<u32, String>,
+    /// CLOCK_MONOTONIC now, when the process that wrote the file still
+    /// runs with it mapped ([`live_now`]): ages are then reckoned to now,
+    /// not to the last event (a hung program's requests age while it
+    /// hangs, writing nothing).
+    now: Option<u64>,
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    b.get(at..at + 4)
+        .map_or(0, |s| u32::from_ne_bytes([s[0], s[1], s[2], s[3]]))
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    b.get(at..at + 8).map_or(0, |s| {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(s);
+        u64::from_ne_bytes(a)
+    })
+}
+
+fn name_at(b: &[u8], at: usize, len: usize) -> String {
+    let s = b.get(at..at + len).unwrap_or(&[]);
+    let end = s.iter().position(|&c| c == 0).unwrap_or(s.len());
+    String::from_utf8_lossy(s.get(..end).unwrap_or(&[])).into_owned()
+}
+
+/// Reads every region of `bytes` (one per process that traced into the
+/// file); why not when the file is not a trace this decoder understands.
+fn parse(bytes: &[u8]) -> Result<Trace, String> {
+    if bytes.len() < format::HEAD_BYTES || bytes.get(..8) != Some(&format::MAGIC[..]) {
+        return Err("not a uring-rs binary trace (no URTRACE1 head; text and JSON traces are read as they are)".into());
+    }
+    let mut t = Trace {
+        pid: 0,
+        program: String::new(),
+        wraps: false,
+        lost: 0,
+        events: Vec::new(),
+        threads: HashMap::new(),
+        now: None,
+    };
+    let mut at = 0;
+    let mut regions = 0;
+    while let Some(region) = bytes.get(at..) {
+        if region.len() < format::HEAD_BYTES || region.get(..8) != Some(&format::MAGIC[..]) {
+            break;
+        }
+        let used = parse_region(region, &mut t, regions == 0)?;
+        regions += 1;
+        // The next process's region starts at the next 8-byte boundary.
+        at += used;
+        while at % 8 != 0
+            || bytes
+                .get(at..at + 8)
+                .is_some_and(|m| m.iter().all(|&b| b == 0))
+        {
+            if at >= bytes.len() {
+                break;
+            }
+            at += if at % 8 != 0 { 8 - at % 8 } else { 8 };
+        }
+    }
+    t.events.sort_by_key(|e| (e.r.ns, e.seq, e.index));
+    // A CQE logged twice (two threads walked the CQ) has one CQ position.
+    let mut seen = std::collections::HashSet::new();
+    t.events
+        .retain(|e| e.r.kind != kind::CQE || seen.insert((e.pid, e.r.ring, e.r.c, e.r.user_data)));
+    Ok(t)
+}
+
+/// Reads one region into `t`; the bytes it takes in the file.
+fn parse_region(bytes: &[u8], t: &mut Trace, first: bool) -> Result<usize, String> {
+    if u32_at(bytes, head::ORDER) != format::ORDER {
+        return Err("written on a machine of the other byte order".into());
+    }
+    let version = u32_at(bytes, head::VERSION);
+    if version != format::VERSION {
+        return Err(format!(
+            "trace format version {version}, this decoder reads version {}",
+            format::VERSION
+        ));
+    }
+    let checked = bytes.get(..head::CHECKED).unwrap_or(&[]);
+    if format::digest(checked) != u64_at(bytes, head::DIGEST) {
+        return Err("its head is damaged (the digest does not match)".into());
+    }
+    let sizes = [0, 1, 2, 3].map(|i| u32_at(bytes, head::SIZES + 4 * i) as usize);
+    if sizes
+        != [
+            format::HEAD_BYTES,
+            format::BLOCK_BYTES,
+            format::BLOCK_HEAD_BYTES,
+            format::RECORD_BYTES,
+        ]
+    {
+        return Err("its block or record sizes are not this decoder's".into());
+    }
+    let blocks = u32_at(bytes, head::BLOCKS) as usize;
+    let wraps = u32_at(bytes, head::FLAGS) & format::WRAPS != 0;
+    // Blocks handed out: a region that does not wrap was cut after them
+    // at exit (another process's region may follow).
+    let handed = (u32_at(bytes, head::NEXT_SEQ) as usize).min(blocks);
+    let used = if wraps { blocks } else { handed };
+    // Record times are ticks of the writer's clock: to CLOCK_MONOTONIC.
+    let (mono0, ticks0, rate) = (
+        u64_at(bytes, head::START_MONO),
+        u64_at(bytes, head::TICKS0),
+        u64_at(bytes, head::RATE),
+    );
+    let to_ns = |ticks: u64| -> u64 {
+        let d = i128::from(ticks) - i128::from(ticks0);
+        (i128::from(mono0) + ((d * i128::from(rate)) >> 32)).max(0) as u64
+    };
+    if first {
+        t.pid = u32_at(bytes, head::PID);
+        t.program = name_at(bytes, head::PROGRAM, 16);
+    }
+    t.wraps |= wraps;
+    t.lost += u32_at(bytes, head::LOST);
+    for i in 0..used {
+        let at = format::HEAD_BYTES + i * format::BLOCK_BYTES;
+        // A file cut short ends after the last block written.
+        let Some(b) = bytes.get(at..(at + format::BLOCK_BYTES).min(bytes.len())) else {
+            break;
+        };
+        let seq = u32_at(b, block::SEQ);
+        if seq == 0 {
+            continue;
+        }
+        let tid = u32_at(b, block::TID);
+        let pid = u32_at(b, block::PID);
+        t.threads
+            .entry(tid)
+            .or_insert_with(|| name_at(b, block::NAME, 16));
+        for k in 0..format::RECORDS_PER_BLOCK {
+            let ra = format::BLOCK_HEAD_BYTES + k * format::RECORD_BYTES;
+            let Some(rb) = b.get(ra..ra + format::RECORD_BYTES) else {
+                break;
+            };
+            let kind = rb[0];
+            if kind == 0 {
+                // The block's end (or a record its writer never finished).
+                break;
+            }
+            if kind > kind::LAST || rb[1] == 0 {
+                return Err(format!(
+                    "damaged: block {i}, record {k} has kind {kind} ring {}, which no writer makes",
+                    rb[1]
+                ));
+            }
+            let r = format::Record {
+                kind,
+                ring: rb[1],
+                opcode: rb[2],
+                sqe_flags: rb[3],
+                a: u32_at(rb, 4),
+                b: u32_at(rb, 8) as i32,
+                c: u32_at(rb, 12),
+                user_data: u64_at(rb, 16),
+                ns: to_ns(u64_at(rb, 24)),
+            };
+            t.events.push(Event {
+                r,
+                pid,
+                tid,
+                seq,
+                index: k as u32,
+            });
+        }
+    }
+    Ok(format::HEAD_BYTES + used * format::BLOCK_BYTES)
+}
+
+fn opname(op: u8) -> String {
+    names::short_name(OPCODE, u64::from(op)).map_or_else(|| format!("opcode {op}"), str::to_owned)
+}
+
+fn res_text(res: i32) -> String {
+    if res < 0 {
+        errno_name(-res).map_or_else(|| format!("{res}"), |n| format!("-{n}"))
+    } else {
+        res.to_string()
+    }
+}
+
+/// A fatal signal's number and name.
+fn signal_name(sig: u32) -> String {
+    let name = match sig as i32 {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGILL => "SIGILL",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGABRT => "SIGABRT",
+        _ => return sig.to_string(),
+    };
+    format!("{sig} ({name})")
+}
+
+fn dur(ns: u64) -> String {
+    if ns >= 10_000_000_000 {
+        format!("{}s", ns / 1_000_000_000)
+    } else if ns >= 10_000_000 {
+        format!("{}ms", ns / 1_000_000)
+    } else if ns >= 10_000 {
+        format!("{}us", ns / 1_000)
+    } else {
+        format!("{ns}ns")
+    }
+}
+
+/// A ring of the trace: its process and its number there.
+type RingKey = (u32, u8);
+
+fn ring_of(e: &Event) -> RingKey {
+    (e.pid, e.r.ring)
+}
+
+/// A request in flight: its SQE's event.
+type InFlight = HashMap<(RingKey, u64), Event>;
+
+/// The text trace, one line per record.
+fn text(t: &Trace, out: &mut String) {
+    let t0 = t.events.first().map_or(0, |e| e.r.ns);
+    let mut fds: HashMap<RingKey, i32> = HashMap::new();
+    for e in &t.events {
+        let r = &e.r;
+        let fd = *fds.entry(ring_of(e)).or_insert(-1);
+        let _ = write!(
+            out,
+            "+{:.6}s [{} {}] uring-trace: ring {} (fd {}): ",
+            (r.ns - t0) as f64 / 1e9,
+            e.tid,
+            t.threads.get(&e.tid).map_or("", String::as_str),
+            r.ring,
+            if r.kind == kind::RING { r.b } else { fd }
+        );
+        match r.kind {
+            kind::RING => {
+                fds.insert(ring_of(e), r.b);
+                let _ = write!(
+                    out,
+                    "set up: {} SQ / {} CQ entries, flags {:#x}",
+                    r.a, r.user_data as u32, r.c
+                );
+            }
+            kind::SQE => {
+                let _ = write!(
+                    out,
+                    "SQE {} {}={} len={} flags={:#x} user_data={:#x}",
+                    opname(r.opcode),
+                    if r.sqe_flags & 1 != 0 { "file" } else { "fd" },
+                    r.b,
+                    r.a,
+                    r.sqe_flags,
+                    r.user_data
+                );
+                if r.sqe_flags & 0x20 != 0 {
+                    let _ = write!(out, " buf_group={}", r.c & 0xffff);
+                }
+            }
+            kind::CQE => {
+                let _ = write!(
+                    out,
+                    "CQE user_data={:#x} res={} flags={:#x}",
+                    r.user_data,
+                    res_text(r.b),
+                    r.a
+                );
+                if r.b == -105 {
+                    out.push_str(" (ENOBUFS: the provided-buffer group ran dry)");
+                }
+            }
+            kind::SUBMIT => {
+                let _ = write!(out, "submit call: {} enters, result {}", r.a, res_text(r.b));
+            }
+            kind::WAIT => {
+                let _ = write!(out, "wait call: {} enters, result {}", r.a, res_text(r.b));
+            }
+            kind::WAITING => {
+                let _ = write!(out, "thread sleeps in the kernel for {} CQE(s)", r.a);
+            }
+            kind::OVERFLOW => {
+                let _ = write!(
+                    out,
+                    "CQ overflow: {} CQEs dropped so far{}",
+                    r.a,
+                    if r.b != 0 {
+                        ", CQEs held back (IORING_SQ_CQ_OVERFLOW)"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            kind::NOT_SEEN => {
+                let _ = write!(
+                    out,
+                    "{} CQE(s) consumed and overwritten before the library saw them",
+                    r.a
+                );
+            }
+            kind::EXIT => {
+                let _ = write!(
+                    out,
+                    "torn down; {} SQE(s) prepared and never submitted",
+                    r.a
+                );
+            }
+            kind::CHANGED => {
+                let _ = write!(out, "changed: now {} SQ entries, fd {}", r.a, r.b);
+                fds.insert(ring_of(e), r.b);
+            }
+            kind::AT_EXIT => out.push_str("still set up at process exit"),
+            kind::SIGNAL => {
+                let _ = write!(out, "the process got fatal signal {}", signal_name(r.a));
+            }
+            _ => {}
+        }
+        out.push('\n');
+    }
+}
+
+/// Per ring: request times per opcode, what is still in flight, who waits.
+fn summary(t: &Trace, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "uring-trace: process {} ({}): {} events, {} threads{}{}",
+        t.pid,
+        t.program,
+        t.events.len(),
+        t.threads.len(),
+        if t.wraps {
+            ", flight recorder (the newest events)"
+        } else {
+            ""
+        },
+        if t.lost != 0 {
+            format!(", {} records lost", t.lost)
+        } else {
+            String::new()
+        }
+    );
+    let last = t.events.last().map_or(0, |e| e.r.ns);
+    let mut in_flight: InFlight = HashMap::new();
+    let mut lat: HashMap<(RingKey, u8), Vec<u64>> = HashMap::new();
+    let mut counts: HashMap<RingKey, [u64; 4]> = HashMap::new();
+    let mut waiting: HashMap<u32, Event> = HashMap::new();
+    let mut unsubmitted: HashMap<RingKey, u32> = HashMap::new();
+    let mut signalled: HashMap<RingKey, u32> = HashMap::new();
+    // A plain submit call (one enter that consumed its SQEs) has no record
+    // of its own: its SQE records share a thread and a time.
+    let calls: std::collections::HashSet<(RingKey, u32, u64)> = t
+        .events
+        .iter()
+        .filter(|e| e.r.kind == kind::SUBMIT)
+        .map(|e| (ring_of(e), e.tid, e.r.ns))
+        .collect();
+    let mut groups = std::collections::HashSet::new();
+    let mut ring_last: HashMap<RingKey, u64> = HashMap::new();
+    for e in &t.events {
+        let r = &e.r;
+        ring_last.insert(ring_of(e), r.ns);
+        let c = counts.entry(ring_of(e)).or_default();
+        if r.kind == kind::SQE
+            && groups.insert((ring_of(e), e.tid, r.ns))
+            && !calls.contains(&(ring_of(e), e.tid, r.ns))
+        {
+            c[3] += 1;
+            c[2] += 1;
+        }
+        match r.kind {
+            kind::RING => {
+                in_flight.retain(|k, _| k.0 != ring_of(e));
+            }
+            kind::SQE => {
+                c[0] += 1;
+                in_flight.insert((ring_of(e), r.user_data), *e);
+            }
+            kind::CQE => {
+                c[1] += 1;
+                let more = r.a & 2 != 0;
+                let key = (ring_of(e), r.user_data);
+                if let Some(s) = in_flight.get(&key).copied() {
+                    if !more {
+                        in_flight.remove(&key);
+                        lat.entry((ring_of(e), s.r.opcode))
+                            .or_default()
+                            .push(r.ns.saturating_sub(s.r.ns));
+                    }
+                }
+                waiting.remove(&e.tid);
+            }
+            kind::SUBMIT | kind::WAIT => {
+                c[2] += u64::from(r.a);
+                c[3] += 1;
+                waiting.remove(&e.tid);
+            }
+            kind::WAITING => {
+                waiting.insert(e.tid, *e);
+            }
+            kind::EXIT => {
+                unsubmitted.insert(ring_of(e), r.a);
+            }
+            kind::SIGNAL => {
+                signalled.insert(ring_of(e), r.a);
+            }
+            _ => {}
+        }
+    }
+    let mut rings: Vec<RingKey> = counts.keys().copied().collect();
+    rings.sort_unstable();
+    let several = rings
+        .iter()
+        .any(|r| r.0 != rings.first().map_or(0, |f| f.0));
+    let ring_name = |r: RingKey| {
+        if several {
+            format!("process {} ring {}", r.0, r.1)
+        } else {
+            format!("ring {}", r.1)
+        }
+    };
+    for ring in rings {
+        let name = ring_name(ring);
+        let c = counts.get(&ring).copied().unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "uring-trace: {name}: summary: {} SQEs consumed by the kernel, {} CQEs seen, {} calls that entered the kernel or failed, {} enters",
+            c[0], c[1], c[3], c[2]
+        );
+        let _ = write!(
+            out,
+            "uring-trace: {name}: summary: request times per opcode (SQE consumed to last CQE, as the library saw them):"
+        );
+        let mut ops: Vec<_> = lat.iter_mut().filter(|(k, _)| k.0 == ring).collect();
+        ops.sort_by_key(|(k, _)| k.1);
+        if ops.is_empty() {
+            out.push_str(" none");
+        }
+        for ((_, op), v) in ops {
+            v.sort_unstable();
+            let q = |p: usize| {
+                v.get((v.len() * p).div_ceil(100).max(1) - 1)
+                    .copied()
+                    .unwrap_or(0)
+            };
+            let _ = write!(
+                out,
+                " {} n={} p50={} p99={} max={};",
+                opname(*op),
+                v.len(),
+                dur(q(50)),
+                dur(q(99)),
+                dur(v.last().copied().unwrap_or(0))
+            );
+        }
+        out.push('\n');
+        let mut stuck: Vec<&Event> = in_flight.values().filter(|e| ring_of(e) == ring).collect();
+        stuck.sort_by_key(|e| e.r.ns);
+        let _ = write!(
+            out,
+            "uring-trace: {name}: summary: still in flight {} (longest waiting first):",
+            if t.now.is_some() {
+                "now, the process running".to_owned()
+            } else if let Some(sig) = signalled.get(&ring) {
+                format!("when the process got fatal signal {}", signal_name(*sig))
+            } else {
+                "at the ring's last event".to_owned()
+            }
+        );
+        if stuck.is_empty() {
+            out.push_str(" none");
+        }
+        for e in stuck.iter().take(8) {
+            let _ = write!(
+                out,
+                " {} user_data={:#x} fd={} age {};",
+                opname(e.r.opcode),
+                e.r.user_data,
+                e.r.b,
+                dur(t
+                    .now
+                    .or_else(|| ring_last.get(&ring).copied())
+                    .unwrap_or(last)
+                    .saturating_sub(e.r.ns))
+            );
+        }
+        if stuck.len() > 8 {
+            let _ = write!(out, " and {} more", stuck.len() - 8);
+        }
+        out.push('\n');
+        if let Some(n) = unsubmitted.get(&ring).filter(|&&n| n != 0) {
+            let _ = writeln!(
+                out,
+                "uring-trace: {name}: summary: {n} SQE(s) prepared and never submitted"
+            );
+        }
+    }
+    for (tid, e) in &waiting {
+        let _ = writeln!(
+            out,
+            "uring-trace: thread {tid} ({}) sleeps in the kernel on {} for {} CQE(s) since {} before {}",
+            t.threads.get(tid).map_or("", String::as_str),
+            ring_name(ring_of(e)),
+            e.r.a,
+            dur(t.now.unwrap_or(last).saturating_sub(e.r.ns)),
+            if t.now.is_some() {
+                "now (the process running)"
+            } else {
+                "the trace's end"
+            }
+        );
+    }
+}
+
+/// Chrome trace-event JSON as the library's own JSON trace writes it (a
+/// "process" per ring, named with its fd; a track per thread there; a
+/// slice per request and per wait that slept in the kernel), so the same
+/// viewers and `pytools/diag/trace_timeline.py` read both.
+fn json(t: &Trace, out: &mut String) {
+    out.push_str("[\n");
+    let several = t.events.iter().any(|e| e.pid != t.pid);
+    // The ring's "process" number: the ring's, or the process's and the
+    // ring's when the file holds several processes.
+    let pid_of = |e: &Event| {
+        if several {
+            u64::from(e.pid) * 256 + u64::from(e.r.ring)
+        } else {
+            u64::from(e.r.ring)
+        }
+    };
+    let mut named = std::collections::HashSet::new();
+    let mut asleep: HashMap<u32, u64> = HashMap::new();
+    let mut in_flight: InFlight = HashMap::new();
+    // Open slices reach now while the writer runs, else the last event.
+    let last = t.now.unwrap_or(t.events.last().map_or(0, |e| e.r.ns));
+    for e in &t.events {
+        let r = &e.r;
+        let pid = pid_of(e);
+        if r.ring != 0 && named.insert((pid, e.tid)) {
+            let _ = writeln!(
+                out,
+                "{{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":{pid},\"tid\":{},\"args\":{{\"name\":\"{}\"}}}},",
+                e.tid,
+                t.threads
+                    .get(&e.tid)
+                    .map_or("", String::as_str)
+                    .replace(['"', '\\'], "_")
+            );
+        }
+        match r.kind {
+            kind::RING | kind::CHANGED => {
+                let _ = writeln!(
+                    out,
+                    "{{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":{pid},\"tid\":0,\"args\":{{\"name\":\"{}ring {} (fd {})\"}}}},",
+                    if several {
+                        format!("process {} ", e.pid)
+                    } else {
+                        String::new()
+                    },
+                    r.ring,
+                    r.b
+                );
+            }
+            kind::SQE => {
+                in_flight.insert((ring_of(e), r.user_data), *e);
+            }
+            kind::CQE if r.a & 2 == 0 => {
+                if let Some(s) = in_flight.remove(&(ring_of(e), r.user_data)) {
+                    let _ = writeln!(
+                        out,
+                        "{{\"ph\":\"X\",\"name\":\"{}\",\"cat\":\"request\",\"pid\":{pid},\"tid\":{},\"ts\":{:.3},\"dur\":{:.3},\"args\":{{\"opcode\":{},\"user_data\":\"{:#x}\",\"fd\":{},\"len\":{},\"sqe_flags\":{},\"res\":{},\"cqe_flags\":{}}}}},",
+                        opname(s.r.opcode),
+                        s.tid,
+                        s.r.ns as f64 / 1e3,
+                        r.ns.saturating_sub(s.r.ns) as f64 / 1e3,
+                        s.r.opcode,
+                        r.user_data,
+                        s.r.b,
+                        s.r.a,
+                        s.r.sqe_flags,
+                        r.b,
+                        r.a
+                    );
+                }
+            }
+            kind::WAIT => {
+                // From the thread's going to sleep, when it did.
+                let from = asleep.remove(&e.tid).unwrap_or(r.ns);
+                let _ = writeln!(
+                    out,
+                    "{{\"ph\":\"X\",\"name\":\"wait (entered the kernel)\",\"cat\":\"enter\",\"pid\":{pid},\"tid\":{},\"ts\":{:.3},\"dur\":{:.3},\"args\":{{\"enters\":{},\"result\":{}}}}},",
+                    e.tid,
+                    from as f64 / 1e3,
+                    r.ns.saturating_sub(from) as f64 / 1e3,
+                    r.a,
+                    r.b
+                );
+            }
+            kind::OVERFLOW | kind::NOT_SEEN | kind::WAITING | kind::SIGNAL => {
+                if r.kind == kind::WAITING {
+                    asleep.insert(e.tid, r.ns);
+                }
+                let what = match r.kind {
+                    kind::OVERFLOW => "CQ overflow".to_owned(),
+                    kind::NOT_SEEN => "CQEs not seen".to_owned(),
+                    kind::SIGNAL => format!("fatal signal {}", signal_name(r.a)),
+                    _ => "waits in the kernel".to_owned(),
+                };
+                let _ = writeln!(
+                    out,
+                    "{{\"ph\":\"i\",\"s\":\"t\",\"name\":\"{what}\",\"pid\":{pid},\"tid\":{},\"ts\":{:.3}}},",
+                    e.tid,
+                    r.ns as f64 / 1e3
+                );
+            }
+            _ => {}
+        }
+    }
+    // Requests never completed, and waits never ended: open slices to the
+    // trace's end (to now while the writer runs).
+    for s in in_flight.values() {
+        let _ = writeln!(
+            out,
+            "{{\"ph\":\"X\",\"name\":\"{} (in flight)\",\"cat\":\"request\",\"pid\":{},\"tid\":{},\"ts\":{:.3},\"dur\":{:.3},\"args\":{{\"user_data\":\"{:#x}\",\"fd\":{},\"in_flight\":true}}}},",
+            opname(s.r.opcode),
+            pid_of(s),
+            s.tid,
+            s.r.ns as f64 / 1e3,
+            last.saturating_sub(s.r.ns) as f64 / 1e3,
+            s.r.user_data,
+            s.r.b
+        );
+    }
+    for e in t.events.iter().filter(|e| e.r.kind == kind::WAITING) {
+        if asleep.get(&e.tid) == Some(&e.r.ns) {
+            let _ = writeln!(
+                out,
+                "{{\"ph\":\"X\",\"name\":\"wait (asleep in the kernel)\",\"cat\":\"enter\",\"pid\":{},\"tid\":{},\"ts\":{:.3},\"dur\":{:.3}}},",
+                pid_of(e),
+                e.tid,
+                e.r.ns as f64 / 1e3,
+                last.saturating_sub(e.r.ns) as f64 / 1e3
+            );
+        }
+    }
+    // The array stays open, as the library's own JSON trace leaves it.
+}
+
+/// CLOCK_MONOTONIC in ns if process `pid` maps the trace file at `path`
+/// now (`/proc/PID/maps` names its inode): the writer is running, on this
+/// machine and boot, so its records' times (monotonic, [`parse`]) compare
+/// with ours. None when it has exited or its maps cannot be read.
+fn live_now(path: &str, pid: u32) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    let file = std::fs::canonicalize(path).ok()?;
+    let inode = std::fs::metadata(&file).ok()?.ino();
+    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).ok()?;
+    let maps_it = maps.lines().any(|line| {
+        let mut f = line.split_whitespace().skip(4);
+        f.next().and_then(|i| i.parse::<u64>().ok()) == Some(inode)
+            && f.next().map(std::path::Path::new) == Some(file.as_path())
+    });
+    if !maps_it {
+        return None;
+    }
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid out-parameter.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) } == 0;
+    ok.then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
+}
+
+/// `uring-info trace [--summary|--json] FILE`; the exit status.
+pub fn main(args: &[String]) -> i32 {
+    let (mode, path) = match args {
+        [p] => ("text", p),
+        [m, p] if m == "--summary" => ("summary", p),
+        [m, p] if m == "--json" => ("json", p),
+        _ => {
+            eprintln!("usage: uring-info trace [--summary|--json] FILE");
+            return 2;
+        }
+    };
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("uring-info trace: {path}: {e}");
+            return 1;
+        }
+    };
+    let mut t = match parse(&bytes) {
+        Ok(t) => t,
+        Err(why) => {
+            eprintln!("uring-info trace: {path}: {why}");
+            return 1;
+        }
+    };
+    t.now = live_now(path, t.pid);
+    let mut out = String::new();
+    match mode {
+        "json" => json(&t, &mut out),
+        "summary" => summary(&t, &mut out),
+        _ => {
+            text(&t, &mut out);
+            summary(&t, &mut out);
+        }
+    }
+    print!("{out}");
+    0
+}
