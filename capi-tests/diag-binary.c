@@ -20,6 +20,10 @@
  *   running program's trace), the summary gives the read's and the wait's
  *   ages up to now (at least the 300 ms waited); killed, it lists the read
  *   as still in flight at the ring's last event.
+ * - bimodal: reads of a pipe, half of them with the data already there,
+ *   half written 20 ms after: the summary's histogram of READ (and of the
+ *   pipe's descriptor) shows two groups of marks with empty buckets
+ *   between them; the IOSQE_ASYNC NOPs have a row of their own.
  * - nested: a SIGALRM handler submits NOPs on a ring of its own while the
  *   main loop submits on another (the handler interrupts the trace's
  *   writer): the file decodes, with every request of the main loop.
@@ -113,6 +117,47 @@ static int crash(int fault)
 		page[0] = 1;
 	else
 		abort();
+	return 0;
+}
+
+/* Two populations of reads of one pipe: at once (written before) and
+ * after 20 ms (written then); NOPs between, half of them IOSQE_ASYNC. */
+static int bimodal(void)
+{
+	static char buf[16];
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	struct io_uring_sqe *sqe;
+	int p[2], k;
+
+	CHECK(pipe(p) == 0);
+	check_ring_init(&ring, 8, 0);
+	for (k = 0; k < 16; k++) {
+		int later = k % 2;
+
+		if (!later)
+			CHECK_EQ(write(p[1], "x", 1), 1);
+		sqe = io_uring_get_sqe(&ring);
+		io_uring_prep_read(sqe, p[0], buf, 1, 0);
+		io_uring_sqe_set_data64(sqe, 0x5ead00 + k);
+		CHECK_EQ(io_uring_submit(&ring), 1);
+		if (later) {
+			usleep(20000);
+			CHECK_EQ(write(p[1], "x", 1), 1);
+		}
+		CHECK_EQ(io_uring_wait_cqe(&ring, &cqe), 0);
+		CHECK_EQ(cqe->res, 1);
+		io_uring_cqe_seen(&ring, cqe);
+		sqe = io_uring_get_sqe(&ring);
+		io_uring_prep_nop(sqe);
+		io_uring_sqe_set_data64(sqe, 0x40900 + k);
+		if (later)
+			io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
+		CHECK_EQ(io_uring_submit(&ring), 1);
+		CHECK_EQ(io_uring_wait_cqe(&ring, &cqe), 0);
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	io_uring_queue_exit(&ring);
 	return 0;
 }
 
@@ -239,6 +284,8 @@ int main(int argc, char *argv[])
 		return stuck();
 	if (argc == 2 && !strcmp(argv[1], "nested"))
 		return nested();
+	if (argc == 2 && !strcmp(argv[1], "bimodal"))
+		return bimodal();
 	if (argc == 2 && !strcmp(argv[1], "fault"))
 		return crash(1);
 	if (argc == 2 && !strcmp(argv[1], "abort"))
@@ -335,6 +382,28 @@ int main(int argc, char *argv[])
 			printf("crashed (%s): died of it, the read's age reckoned to it\n", crashes[k].name);
 		}
 	}
+
+	/* bimodal: two populations of READ times, two groups in its bar
+	 * (at least 4 empty buckets, 16 times apart, between), in its
+	 * descriptor's and in the no-flags row's; the ASYNC NOPs a row of
+	 * their own. */
+	snprintf(path, sizeof(path), "%s/diag-binary-bimodal.utrace", out);
+	unlink(path);
+	CHECK(check_system("env -u LIBURING_CHECK -u LIBURING_DEBUG -u LIBURING_TRACE_MAX "
+			   "LIBURING_TRACE=%s %s bimodal", path, self) == 0);
+	CHECK(check_system("%s trace --summary %s > %s.txt", info, path, path) == 0);
+	CHECK(check_system("grep -q 'ring 1: summary: request time histograms, one column per doubling' %s.txt",
+			   path) == 0);
+	CHECK(check_system("grep -Eq 'ring 1:   opcode READ +n=16 +\\| *[^ |]+.* {4,}[^ |]+ *\\|$' %s.txt",
+			   path) == 0);
+	CHECK(check_system("grep -Eq 'ring 1:   fd [0-9]+ +n=16 +\\| *[^ |]+.* {4,}[^ |]+ *\\|$' %s.txt",
+			   path) == 0);
+	CHECK(check_system("grep -Eq 'ring 1:   opcode NOP +n=16 +\\|' %s.txt",
+			   path) == 0);
+	CHECK(check_system("grep -Eq 'ring 1:   flags ASYNC +n=8 +\\| *[^ |]+' %s.txt", path) == 0);
+	CHECK(check_system("grep -Eq 'ring 1:   flags none +n=24 +\\| *[^ |]+.* {4,}[^ |]+ *\\|$' %s.txt",
+			   path) == 0);
+	printf("bimodal: the READ histogram has two peaks apart\n");
 
 	/* nested: writers interrupted by a signal handler's. */
 	snprintf(path, sizeof(path), "%s/diag-binary-nested.utrace", out);

@@ -354,7 +354,7 @@ fn start() -> bool {
     EXITING.store(false, Ordering::Relaxed);
     DEBUG.store(asks(c"LIBURING_DEBUG"), Ordering::Relaxed);
     IDLE_SUMMARIES.store(asks(c"LIBURING_TRACE_IDLE"), Ordering::Relaxed);
-    let tracing = output::attach();
+    let tracing = output::attach(trace::binary::attach);
     let checking = check::start();
     // The diagnostics' memory, reserved now: before the program's main.
     let reserved = memory::reserve(

@@ -433,7 +433,7 @@ fn memory(l: &mut Line, entries: u32, p: &io_uring_params) -> bool {
         }
         // The ring alone fits, but this kernel charges rings (liburing's
         // figure is not 0): the user's charge elsewhere is the likely cause.
-        if (held.rings != 0 || mlock_bytes != 0) && soft != libc::RLIM_INFINITY {
+        if (held.rings != 0 || mlock_bytes != 0) && soft != u64::MAX {
             // Within the limit as far as this process goes: the user's
             // other processes hold the rest.
             l.s("the ring needs ").size(needed);

@@ -108,16 +108,18 @@ pub fn tracing() -> bool {
 
 /// Opens the outputs at attach: the stderr duplicate always (for
 /// `LIBURING_DEBUG` and `LIBURING_CHECK`), and the `LIBURING_TRACE`
-/// target; whether tracing is on.
-pub fn attach() -> bool {
+/// target; whether tracing is on. `lay_out_binary` lays the binary
+/// trace's blocks out in the file's region (the trace's own code, passed in
+/// by the caller: the trace writes through this module, not the reverse).
+pub fn attach(lay_out_binary: fn() -> bool) -> bool {
     stream::attach();
-    let t = open_trace();
+    let t = open_trace(lay_out_binary);
     // SAFETY: see `SetAtAttach`: no hook runs yet.
     unsafe { (*SETTINGS.0.get()).target = t };
     t != Target::None
 }
 
-fn open_trace() -> Target {
+fn open_trace(lay_out_binary: fn() -> bool) -> Target {
     // SAFETY: getenv with a NUL-terminated name, at attach (the library's
     // constructor, before the program's threads).
     let dest = unsafe { libc::getenv(c"LIBURING_TRACE".as_ptr()) };
@@ -158,7 +160,7 @@ fn open_trace() -> Target {
         }
         _ => match trace_file::attach(dest, max, json) {
             Ok(()) if binary => {
-                if crate::trace::binary::attach() {
+                if lay_out_binary() {
                     BINARY.store(true, Ordering::Relaxed);
                     return Target::File;
                 }

@@ -21,7 +21,7 @@ use crate::probe::{close, setup};
 /// Whether the soft `RLIMIT_MEMLOCK` is finite (it may then be what an
 /// `-ENOMEM` means).
 pub fn limited() -> bool {
-    uring_sysinfo::rlimit(libc::RLIMIT_MEMLOCK).is_some_and(|(soft, _)| soft != libc::RLIM_INFINITY)
+    uring_sysinfo::rlimit(libc::RLIMIT_MEMLOCK).is_some_and(|(soft, _)| soft != u64::MAX)
 }
 
 /// `io_uring_setup(2)` with `p`, tried again on `-ENOMEM` under a finite

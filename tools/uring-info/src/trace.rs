@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 //! `uring-info trace FILE`: decodes a binary trace (`LIBURING_TRACE_FORMAT=
-//! binary`) into the text trace, a summary with request times per opcode,
-//! or Chrome trace-event JSON. The layout is the writer's own file.
+//! binary`) into the text trace, a summary with request times per opcode
+//! and their histograms, or Chrome trace-event JSON. The layout is the writer's own file.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -376,6 +376,8 @@ fn summary(t: &Trace, out: &mut String) {
     let last = t.events.last().map_or(0, |e| e.r.ns);
     let mut in_flight: InFlight = HashMap::new();
     let mut lat: HashMap<(RingKey, u8), Vec<u64>> = HashMap::new();
+    // Every completed request: its SQE and its time, for the histograms.
+    let mut done: Vec<(Event, u64)> = Vec::new();
     let mut counts: HashMap<RingKey, [u64; 4]> = HashMap::new();
     let mut waiting: HashMap<u32, Event> = HashMap::new();
     let mut unsubmitted: HashMap<RingKey, u32> = HashMap::new();
@@ -416,9 +418,9 @@ fn summary(t: &Trace, out: &mut String) {
                 if let Some(s) = in_flight.get(&key).copied() {
                     if !more {
                         in_flight.remove(&key);
-                        lat.entry((ring_of(e), s.r.opcode))
-                            .or_default()
-                            .push(r.ns.saturating_sub(s.r.ns));
+                        let took = r.ns.saturating_sub(s.r.ns);
+                        lat.entry((ring_of(e), s.r.opcode)).or_default().push(took);
+                        done.push((s, took));
                     }
                 }
                 waiting.remove(&e.tid);
@@ -487,6 +489,7 @@ fn summary(t: &Trace, out: &mut String) {
             );
         }
         out.push('\n');
+        histograms(&name, ring, &done, out);
         let mut stuck: Vec<&Event> = in_flight.values().filter(|e| ring_of(e) == ring).collect();
         stuck.sort_by_key(|e| e.r.ns);
         let _ = write!(
@@ -541,6 +544,150 @@ fn summary(t: &Trace, out: &mut String) {
             } else {
                 "the trace's end"
             }
+        );
+    }
+}
+
+/// SQE flags a request's time depends on (`IOSQE_*`, a stable ABI).
+const FIXED_FILE: u8 = 1 << 0;
+const LINKED: u8 = (1 << 2) | (1 << 3);
+const ASYNC: u8 = 1 << 4;
+
+/// How many descriptors get a histogram of their own: the busiest.
+const TOP_DESCRIPTORS: usize = 8;
+
+/// Marks for a bucket's count relative to its row's fullest bucket, least
+/// first; an empty bucket is a blank, so peaks stand apart as groups.
+const MARKS: &[u8] = b".:-=+*#%@";
+
+/// The log2 bucket of a time: bucket k holds [2^k, 2^(k+1)) ns.
+fn bucket(ns: u64) -> usize {
+    (63 - (ns | 1).leading_zeros()) as usize
+}
+
+/// One row: its label, its request count, its counts per bucket.
+type Row = (String, u64, [u64; 64]);
+
+fn add(rows: &mut Vec<Row>, label: String, took: u64) {
+    let at = match rows.iter().position(|r| r.0 == label) {
+        Some(at) => at,
+        None => {
+            rows.push((label, 0, [0; 64]));
+            rows.len() - 1
+        }
+    };
+    if let Some(row) = rows.get_mut(at) {
+        row.1 += 1;
+        row.2[bucket(took)] += 1;
+    }
+}
+
+/// Latency histograms of `ring`'s completed requests split by opcode, by
+/// SQE flag group and by descriptor (the busiest [`TOP_DESCRIPTORS`]), one
+/// text bar per row on one shared axis of log2 buckets: a percentile hides
+/// two populations, a bar shows them as two groups of marks.
+fn histograms(name: &str, ring: RingKey, done: &[(Event, u64)], out: &mut String) {
+    let mut ops: Vec<Row> = Vec::new();
+    let mut flags: Vec<Row> = Vec::new();
+    let mut fds: Vec<Row> = Vec::new();
+    let (mut lo, mut hi) = (63, 0);
+    let mine = done.iter().filter(|(s, _)| ring_of(s) == ring);
+    for (s, took) in mine {
+        let r = &s.r;
+        lo = lo.min(bucket(*took));
+        hi = hi.max(bucket(*took));
+        add(&mut ops, format!("opcode {}", opname(r.opcode)), *took);
+        for (bit, group) in [
+            (ASYNC, "ASYNC"),
+            (LINKED, "LINK"),
+            (FIXED_FILE, "FIXED_FILE"),
+        ] {
+            if r.sqe_flags & bit != 0 {
+                add(&mut flags, format!("flags {group}"), *took);
+            }
+        }
+        if r.sqe_flags & (ASYNC | LINKED | FIXED_FILE) == 0 {
+            add(&mut flags, "flags none".to_owned(), *took);
+        }
+        // A request without one (a NOP, a timeout) has fd -1.
+        if r.b >= 0 {
+            let kind = if r.sqe_flags & FIXED_FILE != 0 {
+                "file"
+            } else {
+                "fd"
+            };
+            add(&mut fds, format!("{kind} {}", r.b), *took);
+        }
+    }
+    if ops.is_empty() {
+        return;
+    }
+    ops.sort_by(|a, b| a.0.cmp(&b.0));
+    fds.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let more_fds = fds.len().saturating_sub(TOP_DESCRIPTORS);
+    fds.truncate(TOP_DESCRIPTORS);
+    let _ = writeln!(
+        out,
+        "uring-trace: {name}: summary: request time histograms, one column per doubling from {} to {} (log2 buckets; mark = share of the row's fullest bucket, {} least to most, blank none):",
+        dur(if lo == 0 { 0 } else { 1 << lo }),
+        dur(1u64 << (hi + 1).min(63)),
+        String::from_utf8_lossy(MARKS)
+    );
+    let width = ops
+        .iter()
+        .chain(&flags)
+        .chain(&fds)
+        .map(|r| r.0.len())
+        .max()
+        .unwrap_or(0);
+    for (label, n, counts) in ops.iter().chain(&flags).chain(&fds) {
+        let most = counts.iter().copied().max().unwrap_or(1).max(1);
+        let bar: String = counts
+            .get(lo..=hi)
+            .unwrap_or(&[])
+            .iter()
+            .map(|&c| {
+                if c == 0 {
+                    ' '
+                } else {
+                    // At least the least mark, the fullest gets the most.
+                    let at = (c * MARKS.len() as u64).div_ceil(most) as usize;
+                    char::from(MARKS.get(at.max(1) - 1).copied().unwrap_or(b'@'))
+                }
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "uring-trace: {name}:   {label:<width$} n={n:<7} |{bar}|"
+        );
+    }
+    // Under the bars: where 1us, 1ms and 1s fall (the buckets of 2^10,
+    // 2^20 and 2^30 ns), so a peak reads as a time.
+    let mut axis = vec![b' '; hi + 1 - lo];
+    for (k, tick) in [(10, "^1us"), (20, "^1ms"), (30, "^1s")] {
+        if (lo..=hi).contains(&k) {
+            let at = k - lo;
+            if axis.len() < at + tick.len() {
+                axis.resize(at + tick.len(), b' ');
+            }
+            if let Some(room) = axis.get_mut(at..at + tick.len()) {
+                room.copy_from_slice(tick.as_bytes());
+            }
+        }
+    }
+    let axis = String::from_utf8_lossy(&axis);
+    if !axis.trim().is_empty() {
+        let _ = writeln!(
+            out,
+            "uring-trace: {name}:   {:width$}            {}",
+            "",
+            axis.trim_end()
+        );
+    }
+    if more_fds != 0 {
+        let _ = writeln!(
+            out,
+            "uring-trace: {name}:   and {more_fds} more descriptor(s) with fewer requests"
         );
     }
 }
