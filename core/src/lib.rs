@@ -21,6 +21,7 @@ pub mod probe;
 pub mod queue;
 pub mod register;
 pub mod ring;
+pub mod ring_fields;
 mod runtime;
 pub mod sanitize;
 pub mod setup;

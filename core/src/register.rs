@@ -364,15 +364,11 @@ fn raise_nofile_limit(nr: u32) -> SysResult<()> {
 #[inline(always)]
 pub fn with_nofile_retry(nr: u32, attempt: impl FnMut() -> SysResult<i32>) -> SysResult<i32> {
     let mut attempt = attempt;
-    // Tested and passed on as the kernel's `int` and made a result once at
-    // the end: the first attempt then costs liburing's one compare, where
-    // a result tested for `EMFILE` and merged with the retry's would be
-    // unpacked and repacked on the way out.
-    let mut raw = syscall::to_int(attempt());
-    if raw == -libc::EMFILE {
-        raw = syscall::to_int(retry_with_more_files(nr, attempt));
+    let first = attempt();
+    if syscall::failed_with(&first, Errno::EMFILE) {
+        return retry_with_more_files(nr, attempt);
     }
-    syscall::from_int(raw)
+    first
 }
 
 /// The `EMFILE` half of [`with_nofile_retry`], out of line so that the

@@ -21,17 +21,12 @@ impl Errno {
     pub const EINVAL: Errno = Errno::new(libc::EINVAL);
     pub const ENOMEM: Errno = Errno::new(libc::ENOMEM);
     pub const EAGAIN: Errno = Errno::new(libc::EAGAIN);
-    #[cfg(test)]
-    pub const EBUSY: Errno = Errno::new(libc::EBUSY);
     pub const ETIME: Errno = Errno::new(libc::ETIME);
-    #[cfg(test)]
-    pub const ENXIO: Errno = Errno::new(libc::ENXIO);
     pub const EBADF: Errno = Errno::new(libc::EBADF);
     pub const EFAULT: Errno = Errno::new(libc::EFAULT);
     pub const EOPNOTSUPP: Errno = Errno::new(libc::EOPNOTSUPP);
     pub const EEXIST: Errno = Errno::new(libc::EEXIST);
-    #[cfg(test)]
-    pub const ENOENT: Errno = Errno::new(libc::ENOENT);
+    pub const EMFILE: Errno = Errno::new(libc::EMFILE);
     pub const EOVERFLOW: Errno = Errno::new(libc::EOVERFLOW);
 
     /// The errno value `errno` (positive, as `errno.h` names it).
@@ -175,24 +170,18 @@ pub unsafe fn io_uring_enter2(
     check(r).map(|v| v as i32)
 }
 
-/// A result as the kernel's `int`: the value, or the negated errno.
+/// Whether the kernel's answer `r` is the error `e`, compared as the `int`
+/// it was made from (the value, or `-errno`): one compare, as liburing's.
+/// `matches!(r, Err(e))` says the same (a value is never in the error
+/// range) but first works out which of the two `r` is: 4 more instructions
+/// on the first attempt of `io_uring_register_files` (x86-64).
 #[inline(always)]
-pub fn to_int(r: SysResult<i32>) -> i32 {
-    match r {
+pub fn failed_with(r: &SysResult<i32>, e: Errno) -> bool {
+    let raw = match *r {
         Ok(v) => v,
-        Err(e) => e.neg(),
-    }
-}
-
-/// The inverse of [`to_int`] for a kernel `int` result (`-4095..=-1` is
-/// an error, as [`check`] reads the raw return).
-#[inline(always)]
-pub fn from_int(r: i32) -> SysResult<i32> {
-    if (-4095..0).contains(&r) {
-        Err(Errno::from_neg(r))
-    } else {
-        Ok(r)
-    }
+        Err(x) => x.neg(),
+    };
+    raw == e.neg()
 }
 
 /// `io_uring_register(2)`.

@@ -11,7 +11,7 @@
 use core::ffi::{c_int, c_uint};
 use core::ptr::null_mut;
 
-use super::ret_int;
+use super::{ret_err, ret_int, NULL_ARGUMENT};
 use crate::buf_ring;
 use crate::ring::LiveRing;
 use crate::structs::io_uring;
@@ -44,7 +44,7 @@ pub unsafe extern "C" fn io_uring_register_buf_ring(
     ) -> c_int {
         // SAFETY: the caller passes null or a valid, initialised `reg`.
         let Some(reg) = (unsafe { reg.as_mut() }) else {
-            return -libc::EINVAL;
+            return NULL_ARGUMENT;
         };
         // SAFETY: forwarded caller guarantee on the ring memory.
         ret_int(unsafe { buf_ring::register_buf_ring(ring, reg, flags) })
@@ -101,10 +101,10 @@ pub unsafe extern "C" fn io_uring_buf_ring_head(
     observed!(no_caller, io_uring_buf_ring_head(ring, buf_group: c_int, head: *mut u16) -> c_int {
         let value = match buf_ring::buf_ring_head(ring, buf_group) {
             Ok(v) => v,
-            Err(e) => return e.neg(),
+            Err(e) => return ret_err(e),
         };
         if head.is_null() {
-            return -libc::EINVAL;
+            return NULL_ARGUMENT;
         }
         // SAFETY: the caller passes null (handled) or a writable `u16`, which
         // may be uninitialised: it is written, not read.
@@ -158,7 +158,7 @@ pub unsafe extern "C" fn io_uring_setup_buf_ring(
     };
     let (br, code) = match result {
         Ok(br) => (br, 0),
-        Err(e) => (null_mut(), e.neg()),
+        Err(e) => (null_mut(), ret_err(e)),
     };
     if !err.is_null() {
         // SAFETY: the caller passes null (handled) or a writable int, which

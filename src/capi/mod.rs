@@ -3,8 +3,10 @@
 //!
 //! Each entry point turns its pointers into what the core takes, once, here:
 //! a ring the caller keeps using becomes a [`LiveRing`](crate::ring::LiveRing) through
-//! `live_ring!` or `observed!` (the places the C caller's promise about
-//! `ring` is taken; a null ring returns the entry's error value),
+//! `live_ring!` or `observed!`, a ring the call rewrites (no other call on
+//! it meanwhile) a `&mut io_uring` through `exclusive_ring!` (the places the
+//! C caller's promise about `ring` is taken; a null ring returns the entry's
+//! error value),
 //! out-parameters that may be uninitialised are only written, and results
 //! become `-errno`.
 //!
@@ -13,7 +15,7 @@
 //! decision is made there and nowhere else (see `crate::observe`).
 
 /// `ring` as a [`crate::ring::LiveRing`], or `return $fail` (default
-/// `-EINVAL`) from the entry point when it is null. For entry points that
+/// [`NULL_ARGUMENT`], `-EINVAL`) from the entry point when it is null. For entry points that
 /// report nothing to an observer.
 macro_rules! live_ring {
     ($ring:expr, $fail:expr) => {
@@ -25,7 +27,25 @@ macro_rules! live_ring {
         }
     };
     ($ring:expr) => {
-        live_ring!($ring, -libc::EINVAL)
+        live_ring!($ring, $crate::capi::NULL_ARGUMENT)
+    };
+}
+
+/// `ring` as `&mut io_uring`, or `return $fail` (default [`NULL_ARGUMENT`])
+/// when null: only for the calls that rewrite the ring struct (teardown,
+/// resize, ring-fd and registration changes, `set_iowait`), which
+/// liburing's contract runs with no other call on the ring in flight.
+macro_rules! exclusive_ring {
+    ($ring:expr, $fail:expr) => {
+        // SAFETY: the C caller passes null or a valid, initialised `struct
+        // io_uring` that no other call uses meanwhile (see above).
+        match unsafe { $ring.as_mut() } {
+            Some(r) => r,
+            None => return $fail,
+        }
+    };
+    ($ring:expr) => {
+        exclusive_ring!($ring, $crate::capi::NULL_ARGUMENT)
     };
 }
 
@@ -48,7 +68,7 @@ macro_rules! live_ring {
 /// site a finding names); with `no_caller` directly.
 macro_rules! observed {
     ($site:ident, $name:ident($ring:ident $(, $arg:ident: $ty:ty)*) -> $ret:ty $body:block) => {
-        observed!($site, $name($ring $(, $arg: $ty)*) -> $ret, else (-libc::EINVAL) $body)
+        observed!($site, $name($ring $(, $arg: $ty)*) -> $ret, else ($crate::capi::NULL_ARGUMENT) $body)
     };
     ($site:ident, $name:ident($ring:ident $(, $arg:ident: $ty:ty)*) -> $ret:ty, else $fail:tt $body:block) => {{
         #[inline(always)]
@@ -169,17 +189,26 @@ mod setup;
 
 use core::ffi::c_int;
 
-use crate::syscall::SysResult;
+use crate::syscall::{Errno, SysResult};
 
 // The one place where core results become liburing's return convention:
 // the value on success, `-errno` on failure.
+
+/// An error as a C entry point returns it: `-errno`.
+#[inline(always)]
+pub(crate) const fn ret_err(e: Errno) -> c_int {
+    e.neg()
+}
+
+/// What an entry point returns for a null pointer it cannot do without.
+pub(crate) const NULL_ARGUMENT: c_int = ret_err(Errno::EINVAL);
 
 /// An `int` result.
 #[inline]
 pub(crate) fn ret_int(r: SysResult<i32>) -> c_int {
     match r {
         Ok(v) => v,
-        Err(e) => e.neg(),
+        Err(e) => ret_err(e),
     }
 }
 
@@ -201,6 +230,6 @@ pub(crate) fn ret_bytes(r: SysResult<usize>) -> c_int {
 pub(crate) fn ret_size(r: SysResult<usize>) -> libc::ssize_t {
     match r {
         Ok(n) => n as libc::ssize_t,
-        Err(e) => e.neg() as libc::ssize_t,
+        Err(e) => ret_err(e) as libc::ssize_t,
     }
 }

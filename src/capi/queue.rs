@@ -14,7 +14,7 @@
 use core::ffi::{c_int, c_uint};
 use core::ptr::null_mut;
 
-use super::ret_count;
+use super::{ret_count, NULL_ARGUMENT};
 use crate::queue::{self, CqeOut};
 use crate::structs::io_uring;
 use crate::uapi::{__kernel_timespec, io_uring_cqe, io_uring_sqe};
@@ -27,7 +27,7 @@ macro_rules! cqe_out {
         // about what it holds now.
         match unsafe { $cqe_ptr.cast::<CqeOut>().as_mut() } {
             Some(out) => out,
-            None => return -libc::EINVAL,
+            None => return NULL_ARGUMENT,
         }
     };
 }

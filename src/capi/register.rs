@@ -19,7 +19,7 @@
 use core::ffi::{c_int, c_uint, c_void};
 use core::mem::{align_of, size_of};
 
-use super::ret_int;
+use super::{ret_int, NULL_ARGUMENT};
 use crate::structs::io_uring;
 use crate::syscall::SysResult;
 use crate::uapi::{io_uring_params, io_uring_reg_wait};
@@ -40,20 +40,6 @@ pub struct iovec {
 }
 const _: () = assert!(size_of::<iovec>() == size_of::<libc::iovec>());
 const _: () = assert!(align_of::<iovec>() == align_of::<libc::iovec>());
-
-/// `ring` as `&mut io_uring`, or `return -EINVAL` when null: only for the
-/// calls that rewrite the ring struct, which liburing's contract runs with
-/// no other call on the ring in flight.
-macro_rules! exclusive_ring {
-    ($ring:expr) => {
-        // SAFETY: the C caller passes null or a valid, initialised `struct
-        // io_uring` that no other call uses meanwhile (see above).
-        match unsafe { $ring.as_mut() } {
-            Some(r) => r,
-            None => return -libc::EINVAL,
-        }
-    };
-}
 
 // ---------------------------------------------------------------------------
 // Files
@@ -517,7 +503,7 @@ pub unsafe extern "C" fn io_uring_resize_rings(
         // liburing writes `p->sq_off` at once: a null `p` is refused instead.
         // SAFETY: the C caller passes null or a valid `struct io_uring_params`.
         let Some(p) = (unsafe { p.as_mut() }) else {
-            return -libc::EINVAL;
+            return NULL_ARGUMENT;
         };
         // SAFETY: a ring set up by this library, used by nothing else meanwhile.
         let r = unsafe { setup::resize_rings(ring, p) }.map(|()| 0);

@@ -18,7 +18,7 @@ use core::ffi::{c_int, c_uint, c_void};
 
 use core::ptr::addr_of_mut;
 
-use super::{ret_bytes, ret_int, ret_size};
+use super::{ret_bytes, ret_err, ret_int, ret_size, NULL_ARGUMENT};
 use crate::structs::{io_uring, io_uring_cq, io_uring_sq};
 use crate::syscall::{self, Errno, SysResult, KERNEL_SIGSET_BYTES};
 use crate::uapi::IORING_SETUP_NO_SQARRAY;
@@ -192,7 +192,7 @@ pub unsafe extern "C" fn io_uring_queue_init_params(
 ) -> c_int {
     // SAFETY: the caller passes null or a valid, initialised `p`.
     let Some(p) = (unsafe { p.as_mut() }) else {
-        return -libc::EINVAL;
+        return NULL_ARGUMENT;
     };
     let flags = p.flags;
     // SAFETY: forwarded caller guarantee.
@@ -236,7 +236,7 @@ pub unsafe extern "C" fn io_uring_queue_init_mem(
 ) -> c_int {
     // SAFETY: the caller passes null or a valid, initialised `p`.
     let Some(p) = (unsafe { p.as_mut() }) else {
-        return -libc::EINVAL;
+        return NULL_ARGUMENT;
     };
     let flags = p.flags;
     // SAFETY: the caller vouches for `ring` and `buf`.
@@ -274,7 +274,7 @@ pub unsafe extern "C" fn __io_uring_queue_init_params(
 ) -> c_int {
     // SAFETY: the caller passes null or a valid, initialised `p`.
     let Some(p) = (unsafe { p.as_mut() }) else {
-        return -libc::EINVAL;
+        return NULL_ARGUMENT;
     };
     let flags = p.flags;
     // SAFETY: the caller vouches for `ring` and `buf`.
@@ -322,7 +322,7 @@ pub unsafe extern "C" fn io_uring_queue_mmap(
 ) -> c_int {
     // SAFETY: the caller passes null or a valid, initialised `p`.
     let Some(p) = (unsafe { p.as_ref() }) else {
-        return -libc::EINVAL;
+        return NULL_ARGUMENT;
     };
     // SAFETY: forwarded caller guarantee.
     let r = unsafe { init_into(ring, |r| setup::queue_mmap(fd, p, r)) };
@@ -539,11 +539,7 @@ pub unsafe extern "C" fn io_uring_free_probe(probe: *mut io_uring_probe) {
 /// updates: no other call may use the ring meanwhile (as in liburing).
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_set_iowait(ring: *mut io_uring, enable_iowait: bool) -> c_int {
-    // SAFETY: the caller guarantees `ring` is null or valid and ours alone
-    // for the call.
-    let Some(ring) = (unsafe { ring.as_mut() }) else {
-        return -libc::EINVAL;
-    };
+    let ring = exclusive_ring!(ring);
     ret_int(setup::set_iowait(ring, enable_iowait).map(|()| 0))
 }
 
@@ -761,14 +757,14 @@ pub unsafe extern "C" fn io_uring_mmap(
 ) -> c_int {
     // SAFETY: the caller passes null or a valid, initialised `p`.
     let Some(p) = (unsafe { p.as_ref() }) else {
-        return -libc::EINVAL;
+        return NULL_ARGUMENT;
     };
     if sq.is_null() || cq.is_null() {
-        return -libc::EINVAL;
+        return NULL_ARGUMENT;
     }
     let (mut new_sq, mut new_cq) = (geometry::empty_sq(), geometry::empty_cq());
     if let Err(e) = geometry::mmap_rings(fd, p, &mut new_sq, &mut new_cq) {
-        return e.neg();
+        return ret_err(e);
     }
     // SAFETY: `sq`/`cq` are valid for writing (caller); each field is
     // written, none read.

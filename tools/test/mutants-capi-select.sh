@@ -21,7 +21,7 @@ case ${1:-} in
 # probe allocation) serve every entry point: all of them, and versions.
 src/capi/*) list="$all versions" ;;
 */setup.rs) list=$setup ;;
-*/queue.rs) list=$queue ;;
+*/queue.rs | core/src/queue/*) list=$queue ;;
 */register.rs) list=$register ;;
 */geometry.rs) list=$geometry ;;
 */buf_ring.rs) list=$buf_ring ;;

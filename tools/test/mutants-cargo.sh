@@ -25,7 +25,8 @@ fi
 # Which file of the mutated set differs from the source tree (none: the
 # baseline run, which runs every selection).
 mutated=
-for f in core/src/setup.rs core/src/queue.rs core/src/register.rs core/src/geometry.rs \
+for f in core/src/setup.rs core/src/queue.rs core/src/queue/submission.rs \
+	core/src/queue/completion.rs core/src/queue/waiting.rs core/src/register.rs core/src/geometry.rs \
 	src/capi/setup.rs src/capi/queue.rs src/capi/register.rs src/capi/buf_ring.rs src/capi/mod.rs; do
 	if ! cmp -s "$f" "$MUTANTS_SOURCE/$f"; then
 		mutated=$f

@@ -44,7 +44,8 @@ if [ ! -x "$tool" ] || [ "$("$tool" mutants --version 2>/dev/null)" != "cargo-mu
 		--version "$version" cargo-mutants
 fi
 out=${MUTANTS_OUT:-$root/build/mutants}
-files=${MUTANTS_FILES:-core/src/setup.rs core/src/queue.rs core/src/register.rs \
+files=${MUTANTS_FILES:-core/src/setup.rs core/src/queue.rs core/src/queue/submission.rs \
+core/src/queue/completion.rs core/src/queue/waiting.rs core/src/register.rs \
 core/src/geometry.rs src/capi/setup.rs src/capi/queue.rs src/capi/register.rs \
 src/capi/buf_ring.rs src/capi/mod.rs}
 mkdir -p "$out"

@@ -133,12 +133,13 @@ pub const ATTACH_SYMBOL: &core::ffi::CStr = c"uring_diag_attach";
 pub const DETACH_SYMBOL: &core::ffi::CStr = c"uring_diag_detach";
 
 /// A digest of everything the library and the diagnostics object must
-/// agree on: this table, the ring views and the layout of liburing's
-/// structs. An object built from other sources than the library that loads
+/// agree on: this table, the ring views, the ring fields they read through
+/// (`core/src/ring_fields.rs`) and the layout of liburing's structs. An object built from other sources than the library that loads
 /// it has another digest and is refused.
 pub const INTERFACE: u64 = {
     let mut h = fnv1a(0xcbf2_9ce4_8422_2325, include_bytes!("interface.rs"));
     h = fnv1a(h, include_bytes!("views.rs"));
+    h = fnv1a(h, include_bytes!("../ring_fields.rs"));
     h = fnv1a(h, include_bytes!("../../../uapi/src/ring_types.rs"));
     fnv1a(h, env!("CARGO_PKG_VERSION").as_bytes())
 };

@@ -29,7 +29,7 @@ use core::ffi::c_void;
 use core::ptr::NonNull;
 
 use crate::structs::io_uring;
-use crate::syscall::Errno;
+use crate::syscall::{Errno, SysResult};
 use crate::uapi::io_uring_params;
 
 pub mod interface;
@@ -229,8 +229,8 @@ impl Watched {
         self.observer.timed
     }
 
-    /// A submit call is done; returns `result` unchanged. `reaped`: the
-    /// call also waited for or reaped CQEs.
+    /// A submit call is done with `result`. `reaped`: the call also waited
+    /// for or reaped CQEs.
     ///
     /// # Safety
     /// `ring` is the live ring of the submit call this thread is in.
@@ -239,10 +239,10 @@ impl Watched {
         self,
         ring: NonNull<io_uring>,
         reaped: bool,
-        result: i32,
+        result: SysResult<u32>,
         enters: u32,
         entered_ns: u64,
-    ) -> i32 {
+    ) {
         // SAFETY: per the caller: this thread is the ring's submitter now,
         // and a call that waits is its reaper too.
         let (sq, cq) = unsafe {
@@ -251,8 +251,7 @@ impl Watched {
                 reaped.then(|| CompleteSide::new(ring)),
             )
         };
-        (self.observer.submitted)(sq, cq, result, enters, entered_ns, self.caller);
-        result
+        (self.observer.submitted)(sq, cq, table_code(result), enters, entered_ns, self.caller);
     }
 
     /// A submit call is about to enter the kernel with its SQEs, for an
@@ -268,7 +267,7 @@ impl Watched {
         }
     }
 
-    /// A wait or peek call that did not submit is done; returns `result`.
+    /// A wait or peek call that did not submit is done with `result`.
     ///
     /// # Safety
     /// `ring` is the live ring of the wait call this thread is in.
@@ -276,14 +275,13 @@ impl Watched {
     pub unsafe fn reaped(
         self,
         ring: NonNull<io_uring>,
-        result: i32,
+        result: SysResult<u32>,
         enters: u32,
         entered_ns: u64,
-    ) -> i32 {
+    ) {
         // SAFETY: per the caller.
         let cq = unsafe { CompleteSide::new(ring) };
-        (self.observer.reaped)(cq, result, enters, entered_ns, self.caller);
-        result
+        (self.observer.reaped)(cq, table_code(result), enters, entered_ns, self.caller);
     }
 
     /// A wait that submits nothing is about to enter the kernel to sleep.
@@ -326,4 +324,15 @@ fn clock_ns() -> u64 {
     (ts.tv_sec as u64)
         .wrapping_mul(1_000_000_000)
         .wrapping_add(ts.tv_nsec as u64)
+}
+
+/// A call's result as the observer's table carries it: liburing's return
+/// value (the count, or `-errno`), since the table is a C-layout interface
+/// between two objects (`interface.rs`).
+#[inline]
+fn table_code(r: SysResult<u32>) -> i32 {
+    match r {
+        Ok(n) => n as i32,
+        Err(e) => e.neg(),
+    }
 }

@@ -9,35 +9,26 @@
 //! goes through the live `struct io_uring`.
 
 use core::marker::PhantomData;
-use core::ptr::{addr_of, NonNull};
+use core::ptr::NonNull;
 use core::sync::atomic::{AtomicU32, Ordering};
 
+use crate::ring_fields::{RingFields, SharedWord};
 use crate::structs::io_uring;
 use crate::uapi::{io_uring_cqe, io_uring_sqe};
 
-/// Reads one field of the viewed ring by value.
-macro_rules! field {
-    ($self:ident . $($f:ident).+) => {
-        // SAFETY: the view's constructor promised a live, aligned `struct
-        // io_uring` for 'a whose settings nobody changes meanwhile, and
-        // this view's thread owns the side the field belongs to.
-        unsafe { addr_of!((*$self.ring.as_ptr()).$($f).+).read() }
-    };
-}
-
-/// Loads a kernel-shared ring word of the viewed ring.
-macro_rules! shared_word {
-    ($self:ident . $($f:ident).+) => {{
-        let word: *mut u32 = field!($self.$($f).+);
-        if word.is_null() {
-            0
-        } else {
-            // SAFETY: a live ring's `k*` pointers address aligned `u32`s of
-            // its mapping, which stays mapped for 'a; every access to them,
-            // ours or the kernel's, is atomic.
-            unsafe { AtomicU32::from_ptr(word) }.load(Ordering::Acquire)
-        }
-    }};
+/// Loads a kernel-shared word of the viewed ring (Acquire), or 0 while the
+/// ring is not mapped.
+#[inline(always)]
+fn load_shared(ring: RingFields<'_>, word: SharedWord) -> u32 {
+    let word = ring.shared_word_ptr(word);
+    if word.is_null() {
+        0
+    } else {
+        // SAFETY: a live ring's `k*` pointers address aligned `u32`s of
+        // its mapping, which stays mapped for 'a; every access to them,
+        // ours or the kernel's, is atomic.
+        unsafe { AtomicU32::from_ptr(word) }.load(Ordering::Acquire)
+    }
 }
 
 /// The settings both sides may read.
@@ -49,15 +40,15 @@ macro_rules! common_reads {
         }
         /// `IORING_SETUP_*` flags.
         pub fn flags(self) -> u32 {
-            field!(self.flags)
+            self.ring.flags()
         }
         /// The ring fd (-1 when closed after registering it).
         pub fn ring_fd(self) -> i32 {
-            let fd = field!(self.ring_fd);
+            let fd = self.ring.ring_fd();
             if fd >= 0 {
                 fd
             } else {
-                field!(self.enter_ring_fd)
+                self.ring.enter_ring_fd()
             }
         }
     };
@@ -67,8 +58,7 @@ macro_rules! common_reads {
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub struct SubmitSide<'a> {
-    ring: NonNull<io_uring>,
-    _ring: PhantomData<&'a io_uring>,
+    ring: RingFields<'a>,
 }
 
 impl<'a> SubmitSide<'a> {
@@ -81,8 +71,8 @@ impl<'a> SubmitSide<'a> {
     #[inline(always)]
     pub unsafe fn new(ring: NonNull<io_uring>) -> Self {
         SubmitSide {
-            ring,
-            _ring: PhantomData,
+            // SAFETY: the caller's promise includes `RingFields::new`'s.
+            ring: unsafe { RingFields::new(ring) },
         }
     }
 
@@ -90,26 +80,26 @@ impl<'a> SubmitSide<'a> {
 
     /// The library's private SQ head (first SQE not yet published).
     pub fn sqe_head(self) -> u32 {
-        field!(self.sq.sqe_head)
+        self.ring.sqe_head()
     }
     /// The library's private SQ tail (one past the last SQE taken with
     /// `io_uring_get_sqe`).
     pub fn sqe_tail(self) -> u32 {
-        field!(self.sq.sqe_tail)
+        self.ring.sqe_tail()
     }
     /// The kernel's SQ head: SQEs it has consumed.
     pub fn sq_khead(self) -> u32 {
-        shared_word!(self.sq.khead)
+        load_shared(self.ring, SharedWord::SqHead)
     }
     /// The kernel's `IORING_SQ_*` flags.
     pub fn sq_kflags(self) -> u32 {
-        shared_word!(self.sq.kflags)
+        load_shared(self.ring, SharedWord::SqFlags)
     }
     pub fn sq_mask(self) -> u32 {
-        field!(self.sq.ring_mask)
+        self.ring.sq_mask()
     }
     pub fn sq_entries(self) -> u32 {
-        field!(self.sq.ring_entries)
+        self.ring.sq_entries()
     }
     /// A copy of SQE slot `slot` (already scaled for SQE128), or `None`
     /// outside the array.
@@ -133,7 +123,7 @@ impl<'a> SubmitSide<'a> {
     /// array, as it holds at least one per entry.
     #[inline(always)]
     pub fn plain_sqes(self) -> SqeArray<'a> {
-        let base: *const io_uring_sqe = field!(self.sq.sqes);
+        let base: *const io_uring_sqe = self.ring.sqes();
         SqeArray {
             base,
             slots: if base.is_null() { 0 } else { self.sq_entries() },
@@ -173,8 +163,7 @@ impl SqeArray<'_> {
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub struct CompleteSide<'a> {
-    ring: NonNull<io_uring>,
-    _ring: PhantomData<&'a io_uring>,
+    ring: RingFields<'a>,
 }
 
 impl<'a> CompleteSide<'a> {
@@ -184,28 +173,28 @@ impl<'a> CompleteSide<'a> {
     #[inline(always)]
     pub unsafe fn new(ring: NonNull<io_uring>) -> Self {
         CompleteSide {
-            ring,
-            _ring: PhantomData,
+            // SAFETY: the caller's promise includes `RingFields::new`'s.
+            ring: unsafe { RingFields::new(ring) },
         }
     }
 
     common_reads!();
 
     pub fn cq_khead(self) -> u32 {
-        shared_word!(self.cq.khead)
+        load_shared(self.ring, SharedWord::CqHead)
     }
     pub fn cq_ktail(self) -> u32 {
-        shared_word!(self.cq.ktail)
+        load_shared(self.ring, SharedWord::CqTail)
     }
     /// CQEs the kernel dropped for want of CQ room.
     pub fn cq_overflow(self) -> u32 {
-        shared_word!(self.cq.koverflow)
+        load_shared(self.ring, SharedWord::CqOverflow)
     }
     pub fn cq_mask(self) -> u32 {
-        field!(self.cq.ring_mask)
+        self.ring.cq_mask()
     }
     pub fn cq_entries(self) -> u32 {
-        field!(self.cq.ring_entries)
+        self.ring.cq_entries()
     }
     /// A copy of CQE slot `slot` (already scaled for CQE32), or `None`
     /// outside the array. The kernel may be rewriting a slot it has been
@@ -228,7 +217,7 @@ impl<'a> CompleteSide<'a> {
     /// CQE_MIXED), one slot per entry, as [`SubmitSide::plain_sqes`].
     #[inline(always)]
     pub fn plain_cqes(self) -> CqeArray<'a> {
-        let base: *const io_uring_cqe = field!(self.cq.cqes);
+        let base: *const io_uring_cqe = self.ring.cqes();
         CqeArray {
             base,
             slots: if base.is_null() { 0 } else { self.cq_entries() },

@@ -8,9 +8,14 @@
 //! observer of [`crate::test_observer`], which says why.
 use super::tests::{close_fds, cqe_out, nop, pipe, prep};
 use super::*;
+use crate::observe::Watch;
+use crate::syscall::Errno;
 use crate::test_observer::{in_observed_child, told, wake_anyway, Told, WAKE_FD};
 use crate::test_ring::TestRing as Ring;
+use crate::uapi::__kernel_timespec;
 use crate::uapi::IORING_OP_READ;
+use core::ptr::{self, null_mut};
+use core::sync::atomic::Ordering;
 
 /// The CQE a wait returned: (user_data, res), released.
 fn take_cqe(ring: LiveRing, cqe: *mut io_uring_cqe) -> (u64, i32) {

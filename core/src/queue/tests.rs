@@ -1,21 +1,29 @@
 // SPDX-License-Identifier: MIT
 //! Round trips against the running kernel. Rings come from the real
 //! setup code; SQEs are filled by hand (the prep helpers are C inlines).
+use super::completion::load_cq_head;
+use super::submission::{load_sq_head, submit_flushed_counted};
 use super::*;
+use crate::structs::int_flags;
 use crate::structs::io_uring;
+use crate::syscall::Errno;
 use crate::test_ring::{
     errno, kernel_refuses_flags, require_uring, ring, ring_or_skip, skip, wait_until, write_byte,
     TestRing as Ring,
 };
 use crate::uapi::{
-    io_uring_mem_region_reg, io_uring_params, io_uring_region_desc, io_uring_rsrc_update,
-    IORING_FEAT_NODROP, IORING_FEAT_NO_IOWAIT, IORING_MEM_REGION_REG_WAIT_ARG,
-    IORING_MEM_REGION_TYPE_USER, IORING_NOP_CQE32, IORING_OP_NOP, IORING_OP_READ,
-    IORING_REGISTER_ENABLE_RINGS, IORING_REGISTER_MEM_REGION, IORING_REGISTER_RING_FDS,
-    IORING_REG_WAIT_TS, IORING_SETUP_CQE32, IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_IOPOLL,
-    IORING_SETUP_R_DISABLED, IORING_SETUP_SINGLE_ISSUER, IORING_SETUP_SQE128,
-    IORING_SETUP_TASKRUN_FLAG,
+    __kernel_timespec, io_uring_mem_region_reg, io_uring_params, io_uring_reg_wait,
+    io_uring_region_desc, io_uring_rsrc_update, io_uring_sqe, IORING_CQE_F_32, IORING_FEAT_EXT_ARG,
+    IORING_FEAT_MIN_TIMEOUT, IORING_FEAT_NODROP, IORING_FEAT_NO_IOWAIT,
+    IORING_MEM_REGION_REG_WAIT_ARG, IORING_MEM_REGION_TYPE_USER, IORING_NOP_CQE32, IORING_OP_NOP,
+    IORING_OP_READ, IORING_REGISTER_ENABLE_RINGS, IORING_REGISTER_MEM_REGION,
+    IORING_REGISTER_RING_FDS, IORING_REG_WAIT_TS, IORING_SETUP_CQE32, IORING_SETUP_CQE_MIXED,
+    IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_IOPOLL, IORING_SETUP_R_DISABLED,
+    IORING_SETUP_SINGLE_ISSUER, IORING_SETUP_SQE128, IORING_SETUP_SQPOLL, IORING_SETUP_SQ_REWIND,
+    IORING_SETUP_TASKRUN_FLAG, IORING_SQ_CQ_OVERFLOW, IORING_SQ_NEED_WAKEUP, IORING_SQ_TASKRUN,
 };
+use core::ptr::{self, null_mut};
+use core::sync::atomic::Ordering;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 

@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: MIT
 use super::*;
 
+/// Errno values only the tests name.
+impl Errno {
+    pub const EBUSY: Errno = Errno::new(libc::EBUSY);
+    pub const ENXIO: Errno = Errno::new(libc::ENXIO);
+    pub const ENOENT: Errno = Errno::new(libc::ENOENT);
+}
+
 #[test]
 fn check_maps_kernel_errors() {
     assert_eq!(check(-22), Err(Errno::EINVAL));

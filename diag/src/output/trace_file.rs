@@ -308,14 +308,6 @@ pub fn append_block(len: usize) -> Option<BlockAt> {
 #[derive(Clone, Copy)]
 pub struct BlockAt(*mut u8, usize);
 
-impl BlockAt {
-    /// A block over `buf`, for tests of what is written into one.
-    #[cfg(test)]
-    pub fn over(buf: &mut [u8]) -> BlockAt {
-        BlockAt(buf.as_mut_ptr(), buf.len())
-    }
-}
-
 /// Writes a block placed by [`append_block`] through `f`, straight into
 /// the mapping (its ring's record is this thread's alone meanwhile).
 pub fn fill(at: BlockAt, f: impl FnOnce(&mut BlockFill)) {
@@ -639,3 +631,6 @@ pub fn used_to(to: usize) {
 pub fn max() -> u64 {
     settings().max
 }
+
+#[cfg(test)]
+mod tests;

@@ -176,14 +176,5 @@ pub(crate) fn circles(g: &Graph) -> Vec<Vec<String>> {
 /// The crates whose modules are checked, by source directory.
 pub(crate) const CRATES: [&str; 3] = ["core/src", "diag/src", "src"];
 
-#[test]
-fn imports_point_one_way_in_every_crate() {
-    let g = graph(&crate::repo().join("core/src"));
-    assert!(g["setup"].contains("geometry"), "{g:?}");
-    assert!(!g["register"].contains("setup"), "register imports setup");
-    assert!(!g["geometry"].contains("setup") && !g["geometry"].contains("register"));
-    for dir in CRATES {
-        let g = graph(&crate::repo().join(dir));
-        assert_eq!(circles(&g), Vec::<Vec<String>>::new(), "{dir}");
-    }
-}
+#[cfg(test)]
+mod tests;
