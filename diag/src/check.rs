@@ -1652,8 +1652,11 @@ pub fn waiting(cq: CompleteSide<'_>, wait_nr: u32, timed: bool, caller: Caller) 
         if timed {
             // A timed wait ends anyway; only SQEs it never submits are
             // worth a word.
-            if c.in_flight == 0 {
-                waits::timed_unsubmitted(c, cq, wait_nr, call);
+            if c.in_flight == 0 && wants(c, UNSUBMITTED) {
+                let unsubmitted = unsubmitted_here(c, cq);
+                if unsubmitted != 0 {
+                    waits::unsubmitted(c, unsubmitted, wait_nr, call, true);
+                }
             }
             return;
         }
@@ -1663,19 +1666,7 @@ pub fn waiting(cq: CompleteSide<'_>, wait_nr: u32, timed: bool, caller: Caller) 
         }
         let unsubmitted = unsubmitted_here(c, cq);
         if unsubmitted != 0 && wants(c, UNSUBMITTED) {
-            let mut l = head(c, "unsubmitted-wait", call);
-            l.s("waiting for ")
-                .u(u64::from(wait_nr))
-                .s(" CQE(s) with no request in flight, while ")
-                .u(u64::from(unsubmitted))
-                .s(" SQE(s) taken with io_uring_get_sqe were never submitted");
-            report(
-                c,
-                UNSUBMITTED,
-                l,
-                "io_uring_wait_cqe does not submit: prepared SQEs reach the kernel only through a submit call, so this wait can sleep forever",
-                "call io_uring_submit before waiting, or wait with io_uring_submit_and_wait, which does both",
-            );
+            waits::unsubmitted(c, unsubmitted, wait_nr, call, false);
         } else if let Some((ud, op, _, res)) = c.ended {
             if wants(c, MSHOT) {
                 let mut l = head(c, "multishot-ended", call);

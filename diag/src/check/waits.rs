@@ -42,30 +42,40 @@ fn may_post_more(opcode: u8) -> bool {
     )
 }
 
-/// A timed wait with nothing in flight while SQEs wait unsubmitted.
+/// A wait with nothing in flight while `unsubmitted` SQEs wait
+/// unsubmitted, timed (it ends anyway, spinning a loop of timed waits) or
+/// not (it sleeps forever).
 #[cold]
 #[inline(never)]
-pub(super) fn timed_unsubmitted(c: &mut RingCheck, cq: CompleteSide<'_>, wait_nr: u32, call: Call) {
-    if !wants(c, UNSUBMITTED) {
-        return;
-    }
-    let unsubmitted = unsubmitted_here(c, cq);
-    if unsubmitted == 0 {
-        return;
-    }
+pub(super) fn unsubmitted(
+    c: &mut RingCheck,
+    unsubmitted: u32,
+    wait_nr: u32,
+    call: Call,
+    timed: bool,
+) {
     let mut l = head(c, "unsubmitted-wait", call);
-    l.s("a timed wait for ")
-        .u(u64::from(wait_nr))
-        .s(" CQE(s) with no request in flight, while ")
-        .u(u64::from(unsubmitted))
-        .s(" SQE(s) taken with io_uring_get_sqe were never submitted");
-    report(
-        c,
-        UNSUBMITTED,
-        l,
-        "io_uring_wait_cqe_timeout (like io_uring_wait_cqe) does not submit: prepared SQEs reach the kernel only through a submit call, so this wait can only time out, and a loop of timed waits spins on nothing",
-        "call io_uring_submit before waiting, or wait with io_uring_submit_and_wait_timeout, which does both",
-    );
+    l.s(if timed {
+        "a timed wait for "
+    } else {
+        "waiting for "
+    })
+    .u(u64::from(wait_nr))
+    .s(" CQE(s) with no request in flight, while ")
+    .u(u64::from(unsubmitted))
+    .s(" SQE(s) taken with io_uring_get_sqe were never submitted");
+    let (why, fix) = if timed {
+        (
+            "io_uring_wait_cqe_timeout (like io_uring_wait_cqe) does not submit: prepared SQEs reach the kernel only through a submit call, so this wait can only time out, and a loop of timed waits spins on nothing",
+            "call io_uring_submit before waiting, or wait with io_uring_submit_and_wait_timeout, which does both",
+        )
+    } else {
+        (
+            "io_uring_wait_cqe does not submit: prepared SQEs reach the kernel only through a submit call, so this wait can sleep forever",
+            "call io_uring_submit before waiting, or wait with io_uring_submit_and_wait, which does both",
+        )
+    };
+    report(c, UNSUBMITTED, l, why, fix);
 }
 
 /// An untimed wait for more CQEs than can come.
