@@ -21,11 +21,12 @@
  *   ages up to now (at least the 300 ms waited); killed, it lists the read
  *   as still in flight at the ring's last event.
  * - bimodal: reads of a pipe, half of them with the data already there,
- *   half written 250 ms after: the summary's histogram of READ (and of the
+ *   half written later: the summary's histogram of READ (and of the
  *   pipe's descriptor) shows two groups of marks with empty buckets
- *   between them; the IOSQE_ASYNC NOPs have a row of their own. (250 ms,
- *   not less: before 6.x a pipe read is punted to an io-wq worker even with
- *   its data there, which under emulation takes milliseconds.)
+ *   between them; the IOSQE_ASYNC NOPs have a row of their own. "Later"
+ *   is 64 times the slowest quick round, at least 250 ms: before 6.x a
+ *   pipe read is punted to an io-wq worker even with its data there,
+ *   which in an emulated guest on a loaded host took tens of ms.
  * - nested: a SIGALRM handler submits NOPs on a ring of its own while the
  *   main loop submits on another (the handler interrupts the trace's
  *   writer): the file decodes, with every request of the main loop.
@@ -129,43 +130,69 @@ static int crash(int fault)
 	return 0;
 }
 
-/* Two populations of reads of one pipe: at once (written before) and
- * after 250 ms (written then); NOPs between, half of them IOSQE_ASYNC. */
-static int bimodal(void)
+/* One round: a read of the pipe (its byte written before the submit, or
+ * delay_us after it), then a NOP (IOSQE_ASYNC for the late rounds).
+ * Returns how long the round took, in microseconds. */
+static long bimodal_round(struct io_uring *ring, const int p[2], int k, long delay_us)
 {
 	static char buf[16];
-	struct io_uring ring;
 	struct io_uring_cqe *cqe;
 	struct io_uring_sqe *sqe;
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (!delay_us)
+		CHECK_EQ(write(p[1], "x", 1), 1);
+	sqe = io_uring_get_sqe(ring);
+	io_uring_prep_read(sqe, p[0], buf, 1, 0);
+	io_uring_sqe_set_data64(sqe, 0x5ead00 + k);
+	CHECK_EQ(io_uring_submit(ring), 1);
+	if (delay_us) {
+		usleep(delay_us);
+		CHECK_EQ(write(p[1], "x", 1), 1);
+	}
+	CHECK_EQ(io_uring_wait_cqe(ring, &cqe), 0);
+	CHECK_EQ(cqe->res, 1);
+	io_uring_cqe_seen(ring, cqe);
+	sqe = io_uring_get_sqe(ring);
+	io_uring_prep_nop(sqe);
+	io_uring_sqe_set_data64(sqe, 0x40900 + k);
+	if (delay_us)
+		io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
+	CHECK_EQ(io_uring_submit(ring), 1);
+	CHECK_EQ(io_uring_wait_cqe(ring, &cqe), 0);
+	io_uring_cqe_seen(ring, cqe);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0.tv_sec) * 1000000L + (t1.tv_nsec - t0.tv_nsec) / 1000;
+}
+
+/* Two populations of reads of one pipe: eight at once (written before),
+ * then eight late ones, written at least 64 times the slowest quick
+ * round later (and at least 250 ms): every late time lies six doublings
+ * or more above every quick one, whatever the machine's load. */
+static int bimodal(void)
+{
+	struct io_uring ring;
+	long slowest = 1, delay_us;
 	int p[2], k;
 
 	CHECK(pipe(p) == 0);
 	check_ring_init(&ring, 8, 0);
-	for (k = 0; k < 16; k++) {
-		int later = k % 2;
+	for (k = 0; k < 8; k++) {
+		long took = bimodal_round(&ring, p, k, 0);
 
-		if (!later)
-			CHECK_EQ(write(p[1], "x", 1), 1);
-		sqe = io_uring_get_sqe(&ring);
-		io_uring_prep_read(sqe, p[0], buf, 1, 0);
-		io_uring_sqe_set_data64(sqe, 0x5ead00 + k);
-		CHECK_EQ(io_uring_submit(&ring), 1);
-		if (later) {
-			usleep(250000);
-			CHECK_EQ(write(p[1], "x", 1), 1);
-		}
-		CHECK_EQ(io_uring_wait_cqe(&ring, &cqe), 0);
-		CHECK_EQ(cqe->res, 1);
-		io_uring_cqe_seen(&ring, cqe);
-		sqe = io_uring_get_sqe(&ring);
-		io_uring_prep_nop(sqe);
-		io_uring_sqe_set_data64(sqe, 0x40900 + k);
-		if (later)
-			io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
-		CHECK_EQ(io_uring_submit(&ring), 1);
-		CHECK_EQ(io_uring_wait_cqe(&ring, &cqe), 0);
-		io_uring_cqe_seen(&ring, cqe);
+		if (took > slowest)
+			slowest = took;
 	}
+	delay_us = 64 * slowest;
+	if (delay_us < 250000)
+		delay_us = 250000;
+	if (delay_us > 3000000)
+		delay_us = 3000000;
+	printf("bimodal: slowest quick round %ld us, late reads written %ld us after\n",
+	       slowest, delay_us);
+	for (k = 8; k < 16; k++)
+		bimodal_round(&ring, p, k, delay_us);
 	io_uring_queue_exit(&ring);
 	return 0;
 }
