@@ -11,6 +11,7 @@ mod memlock;
 mod newer;
 mod probe;
 mod report;
+mod syscalls;
 mod trace;
 
 fn main() {

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use uring_uapi::*;
 
-use crate::probe::{close, setup};
+use crate::syscalls::{close, setup};
 
 /// Whether the soft `RLIMIT_MEMLOCK` is finite (it may then be what an
 /// `-ENOMEM` means).

@@ -10,6 +10,7 @@ use uring_uapi::*;
 use uring_uapi::{releases, version};
 
 use crate::memlock;
+use crate::syscalls::{close, register};
 
 /// Whether one setup flag is accepted.
 pub struct FlagResult {
@@ -55,37 +56,6 @@ pub struct Facts {
     /// Zero-copy receive's features and events (`None`: no query interface).
     pub zcrx: Option<crate::newer::Zcrx>,
     pub library: String,
-}
-
-fn errno() -> i32 {
-    std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
-}
-
-/// `io_uring_setup(2)`; the fd or the errno.
-pub(crate) fn setup(entries: u32, p: &mut io_uring_params) -> Result<i32, i32> {
-    // SAFETY: `p` is a live io_uring_params the kernel reads and fills.
-    let r = unsafe { libc::syscall(libc::SYS_io_uring_setup, entries, p as *mut io_uring_params) };
-    if r < 0 {
-        Err(errno())
-    } else {
-        Ok(r as i32)
-    }
-}
-
-/// `io_uring_register(2)`; the result or the errno.
-fn register(fd: i32, op: u32, arg: *mut libc::c_void, nr: u32) -> Result<libc::c_long, i32> {
-    // SAFETY: every caller passes an `arg` valid for `op` and `nr`.
-    let r = unsafe { libc::syscall(libc::SYS_io_uring_register, fd, op, arg, nr) };
-    if r < 0 {
-        Err(errno())
-    } else {
-        Ok(r)
-    }
-}
-
-pub(crate) fn close(fd: i32) {
-    // SAFETY: closes an fd this module opened.
-    unsafe { libc::close(fd) };
 }
 
 /// Sets up a ring with `flags` and what the flag needs, then closes it.
