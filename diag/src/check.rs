@@ -35,6 +35,13 @@
 //!   (`check/waits.rs`, which also holds the timed `unsubmitted-wait`).
 //! - `link-last`: `IOSQE_IO_LINK` on the last SQE of a submission
 //!   (`check/links.rs`).
+//! - `deferred-pending`: a `DEFER_TASKRUN` ring torn down with requests
+//!   whose owner never entered the kernel for completions
+//!   (`check/deferred.rs`).
+//! - `cq-head-past-tail`: more CQEs marked seen than the kernel posted.
+//! - `concurrent-submit`: two submit calls on one ring at the same time.
+//! - `owner-exited`: -EEXIST from a `SINGLE_ISSUER` or `DEFER_TASKRUN`
+//!   ring whose owner thread has exited.
 //!
 //! Like the trace, the checker walks the SQEs the kernel consumed and the
 //! CQEs it posted from the hooks (see `uring_core::hooks`), makes no system
@@ -76,6 +83,12 @@ mod link_cancelled;
 mod user_data_reuse;
 // `fork`: a ring used by a child of the process that set it up.
 mod fork;
+// `cq-head-past-tail`: more CQEs marked seen than the kernel posted.
+mod cq_head_past_tail;
+// `concurrent-submit`: two submit calls on one ring at once.
+mod concurrent_submit;
+// `owner-exited`: -EEXIST from a ring whose owner thread has exited.
+mod owner_exited;
 // `asan-poisoned`: SQE memory against AddressSanitizer, when present.
 mod asan;
 // `link-last`: a link flag on the last SQE of a submission.
@@ -122,7 +135,8 @@ static NEXT_ID: AtomicU32 = AtomicU32::new(1);
 // 1 << 4 cq_overflow::OVERFLOW, 1 << 5 enobufs::ENOBUFS,
 // 1 << 6 link_cancelled::LINK, 1 << 7 user_data_reuse::REUSE,
 // 1 << 8 fork::FORK, 1 << 9 asan::POISONED, 1 << 10 waits::NEVER,
-// 1 << 11 links::LAST, 1 << 12 deferred::PENDING.
+// 1 << 11 links::LAST, 1 << 12 deferred::PENDING,
+// 1 << 13 cq_head_past_tail::PAST, 1 << 14 owner_exited::EXITED.
 
 /// Whether `LIBURING_CHECK` is on.
 pub fn checking() -> bool {
@@ -212,6 +226,11 @@ pub fn ring_created(ring: &io_uring) {
     if !c.simple || ring.flags & IORING_SETUP_DEFER_TASKRUN != 0 {
         c.detour |= DETOUR_SETUP;
     }
+    // Read by a submit hook that finds the record checked out (ordered by
+    // the Release store below, see `concurrent_submit.rs`).
+    slot.id.store(c.id, Ordering::Relaxed);
+    slot.submitting.store(false, Ordering::Relaxed);
+    slot.overlap_reported.store(false, Ordering::Relaxed);
     slot.rec.store(rec.into_raw().as_ptr(), Ordering::Release);
 }
 
@@ -256,8 +275,9 @@ pub fn submitted(
         Call::Submit
     };
     let Some(mut out) = CheckedOut::take(sq.id() as usize) else {
-        return;
+        return concurrent_submit::record_busy(sq.id() as usize, call, caller);
     };
+    out.mark_submitting();
     let c = out.rec();
     c.caller = caller as usize;
     // A fork, -EEXIST, an owner to learn, the peek streak of a

@@ -3,6 +3,7 @@
 //! -EEXIST because another thread owns it (named, and whether enabling an
 //! `R_DISABLED` ring made it the owner).
 
+use super::owner_exited;
 use super::report::{head, report, wants, Call};
 use super::state::RingCheck;
 use super::threads::thread;
@@ -21,7 +22,9 @@ pub(super) fn eexist(c: &mut RingCheck, call: Call, result: i32) {
 #[cold]
 #[inline(never)]
 pub(super) fn owner_thread(c: &mut RingCheck, call: Call) {
-    if c.flags & (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN) == 0 || !wants(c, OWNER)
+    if c.flags & (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN) == 0
+        || owner_exited::check(c, call)
+        || !wants(c, OWNER)
     {
         return;
     }

@@ -64,7 +64,13 @@ pub(super) fn errname(l: &mut Line, res: i32) {
 /// The ring's fd as the finding is made (closing it, once registered,
 /// tells no hook, so it is read here rather than followed).
 pub(super) fn ring_fd_now(c: &RingCheck) -> i32 {
-    let Some(p) = NonNull::new(c.ring as *mut io_uring) else {
+    ring_fd_of(c.ring)
+}
+
+/// [`ring_fd_now`] of the ring at `ring`, which a hook of this thread's
+/// library call on it keeps live.
+fn ring_fd_of(ring: usize) -> i32 {
+    let Some(p) = NonNull::new(ring as *mut io_uring) else {
         return -1;
     };
     // SAFETY: findings are made only inside a hook of a library call on the
@@ -99,13 +105,21 @@ impl core::ops::DerefMut for Finding {
 #[cold]
 #[inline(never)]
 pub(super) fn head(c: &RingCheck, tag: &str, call: Call) -> Finding {
+    head_at(c.id, c.ring, c.caller, tag, call)
+}
+
+/// [`head`] of a finding made without the ring's record (another thread
+/// has it checked out): the ring's number, address and the call site.
+#[cold]
+#[inline(never)]
+pub(super) fn head_at(id: u32, ring: usize, caller: usize, tag: &str, call: Call) -> Finding {
     let _errno = SavedErrno::save();
     let mut l = Line::new();
-    l.s("uring-check: ").s(tag).s(": ring ").u(u64::from(c.id));
-    l.s(" (fd ").i(i64::from(ring_fd_now(c))).s("), thread ");
+    l.s("uring-check: ").s(tag).s(": ring ").u(u64::from(id));
+    l.s(" (fd ").i(i64::from(ring_fd_of(ring))).s("), thread ");
     thread(&mut l, gettid(), &this_thread_name());
     l.s(", in ").s(call.text());
-    crate::call_site::append(&mut l, c.caller as Caller);
+    crate::call_site::append(&mut l, caller as Caller);
     l.s(": ");
     Finding { line: l, _errno }
 }
@@ -114,8 +128,16 @@ pub(super) fn head(c: &RingCheck, tag: &str, call: Call) -> Finding {
 /// caller, then why and the fix; aborts in abort mode.
 #[cold]
 #[inline(never)]
-pub(super) fn report(c: &mut RingCheck, kind: u32, mut first: Finding, why: &str, fix: &str) {
+pub(super) fn report(c: &mut RingCheck, kind: u32, first: Finding, why: &str, fix: &str) {
     c.reported |= kind;
+    emit(first, why, fix);
+}
+
+/// Prints a finding's three lines; aborts in abort mode. (Once per kind
+/// and ring is the caller's to see to.)
+#[cold]
+#[inline(never)]
+pub(super) fn emit(mut first: Finding, why: &str, fix: &str) {
     // One line buffer for all four lines: a finding may come on a small
     // stack (a fiber's, a signal handler's).
     let l: &mut Line = &mut first;

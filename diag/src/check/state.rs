@@ -5,7 +5,7 @@
 //! wait) and takes it out for good.
 
 use core::ptr::{null_mut, NonNull};
-use core::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
 use super::buf_taken;
 use super::threads::{gettid, this_thread_name};
@@ -181,12 +181,24 @@ impl RingCheck {
 pub(super) struct Slot {
     pub(super) ring: AtomicUsize,
     pub(super) rec: AtomicPtr<RingCheck>,
+    /// The record's `id`, for a finding made while another thread has the
+    /// record checked out (`concurrent_submit.rs`): written before the
+    /// record is first stored (Release), read after a failed check-out.
+    pub(super) id: AtomicU32,
+    /// The thread that has the record checked out is in a submit call's
+    /// hook (`concurrent_submit.rs`, which says why Relaxed is enough).
+    pub(super) submitting: AtomicBool,
+    /// `concurrent-submit` was reported for the slot's ring.
+    pub(super) overlap_reported: AtomicBool,
 }
 
 #[allow(clippy::declare_interior_mutable_const)] // the array's initialiser
 const FREE: Slot = Slot {
     ring: AtomicUsize::new(0),
     rec: AtomicPtr::new(null_mut()),
+    id: AtomicU32::new(0),
+    submitting: AtomicBool::new(false),
+    overlap_reported: AtomicBool::new(false),
 };
 pub(super) static SLOTS: [Slot; MAX_RINGS] = [FREE; MAX_RINGS];
 
@@ -217,8 +229,18 @@ impl CheckedOut {
         unsafe { self.rec.as_mut() }
     }
 
+    /// This thread is in a submit call's hook while it holds the record
+    /// (`concurrent_submit.rs`).
+    #[inline(always)]
+    pub(super) fn mark_submitting(&self) {
+        self.slot.submitting.store(true, Ordering::Relaxed);
+    }
+
     #[inline(always)]
     pub(super) fn put_back(self) {
+        // Before the Release store: a thread whose check-out then fails
+        // sees no submit hook of ours that has ended.
+        self.slot.submitting.store(false, Ordering::Relaxed);
         self.slot.rec.store(self.rec.as_ptr(), Ordering::Release);
     }
 }

@@ -62,3 +62,55 @@ pub(super) fn thread(l: &mut Line, tid: i32, name: &[u8; 16]) {
     };
     l.s(")");
 }
+
+/// Whether the thread `tid` of this process has exited: its directory
+/// under `/proc/self/task` is gone (ENOENT) while this thread's own is
+/// there, so `/proc` is mounted and counts threads as this process does.
+/// `stat` holds no descriptor; `errno` is kept. (A tid the kernel has
+/// already given to a new thread reads as alive: a finding missed.)
+pub(super) fn thread_gone(tid: i32) -> bool {
+    let _errno = crate::output::SavedErrno::save();
+    let here = task_path(gettid());
+    let there = task_path(tid);
+    let mut st = core::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: a NUL-terminated path and a buffer stat fills on success.
+    if unsafe { libc::stat(here.as_ptr().cast(), st.as_mut_ptr()) } != 0 {
+        return false;
+    }
+    // SAFETY: as above.
+    let missing = unsafe { libc::stat(there.as_ptr().cast(), st.as_mut_ptr()) } != 0;
+    // SAFETY: no preconditions; the thread's errno, read right after the
+    // failed call.
+    missing && unsafe { *libc::__errno_location() } == libc::ENOENT
+}
+
+/// `/proc/self/task/<tid>`, NUL-terminated.
+fn task_path(tid: i32) -> [u8; 32] {
+    const PREFIX: &[u8] = b"/proc/self/task/";
+    let mut path = [0u8; 32];
+    let mut digits = [0u8; 10];
+    let mut n = tid.max(0).unsigned_abs();
+    let mut len = 0;
+    loop {
+        if let Some(d) = digits.get_mut(len) {
+            *d = b'0' + (n % 10) as u8;
+        }
+        len += 1;
+        n /= 10;
+        if n == 0 || len == digits.len() {
+            break;
+        }
+    }
+    for (dst, src) in path.iter_mut().zip(PREFIX) {
+        *dst = *src;
+    }
+    for (i, d) in digits.iter().take(len).rev().enumerate() {
+        if let Some(dst) = path.get_mut(PREFIX.len() + i) {
+            *dst = *d;
+        }
+    }
+    path
+}
+
+#[cfg(test)]
+mod tests;

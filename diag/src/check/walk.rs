@@ -4,6 +4,7 @@
 //! table; a lean pass for plain rings and requests, the general walk for
 //! the rest, with the same outcome.
 
+use super::cq_head_past_tail;
 use super::cq_overflow::overflow;
 use super::links;
 use super::report::Call;
@@ -229,6 +230,7 @@ pub(super) fn walk_cq(c: &mut RingCheck, cq: CompleteSide<'_>, call: Call) {
     let entries = cq.cq_entries();
     let head = cq.cq_khead();
     let tail = cq.cq_ktail();
+    cq_head_past_tail::check(c, head, tail, call);
     let pending = tail.wrapping_sub(c.cq_cursor);
     // Past a full lap, or a full one whose oldest slots the program has
     // released (the kernel may be rewriting them): not all can be seen.
