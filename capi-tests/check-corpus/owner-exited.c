@@ -53,6 +53,9 @@ int main(void)
 	pthread_barrier_wait(&submitted);
 #ifndef FIXED
 	pthread_join(t, NULL);
+	/* Long gone: the kernel may finish a joined thread's exit a little
+	 * after pthread_join returns. */
+	usleep(100 * 1000);
 #endif
 	if (write(sv[1], "x", 1) != 1)
 		DIE("write: %s", strerror(errno));
