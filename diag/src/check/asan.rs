@@ -19,7 +19,9 @@
 use core::ffi::{c_int, c_void};
 use core::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
-use super::{head, opname, Call, RingCheck, MODE};
+use super::report::{head, opname, Call};
+use super::state::RingCheck;
+use super::MODE;
 use crate::uapi::{
     self, io_uring_sqe, IORING_OP_NOP128, IORING_OP_URING_CMD128, IORING_SETUP_SQE_MIXED,
 };

@@ -5,7 +5,7 @@
 //! how many the program should have given back. Giving back happens in the
 //! program's own buffer ring (its tail), which the checker does not read.
 
-use super::{RingCheck, GROUP_SLOTS};
+use super::state::{RingCheck, GROUP_SLOTS};
 use crate::uapi::IORING_CQE_F_BUFFER;
 
 /// Counts a CQE of a request that selects from `group`.

@@ -9,7 +9,8 @@
 //! `DEFER_TASKRUN` rings always take the general submit path, so the
 //! bookkeeping here costs the common path nothing.
 
-use super::{head, report, wants, Call, RingCheck, WAYS};
+use super::report::{head, report, wants, Call};
+use super::state::{RingCheck, WAYS};
 use crate::uapi::IORING_SETUP_DEFER_TASKRUN;
 
 /// The finding's kind (a bit of `RingCheck::reported`).

@@ -4,7 +4,8 @@
 //! flag links to nothing, and the SQE the program meant to follow (in its
 //! next submission) is not ordered after it: silently.
 
-use super::{head, opname, report, wants, Call, RingCheck};
+use super::report::{head, opname, report, wants, Call};
+use super::state::RingCheck;
 use crate::uapi::IORING_SETUP_SQPOLL;
 
 /// The finding's kind (a bit of `RingCheck::reported`).

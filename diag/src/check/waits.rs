@@ -4,17 +4,25 @@
 //!   plus the requests in flight can ever post, where nothing else can add
 //!   to them (no other thread, no message from another ring, no request
 //!   that may post more than one CQE): it sleeps forever.
-//! - `unsubmitted-wait` for a timed wait (`io_uring_wait_cqe_timeout`):
-//!   SQEs taken but never submitted, nothing in flight: every wait times
-//!   out, and a loop of them spins on nothing (the untimed case is in
-//!   `check.rs`).
+//! - `unsubmitted-wait`: SQEs taken but never submitted, nothing in
+//!   flight: an untimed wait sleeps forever, a timed one
+//!   (`io_uring_wait_cqe_timeout`) times out again and again, and a loop of
+//!   them spins on nothing (`check.rs`'s `waiting` decides which waits are
+//!   judged); `unsubmitted_here` counts those SQEs where the waiting thread
+//!   may read them.
 
+use core::ptr::NonNull;
 use core::sync::atomic::{AtomicBool, Ordering};
 
-use super::UNSUBMITTED;
-use super::{head, report, single_threaded, unsubmitted_here, wants, Call, RingCheck, WAYS};
+use super::report::{head, report, wants, Call};
+use super::state::{RingCheck, WAYS};
+use super::threads::{gettid, single_threaded};
 use crate::uapi::*;
-use uring_core::observe::CompleteSide;
+use uring_core::observe::{CompleteSide, SubmitSide};
+
+/// The untimed or timed `unsubmitted-wait`'s kind (a bit of
+/// `RingCheck::reported`).
+pub(super) const UNSUBMITTED: u32 = 1 << 2;
 
 /// The finding's kind (a bit of `RingCheck::reported`).
 pub(super) const NEVER: u32 = 1 << 10;
@@ -131,4 +139,47 @@ pub(super) fn unsatisfiable(
         "a wait returns only once wait_nr CQEs are in the CQ ring; each request in flight posts one, no other thread can submit here and no other ring sends to this one, so this wait sleeps forever",
         "wait for no more than the CQEs still to come (those ready plus one per request in flight), counting CQEs as they are reaped; or submit the requests still missing before waiting",
     );
+}
+
+/// SQEs taken from the SQ that no submit call has handed to the kernel,
+/// when the waiting thread may know; else 0.
+///
+/// The count reads the SQ's private tail, a plain variable that
+/// `io_uring_get_sqe` (inline in the program) moves on whichever thread
+/// takes SQEs, with no synchronisation the waiting thread could share:
+/// liburing lets one thread submit while another waits. So it is read only
+/// where no other thread can be taking SQEs: the process has only ever had
+/// this one thread, or the ring is `SINGLE_ISSUER`, this thread is its
+/// owner (the one thread the kernel lets submit, hence the SQ side's), and
+/// no other thread has tried to submit to it.
+pub(super) fn unsubmitted_here(c: &RingCheck, cq: CompleteSide<'_>) -> u32 {
+    let owner = c.flags & IORING_SETUP_SINGLE_ISSUER != 0
+        && !c.foreign_submitter
+        && c.owner_tid == gettid();
+    if !owner && !single_threaded() {
+        return 0;
+    }
+    let Some(p) = NonNull::new(cq.id().cast_mut()) else {
+        return 0;
+    };
+    // SAFETY: the ring is live for this wait call, and no other thread
+    // takes its SQEs (see above): this thread is the submitter, whose own
+    // variables these are.
+    let sq = unsafe { SubmitSide::new(p) };
+    // With SQPOLL the kernel's thread takes what was published by itself:
+    // only the SQEs not yet published are stuck; else, all the kernel has
+    // not consumed.
+    let head = if sq.flags() & IORING_SETUP_SQPOLL != 0 {
+        sq.sqe_head()
+    } else {
+        sq.sq_khead()
+    };
+    let n = sq.sqe_tail().wrapping_sub(head);
+    // More than the SQ holds: another process (after fork) moved the
+    // kernel's head past this one's private tail; nothing to say.
+    if n > sq.sq_entries() {
+        0
+    } else {
+        n
+    }
 }
