@@ -14,7 +14,7 @@
 # capi-tests/skips.tsv and the facts gathered before the run expect it, as
 # does an expected skip that passed (see expected_skips below).
 #
-# Environment: CC (default cc), CAPI_TIMEOUT (seconds, default 30),
+# Environment: CC (default cc), CAPI_TIMEOUT (seconds, default 180),
 # CAPI_BUILD_DIR (where binaries and logs go; default a fresh /tmp dir),
 # CAPI_NO_COMPAT=1 to leave out the compatibility check, CAPI_BUILD_ONLY=1 to
 # compile the tests and run none (a machine that cannot run them, such as a
@@ -39,7 +39,7 @@ stage=$(cd "$1" && pwd)
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 CC=${CC:-cc}
-timeout_s=${CAPI_TIMEOUT:-30}
+timeout_s=${CAPI_TIMEOUT:-180}
 out=${CAPI_BUILD_DIR:-}
 if [ -z "$out" ]; then
 	out=$(mktemp -d /tmp/capi-tests.XXXXXX)
