@@ -14,6 +14,8 @@ mod format;
 
 use format::{block, head, kind};
 
+pub mod kernel;
+
 /// One record with where it came from.
 #[derive(Clone, Copy)]
 struct Event {
@@ -253,11 +255,27 @@ fn ring_of(e: &Event) -> RingKey {
 type InFlight = HashMap<(RingKey, u64), Event>;
 
 /// The text trace, one line per record.
-fn text(t: &Trace, out: &mut String) {
+fn text(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
     let t0 = t.events.first().map_or(0, |e| e.r.ns);
     let mut fds: HashMap<RingKey, i32> = HashMap::new();
+    // The kernel's events of the trace's rings, each printed before the
+    // first of the program's events that comes after it.
+    let klines = k.map(kernel::Merged::lines).unwrap_or_default();
+    let mut kl = klines.iter().peekable();
+    let mut kernel_line = |upto: u64, fds: &HashMap<RingKey, i32>, out: &mut String| {
+        while let Some((ns, tid, comm, ring, what)) = kl.next_if(|l| l.0 <= upto) {
+            let _ = writeln!(
+                out,
+                "+{:.6}s [{tid} {comm}] uring-trace: ring {} (fd {}): {what}",
+                ns.saturating_sub(t0) as f64 / 1e9,
+                ring.1,
+                fds.get(ring).copied().unwrap_or(-1)
+            );
+        }
+    };
     for e in &t.events {
         let r = &e.r;
+        kernel_line(r.ns, &fds, out);
         let fd = *fds.entry(ring_of(e)).or_insert(-1);
         let _ = write!(
             out,
@@ -351,10 +369,12 @@ fn text(t: &Trace, out: &mut String) {
         }
         out.push('\n');
     }
+    kernel_line(u64::MAX, &fds, out);
 }
 
-/// Per ring: request times per opcode, what is still in flight, who waits.
-fn summary(t: &Trace, out: &mut String) {
+/// Per ring: request times per opcode, what is still in flight, who waits
+/// (and with the kernel's side, where its slowest requests spent their time).
+fn summary(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
     let _ = writeln!(
         out,
         "uring-trace: process {} ({}): {} events, {} threads{}{}",
@@ -529,6 +549,23 @@ fn summary(t: &Trace, out: &mut String) {
                 out,
                 "uring-trace: {name}: summary: {n} SQE(s) prepared and never submitted"
             );
+        }
+        if let Some(k) = k {
+            let end = t
+                .now
+                .or_else(|| ring_last.get(&ring).copied())
+                .unwrap_or(last);
+            let reqs: Vec<(Event, u64, bool)> = done
+                .iter()
+                .filter(|(s, _)| ring_of(s) == ring)
+                .map(|(s, took)| (*s, *took, false))
+                .chain(
+                    stuck
+                        .iter()
+                        .map(|s| (**s, end.saturating_sub(s.r.ns), true)),
+                )
+                .collect();
+            k.summary(&name, &reqs, out);
         }
     }
     for (tid, e) in &waiting {
@@ -852,14 +889,18 @@ fn live_now(path: &str, pid: u32) -> Option<u64> {
     ok.then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
 }
 
-/// `uring-info trace [--summary|--json] FILE`; the exit status.
+/// `uring-info trace [--summary|--json] [--no-kernel] FILE`; the exit
+/// status. The kernel's side (`FILE.kernel`, from `uring-info record
+/// --kernel`) is merged when it is there, unless `--no-kernel`.
 pub fn main(args: &[String]) -> i32 {
-    let (mode, path) = match args {
-        [p] => ("text", p),
+    let no_kernel = args.iter().any(|a| a == "--no-kernel");
+    let args: Vec<&String> = args.iter().filter(|a| *a != "--no-kernel").collect();
+    let (mode, path) = match args[..] {
+        [p] if !p.starts_with('-') => ("text", p),
         [m, p] if m == "--summary" => ("summary", p),
         [m, p] if m == "--json" => ("json", p),
         _ => {
-            eprintln!("usage: uring-info trace [--summary|--json] FILE");
+            eprintln!("usage: uring-info trace [--summary|--json] [--no-kernel] FILE");
             return 2;
         }
     };
@@ -878,13 +919,27 @@ pub fn main(args: &[String]) -> i32 {
         }
     };
     t.now = live_now(path, t.pid);
+    let side = if no_kernel {
+        None
+    } else {
+        kernel::load(&format!("{path}.kernel"))
+    };
+    let merged = match side {
+        None => None,
+        Some(Ok(side)) => Some(kernel::merge(&t, side)),
+        Some(Err(why)) => {
+            eprintln!("uring-info trace: {why}");
+            return 1;
+        }
+    };
+    let k = merged.as_ref();
     let mut out = String::new();
     match mode {
         "json" => json(&t, &mut out),
-        "summary" => summary(&t, &mut out),
+        "summary" => summary(&t, k, &mut out),
         _ => {
-            text(&t, &mut out);
-            summary(&t, &mut out);
+            text(&t, k, &mut out);
+            summary(&t, k, &mut out);
         }
     }
     print!("{out}");
