@@ -13,7 +13,8 @@
  *   a pipe and an IOSQE_ASYNC read of another, both written 100 ms after;
  *   the summary with the kernel's side names the io-wq punt of the ASYNC
  *   one and the poll armed for the other, which waited longest on the
- *   file; without it (--no-kernel) the summary has no kernel's side.
+ *   file; the text trace and the JSON hold the kernel's events; without
+ *   it (--no-kernel) the summary has no kernel's side.
  */
 #include "check.h"
 
@@ -151,6 +152,12 @@ int main(int argc, char *argv[])
 		/* The text trace holds the kernel's events among the program's. */
 		CHECK(check_system("%s trace %s > %s.text && grep -q 'ring 1 (fd [0-9]*): kernel: punted to an "
 				   "io-wq worker (normal queue) user_data=0x2$' %s.text", info, path, path, path) == 0);
+		/* Its JSON: the kernel's events as instants, the worker's on
+		 * a track of its own, named. */
+		CHECK(check_system("%s trace --json %s > %s.json && grep -q '\"name\":\"kernel: punted to an "
+				   "io-wq worker (normal queue) user_data=0x2\",\"cat\":\"kernel\"' %s.json && "
+				   "grep -q '\"name\":\"thread_name\",.*\"args\":{\"name\":\"iou-wrk-' %s.json",
+				   info, path, path, path, path) == 0);
 		/* Without the kernel's side: the program's alone. */
 		CHECK(check_system("%s trace --summary --no-kernel %s > %s.alone && cat %s.alone && "
 				   "! grep -q \"kernel's side\" %s.alone && grep -q 'READ n=2 ' %s.alone",

@@ -733,7 +733,7 @@ fn histograms(name: &str, ring: RingKey, done: &[(Event, u64)], out: &mut String
 /// "process" per ring, named with its fd; a track per thread there; a
 /// slice per request and per wait that slept in the kernel), so the same
 /// viewers and `pytools/diag/trace_timeline.py` read both.
-fn json(t: &Trace, out: &mut String) {
+fn json(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
     out.push_str("[\n");
     let several = t.events.iter().any(|e| e.pid != t.pid);
     // The ring's "process" number: the ring's, or the process's and the
@@ -832,6 +832,27 @@ fn json(t: &Trace, out: &mut String) {
             }
             _ => {}
         }
+    }
+    // The kernel's events of the trace's rings: instants on the track of
+    // the thread that hit them (an io-wq worker's of its own, named).
+    for (ns, tid, comm, ring, what) in k.map(kernel::Merged::lines).unwrap_or_default() {
+        let pid = if several {
+            u64::from(ring.0) * 256 + u64::from(ring.1)
+        } else {
+            u64::from(ring.1)
+        };
+        if named.insert((pid, tid)) {
+            let _ = writeln!(
+                out,
+                "{{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"{}\"}}}},",
+                comm.replace(['"', '\\'], "_")
+            );
+        }
+        let _ = writeln!(
+            out,
+            "{{\"ph\":\"i\",\"s\":\"t\",\"name\":\"{what}\",\"cat\":\"kernel\",\"pid\":{pid},\"tid\":{tid},\"ts\":{:.3}}},",
+            ns as f64 / 1e3
+        );
     }
     // Requests never completed, and waits never ended: open slices to the
     // trace's end (to now while the writer runs).
@@ -935,7 +956,7 @@ pub fn main(args: &[String]) -> i32 {
     let k = merged.as_ref();
     let mut out = String::new();
     match mode {
-        "json" => json(&t, &mut out),
+        "json" => json(&t, k, &mut out),
         "summary" => summary(&t, k, &mut out),
         _ => {
             text(&t, k, &mut out);

@@ -375,6 +375,11 @@ fn tell(s: &Event, took: u64, open: bool, story: &[&KEvent]) -> String {
                 (_, "task_add") => {
                     "the device (its completion came from outside: the disk or the network)"
                 }
+                // A worker's completion may be posted by the submitter's
+                // task work (which has no tracepoint of its own).
+                ("queue_async_work", "complete") => {
+                    "an io-wq worker doing the I/O (blocking: the disk or the file)"
+                }
                 ("queue_async_work", _) => "an io-wq worker to take it",
                 (_, "complete") if k.by_worker() => {
                     "an io-wq worker doing the I/O (blocking: the disk or the file)"
