@@ -200,11 +200,19 @@ impl Merged {
     fn story(&self, s: &Event) -> Option<Vec<&KEvent>> {
         let ctx = self.rings.get(&ring_of(s))?;
         let list = self.requests.get(&(ctx.clone(), s.r.user_data))?;
-        let best = list.iter().min_by_key(|ids| {
+        // The list is in submission order: the two around the SQE's time
+        // (a program may give every request one user_data).
+        let start = |ids: &Vec<usize>| {
             ids.first()
                 .and_then(|&i| self.side.events.get(i))
-                .map_or(u64::MAX, |k| k.ns.abs_diff(s.r.ns))
-        })?;
+                .map_or(u64::MAX, |k| k.ns)
+        };
+        let at = list.partition_point(|ids| start(ids) <= s.r.ns);
+        let best = [at.checked_sub(1), Some(at)]
+            .into_iter()
+            .flatten()
+            .filter_map(|i| list.get(i))
+            .min_by_key(|ids| start(ids).abs_diff(s.r.ns))?;
         Some(
             best.iter()
                 .filter_map(|&i| self.side.events.get(i))
@@ -257,7 +265,10 @@ impl Merged {
     }
 
     /// The summary's lines for `ring`: how many of its requests the
-    /// kernel's events tell about, then the slowest with their stories.
+    /// kernel's events tell about, then the slowest with their stories
+    /// (a time from the kernel's taking the request to the program's
+    /// seeing its CQE, which may exceed the library's request time: that
+    /// starts when the submit call returns).
     /// `reqs`: the ring's requests, each its SQE and its time (to the
     /// trace's end when still in flight, `open`).
     pub(super) fn summary(&self, name: &str, reqs: &[(Event, u64, bool)], out: &mut String) {
@@ -273,7 +284,12 @@ impl Merged {
             polled += u32::from(has("poll_arm"));
             tw += u32::from(has("task_add"));
             over += u32::from(has("cqe_overflow"));
-            stories.push((s, *took, *open, story));
+            // From the kernel's taking it (before the submit call
+            // returned, where the library's time starts) to the program
+            // seeing its CQE: the time the story spans.
+            let from = story.first().map_or(s.r.ns, |k| k.ns.min(s.r.ns));
+            let span = (s.r.ns + took).saturating_sub(from);
+            stories.push((s, *took, span, *open, story));
         }
         let _ = writeln!(
             out,
@@ -285,8 +301,8 @@ impl Merged {
                 String::new()
             }
         );
-        stories.sort_by_key(|s| std::cmp::Reverse(s.1));
-        for (s, took, open, story) in stories.iter().take(SLOWEST) {
+        stories.sort_by_key(|s| std::cmp::Reverse(s.2));
+        for (s, took, span, open, story) in stories.iter().take(SLOWEST) {
             let _ = writeln!(
                 out,
                 "uring-trace: {name}: summary: slow {} user_data={:#x} fd={}{} {} {}: {}",
@@ -299,7 +315,7 @@ impl Merged {
                     ""
                 },
                 if *open { "in flight for" } else { "took" },
-                dur(*took),
+                dur(*span),
                 tell(s, *took, *open, story)
             );
         }
