@@ -227,6 +227,8 @@ fn signal_name(sig: u32) -> String {
         libc::SIGILL => "SIGILL",
         libc::SIGFPE => "SIGFPE",
         libc::SIGABRT => "SIGABRT",
+        libc::SIGUSR1 => "SIGUSR1",
+        libc::SIGUSR2 => "SIGUSR2",
         _ => return sig.to_string(),
     };
     format!("{sig} ({name})")
@@ -365,6 +367,9 @@ fn text(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
             kind::SIGNAL => {
                 let _ = write!(out, "the process got fatal signal {}", signal_name(r.a));
             }
+            kind::SNAPSHOT => {
+                let _ = write!(out, "snapshot asked by signal {}", signal_name(r.a));
+            }
             _ => {}
         }
         out.push('\n');
@@ -402,6 +407,9 @@ fn summary(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
     let mut waiting: HashMap<u32, Event> = HashMap::new();
     let mut unsubmitted: HashMap<RingKey, u32> = HashMap::new();
     let mut signalled: HashMap<RingKey, u32> = HashMap::new();
+    // At each snapshot signal: its record, the ring's requests in flight
+    // and the threads asleep on it then.
+    let mut snapshots: Vec<(Event, Vec<Event>, Vec<Event>)> = Vec::new();
     // A plain submit call (one enter that consumed its SQEs) has no record
     // of its own: its SQE records share a thread and a time.
     let calls: std::collections::HashSet<(RingKey, u32, u64)> = t
@@ -458,6 +466,21 @@ fn summary(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
             }
             kind::SIGNAL => {
                 signalled.insert(ring_of(e), r.a);
+            }
+            kind::SNAPSHOT => {
+                let mut stuck: Vec<Event> = in_flight
+                    .values()
+                    .filter(|s| ring_of(s) == ring_of(e))
+                    .copied()
+                    .collect();
+                stuck.sort_by_key(|s| s.r.ns);
+                let mut asleep: Vec<Event> = waiting
+                    .values()
+                    .filter(|w| ring_of(w) == ring_of(e))
+                    .copied()
+                    .collect();
+                asleep.sort_by_key(|w| w.r.ns);
+                snapshots.push((*e, stuck, asleep));
             }
             _ => {}
         }
@@ -544,6 +567,50 @@ fn summary(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
             let _ = write!(out, " and {} more", stuck.len() - 8);
         }
         out.push('\n');
+        let mine: Vec<_> = snapshots.iter().filter(|s| ring_of(&s.0) == ring).collect();
+        for (snap, stuck, asleep) in mine.iter().rev().take(SNAPSHOTS).rev() {
+            let at = snap.r.ns;
+            let _ = write!(
+                out,
+                "uring-trace: {name}: summary: at the snapshot of +{:.6}s (signal {}): in flight",
+                at.saturating_sub(t.events.first().map_or(0, |e| e.r.ns)) as f64 / 1e9,
+                signal_name(snap.r.a)
+            );
+            if stuck.is_empty() {
+                out.push_str(" none");
+            }
+            for e in stuck.iter().take(8) {
+                let _ = write!(
+                    out,
+                    " {} user_data={:#x} fd={} age {};",
+                    opname(e.r.opcode),
+                    e.r.user_data,
+                    e.r.b,
+                    dur(at.saturating_sub(e.r.ns))
+                );
+            }
+            if stuck.len() > 8 {
+                let _ = write!(out, " and {} more", stuck.len() - 8);
+            }
+            for w in asleep {
+                let _ = write!(
+                    out,
+                    " thread {} ({}) asleep in the kernel for {} CQE(s) since {};",
+                    w.tid,
+                    t.threads.get(&w.tid).map_or("", String::as_str),
+                    w.r.a,
+                    dur(at.saturating_sub(w.r.ns))
+                );
+            }
+            out.push('\n');
+        }
+        if mine.len() > SNAPSHOTS {
+            let _ = writeln!(
+                out,
+                "uring-trace: {name}: summary: ({} earlier snapshots left out)",
+                mine.len() - SNAPSHOTS
+            );
+        }
         if let Some(n) = unsubmitted.get(&ring).filter(|&&n| n != 0) {
             let _ = writeln!(
                 out,
@@ -584,6 +651,9 @@ fn summary(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
         );
     }
 }
+
+/// How many of a ring's snapshots (the newest) the summary gives.
+const SNAPSHOTS: usize = 4;
 
 /// SQE flags a request's time depends on (`IOSQE_*`, a stable ABI).
 const FIXED_FILE: u8 = 1 << 0;
@@ -813,7 +883,7 @@ fn json(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
                     r.b
                 );
             }
-            kind::OVERFLOW | kind::NOT_SEEN | kind::WAITING | kind::SIGNAL => {
+            kind::OVERFLOW | kind::NOT_SEEN | kind::WAITING | kind::SIGNAL | kind::SNAPSHOT => {
                 if r.kind == kind::WAITING {
                     asleep.insert(e.tid, r.ns);
                 }
@@ -821,6 +891,7 @@ fn json(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
                     kind::OVERFLOW => "CQ overflow".to_owned(),
                     kind::NOT_SEEN => "CQEs not seen".to_owned(),
                     kind::SIGNAL => format!("fatal signal {}", signal_name(r.a)),
+                    kind::SNAPSHOT => format!("snapshot (signal {})", signal_name(r.a)),
                     _ => "waits in the kernel".to_owned(),
                 };
                 let _ = writeln!(
