@@ -14,7 +14,8 @@
  *   the summary with the kernel's side names the io-wq punt of the ASYNC
  *   one and the poll armed for the other, which waited longest on the
  *   file; the text trace and the JSON hold the kernel's events; without
- *   it (--no-kernel) the summary has no kernel's side.
+ *   it (--no-kernel) the summary has no kernel's side. 16 NOPs on a ring
+ *   of 8 CQEs reaped late: the overflowed CQEs are counted and named.
  */
 #include "check.h"
 
@@ -67,6 +68,32 @@ static int slow(void)
 	return 0;
 }
 
+/* 16 NOPs in 4 submissions on a ring of 8 CQEs, reaped after: 8 of their
+ * CQEs go to the kernel's overflow list (IORING_FEAT_NODROP, 5.5). */
+static int overflow(void)
+{
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	int r, i;
+
+	check_ring_init(&ring, 4, 0);
+	for (r = 0; r < 4; r++) {
+		for (i = 0; i < 4; i++) {
+			struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+			io_uring_prep_nop(sqe);
+			io_uring_sqe_set_data64(sqe, 0x0f00 + r * 4 + i);
+		}
+		CHECK_EQ(io_uring_submit(&ring), 4);
+	}
+	for (i = 0; i < 16; i++) {
+		CHECK_EQ(io_uring_wait_cqe(&ring, &cqe), 0);
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
 /* uring-info record --kernel of `self slow` as nobody; its exit status,
  * its stderr in `err`. */
 static int record_as_nobody(const char *info, const char *self, const char *trace,
@@ -98,6 +125,8 @@ int main(int argc, char *argv[])
 
 	if (argc == 2 && !strcmp(argv[1], "slow"))
 		return slow();
+	if (argc == 2 && !strcmp(argv[1], "overflow"))
+		return overflow();
 	if (check_setup_flags_supported(4, 0) < 0)
 		SKIP("io_uring is not available here");
 	out = check_env_or_skip("CAPI_OUT");
@@ -163,6 +192,16 @@ int main(int argc, char *argv[])
 				   "! grep -q \"kernel's side\" %s.alone && grep -q 'READ n=2 ' %s.alone",
 				   info, path, path, path, path, path) == 0);
 		printf("kernel: the ASYNC read's punt and the other's poll named\n");
+
+		/* The overflowed CQEs, counted and named. */
+		snprintf(path, sizeof(path), "%s/diag-kernel-overflow.utrace", out);
+		CHECK(check_system("env -u LIBURING_CHECK -u LIBURING_DEBUG -u LIBURING_TRACE_MAX "
+				   "%s record --kernel -o %s -- %s overflow", info, path, self) == 0);
+		CHECK(check_system("%s trace %s > %s.txt && grep -q \"ring 1: summary: the kernel's side: 16 of 16 "
+				   "requests found in its events; .*, [1-9][0-9]* CQE(s) overflowed$\" %s.txt && "
+				   "grep -q 'ring 1 (fd [0-9]*): kernel: CQE overflowed (the CQ was full) "
+				   "user_data=0xf0[0-9a-f]$' %s.txt", info, path, path, path, path) == 0);
+		printf("kernel: the overflowed CQEs named\n");
 	}
 	return 0;
 }

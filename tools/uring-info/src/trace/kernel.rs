@@ -401,6 +401,9 @@ fn tell(s: &Event, took: u64, open: bool, story: &[&KEvent]) -> String {
                     "an io-wq worker doing the I/O (blocking: the disk or the file)"
                 }
                 ("defer", _) => "the requests it was deferred behind",
+                (_, "cqe_overflow") => {
+                    "the kernel completing it (into the overflow list: the CQ was full)"
+                }
                 _ => "the kernel issuing it",
             };
             gaps.push((k.ns.saturating_sub(p.ns), why));
@@ -417,7 +420,9 @@ fn tell(s: &Event, took: u64, open: bool, story: &[&KEvent]) -> String {
                 "complete" => "the program to reap its CQE",
                 _ => "the kernel",
             }
-        } else if p.name == "complete" || p.name == "cqe_overflow" {
+        } else if p.name == "cqe_overflow" {
+            "the program to reap its CQE (held in the overflow list until the CQ had room)"
+        } else if p.name == "complete" {
             "the program to reap its CQE"
         } else {
             "the kernel"
