@@ -26,13 +26,13 @@
  *   between them; the IOSQE_ASYNC NOPs have a row of their own. (250 ms,
  *   not less: before 6.x a pipe read is punted to an io-wq worker even with
  *   its data there, which under emulation takes milliseconds.)
+ * - nested: a SIGALRM handler submits NOPs on a ring of its own while the
+ *   main loop submits on another (the handler interrupts the trace's
+ *   writer): the file decodes, with every request of the main loop.
  * - snapshot: LIBURING_TRACE_SNAPSHOT_SIGNAL=SIGUSR2 sent twice to a
  *   program waiting for a read, with a SIGUSR2 handler of its own: it
  *   goes on (its handler runs too), and the decoded summary gives the
  *   read in flight and the thread asleep at each snapshot.
- * - nested: a SIGALRM handler submits NOPs on a ring of its own while the
- *   main loop submits on another (the handler interrupts the trace's
- *   writer): the file decodes, with every request of the main loop.
  */
 #include "check.h"
 
@@ -174,6 +174,37 @@ static int bimodal(void)
 	return 0;
 }
 
+static struct io_uring handler_ring;
+static volatile sig_atomic_t handled;
+
+static void on_alarm(int sig)
+{
+	struct io_uring_cqe *cqe;
+
+	(void) sig;
+	io_uring_prep_nop(io_uring_get_sqe(&handler_ring));
+	io_uring_sqe_set_data64(handler_ring.sq.sqes + ((handler_ring.sq.sqe_tail - 1) & handler_ring.sq.ring_mask),
+				0xa1a0000 + handled);
+	if (io_uring_submit(&handler_ring) == 1 && io_uring_wait_cqe(&handler_ring, &cqe) == 0) {
+		io_uring_cqe_seen(&handler_ring, cqe);
+		handled++;
+	}
+}
+
+/* The main loop's NOPs with SIGALRM every 50 us meanwhile. */
+static int nested(void)
+{
+	struct itimerval every = { { 0, 50 }, { 0, 50 } }, off = { { 0, 0 }, { 0, 0 } };
+
+	check_ring_init(&handler_ring, 8, 0);
+	CHECK(signal(SIGALRM, on_alarm) != SIG_ERR);
+	CHECK(setitimer(ITIMER_REAL, &every, NULL) == 0);
+	CHECK(workload(20000) == 0);
+	CHECK(setitimer(ITIMER_REAL, &off, NULL) == 0);
+	printf("%d\n", (int) handled);
+	return 0;
+}
+
 /* The program's own SIGUSR2 handler, which the snapshot's chains to. */
 static void on_usr2(int sig)
 {
@@ -204,37 +235,6 @@ static int snapshot(void)
 	while (io_uring_wait_cqe(&ring, &cqe) == -EINTR)
 		;
 	return 1;
-}
-
-static struct io_uring handler_ring;
-static volatile sig_atomic_t handled;
-
-static void on_alarm(int sig)
-{
-	struct io_uring_cqe *cqe;
-
-	(void) sig;
-	io_uring_prep_nop(io_uring_get_sqe(&handler_ring));
-	io_uring_sqe_set_data64(handler_ring.sq.sqes + ((handler_ring.sq.sqe_tail - 1) & handler_ring.sq.ring_mask),
-				0xa1a0000 + handled);
-	if (io_uring_submit(&handler_ring) == 1 && io_uring_wait_cqe(&handler_ring, &cqe) == 0) {
-		io_uring_cqe_seen(&handler_ring, cqe);
-		handled++;
-	}
-}
-
-/* The main loop's NOPs with SIGALRM every 50 us meanwhile. */
-static int nested(void)
-{
-	struct itimerval every = { { 0, 50 }, { 0, 50 } }, off = { { 0, 0 }, { 0, 0 } };
-
-	check_ring_init(&handler_ring, 8, 0);
-	CHECK(signal(SIGALRM, on_alarm) != SIG_ERR);
-	CHECK(setitimer(ITIMER_REAL, &every, NULL) == 0);
-	CHECK(workload(20000) == 0);
-	CHECK(setitimer(ITIMER_REAL, &off, NULL) == 0);
-	printf("%d\n", (int) handled);
-	return 0;
 }
 
 /* Runs `self mode` under the binary trace into `path`, kills it once it
