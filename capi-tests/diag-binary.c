@@ -30,6 +30,10 @@
  * - nested: a SIGALRM handler submits NOPs on a ring of its own while the
  *   main loop submits on another (the handler interrupts the trace's
  *   writer): the file decodes, with every request of the main loop.
+ * - snapshot: LIBURING_TRACE_SNAPSHOT_SIGNAL=SIGUSR2 sent twice to a
+ *   program waiting for a read, with a SIGUSR2 handler of its own: it
+ *   goes on (its handler runs too), and the decoded summary gives the
+ *   read in flight and the thread asleep at each snapshot.
  */
 #include "check.h"
 
@@ -228,6 +232,38 @@ static int nested(void)
 	return 0;
 }
 
+/* The program's own SIGUSR2 handler, which the snapshot's chains to. */
+static void on_usr2(int sig)
+{
+	(void) sig;
+	if (write(1, "handled\n", 8) != 8)
+		_exit(3);
+}
+
+/* A read of a pipe nobody writes to, waited for again after each signal
+ * (a handled signal ends an io_uring wait with -EINTR). */
+static int snapshot(void)
+{
+	static char buf[16];
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	struct io_uring_sqe *sqe;
+	int p[2];
+
+	CHECK(signal(SIGUSR2, on_usr2) != SIG_ERR);
+	CHECK(pipe(p) == 0);
+	check_ring_init(&ring, 8, 0);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read(sqe, p[0], buf, sizeof(buf), 0);
+	io_uring_sqe_set_data64(sqe, 0x5157);
+	CHECK_EQ(io_uring_submit(&ring), 1);
+	printf("waiting\n");
+	fflush(stdout);
+	while (io_uring_wait_cqe(&ring, &cqe) == -EINTR)
+		;
+	return 1;
+}
+
 /* Runs `self mode` under the binary trace into `path`, kills it once it
  * printed `lines` lines; returns the last line it printed. */
 /* Whether `pid` is in io_uring_enter now (/proc/PID/syscall: its number
@@ -304,6 +340,56 @@ static unsigned long long run_and_kill(const char *self, const char *mode, const
 	return last;
 }
 
+static void snapshot_part(const char *self, const char *out)
+{
+	char path[4096], line[64];
+	int p[2], status, k;
+	FILE *f;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/diag-binary-snapshot.utrace", out);
+	unlink(path);
+	CHECK(pipe(p) == 0);
+	fflush(stdout);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		dup2(p[1], 1);
+		close(p[0]);
+		close(p[1]);
+		unsetenv("LIBURING_CHECK");
+		unsetenv("LIBURING_DEBUG");
+		unsetenv("LIBURING_TRACE_MAX");
+		unsetenv("LIBURING_TRACE_FORMAT");
+		setenv("LIBURING_TRACE", path, 1);
+		setenv("LIBURING_TRACE_SNAPSHOT_SIGNAL", "SIGUSR2", 1);
+		execl(self, self, "snapshot", (char *) NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	f = fdopen(p[0], "r");
+	CHECK(f && fgets(line, sizeof(line), f) && !strcmp(line, "waiting\n"));
+	for (k = 0; k < 2; k++) {
+		CHECK(in_enter(pid));
+		usleep(100000);
+		CHECK(kill(pid, SIGUSR2) == 0);
+		CHECK(fgets(line, sizeof(line), f) && !strcmp(line, "handled\n"));
+	}
+	CHECK(in_enter(pid));
+	CHECK(waitpid(pid, &status, WNOHANG) == 0);
+	CHECK(kill(pid, SIGKILL) == 0);
+	fclose(f);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	CHECK(check_system("%s trace %s > %s.txt", info, path, path) == 0);
+	CHECK(check_system("test $(grep -c 'ring 1 (fd [0-9]*): snapshot asked by signal %d (SIGUSR2)$' %s.txt) -eq 2",
+			   SIGUSR2, path) == 0);
+	CHECK(check_system("test $(grep -c 'ring 1: summary: at the snapshot of +[0-9.]*s (signal %d (SIGUSR2)): "
+			   "in flight READ user_data=0x5157 fd=[0-9]* age [0-9]*ms; thread [0-9]* (diag-binary) "
+			   "asleep in the kernel for 1 CQE(s) since [0-9]*ms;$' %s.txt) -eq 2", SIGUSR2, path) == 0);
+	printf("snapshot: two snapshots on demand, the program's handler chained, the read in flight named\n");
+}
+
 int main(int argc, char *argv[])
 {
 	char path[4096], copy[4096], text[4096], self[4096];
@@ -318,6 +404,8 @@ int main(int argc, char *argv[])
 		return workload(20000);
 	if (argc == 2 && !strcmp(argv[1], "stuck"))
 		return stuck();
+	if (argc == 2 && !strcmp(argv[1], "snapshot"))
+		return snapshot();
 	if (argc == 2 && !strcmp(argv[1], "nested"))
 		return nested();
 	if (argc == 2 && !strcmp(argv[1], "bimodal"))
@@ -392,6 +480,12 @@ int main(int argc, char *argv[])
 			   "&& grep -q '\"name\":\"READ (in flight)\",\"cat\":\"request\",\"pid\":1,' %s.json",
 			   path, path) == 0);
 	printf("stuck: the read in flight is named, with its age while the program hangs\n");
+
+	/* snapshot: LIBURING_TRACE_SNAPSHOT_SIGNAL=SIGUSR2, sent twice while
+	 * the program waits: each writes what is in flight (the program's own
+	 * handler still runs, and the program goes on), read after it was
+	 * killed. */
+	snapshot_part(self, out);
 
 	/* crashed: the process dies of the same signal as untraced, and the
 	 * read still in flight is reckoned to the crash (20 ms after it). */

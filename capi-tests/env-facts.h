@@ -40,6 +40,7 @@
 #define ENV_FACT_NOBODY 65534
 #define ENV_FACT_SYSCTL_DISABLED "/proc/sys/kernel/io_uring_disabled"
 #define ENV_FACT_SYSCTL_GROUP "/proc/sys/kernel/io_uring_group"
+#define ENV_FACT_TRACEFS "/sys/kernel/tracing"
 
 /*
  * Whether the kernel charges a plain ring to RLIMIT_MEMLOCK: a child made
@@ -156,6 +157,12 @@ static inline int env_fact(const char *name)
 		return env_fact_in_child(env_fact_mount_ns_probe);
 	if (!strcmp(name, "loop"))
 		return env_fact_loop();
+	/* The kernel's io_uring tracepoints through tracefs, for uring-info
+	 * record --kernel: root, tracefs mounted with them, instances/
+	 * writable. */
+	if (!strcmp(name, "tracefs"))
+		return geteuid() == 0 && !access(ENV_FACT_TRACEFS "/events/io_uring", F_OK) &&
+		       !access(ENV_FACT_TRACEFS "/instances", W_OK);
 	return 0;
 }
 

@@ -108,6 +108,9 @@ fact() { # 0 when environment fact $1 holds
 		# The hard limit, as this shell's children inherit it.
 		n=$(awk '/^Max open files/ { print $5 }' /proc/self/limits)
 		[ "$n" = unlimited ] || [ "${n:-0}" -ge 4096 ] ;;
+	tracefs)
+		[ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/events/io_uring ] &&
+			[ -w /sys/kernel/tracing/instances ] ;;
 	# A system call to learn: asked of support/env-facts.c, built below.
 	memlock-charged | seccomp | mount-ns | loop) [ -x "$out/env-facts" ] && "$out/env-facts" "$1" ;;
 	uring)

@@ -23,6 +23,7 @@
 //! region's head); a forked child takes blocks of its own.
 
 mod fatal;
+mod snapshot;
 
 use core::cell::UnsafeCell;
 use core::ptr;
@@ -159,6 +160,7 @@ pub fn attach() -> bool {
     }
     ON.store(true, Ordering::Relaxed);
     fatal::install();
+    snapshot::arm();
     true
 }
 
@@ -175,6 +177,7 @@ fn wraps_asked() -> bool {
 pub fn release(exiting: bool) {
     if !exiting {
         fatal::uninstall();
+        snapshot::uninstall();
         ON.store(false, Ordering::Relaxed);
         // SAFETY: see `SetAtAttach`: no hook runs any more.
         let l = unsafe { &mut *LAYOUT.0.get() };
@@ -735,6 +738,7 @@ pub fn ring_created(ring: &io_uring) {
     slot.dropped.store(cq.cq_overflow(), Ordering::Relaxed);
     slot.flagged.store(false, Ordering::Relaxed);
     slot.plain.note(ring);
+    snapshot::install();
     if let Some(mut w) = Writer::get() {
         w.put(Record {
             kind: kind::RING,
@@ -808,6 +812,30 @@ fn fatal_signal(sig: i32) {
         if slot.ring.load(Ordering::Relaxed) != 0 {
             w.put(Record {
                 kind: kind::SIGNAL,
+                ring: i as u8 + 1,
+                a: sig as u32,
+                ns: now,
+                ..Record::default()
+            });
+        }
+    }
+}
+
+/// The snapshot signal ([`mod@snapshot`]): a record of it for each live ring
+/// (nothing is read from their `struct io_uring`, which another thread
+/// may be using).
+fn snapshot(sig: i32) {
+    if !on() {
+        return;
+    }
+    let Some(mut w) = Writer::get() else {
+        return;
+    };
+    let now = now_ns();
+    for (i, slot) in RINGS.iter().enumerate() {
+        if slot.ring.load(Ordering::Relaxed) != 0 {
+            w.put(Record {
+                kind: kind::SNAPSHOT,
                 ring: i as u8 + 1,
                 a: sig as u32,
                 ns: now,

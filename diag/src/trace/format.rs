@@ -142,8 +142,11 @@ pub mod kind {
     /// The process got a fatal signal (a = its number) and dies of it: the
     /// ring's last record.
     pub const SIGNAL: u8 = 12;
+    /// The snapshot signal (`LIBURING_TRACE_SNAPSHOT_SIGNAL`, a = its
+    /// number) came: what is in flight now is what the user asked about.
+    pub const SNAPSHOT: u8 = 13;
     /// The last kind a reader of this version knows.
-    pub const LAST: u8 = SIGNAL;
+    pub const LAST: u8 = SNAPSHOT;
 }
 
 /// 64-bit FNV-1a over `bytes` (the region head's digest).

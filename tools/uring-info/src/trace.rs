@@ -14,6 +14,8 @@ mod format;
 
 use format::{block, head, kind};
 
+pub mod kernel;
+
 /// One record with where it came from.
 #[derive(Clone, Copy)]
 struct Event {
@@ -225,6 +227,8 @@ fn signal_name(sig: u32) -> String {
         libc::SIGILL => "SIGILL",
         libc::SIGFPE => "SIGFPE",
         libc::SIGABRT => "SIGABRT",
+        libc::SIGUSR1 => "SIGUSR1",
+        libc::SIGUSR2 => "SIGUSR2",
         _ => return sig.to_string(),
     };
     format!("{sig} ({name})")
@@ -253,11 +257,27 @@ fn ring_of(e: &Event) -> RingKey {
 type InFlight = HashMap<(RingKey, u64), Event>;
 
 /// The text trace, one line per record.
-fn text(t: &Trace, out: &mut String) {
+fn text(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
     let t0 = t.events.first().map_or(0, |e| e.r.ns);
     let mut fds: HashMap<RingKey, i32> = HashMap::new();
+    // The kernel's events of the trace's rings, each printed before the
+    // first of the program's events that comes after it.
+    let klines = k.map(kernel::Merged::lines).unwrap_or_default();
+    let mut kl = klines.iter().peekable();
+    let mut kernel_line = |upto: u64, fds: &HashMap<RingKey, i32>, out: &mut String| {
+        while let Some((ns, tid, comm, ring, what)) = kl.next_if(|l| l.0 <= upto) {
+            let _ = writeln!(
+                out,
+                "+{:.6}s [{tid} {comm}] uring-trace: ring {} (fd {}): {what}",
+                ns.saturating_sub(t0) as f64 / 1e9,
+                ring.1,
+                fds.get(ring).copied().unwrap_or(-1)
+            );
+        }
+    };
     for e in &t.events {
         let r = &e.r;
+        kernel_line(r.ns, &fds, out);
         let fd = *fds.entry(ring_of(e)).or_insert(-1);
         let _ = write!(
             out,
@@ -347,14 +367,19 @@ fn text(t: &Trace, out: &mut String) {
             kind::SIGNAL => {
                 let _ = write!(out, "the process got fatal signal {}", signal_name(r.a));
             }
+            kind::SNAPSHOT => {
+                let _ = write!(out, "snapshot asked by signal {}", signal_name(r.a));
+            }
             _ => {}
         }
         out.push('\n');
     }
+    kernel_line(u64::MAX, &fds, out);
 }
 
-/// Per ring: request times per opcode, what is still in flight, who waits.
-fn summary(t: &Trace, out: &mut String) {
+/// Per ring: request times per opcode, what is still in flight, who waits
+/// (and with the kernel's side, where its slowest requests spent their time).
+fn summary(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
     let _ = writeln!(
         out,
         "uring-trace: process {} ({}): {} events, {} threads{}{}",
@@ -382,6 +407,9 @@ fn summary(t: &Trace, out: &mut String) {
     let mut waiting: HashMap<u32, Event> = HashMap::new();
     let mut unsubmitted: HashMap<RingKey, u32> = HashMap::new();
     let mut signalled: HashMap<RingKey, u32> = HashMap::new();
+    // At each snapshot signal: its record, the ring's requests in flight
+    // and the threads asleep on it then.
+    let mut snapshots: Vec<(Event, Vec<Event>, Vec<Event>)> = Vec::new();
     // A plain submit call (one enter that consumed its SQEs) has no record
     // of its own: its SQE records share a thread and a time.
     let calls: std::collections::HashSet<(RingKey, u32, u64)> = t
@@ -438,6 +466,21 @@ fn summary(t: &Trace, out: &mut String) {
             }
             kind::SIGNAL => {
                 signalled.insert(ring_of(e), r.a);
+            }
+            kind::SNAPSHOT => {
+                let mut stuck: Vec<Event> = in_flight
+                    .values()
+                    .filter(|s| ring_of(s) == ring_of(e))
+                    .copied()
+                    .collect();
+                stuck.sort_by_key(|s| s.r.ns);
+                let mut asleep: Vec<Event> = waiting
+                    .values()
+                    .filter(|w| ring_of(w) == ring_of(e))
+                    .copied()
+                    .collect();
+                asleep.sort_by_key(|w| w.r.ns);
+                snapshots.push((*e, stuck, asleep));
             }
             _ => {}
         }
@@ -524,11 +567,72 @@ fn summary(t: &Trace, out: &mut String) {
             let _ = write!(out, " and {} more", stuck.len() - 8);
         }
         out.push('\n');
+        let mine: Vec<_> = snapshots.iter().filter(|s| ring_of(&s.0) == ring).collect();
+        for (snap, stuck, asleep) in mine.iter().rev().take(SNAPSHOTS).rev() {
+            let at = snap.r.ns;
+            let _ = write!(
+                out,
+                "uring-trace: {name}: summary: at the snapshot of +{:.6}s (signal {}): in flight",
+                at.saturating_sub(t.events.first().map_or(0, |e| e.r.ns)) as f64 / 1e9,
+                signal_name(snap.r.a)
+            );
+            if stuck.is_empty() {
+                out.push_str(" none");
+            }
+            for e in stuck.iter().take(8) {
+                let _ = write!(
+                    out,
+                    " {} user_data={:#x} fd={} age {};",
+                    opname(e.r.opcode),
+                    e.r.user_data,
+                    e.r.b,
+                    dur(at.saturating_sub(e.r.ns))
+                );
+            }
+            if stuck.len() > 8 {
+                let _ = write!(out, " and {} more", stuck.len() - 8);
+            }
+            for w in asleep {
+                let _ = write!(
+                    out,
+                    " thread {} ({}) asleep in the kernel for {} CQE(s) since {};",
+                    w.tid,
+                    t.threads.get(&w.tid).map_or("", String::as_str),
+                    w.r.a,
+                    dur(at.saturating_sub(w.r.ns))
+                );
+            }
+            out.push('\n');
+        }
+        if mine.len() > SNAPSHOTS {
+            let _ = writeln!(
+                out,
+                "uring-trace: {name}: summary: ({} earlier snapshots left out)",
+                mine.len() - SNAPSHOTS
+            );
+        }
         if let Some(n) = unsubmitted.get(&ring).filter(|&&n| n != 0) {
             let _ = writeln!(
                 out,
                 "uring-trace: {name}: summary: {n} SQE(s) prepared and never submitted"
             );
+        }
+        if let Some(k) = k {
+            let end = t
+                .now
+                .or_else(|| ring_last.get(&ring).copied())
+                .unwrap_or(last);
+            let reqs: Vec<(Event, u64, bool)> = done
+                .iter()
+                .filter(|(s, _)| ring_of(s) == ring)
+                .map(|(s, took)| (*s, *took, false))
+                .chain(
+                    stuck
+                        .iter()
+                        .map(|s| (**s, end.saturating_sub(s.r.ns), true)),
+                )
+                .collect();
+            k.summary(&name, &reqs, out);
         }
     }
     for (tid, e) in &waiting {
@@ -547,6 +651,9 @@ fn summary(t: &Trace, out: &mut String) {
         );
     }
 }
+
+/// How many of a ring's snapshots (the newest) the summary gives.
+const SNAPSHOTS: usize = 4;
 
 /// SQE flags a request's time depends on (`IOSQE_*`, a stable ABI).
 const FIXED_FILE: u8 = 1 << 0;
@@ -696,7 +803,7 @@ fn histograms(name: &str, ring: RingKey, done: &[(Event, u64)], out: &mut String
 /// "process" per ring, named with its fd; a track per thread there; a
 /// slice per request and per wait that slept in the kernel), so the same
 /// viewers and `pytools/diag/trace_timeline.py` read both.
-fn json(t: &Trace, out: &mut String) {
+fn json(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
     out.push_str("[\n");
     let several = t.events.iter().any(|e| e.pid != t.pid);
     // The ring's "process" number: the ring's, or the process's and the
@@ -776,7 +883,7 @@ fn json(t: &Trace, out: &mut String) {
                     r.b
                 );
             }
-            kind::OVERFLOW | kind::NOT_SEEN | kind::WAITING | kind::SIGNAL => {
+            kind::OVERFLOW | kind::NOT_SEEN | kind::WAITING | kind::SIGNAL | kind::SNAPSHOT => {
                 if r.kind == kind::WAITING {
                     asleep.insert(e.tid, r.ns);
                 }
@@ -784,6 +891,7 @@ fn json(t: &Trace, out: &mut String) {
                     kind::OVERFLOW => "CQ overflow".to_owned(),
                     kind::NOT_SEEN => "CQEs not seen".to_owned(),
                     kind::SIGNAL => format!("fatal signal {}", signal_name(r.a)),
+                    kind::SNAPSHOT => format!("snapshot (signal {})", signal_name(r.a)),
                     _ => "waits in the kernel".to_owned(),
                 };
                 let _ = writeln!(
@@ -795,6 +903,27 @@ fn json(t: &Trace, out: &mut String) {
             }
             _ => {}
         }
+    }
+    // The kernel's events of the trace's rings: instants on the track of
+    // the thread that hit them (an io-wq worker's of its own, named).
+    for (ns, tid, comm, ring, what) in k.map(kernel::Merged::lines).unwrap_or_default() {
+        let pid = if several {
+            u64::from(ring.0) * 256 + u64::from(ring.1)
+        } else {
+            u64::from(ring.1)
+        };
+        if named.insert((pid, tid)) {
+            let _ = writeln!(
+                out,
+                "{{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"{}\"}}}},",
+                comm.replace(['"', '\\'], "_")
+            );
+        }
+        let _ = writeln!(
+            out,
+            "{{\"ph\":\"i\",\"s\":\"t\",\"name\":\"{what}\",\"cat\":\"kernel\",\"pid\":{pid},\"tid\":{tid},\"ts\":{:.3}}},",
+            ns as f64 / 1e3
+        );
     }
     // Requests never completed, and waits never ended: open slices to the
     // trace's end (to now while the writer runs).
@@ -852,14 +981,18 @@ fn live_now(path: &str, pid: u32) -> Option<u64> {
     ok.then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
 }
 
-/// `uring-info trace [--summary|--json] FILE`; the exit status.
+/// `uring-info trace [--summary|--json] [--no-kernel] FILE`; the exit
+/// status. The kernel's side (`FILE.kernel`, from `uring-info record
+/// --kernel`) is merged when it is there, unless `--no-kernel`.
 pub fn main(args: &[String]) -> i32 {
-    let (mode, path) = match args {
-        [p] => ("text", p),
+    let no_kernel = args.iter().any(|a| a == "--no-kernel");
+    let args: Vec<&String> = args.iter().filter(|a| *a != "--no-kernel").collect();
+    let (mode, path) = match args[..] {
+        [p] if !p.starts_with('-') => ("text", p),
         [m, p] if m == "--summary" => ("summary", p),
         [m, p] if m == "--json" => ("json", p),
         _ => {
-            eprintln!("usage: uring-info trace [--summary|--json] FILE");
+            eprintln!("usage: uring-info trace [--summary|--json] [--no-kernel] FILE");
             return 2;
         }
     };
@@ -878,13 +1011,27 @@ pub fn main(args: &[String]) -> i32 {
         }
     };
     t.now = live_now(path, t.pid);
+    let side = if no_kernel {
+        None
+    } else {
+        kernel::load(&format!("{path}.kernel"))
+    };
+    let merged = match side {
+        None => None,
+        Some(Ok(side)) => Some(kernel::merge(&t, side)),
+        Some(Err(why)) => {
+            eprintln!("uring-info trace: {why}");
+            return 1;
+        }
+    };
+    let k = merged.as_ref();
     let mut out = String::new();
     match mode {
-        "json" => json(&t, &mut out),
-        "summary" => summary(&t, &mut out),
+        "json" => json(&t, k, &mut out),
+        "summary" => summary(&t, k, &mut out),
         _ => {
-            text(&t, &mut out);
-            summary(&t, &mut out);
+            text(&t, k, &mut out);
+            summary(&t, k, &mut out);
         }
     }
     print!("{out}");
