@@ -166,7 +166,10 @@ int main(int argc, char *argv[])
 	if (ENV_HAS_PART("kernel", "tracefs")) {
 		snprintf(path, sizeof(path), "%s/diag-kernel.utrace", out);
 		CHECK(check_system("env -u LIBURING_CHECK -u LIBURING_DEBUG -u LIBURING_TRACE_MAX "
-				   "%s record --kernel -o %s -- %s slow", info, path, self) == 0);
+				   "%s record --kernel -o %s -- %s slow 2> %s.record", info, path, self, path) == 0);
+		/* One ring in the kernel's events: the program's. The binary
+		 * trace sets up no probe ring of its own in the program. */
+		CHECK(check_system("cat %s.record; grep -q 'events of 1 ring(s)' %s.record", path, path) == 0);
 		CHECK(check_system("%s trace --summary %s > %s.txt && cat %s.txt", info, path, path, path) == 0);
 		CHECK(check_system("grep -q \"ring 1: summary: the kernel's side: 2 of 2 requests found in its "
 				   "events; [1-9][0-9]* punted to an io-wq worker, [1-9][0-9]* armed poll\" %s.txt",

@@ -367,7 +367,10 @@ fn start() -> bool {
         );
     }
     TRACE_ON.store(tracing, Ordering::Relaxed);
-    if tracing {
+    // The text and JSON traces name opcodes the kernel lacks, from a probe
+    // ring made now; the binary trace formats nothing while the program
+    // runs, so recording in production sets up no ring of its own.
+    if tracing && !trace::binary::on() {
         trace::started();
     }
     tracing || checking || debugging()
