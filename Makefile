@@ -219,9 +219,31 @@ $(BUILD)/liburing.o: $(RUST_A) src/liburing.map Makefile $(DIAG_DIGEST)
 $(BUILD)/liburing-static.o: $(RUST_A) src/liburing.map Makefile
 	$(call relink_object,$@,src/liburing.map,,$(RUST_A),$(LOADER_SECTIONS))
 
-# liburing.a: a member per function, or per group of functions that share
-# most of their code (src/liburing.a.groups; tools/split-archive.sh), so a
-# static program gets only what its calls reach. __uring_rs_install, the one writer
+# liburing.a's code when split: the library built never observed (feature
+# `unobserved`, core/Cargo.toml), in a cargo directory of its own. A static
+# program gets the diagnostics from liburing-diag.a, which carries its own,
+# observable copy of the library (DIAG_A), so in liburing.a the observed
+# copy of every call is code no program can reach (make footprint).
+# A build that brings its own RUST_A (tools/arch's VM and musl stages, which
+# run cargo themselves and make with CARGO=true) cuts liburing.a from that
+# archive, observed copies included, unless it names UNOBSERVED_RUST_A too.
+UNOBSERVED_TARGET_DIR := $(CARGO_TARGET_DIR)/unobserved
+ifeq ($(origin RUST_A),command line)
+UNOBSERVED_RUST_A ?= $(RUST_A)
+else
+UNOBSERVED_RUST_A ?= $(UNOBSERVED_TARGET_DIR)/$(if $(RUST_TARGET),$(RUST_TARGET)/)release/liburing.a
+$(UNOBSERVED_RUST_A): $(RUST_SRC) $(CARGO_TARGET_DIR)/uring-rs-features
+	CARGO_TARGET_DIR=$(UNOBSERVED_TARGET_DIR) $(CARGO) build --release $(CARGO_OUTPUT) -p uring-rs --lib \
+		--features uring-rs/unobserved$(if $(RUST_FEATURES),$(comma)$(RUST_FEATURES)) \
+		$(if $(RUST_TARGET),--target $(RUST_TARGET)) $(CARGO_BUILD_FLAGS)
+endif
+
+$(BUILD)/liburing-unobserved.o: $(UNOBSERVED_RUST_A) src/liburing.map Makefile
+	$(call relink_object,$@,src/liburing.map,,$(UNOBSERVED_RUST_A),$(LOADER_SECTIONS))
+
+# liburing.a: a member per function (or, where shared code is copied, per
+# group of functions that share most of it: src/liburing.a.groups;
+# tools/split-archive.sh), so a static program gets only what its calls reach. __uring_rs_install, the one writer
 # of the observation state, is left to the diagnostics archive, which carries the
 # whole library as one object (DIAG_A). The digest section goes too: only the
 # shared libraries' loader reads it, and being retained it would be in every member. MIPS keeps its symbols global
@@ -236,7 +258,8 @@ $(SECTION_ALIASES): tools/build/section-aliases.c
 	$(BUILD_CC) -O2 -o $@ $<
 SPLIT := LD="$(LD)" OBJCOPY="$(OBJCOPY)" AR="$(AR)" NM="$(NM)" READELF="$(READELF)" \
 	RELINK_LDFLAGS="$(RELINK_LDFLAGS)" SECTION_ALIASES="$(SECTION_ALIASES)" sh tools/split-archive.sh
-$(LIB_A): $(BUILD)/liburing-static.o tools/split-archive.sh src/liburing.a.groups $(if $(SPLIT_ARCHIVE),$(SECTION_ALIASES))
+$(LIB_A): $(if $(SPLIT_ARCHIVE),$(BUILD)/liburing-unobserved.o $(SECTION_ALIASES),$(BUILD)/liburing-static.o) \
+		tools/split-archive.sh src/liburing.a.groups
 ifeq ($(SPLIT_ARCHIVE),yes)
 	grep -vx __uring_rs_install $<.syms > $@.syms
 	$(OBJCOPY) --remove-section=.uring_rs_diag_digest $< $@.o
@@ -527,16 +550,23 @@ check-sanitizer-build:
 # Exactly liburing 2.15's versioned symbols, SONAME, and no dependency but libc.
 # Also: no panic path survives in the library (a panic would abort the C
 # program, and core's formatting machinery it drags in doubles the size).
-# CHECK_PANIC=no lists the panic paths instead of failing: for an unoptimised
-# build (Debian's noopt), where core's helpers keep branches that the
-# optimiser removes as dead.
+# And liburing.a, split, holds no observed copy of a call (UNOBSERVED_RUST_A).
+# CHECK_PANIC=no lists the panic paths instead of failing, and skips that
+# second check: for an unoptimised build (Debian's noopt), where core's
+# helpers keep branches that the optimiser removes as dead.
 CHECK_PANIC ?= yes
 check-symbols: all
-	@if $(NM) $(BUILD)/liburing.o | grep -q 'panicking'; then \
-		if [ "$(CHECK_PANIC)" = no ]; then \
-			echo "check-symbols: panic paths in liburing.o (CHECK_PANIC=no):"; \
-		else echo "FAIL: liburing.o contains a Rust panic path:"; fi; \
-		$(NM) $(BUILD)/liburing.o | grep 'panicking'; [ "$(CHECK_PANIC)" = no ]; fi
+	@for o in $(BUILD)/liburing.o $(BUILD)/liburing-unobserved.o; do \
+		[ -f $$o ] || continue; \
+		if $(NM) $$o | grep -q 'panicking'; then \
+			if [ "$(CHECK_PANIC)" = no ]; then \
+				echo "check-symbols: panic paths in $$o (CHECK_PANIC=no):"; \
+			else echo "FAIL: $$o contains a Rust panic path:"; fi; \
+			$(NM) $$o | grep 'panicking'; [ "$(CHECK_PANIC)" = no ] || exit 1; fi; \
+	done
+	@if [ -n "$(SPLIT_ARCHIVE)" ] && [ "$(CHECK_PANIC)" != no ] && [ "$(UNOBSERVED_RUST_A)" != "$(RUST_A)" ] && \
+		$(NM) $(LIB_A) | grep -E 'observed|__uring_rs_detour_|FAST_FROM'; then \
+		echo "FAIL: liburing.a carries observation code (it is built with feature unobserved)"; exit 1; fi
 	sh capi-tests/check-symbols.sh $(LIB_SO) src/liburing.map liburing.so.2
 	if [ -f $(FFI_SO) ]; then sh capi-tests/check-symbols.sh $(FFI_SO) src/liburing-ffi.map liburing-ffi.so.2; fi
 

@@ -23,8 +23,9 @@
 # member needs no more of libc than its code.
 #
 # MEMBER_GROUPS (a file, optional) names functions that share most of their
-# code, a group a line ('#' starts a comment): a group is one member, so a
-# program calling several of them gets that code once.
+# code, a group a line ('#' starts a comment): where shared code is copied,
+# a group is one member, so a program calling several of them gets that
+# code once. With shared members it is not used (each function is a member).
 #
 # Without SECTION_ALIASES a member's writable data is its own copy too (the
 # compiler addresses local data through its section, which binutils alone
@@ -159,9 +160,18 @@ while [ $# -ge 2 ]; do
 		continue
 	fi
 	"$NM" -u "$object" | awk '{ print $2 }' | LC_ALL=C sort -u >"$work/undefined"
+	rc=3
+	if [ -n "$aliases" ]; then
+		rc=0
+		"$aliases" alias "$object" "$work/aliased.o" || rc=$?
+	fi
 	# One line per member: a group of MEMBER_GROUPS whose names are in SYMS,
-	# or a name of SYMS in no group.
-	awk -v groups="$groups" '
+	# or a name of SYMS in no group. Groups only where shared code is
+	# copied: with shared members a group would only give a program the
+	# other functions of its group for nothing.
+	line_groups=$groups
+	if [ "$rc" = 0 ]; then line_groups=""; fi
+	awk -v groups="$line_groups" '
 		BEGIN {
 			while (groups != "" && (getline line < groups) > 0) {
 				sub(/#.*/, "", line)
@@ -185,11 +195,6 @@ while [ $# -ge 2 ]; do
 			exit bad
 		}' "$syms" >"$work/member-lines" ||
 		{ echo "split-archive: $groups names functions that $syms does not export" >&2; exit 1; }
-	rc=3
-	if [ -n "$aliases" ]; then
-		rc=0
-		"$aliases" alias "$object" "$work/aliased.o" || rc=$?
-	fi
 	case $rc in
 	0) shared_members "$work/aliased.o" ;;
 	3)

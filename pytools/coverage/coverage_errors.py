@@ -6,7 +6,7 @@ region of src/capi whose source line returns an error (`return -E...`,
 `return Err`, `=> Err(`, `e.neg()`), per function that contains it (a
 generic helper counts once per instantiation), with the most any export
 counted for it. Prints the reached and total counts, then each region no
-test reached. Checks made inside a macro (live_ring!, ring_call!) are one
+test reached. Checks made inside a macro (`ring_arg!`) are one
 region with their call site and so are not seen here.
 
     python3 -m pytools.coverage.coverage_errors LLVM-CXXFILT ROOT EXPORT.json...

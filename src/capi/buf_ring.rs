@@ -13,8 +13,8 @@ use core::ptr::null_mut;
 
 use super::{ret_err, ret_int, NULL_ARGUMENT};
 use crate::buf_ring;
-use crate::ring::LiveRing;
 use crate::structs::io_uring;
+use crate::syscall::{Errno, SysResult};
 use crate::uapi::{io_uring_buf_reg, io_uring_buf_ring};
 
 /// Registers a ring of provided buffers for buffer group `reg->bgid`. The
@@ -147,22 +147,33 @@ pub unsafe extern "C" fn io_uring_setup_buf_ring(
     flags: c_uint,
     err: *mut c_int,
 ) -> *mut io_uring_buf_ring {
-    // SAFETY: every entry point's C contract: `ring` is null or a ring set
-    // up by this library, used only as liburing allows.
-    let result = match unsafe { LiveRing::from_ptr(ring) } {
-        Some(ring) => match crate::observe::watched(core::ptr::null()) {
-            Some(w) => buf_ring::setup_buf_ring(ring.observed_by(w), nentries, bgid, flags),
-            None => buf_ring::setup_buf_ring(ring, nentries, bgid, flags),
-        },
-        None => Err(crate::syscall::Errno::EINVAL),
-    };
-    let (br, code) = match result {
+    observed!(no_caller, io_uring_setup_buf_ring(
+        ring, nentries: c_uint, bgid: c_int, flags: c_uint, err: *mut c_int
+    ) -> *mut io_uring_buf_ring, else {
+        // SAFETY: forwarded caller guarantee on `err`.
+        unsafe { with_err(err, Err(Errno::EINVAL)) }
+    } {
+        let r = buf_ring::setup_buf_ring(ring, nentries, bgid, flags);
+        // SAFETY: forwarded caller guarantee on `err`.
+        unsafe { with_err(err, r) }
+    })
+}
+
+/// The buffer ring, or null; 0 or `-errno` written to `err` unless null.
+///
+/// # Safety
+/// `err` is null or writable for an int, which may be uninitialised: it
+/// is written, not read.
+unsafe fn with_err(
+    err: *mut c_int,
+    r: SysResult<*mut io_uring_buf_ring>,
+) -> *mut io_uring_buf_ring {
+    let (br, code) = match r {
         Ok(br) => (br, 0),
         Err(e) => (null_mut(), ret_err(e)),
     };
     if !err.is_null() {
-        // SAFETY: the caller passes null (handled) or a writable int, which
-        // may be uninitialised: it is written, not read.
+        // SAFETY: per the caller.
         unsafe { err.write(code) };
     }
     br

@@ -2,52 +2,21 @@
 //! The C boundary: the only `#[no_mangle] extern "C"` functions.
 //!
 //! Each entry point turns its pointers into what the core takes, once, here:
-//! a ring the caller keeps using becomes a [`LiveRing`](crate::ring::LiveRing) through
-//! `live_ring!` or `observed!`, a ring the call rewrites (no other call on
-//! it meanwhile) a `&mut io_uring` through `exclusive_ring!` (the places the
-//! C caller's promise about `ring` is taken; a null ring returns the entry's
-//! error value),
-//! out-parameters that may be uninitialised are only written, and results
-//! become `-errno`.
+//! a `struct io_uring *` through `ring_arg!` (`src/capi/ring_arg.rs`), in the mode the
+//! call's contract allows (a [`LiveRing`](crate::ring::LiveRing) for a ring
+//! other threads may use meanwhile, `&mut io_uring` for a call that rewrites
+//! it, `&mut MaybeUninit<io_uring>` for setup; a null ring returns the
+//! entry's error value), out-parameters that may be uninitialised are only
+//! written, and results become `-errno`.
 //!
 //! An entry point that can report to an observer (`LIBURING_DEBUG`,
 //! `LIBURING_TRACE`, `LIBURING_CHECK`) is written with `observed!`: the
 //! decision is made there and nowhere else (see `crate::observe`).
 
-/// `ring` as a [`crate::ring::LiveRing`], or `return $fail` (default
-/// [`NULL_ARGUMENT`], `-EINVAL`) from the entry point when it is null. For entry points that
-/// report nothing to an observer.
-macro_rules! live_ring {
-    ($ring:expr, $fail:expr) => {
-        // SAFETY: every entry point's C contract: `ring` is null or a ring
-        // set up by this library, used only as liburing allows.
-        match unsafe { $crate::ring::LiveRing::from_ptr($ring) } {
-            Some(r) => r,
-            None => return $fail,
-        }
-    };
-    ($ring:expr) => {
-        live_ring!($ring, $crate::capi::NULL_ARGUMENT)
-    };
-}
-
-/// `ring` as `&mut io_uring`, or `return $fail` (default [`NULL_ARGUMENT`])
-/// when null: only for the calls that rewrite the ring struct (teardown,
-/// resize, ring-fd and registration changes, `set_iowait`), which
-/// liburing's contract runs with no other call on the ring in flight.
-macro_rules! exclusive_ring {
-    ($ring:expr, $fail:expr) => {
-        // SAFETY: the C caller passes null or a valid, initialised `struct
-        // io_uring` that no other call uses meanwhile (see above).
-        match unsafe { $ring.as_mut() } {
-            Some(r) => r,
-            None => return $fail,
-        }
-    };
-    ($ring:expr) => {
-        exclusive_ring!($ring, $crate::capi::NULL_ARGUMENT)
-    };
-}
+// The one conversion of a ring pointer, `ring_arg!` (before the macros that
+// use it).
+#[macro_use]
+mod ring_arg;
 
 /// The body of an entry point that may be observed, written once for its
 /// fast path and its observed one:
@@ -61,16 +30,16 @@ macro_rules! exclusive_ring {
 /// `ring` is the C caller's ring pointer, and a `LiveRing<W>` in the body;
 /// the entry point's other parameters follow with their types. One compare
 /// ([`crate::observe::detour`]) sends a null ring to `$fail` (default
-/// `-EINVAL`, else `, else ($fail)` after the return type) and, while an observer is
+/// `-EINVAL`, else `, else { $fail }` after the return type) and, while an observer is
 /// installed, every call to the body's observed copy (out of line, cold),
 /// reached by a tail call: with `caller` through the entry point's function
 /// in `detour.c`, which passes on the program's return address (the call
 /// site a finding names); with `no_caller` directly.
 macro_rules! observed {
     ($site:ident, $name:ident($ring:ident $(, $arg:ident: $ty:ty)*) -> $ret:ty $body:block) => {
-        observed!($site, $name($ring $(, $arg: $ty)*) -> $ret, else ($crate::capi::NULL_ARGUMENT) $body)
+        observed!($site, $name($ring $(, $arg: $ty)*) -> $ret, else { $crate::capi::NULL_ARGUMENT } $body)
     };
-    ($site:ident, $name:ident($ring:ident $(, $arg:ident: $ty:ty)*) -> $ret:ty, else $fail:tt $body:block) => {{
+    ($site:ident, $name:ident($ring:ident $(, $arg:ident: $ty:ty)*) -> $ret:ty, else $fail:block $body:block) => {{
         #[inline(always)]
         #[allow(unused_unsafe)]
         fn body<W: $crate::observe::Watch>(
@@ -88,9 +57,8 @@ macro_rules! observed {
             $ring: *mut $crate::structs::io_uring $(, $arg: $ty)*,
             caller: $crate::observe::Caller,
         ) -> $ret {
-            // SAFETY: not null (per the caller); otherwise the entry
-            // point's C contract, as in `live_ring!`.
-            let r = unsafe { $crate::ring::LiveRing::from_ptr($ring).unwrap_unchecked() };
+            // Not null, per the caller.
+            let r = ring_arg!(live_not_null $ring, else return $fail);
             // SAFETY: the call took the detour for a ring that is not null.
             let w = unsafe { $crate::observe::observed_call(caller) };
             body(r.observed_by(w) $(, $arg)*)
@@ -103,9 +71,8 @@ macro_rules! observed {
             }
             return observed!(@detour $site, $name, $ring $(, $arg: $ty)* => $ret);
         }
-        // SAFETY: not null (no detour); otherwise the C contract, as in
-        // `live_ring!`.
-        body(unsafe { $crate::ring::LiveRing::from_ptr($ring).unwrap_unchecked() } $(, $arg)*)
+        // Not null: `detour` is false.
+        body(ring_arg!(live_not_null $ring, else return $fail) $(, $arg)*)
     }};
     (@detour caller, $name:ident, $ring:ident $(, $arg:ident: $ty:ty)* => $ret:ty) => {{
         // Built without the shims (no C compiler for the target, see

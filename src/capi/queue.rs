@@ -296,7 +296,7 @@ pub unsafe extern "C" fn io_uring_submit_and_get_events(ring: *mut io_uring) -> 
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_get_events(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
+    let ring = ring_arg!(live ring);
     ret_count(queue::get_events(ring))
 }
 
@@ -432,7 +432,7 @@ pub unsafe extern "C" fn io_uring_peek_batch_cqe(
     cqes: *mut *mut io_uring_cqe,
     count: c_uint,
 ) -> c_uint {
-    let ring = live_ring!(ring, 0);
+    let ring = ring_arg!(live ring, else return 0);
     if cqes.is_null() {
         return peek_batch_without_room(ring);
     }
@@ -500,7 +500,7 @@ pub unsafe extern "C" fn __io_uring_get_cqe(
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn __io_uring_sqring_wait(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
+    let ring = ring_arg!(live ring);
     ret_count(queue::sqring_wait(ring))
 }
 
@@ -529,7 +529,7 @@ pub unsafe extern "C" fn __io_uring_sqring_wait(ring: *mut io_uring) -> c_int {
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_get_sqe(ring: *mut io_uring) -> *mut io_uring_sqe {
-    let ring = live_ring!(ring, null_mut());
+    let ring = ring_arg!(live ring, else return null_mut());
     queue::get_sqe(ring)
 }
 

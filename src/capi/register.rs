@@ -14,7 +14,7 @@
 //! Most of these calls may run while other threads submit or wait on the
 //! same ring, so they take it as a `LiveRing`. The ring-fd calls and resize
 //! rewrite the struct itself; liburing's contract has them run alone, and
-//! only they take `&mut io_uring` (see `exclusive_ring!`).
+//! only they take `&mut io_uring` (`ring_arg!(exclusive ..)`, see `ring_arg.rs`).
 
 use core::ffi::{c_int, c_uint, c_void};
 use core::mem::{align_of, size_of};
@@ -267,7 +267,7 @@ pub unsafe extern "C" fn __io_uring_clone_buffers_offset(
     flags: c_uint,
 ) -> c_int {
     observed!(no_caller, __io_uring_clone_buffers_offset(dst, src: *mut io_uring, dst_off: c_uint, src_off: c_uint, nr: c_uint, flags: c_uint) -> c_int {
-            let src = live_ring!(src);
+            let src = ring_arg!(live src);
             ret_int(register::clone_buffers_offset_raw(
                 dst, src, dst_off, src_off, nr, flags,
             ))
@@ -295,7 +295,7 @@ pub unsafe extern "C" fn io_uring_clone_buffers_offset(
     flags: c_uint,
 ) -> c_int {
     observed!(no_caller, io_uring_clone_buffers_offset(dst, src: *mut io_uring, dst_off: c_uint, src_off: c_uint, nr: c_uint, flags: c_uint) -> c_int {
-            let src = live_ring!(src);
+            let src = ring_arg!(live src);
             ret_int(register::clone_buffers_offset(
                 dst, src, dst_off, src_off, nr, flags,
             ))
@@ -326,7 +326,7 @@ pub unsafe extern "C" fn io_uring_clone_buffers_offset(
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_clone_buffers(dst: *mut io_uring, src: *mut io_uring) -> c_int {
     observed!(no_caller, io_uring_clone_buffers(dst, src: *mut io_uring) -> c_int {
-            let src = live_ring!(src);
+            let src = ring_arg!(live src);
             ret_int(register::clone_buffers(dst, src))
     })
 }
@@ -349,7 +349,7 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
     flags: c_uint,
 ) -> c_int {
     observed!(no_caller, __io_uring_clone_buffers(dst, src: *mut io_uring, flags: c_uint) -> c_int {
-            let src = live_ring!(src);
+            let src = ring_arg!(live src);
             ret_int(register::clone_buffers_raw(dst, src, flags))
     })
 }
@@ -379,7 +379,7 @@ pub unsafe extern "C" fn __io_uring_clone_buffers(
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_register_ring_fd(ring: *mut io_uring) -> c_int {
     with_call_site!(io_uring_register_ring_fd(ring) -> c_int, |caller| {
-        let ring = exclusive_ring!(ring);
+        let ring = ring_arg!(exclusive ring);
         let r = setup::register_ring_fd(ring);
         ring_changed(ring, caller, r)
     })
@@ -394,7 +394,7 @@ pub unsafe extern "C" fn io_uring_register_ring_fd(ring: *mut io_uring) -> c_int
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_unregister_ring_fd(ring: *mut io_uring) -> c_int {
     with_call_site!(io_uring_unregister_ring_fd(ring) -> c_int, |caller| {
-        let ring = exclusive_ring!(ring);
+        let ring = ring_arg!(exclusive ring);
         let r = setup::unregister_ring_fd(ring);
         ring_changed(ring, caller, r)
     })
@@ -435,7 +435,7 @@ fn ring_changed(ring: &io_uring, caller: crate::observe::Caller, r: SysResult<i3
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_close_ring_fd(ring: *mut io_uring) -> c_int {
     with_call_site!(io_uring_close_ring_fd(ring) -> c_int, |caller| {
-        let ring = exclusive_ring!(ring);
+        let ring = ring_arg!(exclusive ring);
         let r = setup::close_ring_fd(ring);
         ring_changed(ring, caller, r)
     })
@@ -499,7 +499,7 @@ pub unsafe extern "C" fn io_uring_resize_rings(
     p: *mut io_uring_params,
 ) -> c_int {
     with_call_site!(io_uring_resize_rings(ring, p: *mut io_uring_params) -> c_int, |caller| {
-        let ring = exclusive_ring!(ring);
+        let ring = ring_arg!(exclusive ring);
         // liburing writes `p->sq_off` at once: a null `p` is refused instead.
         // SAFETY: the C caller passes null or a valid `struct io_uring_params`.
         let Some(p) = (unsafe { p.as_mut() }) else {

@@ -15,6 +15,7 @@
 //! exactly the fields liburing writes).
 
 use core::ffi::{c_int, c_uint, c_void};
+use core::mem::MaybeUninit;
 
 use core::ptr::addr_of_mut;
 
@@ -28,56 +29,46 @@ use crate::{geometry, probe, setup, version};
 /// Runs `init` on a fresh local ring and writes the result (whole, also on
 /// failure, as liburing leaves its memset-and-partly-filled struct) to the
 /// caller's `ring`, which may be uninitialised; `-EINVAL` if it is null.
+/// On success, also the ring as written, for [`setup_done`].
 ///
 /// # Safety
-/// `ring` must be null or valid for writing a `struct io_uring`.
+/// `ring` must be null or valid for writing a `struct io_uring`, which
+/// nothing else uses for `'a`.
 #[inline]
-unsafe fn init_into<T>(
+unsafe fn init_into<'a, T>(
     ring: *mut io_uring,
     init: impl FnOnce(&mut io_uring) -> SysResult<T>,
-) -> SysResult<T> {
-    if ring.is_null() {
-        return Err(crate::syscall::Errno::EINVAL);
-    }
+) -> SysResult<(T, &'a io_uring)> {
+    let out = ring_arg!(uninit ring, else return Err(Errno::EINVAL));
     let mut local = geometry::empty_ring();
-    let ret = init(&mut local);
-    if ret.is_err() {
-        // Nothing for a later io_uring_queue_exit to close or unmap.
-        // SAFETY: per the caller.
-        unsafe { write_closed(ring) };
-        return ret;
+    match init(&mut local) {
+        Ok(v) => Ok((v, out.write(local))),
+        Err(e) => {
+            // Nothing for a later io_uring_queue_exit to close or unmap.
+            write_closed(out);
+            Err(e)
+        }
     }
-    // SAFETY: per the caller; written, never read.
-    unsafe { ring.write(local) };
-    ret
 }
 
-/// Writes a ring that holds nothing (no mapping, fd -1) to `ring`.
-///
-/// # Safety
-/// `ring` is valid for writing a `struct io_uring`.
+/// Writes a ring that holds nothing (no mapping, fd -1) to `out`.
 #[cold]
 #[inline(never)]
-unsafe fn write_closed(ring: *mut io_uring) {
-    // SAFETY: per the caller.
-    unsafe { ring.write(geometry::closed_ring()) };
+fn write_closed(out: &mut MaybeUninit<io_uring>) {
+    out.write(geometry::closed_ring());
 }
 
 /// Hook after every setup entry point: a failure or a new ring, for an
 /// observer (`LIBURING_DEBUG`, `LIBURING_TRACE`). `flags` are the setup
-/// flags asked for; `p`, the caller's params if any.
-///
-/// # Safety
-/// `ring` must be null or the ring `init_into` has just written, which
-/// nothing else uses during setup.
+/// flags asked for; `p`, the caller's params if any; `r`, the ring
+/// [`init_into`] has just written, or the error.
 #[inline(never)]
-unsafe fn setup_done(
+fn setup_done(
     call: &'static str,
     entries: u32,
     flags: u32,
     p: Option<&io_uring_params>,
-    ring: *mut io_uring,
-    r: Result<(), Errno>,
+    r: Result<&io_uring, Errno>,
 ) {
     let Some(w) = crate::observe::watched(core::ptr::null()) else {
         crate::attach_diag::notice_unattached();
@@ -85,12 +76,7 @@ unsafe fn setup_done(
     };
     match r {
         Err(e) => w.setup_failed(call, entries, flags, p, e),
-        Ok(_) => {
-            // SAFETY: per the caller: initialised and ours alone.
-            if let Some(ring) = unsafe { ring.as_ref() } {
-                w.ring_created(ring);
-            }
-        }
+        Ok(ring) => w.ring_created(ring),
     }
 }
 
@@ -138,18 +124,14 @@ pub unsafe extern "C" fn io_uring_queue_init(
 ) -> c_int {
     // SAFETY: forwarded caller guarantee.
     let r = unsafe { init_into(ring, |r| setup::queue_init(entries, r, flags)) };
-    // SAFETY: `ring` was just written (or is null).
-    unsafe {
-        setup_done(
-            "io_uring_queue_init",
-            entries,
-            flags,
-            None,
-            ring,
-            r.map(|_| ()),
-        )
-    };
-    ret_int(r.map(|()| 0))
+    setup_done(
+        "io_uring_queue_init",
+        entries,
+        flags,
+        None,
+        r.map(|(_, ring)| ring),
+    );
+    ret_int(r.map(|((), _)| 0))
 }
 
 /// Creates a ring with full control over its parameters. The caller zeroes
@@ -197,18 +179,14 @@ pub unsafe extern "C" fn io_uring_queue_init_params(
     let flags = p.flags;
     // SAFETY: forwarded caller guarantee.
     let r = unsafe { init_into(ring, |r| setup::queue_init_params(entries, r, p)) };
-    // SAFETY: `ring` was just written (or is null).
-    unsafe {
-        setup_done(
-            "io_uring_queue_init_params",
-            entries,
-            flags,
-            Some(p),
-            ring,
-            r.map(|_| ()),
-        )
-    };
-    ret_int(r.map(|()| 0))
+    setup_done(
+        "io_uring_queue_init_params",
+        entries,
+        flags,
+        Some(p),
+        r.map(|(_, ring)| ring),
+    );
+    ret_int(r.map(|((), _)| 0))
 }
 
 /// Creates a ring whose memory the program provides: the rings and SQEs
@@ -245,18 +223,14 @@ pub unsafe extern "C" fn io_uring_queue_init_mem(
             setup::queue_init_mem(entries, r, p, buf, buf_size)
         })
     };
-    // SAFETY: `ring` was just written (or is null).
-    unsafe {
-        setup_done(
-            "io_uring_queue_init_mem",
-            entries,
-            flags,
-            Some(p),
-            ring,
-            r.map(|_| ()),
-        )
-    };
-    ret_bytes(r)
+    setup_done(
+        "io_uring_queue_init_mem",
+        entries,
+        flags,
+        Some(p),
+        r.map(|(_, ring)| ring),
+    );
+    ret_bytes(r.map(|(n, _)| n))
 }
 
 /// One setup attempt with exactly `p->flags` (liburing-internal, linked by
@@ -283,18 +257,14 @@ pub unsafe extern "C" fn __io_uring_queue_init_params(
             setup::queue_init_once(entries, r, p, buf, buf_size)
         })
     };
-    // SAFETY: `ring` was just written (or is null).
-    unsafe {
-        setup_done(
-            "__io_uring_queue_init_params",
-            entries,
-            flags,
-            Some(p),
-            ring,
-            r.map(|_| ()),
-        )
-    };
-    ret_bytes(r)
+    setup_done(
+        "__io_uring_queue_init_params",
+        entries,
+        flags,
+        Some(p),
+        r.map(|(_, ring)| ring),
+    );
+    ret_bytes(r.map(|(n, _)| n))
 }
 
 /// Maps the rings of a descriptor created with io_uring_setup(2) and fills
@@ -326,18 +296,14 @@ pub unsafe extern "C" fn io_uring_queue_mmap(
     };
     // SAFETY: forwarded caller guarantee.
     let r = unsafe { init_into(ring, |r| setup::queue_mmap(fd, p, r)) };
-    // SAFETY: `ring` was just written (or is null).
-    unsafe {
-        setup_done(
-            "io_uring_queue_mmap",
-            p.sq_entries,
-            p.flags,
-            Some(p),
-            ring,
-            r.map(|_| ()),
-        )
-    };
-    ret_int(r.map(|()| 0))
+    setup_done(
+        "io_uring_queue_mmap",
+        p.sq_entries,
+        p.flags,
+        Some(p),
+        r.map(|(_, ring)| ring),
+    );
+    ret_int(r.map(|((), _)| 0))
 }
 
 /// Frees a ring set up by io_uring_queue_init() and its variants: the
@@ -360,15 +326,13 @@ pub unsafe extern "C" fn io_uring_queue_mmap(
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_queue_exit(ring: *mut io_uring) {
     with_call_site!(io_uring_queue_exit(ring) -> (), |caller| {
-        // SAFETY: the caller guarantees `ring` is null or a live ring that
-        // is ours alone from now on.
-        if let Some(ring) = unsafe { ring.as_mut() } {
-            if let Some(w) = crate::observe::watched(caller) {
-                w.ring_exit(ring);
-            }
-            // SAFETY: as above; the caller gives the ring up.
-            unsafe { setup::queue_exit(ring) };
+        // The caller gives the ring up: ours alone from now on.
+        let ring = ring_arg!(exclusive ring, else return);
+        if let Some(w) = crate::observe::watched(caller) {
+            w.ring_exit(ring);
         }
+        // SAFETY: the caller gives the ring up (see above).
+        unsafe { setup::queue_exit(ring) };
     })
 }
 
@@ -387,7 +351,7 @@ pub unsafe extern "C" fn io_uring_queue_exit(ring: *mut io_uring) {
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_ring_dontfork(ring: *mut io_uring) -> c_int {
-    let ring = live_ring!(ring);
+    let ring = ring_arg!(live ring);
     ret_int(setup::ring_dontfork(ring).map(|()| 0))
 }
 
@@ -492,7 +456,7 @@ pub unsafe extern "C" fn io_uring_memory_size_params(
 /// `ring` must be null or a ring set up by this library.
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_get_probe_ring(ring: *mut io_uring) -> *mut io_uring_probe {
-    let ring = live_ring!(ring, core::ptr::null_mut());
+    let ring = ring_arg!(live ring, else return core::ptr::null_mut());
     probe::get_probe_ring(ring).unwrap_or(core::ptr::null_mut())
 }
 
@@ -539,7 +503,7 @@ pub unsafe extern "C" fn io_uring_free_probe(probe: *mut io_uring_probe) {
 /// updates: no other call may use the ring meanwhile (as in liburing).
 #[no_mangle]
 pub unsafe extern "C" fn io_uring_set_iowait(ring: *mut io_uring, enable_iowait: bool) -> c_int {
-    let ring = exclusive_ring!(ring);
+    let ring = ring_arg!(exclusive ring);
     ret_int(setup::set_iowait(ring, enable_iowait).map(|()| 0))
 }
 

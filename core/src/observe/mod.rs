@@ -87,8 +87,24 @@ pub unsafe fn uninstall() {
 }
 
 fn observer() -> Option<&'static Observer> {
+    if cfg!(feature = "unobserved") {
+        return None;
+    }
     // SAFETY: see `SetWhileIdle`.
     unsafe { *OBSERVER.0.get() }
+}
+
+/// The bound [`detour`] compares with: [`FAST_FROM`], or its idle value 1
+/// in the build that is never observed (feature `unobserved`: liburing.a's
+/// code, see core/Cargo.toml), where the compare is then the null test
+/// and every observed copy is dead code the link drops.
+#[inline(always)]
+fn fast_from() -> usize {
+    if cfg!(feature = "unobserved") {
+        return 1;
+    }
+    // SAFETY: see `SetWhileIdle`.
+    unsafe { *FAST_FROM.0.get() }
 }
 
 /// Whether an observer is installed.
@@ -101,8 +117,7 @@ pub fn installed() -> bool {
 /// null, or an observer is installed. When false, `ring` is not null.
 #[inline(always)]
 pub fn detour<T>(ring: *const T) -> bool {
-    // SAFETY: see `SetWhileIdle`.
-    (ring as usize) < unsafe { *FAST_FROM.0.get() }
+    (ring as usize) < fast_from()
 }
 
 /// The observation of a call that is not hot (setup, teardown, ring
