@@ -10,6 +10,7 @@
 
 mod c_headers;
 mod capi_docs;
+mod exports_check;
 mod functions_h;
 mod imports;
 mod man;
@@ -57,6 +58,7 @@ fn generated_files() -> Vec<(String, String)> {
 /// Every generated file, the manual's too, and the manual's aliases
 /// (symbolic links: path, target).
 fn everything() -> (man::Files, man::Files) {
+    exports_check::require_map_lines();
     let mut files = generated_files();
     let (pages, links) = man::generated_files();
     files.extend(pages);

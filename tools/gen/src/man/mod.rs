@@ -26,7 +26,7 @@ mod inline;
 mod pages;
 mod releases;
 mod roff;
-mod sources;
+pub(crate) mod sources;
 mod tables;
 mod text;
 
