@@ -14,5 +14,8 @@ fn a_row_without_its_map_line_is_named() {
         .filter(|n| n.as_str() != "io_uring_register_napi" && n.as_str() != "io_uring_prep_read")
         .cloned()
         .collect();
-    assert_eq!(unmapped(&without), ["io_uring_register_napi", "io_uring_prep_read"]);
+    assert_eq!(
+        unmapped(&without),
+        ["io_uring_register_napi", "io_uring_prep_read"]
+    );
 }
