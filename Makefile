@@ -560,8 +560,8 @@ check-symbols: all
 		[ -f $$o ] || continue; \
 		if $(NM) $$o | grep -q 'panicking'; then \
 			if [ "$(CHECK_PANIC)" = no ]; then \
-				echo "check-symbols: panic paths in $$o (CHECK_PANIC=no):"; \
-			else echo "FAIL: $$o contains a Rust panic path:"; fi; \
+				echo "check-symbols: panic paths in $${o##*/} (CHECK_PANIC=no):"; \
+			else echo "FAIL: $${o##*/} contains a Rust panic path:"; fi; \
 			$(NM) $$o | grep 'panicking'; [ "$(CHECK_PANIC)" = no ] || exit 1; fi; \
 	done
 	@if [ -n "$(SPLIT_ARCHIVE)" ] && [ "$(CHECK_PANIC)" != no ] && [ "$(UNOBSERVED_RUST_A)" != "$(RUST_A)" ] && \
