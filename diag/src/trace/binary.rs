@@ -32,7 +32,7 @@ use core::sync::atomic::{compiler_fence, AtomicBool, AtomicU32, AtomicU8, Atomic
 use super::format::{self, block, head, kind, Record};
 use crate::memory::MAX_RINGS;
 use crate::output::trace_file;
-use crate::structs::io_uring;
+use crate::structs::{io_uring, io_uring_sq};
 use crate::uapi::*;
 use uring_core::observe::{self, Caller, CompleteSide, SubmitSide};
 
@@ -139,6 +139,22 @@ pub fn attach() -> bool {
     put(head::TICKS0, &ticks0.to_ne_bytes());
     put(head::RATE, &rate.to_ne_bytes());
     put(head::START_REAL, &clock(libc::CLOCK_REALTIME).to_ne_bytes());
+    // Where a reader with ptrace access to this process finds each live
+    // ring's address (`RingSlot::ring`), and in it the SQ's own words.
+    put(
+        head::RINGS_AT,
+        &(ptr::addr_of!(RINGS[0].ring) as usize as u64).to_ne_bytes(),
+    );
+    put(
+        head::RINGS_STRIDE,
+        &(core::mem::size_of::<RingSlot>() as u32).to_ne_bytes(),
+    );
+    put(head::RINGS_COUNT, &(MAX_RINGS as u32).to_ne_bytes());
+    put(
+        head::ADDRESS_BYTES,
+        &(core::mem::size_of::<usize>() as u32).to_ne_bytes(),
+    );
+    put(head::SQE_HEAD_AT, &(SQE_HEAD_AT as u32).to_ne_bytes());
     let mut name = [0u8; 17];
     thread_name(&mut name);
     put(head::PROGRAM, name.get(..16).unwrap_or(&[]));
@@ -797,10 +813,70 @@ pub fn ring_exit(ring: &io_uring) {
     slot.ring.store(0, Ordering::Relaxed);
 }
 
-/// A fatal signal ([`fatal`]): a record of it for each live ring (their
-/// `struct io_uring` may be what the crash damaged: nothing is read from
-/// them).
-fn fatal_signal(sig: i32) {
+/// Where a ring's `sqe_head` is in its `struct io_uring`, `sqe_tail` the
+/// word after it (one read takes both).
+const SQE_HEAD_AT: usize =
+    core::mem::offset_of!(io_uring, sq) + core::mem::offset_of!(io_uring_sq, sqe_head);
+const _: () = assert!(
+    core::mem::offset_of!(io_uring_sq, sqe_tail)
+        == core::mem::offset_of!(io_uring_sq, sqe_head) + 4
+);
+
+/// The SQEs the program took from the ring at `ring` (`io_uring_get_sqe`,
+/// inline in its header: no hook sees it) and has not submitted:
+/// `sqe_tail - sqe_head` of its `struct io_uring`, read at a snapshot (a
+/// fatal signal, the snapshot signal, process exit), never on a hot path.
+/// None when it cannot be read or reads as nothing a ring of `entries`
+/// holds.
+///
+/// That struct is the program's memory: a crash may have freed or
+/// unmapped it, and its submitting thread may be writing it now (the
+/// house rule keeps observers from reading ring memory another thread
+/// owns). So it is not read through a pointer: `process_vm_readv` on this
+/// process copies the two words in the kernel, which returns `EFAULT` for
+/// memory not mapped instead of faulting, and forms no Rust reference that
+/// another thread's write could race with. What it copies may be stale or
+/// torn between the two words, which a snapshot's value may be; a count
+/// above the ring's entries (memory reused) is dropped. No descriptor, no
+/// allocation; `errno` is restored. Under a seccomp filter the call is
+/// not made (a filter may kill the process for a call it does not list,
+/// which would change how the program ends).
+fn unsubmitted_at(ring: usize, entries: u32) -> Option<u32> {
+    let _errno = crate::output::SavedErrno::save();
+    // SAFETY: a query of this thread's seccomp mode, no pointers.
+    if unsafe { libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) } != 0 {
+        return None;
+    }
+    let mut words = [0u32; 2];
+    let local = libc::iovec {
+        iov_base: words.as_mut_ptr().cast(),
+        iov_len: core::mem::size_of_val(&words),
+    };
+    let remote = libc::iovec {
+        iov_base: ring.checked_add(SQE_HEAD_AT)? as *mut libc::c_void,
+        iov_len: core::mem::size_of_val(&words),
+    };
+    // SAFETY: `local` is our own 8 bytes; the kernel checks `remote` and
+    // fails with EFAULT where it is not mapped (it is never dereferenced
+    // here).
+    let got = unsafe { libc::process_vm_readv(libc::getpid(), &local, 1, &remote, 1, 0) };
+    if got != core::mem::size_of_val(&words) as isize {
+        return None;
+    }
+    let n = words[1].wrapping_sub(words[0]);
+    (n <= entries).then_some(n)
+}
+
+/// [`unsubmitted_at`] for a live slot's ring.
+fn unsubmitted(slot: &RingSlot, ring: usize) -> Option<u32> {
+    let entries = slot.plain.sq_mask.load(Ordering::Relaxed).wrapping_add(1);
+    unsubmitted_at(ring, entries)
+}
+
+/// A record of a fatal or snapshot signal for each live ring: a = the
+/// signal, b = its SQEs prepared and never submitted, c = 1 when b could
+/// be read ([`unsubmitted`]).
+fn signal_records(what: u8, sig: i32) {
     if !on() {
         return;
     }
@@ -809,55 +885,50 @@ fn fatal_signal(sig: i32) {
     };
     let now = now_ns();
     for (i, slot) in RINGS.iter().enumerate() {
-        if slot.ring.load(Ordering::Relaxed) != 0 {
+        let ring = slot.ring.load(Ordering::Relaxed);
+        if ring != 0 {
+            let n = unsubmitted(slot, ring);
             w.put(Record {
-                kind: kind::SIGNAL,
+                kind: what,
                 ring: i as u8 + 1,
                 a: sig as u32,
+                b: n.unwrap_or(0) as i32,
+                c: u32::from(n.is_some()),
                 ns: now,
                 ..Record::default()
             });
         }
     }
+}
+
+/// A fatal signal ([`fatal`]): a record of it for each live ring (their
+/// `struct io_uring` may be what the crash damaged: read only as
+/// [`unsubmitted`] reads it).
+fn fatal_signal(sig: i32) {
+    signal_records(kind::SIGNAL, sig);
 }
 
 /// The snapshot signal ([`mod@snapshot`]): a record of it for each live ring
-/// (nothing is read from their `struct io_uring`, which another thread
-/// may be using).
+/// (their `struct io_uring`, which another thread may be using, is read
+/// only as [`unsubmitted`] reads it).
 fn snapshot(sig: i32) {
-    if !on() {
-        return;
-    }
-    let Some(mut w) = Writer::get() else {
-        return;
-    };
-    let now = now_ns();
-    for (i, slot) in RINGS.iter().enumerate() {
-        if slot.ring.load(Ordering::Relaxed) != 0 {
-            w.put(Record {
-                kind: kind::SNAPSHOT,
-                ring: i as u8 + 1,
-                a: sig as u32,
-                ns: now,
-                ..Record::default()
-            });
-        }
-    }
+    signal_records(kind::SNAPSHOT, sig);
 }
 
 /// Process exit: a record for each ring never torn down (their `struct
-/// io_uring` may be gone, so nothing is read from them).
+/// io_uring` may be gone: read only as [`unsubmitted`] reads it).
 pub fn finish_all() {
     let Some(mut w) = Writer::get() else {
         return;
     };
     let now = now_ns();
     for (i, slot) in RINGS.iter().enumerate() {
-        if slot.ring.swap(0, Ordering::Relaxed) != 0 {
+        let ring = slot.ring.swap(0, Ordering::Relaxed);
+        if ring != 0 {
             w.put(Record {
                 kind: kind::AT_EXIT,
                 ring: i as u8 + 1,
-                a: u32::MAX,
+                a: unsubmitted(slot, ring).unwrap_or(u32::MAX),
                 ns: now,
                 ..Record::default()
             });
