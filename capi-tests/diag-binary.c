@@ -16,7 +16,7 @@
  *   process dies of the same signal as untraced, and the decoded trace
  *   says so per ring, with the read's age reckoned to the crash, and the
  *   SQEs prepared and never submitted then: 3 taken and left before the
- *   fault, 0 before abort() (its 3 were submitted).
+ *   fault (the oldest named), 0 before abort() (its 3 were submitted).
  * - left: 3 SQEs taken and never submitted on a ring never torn down,
  *   then exit: the decoded trace counts them at process exit.
  * - stuck: a NOP-free wait on a ring with a read of an empty pipe in
@@ -92,15 +92,18 @@ static int workload(long n)
 	return 0;
 }
 
-/* Takes `n` SQEs (NOPs) and leaves them unsubmitted: the trace's
- * snapshots count them, the library never seeing them taken. */
+/* Takes `n` SQEs (NOPs, user_data 0x5e0 on) and leaves them unsubmitted:
+ * the trace's snapshots count them, the library never seeing them taken. */
 static void take_unsubmitted(struct io_uring *ring, int n)
 {
-	while (n-- > 0) {
+	int k;
+
+	for (k = 0; k < n; k++) {
 		struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
 
 		CHECK(sqe);
 		io_uring_prep_nop(sqe);
+		io_uring_sqe_set_data64(sqe, 0x5e0 + k);
 	}
 }
 
@@ -419,10 +422,12 @@ static void snapshot_part(const char *self, const char *out)
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	CHECK(check_system("%s trace %s > %s.txt", info, path, path) == 0);
 	CHECK(check_system("test $(grep -c 'ring 1 (fd [0-9]*): snapshot asked by signal %d (SIGUSR2); "
-			   "3 SQE(s) prepared and never submitted$' %s.txt) -eq 2", SIGUSR2, path) == 0);
+			   "3 SQE(s) prepared and never submitted (the oldest: NOP user_data=0x5e0)$' %s.txt) -eq 2",
+			   SIGUSR2, path) == 0);
 	CHECK(check_system("test $(grep -c 'ring 1: summary: at the snapshot of +[0-9.]*s (signal %d (SIGUSR2)): "
 			   "in flight READ user_data=0x5157 fd=[0-9]* age [0-9]*ms; "
-			   "3 SQE(s) prepared and never submitted; thread [0-9]* (diag-binary) "
+			   "3 SQE(s) prepared and never submitted (the oldest: NOP user_data=0x5e0); "
+			   "thread [0-9]* (diag-binary) "
 			   "asleep in the kernel for 1 CQE(s) since [0-9]*ms;$' %s.txt) -eq 2", SIGUSR2, path) == 0);
 	printf("snapshot: two snapshots on demand, the program's handler chained, the read in flight named\n");
 }
@@ -537,7 +542,9 @@ int main(int argc, char *argv[])
 			int sig;
 			const char *name;
 			int unsubmitted;
-		} crashes[] = { { "fault", SIGSEGV, "SIGSEGV", 3 }, { "abort", SIGABRT, "SIGABRT", 0 } };
+			const char *oldest;
+		} crashes[] = { { "fault", SIGSEGV, "SIGSEGV", 3, " (the oldest: NOP user_data=0x5e0)" },
+				{ "abort", SIGABRT, "SIGABRT", 0, "" } };
 		unsigned k;
 
 		for (k = 0; k < sizeof(crashes) / sizeof(crashes[0]); k++) {
@@ -548,11 +555,13 @@ int main(int argc, char *argv[])
 					   path, self, crashes[k].mode, 128 + crashes[k].sig) == 0);
 			CHECK(check_system("%s trace %s > %s.txt", info, path, path) == 0);
 			CHECK(check_system("grep -q 'ring 1 (fd [0-9]*): the process got fatal signal %d (%s); "
-					   "%d SQE(s) prepared and never submitted$' %s.txt",
-					   crashes[k].sig, crashes[k].name, crashes[k].unsubmitted, path) == 0);
+					   "%d SQE(s) prepared and never submitted%s$' %s.txt",
+					   crashes[k].sig, crashes[k].name, crashes[k].unsubmitted,
+					   crashes[k].oldest, path) == 0);
 			CHECK(check_system("grep -q '^uring-trace: ring 1: summary: %d SQE(s) prepared and never "
-					   "submitted when the process got fatal signal %d (%s)$' %s.txt",
-					   crashes[k].unsubmitted, crashes[k].sig, crashes[k].name, path) == 0);
+					   "submitted when the process got fatal signal %d (%s)%s$' %s.txt",
+					   crashes[k].unsubmitted, crashes[k].sig, crashes[k].name,
+					   crashes[k].oldest, path) == 0);
 			CHECK(check_system("age=$(sed -n 's/.*still in flight when the process got fatal signal %d "
 					   "(%s).* READ user_data=0xc4a5 fd=[0-9]* age \\([0-9]*\\)ms;.*/\\1/p' %s.txt); "
 					   "test \"${age:-0}\" -ge 20", crashes[k].sig, crashes[k].name, path) == 0);

@@ -821,61 +821,119 @@ const _: () = assert!(
     core::mem::offset_of!(io_uring_sq, sqe_tail)
         == core::mem::offset_of!(io_uring_sq, sqe_head) + 4
 );
+/// `sq.sqes` is the address just before `sqe_head` (one read takes the
+/// three).
+const SQES_AT: usize =
+    core::mem::offset_of!(io_uring, sq) + core::mem::offset_of!(io_uring_sq, sqes);
+const _: () = assert!(SQES_AT + core::mem::size_of::<usize>() == SQE_HEAD_AT);
+
+/// What a snapshot reads of a ring's SQEs prepared and never submitted.
+#[derive(Clone, Copy)]
+struct Unsubmitted {
+    count: u32,
+    /// The oldest of them: opcode, SQE flags, user_data (when it could be
+    /// read).
+    oldest: Option<(u8, u8, u64)>,
+}
+
+/// Copies `len` bytes at `from` in this process into `to` without
+/// faulting: `process_vm_readv` on ourselves, which fails with `EFAULT`
+/// where `from` is not mapped. Whether every byte came.
+fn copy_quietly(to: *mut u8, from: usize, len: usize) -> bool {
+    let local = libc::iovec {
+        iov_base: to.cast(),
+        iov_len: len,
+    };
+    let remote = libc::iovec {
+        iov_base: from as *mut libc::c_void,
+        iov_len: len,
+    };
+    // SAFETY: the caller's `to` is valid for `len` bytes; the kernel
+    // checks `from` against our mappings (it is never dereferenced here).
+    let got = unsafe { libc::process_vm_readv(libc::getpid(), &local, 1, &remote, 1, 0) };
+    got == len as isize
+}
 
 /// The SQEs the program took from the ring at `ring` (`io_uring_get_sqe`,
 /// inline in its header: no hook sees it) and has not submitted:
-/// `sqe_tail - sqe_head` of its `struct io_uring`, read at a snapshot (a
-/// fatal signal, the snapshot signal, process exit), never on a hot path.
-/// None when it cannot be read or reads as nothing a ring of `entries`
-/// holds.
+/// `sqe_tail - sqe_head` of its `struct io_uring`, and the oldest one's
+/// opcode and user_data, read at a snapshot (a fatal signal, the snapshot
+/// signal, process exit), never on a hot path. None when it cannot be
+/// read or reads as nothing a ring of `entries` holds.
 ///
 /// That struct is the program's memory: a crash may have freed or
 /// unmapped it, and its submitting thread may be writing it now (the
 /// house rule keeps observers from reading ring memory another thread
-/// owns). So it is not read through a pointer: `process_vm_readv` on this
-/// process copies the two words in the kernel, which returns `EFAULT` for
-/// memory not mapped instead of faulting, and forms no Rust reference that
-/// another thread's write could race with. What it copies may be stale or
-/// torn between the two words, which a snapshot's value may be; a count
-/// above the ring's entries (memory reused) is dropped. No descriptor, no
-/// allocation; `errno` is restored. Under a seccomp filter the call is
-/// not made (a filter may kill the process for a call it does not list,
-/// which would change how the program ends).
-fn unsubmitted_at(ring: usize, entries: u32) -> Option<u32> {
+/// owns). So it is not read through a pointer: [`copy_quietly`] copies
+/// the words in the kernel, which returns `EFAULT` for memory not mapped
+/// instead of faulting, and forms no Rust reference that another thread's
+/// write could race with. What it copies may be stale or torn between the
+/// words, which a snapshot's value may be; a count above the ring's
+/// entries (memory reused) is dropped. No descriptor, no allocation;
+/// `errno` is restored. Under a seccomp filter nothing is read (a filter
+/// may kill the process for a call it does not list, which would change
+/// how the program ends).
+fn unsubmitted_at(ring: usize, entries: u32, setup_flags: u32) -> Option<Unsubmitted> {
     let _errno = crate::output::SavedErrno::save();
     // SAFETY: a query of this thread's seccomp mode, no pointers.
     if unsafe { libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) } != 0 {
         return None;
     }
-    let mut words = [0u32; 2];
-    let local = libc::iovec {
-        iov_base: words.as_mut_ptr().cast(),
-        iov_len: core::mem::size_of_val(&words),
-    };
-    let remote = libc::iovec {
-        iov_base: ring.checked_add(SQE_HEAD_AT)? as *mut libc::c_void,
-        iov_len: core::mem::size_of_val(&words),
-    };
-    // SAFETY: `local` is our own 8 bytes; the kernel checks `remote` and
-    // fails with EFAULT where it is not mapped (it is never dereferenced
-    // here).
-    let got = unsafe { libc::process_vm_readv(libc::getpid(), &local, 1, &remote, 1, 0) };
-    if got != core::mem::size_of_val(&words) as isize {
+    // sqes, sqe_head, sqe_tail.
+    let mut words = [0usize; 2];
+    let want = core::mem::size_of::<usize>() + 8;
+    if !copy_quietly(words.as_mut_ptr().cast(), ring.checked_add(SQES_AT)?, want) {
         return None;
     }
-    let n = words[1].wrapping_sub(words[0]);
-    (n <= entries).then_some(n)
+    let sqes = words[0];
+    let mut tail = [0u8; 8];
+    // SAFETY: `words` is at least `want` bytes (2 words of at least 4).
+    unsafe {
+        ptr::copy_nonoverlapping(
+            words
+                .as_ptr()
+                .cast::<u8>()
+                .add(core::mem::size_of::<usize>()),
+            tail.as_mut_ptr(),
+            8,
+        )
+    };
+    let head = u32::from_ne_bytes([tail[0], tail[1], tail[2], tail[3]]);
+    let count = u32::from_ne_bytes([tail[4], tail[5], tail[6], tail[7]]).wrapping_sub(head);
+    if count > entries {
+        return None;
+    }
+    let mut oldest = None;
+    if count != 0 && sqes != 0 && entries.is_power_of_two() {
+        let shift = u32::from(setup_flags & IORING_SETUP_SQE128 != 0);
+        let index = ((head & (entries - 1)) as usize) << shift;
+        let mut sqe = io_uring_sqe::default();
+        let at = index
+            .checked_mul(core::mem::size_of::<io_uring_sqe>())
+            .and_then(|o| sqes.checked_add(o));
+        if let Some(at) = at {
+            if copy_quietly(
+                ptr::addr_of_mut!(sqe).cast(),
+                at,
+                core::mem::size_of::<io_uring_sqe>(),
+            ) {
+                oldest = Some((sqe.opcode, sqe.flags, sqe.user_data));
+            }
+        }
+    }
+    Some(Unsubmitted { count, oldest })
 }
 
 /// [`unsubmitted_at`] for a live slot's ring.
-fn unsubmitted(slot: &RingSlot, ring: usize) -> Option<u32> {
+fn unsubmitted(slot: &RingSlot, ring: usize) -> Option<Unsubmitted> {
     let entries = slot.plain.sq_mask.load(Ordering::Relaxed).wrapping_add(1);
-    unsubmitted_at(ring, entries)
+    unsubmitted_at(ring, entries, slot.setup_flags.load(Ordering::Relaxed))
 }
 
 /// A record of a fatal or snapshot signal for each live ring: a = the
-/// signal, b = its SQEs prepared and never submitted, c = 1 when b could
-/// be read ([`unsubmitted`]).
+/// signal, b = its SQEs prepared and never submitted, c bit 0 when b could
+/// be read ([`unsubmitted`]), c bit 1 when opcode, sqe_flags and
+/// user_data are the oldest of them.
 fn signal_records(what: u8, sig: i32) {
     if !on() {
         return;
@@ -888,14 +946,18 @@ fn signal_records(what: u8, sig: i32) {
         let ring = slot.ring.load(Ordering::Relaxed);
         if ring != 0 {
             let n = unsubmitted(slot, ring);
+            let oldest = n.and_then(|n| n.oldest);
+            let (opcode, sqe_flags, user_data) = oldest.unwrap_or_default();
             w.put(Record {
                 kind: what,
                 ring: i as u8 + 1,
+                opcode,
+                sqe_flags,
                 a: sig as u32,
-                b: n.unwrap_or(0) as i32,
-                c: u32::from(n.is_some()),
+                b: n.map_or(0, |n| n.count) as i32,
+                c: u32::from(n.is_some()) | u32::from(oldest.is_some()) << 1,
+                user_data,
                 ns: now,
-                ..Record::default()
             });
         }
     }
@@ -928,7 +990,7 @@ pub fn finish_all() {
             w.put(Record {
                 kind: kind::AT_EXIT,
                 ring: i as u8 + 1,
-                a: unsubmitted(slot, ring).unwrap_or(u32::MAX),
+                a: unsubmitted(slot, ring).map_or(u32::MAX, |n| n.count),
                 ns: now,
                 ..Record::default()
             });

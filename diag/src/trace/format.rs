@@ -159,8 +159,10 @@ pub mod kind {
     /// prepared and never submitted (when the ring could still be read).
     pub const AT_EXIT: u8 = 11;
     /// The process got a fatal signal (a = its number) and dies of it: the
-    /// ring's last record. b = SQEs prepared and never submitted, when
-    /// c = 1 (0: they could not be read, or an older writer).
+    /// ring's last record. b = SQEs prepared and never submitted, when c
+    /// bit 0 is set (clear: they could not be read, or an older writer);
+    /// with c bit 1, opcode, sqe_flags and user_data are the oldest of
+    /// them's.
     pub const SIGNAL: u8 = 12;
     /// The snapshot signal (`LIBURING_TRACE_SNAPSHOT_SIGNAL`, a = its
     /// number) came: what is in flight now is what the user asked about.

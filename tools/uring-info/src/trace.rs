@@ -397,21 +397,42 @@ fn text(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
             }
             kind::SIGNAL => {
                 let _ = write!(out, "the process got fatal signal {}", signal_name(r.a));
-                if r.c == 1 {
-                    let _ = write!(out, "; {} SQE(s) prepared and never submitted", r.b);
-                }
+                out.push_str(&unsubmitted_text(r, "; "));
             }
             kind::SNAPSHOT => {
                 let _ = write!(out, "snapshot asked by signal {}", signal_name(r.a));
-                if r.c == 1 {
-                    let _ = write!(out, "; {} SQE(s) prepared and never submitted", r.b);
-                }
+                out.push_str(&unsubmitted_text(r, "; "));
             }
             _ => {}
         }
         out.push('\n');
     }
     kernel_line(u64::MAX, &fds, out);
+}
+
+/// A fatal or snapshot signal record's SQEs prepared and never submitted
+/// (after `lead`), or nothing when its writer could not read them.
+fn unsubmitted_text(r: &format::Record, lead: &str) -> String {
+    if r.c & 1 == 0 {
+        return String::new();
+    }
+    format!(
+        "{lead}{} SQE(s) prepared and never submitted{}",
+        r.b,
+        oldest_text(r)
+    )
+}
+
+/// The oldest SQE prepared and never submitted, when the record has it.
+fn oldest_text(r: &format::Record) -> String {
+    if r.c & 2 == 0 {
+        return String::new();
+    }
+    format!(
+        " (the oldest: {} user_data={:#x})",
+        opname(r.opcode),
+        r.user_data
+    )
 }
 
 /// Per ring: request times per opcode, what is still in flight, who waits
@@ -507,12 +528,16 @@ fn summary(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
             }
             kind::SIGNAL => {
                 signalled.insert(ring_of(e), r.a);
-                if r.c == 1 {
+                if r.c & 1 != 0 {
                     unsubmitted.insert(
                         ring_of(e),
                         (
                             r.b as u32,
-                            format!("when the process got fatal signal {}", signal_name(r.a)),
+                            format!(
+                                "when the process got fatal signal {}{}",
+                                signal_name(r.a),
+                                oldest_text(r)
+                            ),
                         ),
                     );
                 }
@@ -639,8 +664,8 @@ fn summary(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
                     dur(at.saturating_sub(e.r.ns))
                 );
             }
-            if snap.r.c == 1 {
-                let _ = write!(out, " {} SQE(s) prepared and never submitted;", snap.r.b);
+            if snap.r.c & 1 != 0 {
+                let _ = write!(out, "{};", unsubmitted_text(&snap.r, " "));
             }
             if stuck.len() > 8 {
                 let _ = write!(out, " and {} more", stuck.len() - 8);
