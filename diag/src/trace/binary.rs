@@ -836,22 +836,28 @@ struct Unsubmitted {
     oldest: Option<(u8, u8, u64)>,
 }
 
-/// Copies `len` bytes at `from` in this process into `to` without
-/// faulting: `process_vm_readv` on ourselves, which fails with `EFAULT`
-/// where `from` is not mapped. Whether every byte came.
-fn copy_quietly(to: *mut u8, from: usize, len: usize) -> bool {
+/// Fills `to` with the bytes at `from` in this process without faulting:
+/// `process_vm_readv` on ourselves, which fails with `EFAULT` where `from`
+/// is not mapped. Whether every byte came.
+fn copy_quietly(to: &mut [u8], from: usize) -> bool {
     let local = libc::iovec {
-        iov_base: to.cast(),
-        iov_len: len,
+        iov_base: to.as_mut_ptr().cast(),
+        iov_len: to.len(),
     };
     let remote = libc::iovec {
         iov_base: from as *mut libc::c_void,
-        iov_len: len,
+        iov_len: to.len(),
     };
-    // SAFETY: the caller's `to` is valid for `len` bytes; the kernel
-    // checks `from` against our mappings (it is never dereferenced here).
+    // SAFETY: `local` is `to`, valid for its length; the kernel checks
+    // `from` against our mappings (it is never dereferenced here).
     let got = unsafe { libc::process_vm_readv(libc::getpid(), &local, 1, &remote, 1, 0) };
-    got == len as isize
+    got == to.len() as isize
+}
+
+fn u32_in(b: &[u8], at: usize) -> u32 {
+    b.get(at..at + 4)
+        .and_then(|s| s.try_into().ok())
+        .map_or(0, u32::from_ne_bytes)
 }
 
 /// The SQEs the program took from the ring at `ring` (`io_uring_get_sqe`,
@@ -874,51 +880,45 @@ fn copy_quietly(to: *mut u8, from: usize, len: usize) -> bool {
 /// may kill the process for a call it does not list, which would change
 /// how the program ends).
 fn unsubmitted_at(ring: usize, entries: u32, setup_flags: u32) -> Option<Unsubmitted> {
+    const ADDRESS: usize = core::mem::size_of::<usize>();
     let _errno = crate::output::SavedErrno::save();
     // SAFETY: a query of this thread's seccomp mode, no pointers.
     if unsafe { libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) } != 0 {
         return None;
     }
     // sqes, sqe_head, sqe_tail.
-    let mut words = [0usize; 2];
-    let want = core::mem::size_of::<usize>() + 8;
-    if !copy_quietly(words.as_mut_ptr().cast(), ring.checked_add(SQES_AT)?, want) {
+    let mut words = [0u8; ADDRESS + 8];
+    if !copy_quietly(&mut words, ring.checked_add(SQES_AT)?) {
         return None;
     }
-    let sqes = words[0];
-    let mut tail = [0u8; 8];
-    // SAFETY: `words` is at least `want` bytes (2 words of at least 4).
-    unsafe {
-        ptr::copy_nonoverlapping(
-            words
-                .as_ptr()
-                .cast::<u8>()
-                .add(core::mem::size_of::<usize>()),
-            tail.as_mut_ptr(),
-            8,
-        )
-    };
-    let head = u32::from_ne_bytes([tail[0], tail[1], tail[2], tail[3]]);
-    let count = u32::from_ne_bytes([tail[4], tail[5], tail[6], tail[7]]).wrapping_sub(head);
+    let sqes = words
+        .get(..ADDRESS)
+        .and_then(|s| s.try_into().ok())
+        .map_or(0, usize::from_ne_bytes);
+    let head = u32_in(&words, ADDRESS);
+    let count = u32_in(&words, ADDRESS + 4).wrapping_sub(head);
     if count > entries {
         return None;
     }
     let mut oldest = None;
     if count != 0 && sqes != 0 && entries.is_power_of_two() {
+        const SQE: usize = core::mem::size_of::<io_uring_sqe>();
         let shift = u32::from(setup_flags & IORING_SETUP_SQE128 != 0);
         let index = ((head & (entries - 1)) as usize) << shift;
-        let mut sqe = io_uring_sqe::default();
-        let at = index
-            .checked_mul(core::mem::size_of::<io_uring_sqe>())
-            .and_then(|o| sqes.checked_add(o));
-        if let Some(at) = at {
-            if copy_quietly(
-                ptr::addr_of_mut!(sqe).cast(),
-                at,
-                core::mem::size_of::<io_uring_sqe>(),
-            ) {
-                oldest = Some((sqe.opcode, sqe.flags, sqe.user_data));
-            }
+        let mut sqe = [0u8; SQE];
+        let at = index.checked_mul(SQE).and_then(|o| sqes.checked_add(o));
+        if at.is_some_and(|at| copy_quietly(&mut sqe, at)) {
+            let byte = |at: usize| sqe.get(at).copied().unwrap_or(0);
+            let user_data = sqe
+                .get(core::mem::offset_of!(io_uring_sqe, user_data)..)
+                .and_then(|s| s.get(..8))
+                .and_then(|s| s.try_into().ok())
+                .map_or(0, u64::from_ne_bytes);
+            oldest = Some((
+                byte(core::mem::offset_of!(io_uring_sqe, opcode)),
+                byte(core::mem::offset_of!(io_uring_sqe, flags)),
+                user_data,
+            ));
         }
     }
     Some(Unsubmitted { count, oldest })
