@@ -14,12 +14,18 @@
  *   first is not, and the summary says it is a flight recorder.
  * - crashed: a read in flight, then a fault (SIGSEGV) or abort(): the
  *   process dies of the same signal as untraced, and the decoded trace
- *   says so per ring, with the read's age reckoned to the crash.
+ *   says so per ring, with the read's age reckoned to the crash, and the
+ *   SQEs prepared and never submitted then: 3 taken and left before the
+ *   fault (the oldest named), 0 before abort() (its 3 were submitted).
+ * - left: 3 SQEs taken and never submitted on a ring never torn down,
+ *   then exit: the decoded trace counts them at process exit.
  * - stuck: a NOP-free wait on a ring with a read of an empty pipe in
  *   flight: decoded while the program hangs (uring-info pointed at a
  *   running program's trace), the summary gives the read's and the wait's
  *   ages up to now (at least the 300 ms waited); killed, it lists the read
- *   as still in flight at the ring's last event.
+ *   as still in flight at the ring's last event. It took 3 SQEs it never
+ *   submitted: the live decode (which reads them from the running
+ *   program's memory) says so.
  * - bimodal: reads of a pipe, half of them with the data already there,
  *   half written later: the summary's histogram of READ (and of the
  *   pipe's descriptor) shows two groups of marks with empty buckets
@@ -33,7 +39,8 @@
  * - snapshot: LIBURING_TRACE_SNAPSHOT_SIGNAL=SIGUSR2 sent twice to a
  *   program waiting for a read, with a SIGUSR2 handler of its own: it
  *   goes on (its handler runs too), and the decoded summary gives the
- *   read in flight and the thread asleep at each snapshot.
+ *   read in flight, the 3 SQEs it took and never submitted, and the
+ *   thread asleep at each snapshot.
  */
 #include "check.h"
 
@@ -85,7 +92,23 @@ static int workload(long n)
 	return 0;
 }
 
-/* A read of a pipe nobody writes to, in flight, then a wait for it. */
+/* Takes `n` SQEs (NOPs, user_data 0x5e0 on) and leaves them unsubmitted:
+ * the trace's snapshots count them, the library never seeing them taken. */
+static void take_unsubmitted(struct io_uring *ring, int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+		CHECK(sqe);
+		io_uring_prep_nop(sqe);
+		io_uring_sqe_set_data64(sqe, 0x5e0 + k);
+	}
+}
+
+/* A read of a pipe nobody writes to, in flight, then a wait for it (3
+ * SQEs taken and not submitted meanwhile). */
 static int stuck(void)
 {
 	static char buf[16];
@@ -100,6 +123,7 @@ static int stuck(void)
 	io_uring_prep_read(sqe, p[0], buf, sizeof(buf), 0);
 	io_uring_sqe_set_data64(sqe, 0x5157);
 	CHECK_EQ(io_uring_submit(&ring), 1);
+	take_unsubmitted(&ring, 3);
 	printf("waiting\n");
 	fflush(stdout);
 	io_uring_wait_cqe(&ring, &cqe);
@@ -107,7 +131,8 @@ static int stuck(void)
 }
 
 /* A read of a pipe nobody writes to, in flight, then a crash: a store to
- * a page it may not write ("fault"), or abort(). No core file. */
+ * a page it may not write ("fault", 3 SQEs taken and not submitted), or
+ * abort() (3 SQEs taken and submitted). No core file. */
 static int crash(int fault)
 {
 	static char buf[16];
@@ -126,6 +151,9 @@ static int crash(int fault)
 	CHECK_EQ(io_uring_submit(&ring), 1);
 	page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(page != MAP_FAILED);
+	take_unsubmitted(&ring, 3);
+	if (!fault)
+		CHECK_EQ(io_uring_submit(&ring), 3);
 	usleep(20000);
 	if (fault)
 		page[0] = 1;
@@ -257,11 +285,22 @@ static int snapshot(void)
 	io_uring_prep_read(sqe, p[0], buf, sizeof(buf), 0);
 	io_uring_sqe_set_data64(sqe, 0x5157);
 	CHECK_EQ(io_uring_submit(&ring), 1);
+	take_unsubmitted(&ring, 3);
 	printf("waiting\n");
 	fflush(stdout);
 	while (io_uring_wait_cqe(&ring, &cqe) == -EINTR)
 		;
 	return 1;
+}
+
+/* 3 SQEs taken and never submitted on a ring never torn down; exit. */
+static int left(void)
+{
+	static struct io_uring ring;
+
+	check_ring_init(&ring, 8, 0);
+	take_unsubmitted(&ring, 3);
+	return 0;
 }
 
 /* Runs `self mode` under the binary trace into `path`, kills it once it
@@ -382,10 +421,13 @@ static void snapshot_part(const char *self, const char *out)
 	CHECK(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	CHECK(check_system("%s trace %s > %s.txt", info, path, path) == 0);
-	CHECK(check_system("test $(grep -c 'ring 1 (fd [0-9]*): snapshot asked by signal %d (SIGUSR2)$' %s.txt) -eq 2",
+	CHECK(check_system("test $(grep -c 'ring 1 (fd [0-9]*): snapshot asked by signal %d (SIGUSR2); "
+			   "3 SQE(s) prepared and never submitted (the oldest: NOP user_data=0x5e0)$' %s.txt) -eq 2",
 			   SIGUSR2, path) == 0);
 	CHECK(check_system("test $(grep -c 'ring 1: summary: at the snapshot of +[0-9.]*s (signal %d (SIGUSR2)): "
-			   "in flight READ user_data=0x5157 fd=[0-9]* age [0-9]*ms; thread [0-9]* (diag-binary) "
+			   "in flight READ user_data=0x5157 fd=[0-9]* age [0-9]*ms; "
+			   "3 SQE(s) prepared and never submitted (the oldest: NOP user_data=0x5e0); "
+			   "thread [0-9]* (diag-binary) "
 			   "asleep in the kernel for 1 CQE(s) since [0-9]*ms;$' %s.txt) -eq 2", SIGUSR2, path) == 0);
 	printf("snapshot: two snapshots on demand, the program's handler chained, the read in flight named\n");
 }
@@ -414,6 +456,8 @@ int main(int argc, char *argv[])
 		return crash(1);
 	if (argc == 2 && !strcmp(argv[1], "abort"))
 		return crash(0);
+	if (argc == 2 && !strcmp(argv[1], "left"))
+		return left();
 	if (check_setup_flags_supported(4, 0) < 0)
 		SKIP("io_uring is not available here");
 	out = check_env_or_skip("CAPI_OUT");
@@ -473,6 +517,9 @@ int main(int argc, char *argv[])
 			   "test \"${age:-0}\" -ge 300", path) == 0);
 	CHECK(check_system("grep -q 'sleeps in the kernel on ring 1 for 1 CQE(s) since [0-9]*ms before now' "
 			   "%s.live.txt", path) == 0);
+	/* ... and its SQEs taken and not submitted, read from its memory. */
+	CHECK(check_system("grep -q '^uring-trace: ring 1: summary: 3 SQE(s) prepared and never submitted now, "
+			   "the process running$' %s.live.txt", path) == 0);
 	/* Its JSON: the ring as a "process" named with its fd (as the
 	 * library's JSON trace), the read an open slice. */
 	CHECK(check_system("%s trace --json %s > %s.json", info, path, path) == 0);
@@ -494,7 +541,10 @@ int main(int argc, char *argv[])
 			const char *mode;
 			int sig;
 			const char *name;
-		} crashes[] = { { "fault", SIGSEGV, "SIGSEGV" }, { "abort", SIGABRT, "SIGABRT" } };
+			int unsubmitted;
+			const char *oldest;
+		} crashes[] = { { "fault", SIGSEGV, "SIGSEGV", 3, " (the oldest: NOP user_data=0x5e0)" },
+				{ "abort", SIGABRT, "SIGABRT", 0, "" } };
 		unsigned k;
 
 		for (k = 0; k < sizeof(crashes) / sizeof(crashes[0]); k++) {
@@ -504,14 +554,34 @@ int main(int argc, char *argv[])
 					   "LIBURING_TRACE=%s %s %s 2>/dev/null; test $? -eq %d",
 					   path, self, crashes[k].mode, 128 + crashes[k].sig) == 0);
 			CHECK(check_system("%s trace %s > %s.txt", info, path, path) == 0);
-			CHECK(check_system("grep -q 'ring 1 (fd [0-9]*): the process got fatal signal %d (%s)$' %s.txt",
-					   crashes[k].sig, crashes[k].name, path) == 0);
+			CHECK(check_system("grep -q 'ring 1 (fd [0-9]*): the process got fatal signal %d (%s); "
+					   "%d SQE(s) prepared and never submitted%s$' %s.txt",
+					   crashes[k].sig, crashes[k].name, crashes[k].unsubmitted,
+					   crashes[k].oldest, path) == 0);
+			CHECK(check_system("grep -q '^uring-trace: ring 1: summary: %d SQE(s) prepared and never "
+					   "submitted when the process got fatal signal %d (%s)%s$' %s.txt",
+					   crashes[k].unsubmitted, crashes[k].sig, crashes[k].name,
+					   crashes[k].oldest, path) == 0);
 			CHECK(check_system("age=$(sed -n 's/.*still in flight when the process got fatal signal %d "
 					   "(%s).* READ user_data=0xc4a5 fd=[0-9]* age \\([0-9]*\\)ms;.*/\\1/p' %s.txt); "
 					   "test \"${age:-0}\" -ge 20", crashes[k].sig, crashes[k].name, path) == 0);
-			printf("crashed (%s): died of it, the read's age reckoned to it\n", crashes[k].name);
+			printf("crashed (%s): died of it, the read's age reckoned to it, %d SQE(s) never submitted\n",
+			       crashes[k].name, crashes[k].unsubmitted);
 		}
 	}
+
+	/* left: a ring never torn down, 3 SQEs taken and not submitted,
+	 * counted at process exit. */
+	snprintf(path, sizeof(path), "%s/diag-binary-left.utrace", out);
+	unlink(path);
+	CHECK(check_system("env -u LIBURING_CHECK -u LIBURING_DEBUG -u LIBURING_TRACE_MAX "
+			   "LIBURING_TRACE=%s %s left", path, self) == 0);
+	CHECK(check_system("%s trace %s > %s.txt", info, path, path) == 0);
+	CHECK(check_system("grep -q 'ring 1 (fd [0-9]*): still set up at process exit; "
+			   "3 SQE(s) prepared and never submitted$' %s.txt", path) == 0);
+	CHECK(check_system("grep -q '^uring-trace: ring 1: summary: 3 SQE(s) prepared and never submitted "
+			   "at process exit$' %s.txt", path) == 0);
+	printf("left: 3 SQE(s) never submitted, counted at process exit\n");
 
 	/* bimodal: two populations of READ times, two groups in its bar
 	 * (at least 4 empty buckets, 16 times apart, between), in its

@@ -32,7 +32,7 @@ use core::sync::atomic::{compiler_fence, AtomicBool, AtomicU32, AtomicU8, Atomic
 use super::format::{self, block, head, kind, Record};
 use crate::memory::MAX_RINGS;
 use crate::output::trace_file;
-use crate::structs::io_uring;
+use crate::structs::{io_uring, io_uring_sq};
 use crate::uapi::*;
 use uring_core::observe::{self, Caller, CompleteSide, SubmitSide};
 
@@ -139,6 +139,22 @@ pub fn attach() -> bool {
     put(head::TICKS0, &ticks0.to_ne_bytes());
     put(head::RATE, &rate.to_ne_bytes());
     put(head::START_REAL, &clock(libc::CLOCK_REALTIME).to_ne_bytes());
+    // Where a reader with ptrace access to this process finds each live
+    // ring's address (`RingSlot::ring`), and in it the SQ's own words.
+    put(
+        head::RINGS_AT,
+        &(ptr::addr_of!(RINGS[0].ring) as usize as u64).to_ne_bytes(),
+    );
+    put(
+        head::RINGS_STRIDE,
+        &(core::mem::size_of::<RingSlot>() as u32).to_ne_bytes(),
+    );
+    put(head::RINGS_COUNT, &(MAX_RINGS as u32).to_ne_bytes());
+    put(
+        head::ADDRESS_BYTES,
+        &(core::mem::size_of::<usize>() as u32).to_ne_bytes(),
+    );
+    put(head::SQE_HEAD_AT, &(SQE_HEAD_AT as u32).to_ne_bytes());
     let mut name = [0u8; 17];
     thread_name(&mut name);
     put(head::PROGRAM, name.get(..16).unwrap_or(&[]));
@@ -797,10 +813,128 @@ pub fn ring_exit(ring: &io_uring) {
     slot.ring.store(0, Ordering::Relaxed);
 }
 
-/// A fatal signal ([`fatal`]): a record of it for each live ring (their
-/// `struct io_uring` may be what the crash damaged: nothing is read from
-/// them).
-fn fatal_signal(sig: i32) {
+/// Where a ring's `sqe_head` is in its `struct io_uring`, `sqe_tail` the
+/// word after it (one read takes both).
+const SQE_HEAD_AT: usize =
+    core::mem::offset_of!(io_uring, sq) + core::mem::offset_of!(io_uring_sq, sqe_head);
+const _: () = assert!(
+    core::mem::offset_of!(io_uring_sq, sqe_tail)
+        == core::mem::offset_of!(io_uring_sq, sqe_head) + 4
+);
+/// `sq.sqes` is the address just before `sqe_head` (one read takes the
+/// three).
+const SQES_AT: usize =
+    core::mem::offset_of!(io_uring, sq) + core::mem::offset_of!(io_uring_sq, sqes);
+const _: () = assert!(SQES_AT + core::mem::size_of::<usize>() == SQE_HEAD_AT);
+
+/// What a snapshot reads of a ring's SQEs prepared and never submitted.
+#[derive(Clone, Copy)]
+struct Unsubmitted {
+    count: u32,
+    /// The oldest of them: opcode, SQE flags, user_data (when it could be
+    /// read).
+    oldest: Option<(u8, u8, u64)>,
+}
+
+/// Fills `to` with the bytes at `from` in this process without faulting:
+/// `process_vm_readv` on ourselves, which fails with `EFAULT` where `from`
+/// is not mapped. Whether every byte came.
+fn copy_quietly(to: &mut [u8], from: usize) -> bool {
+    let local = libc::iovec {
+        iov_base: to.as_mut_ptr().cast(),
+        iov_len: to.len(),
+    };
+    let remote = libc::iovec {
+        iov_base: from as *mut libc::c_void,
+        iov_len: to.len(),
+    };
+    // SAFETY: `local` is `to`, valid for its length; the kernel checks
+    // `from` against our mappings (it is never dereferenced here).
+    let got = unsafe { libc::process_vm_readv(libc::getpid(), &local, 1, &remote, 1, 0) };
+    got == to.len() as isize
+}
+
+fn u32_in(b: &[u8], at: usize) -> u32 {
+    b.get(at..at + 4)
+        .and_then(|s| s.try_into().ok())
+        .map_or(0, u32::from_ne_bytes)
+}
+
+/// The SQEs the program took from the ring at `ring` (`io_uring_get_sqe`,
+/// inline in its header: no hook sees it) and has not submitted:
+/// `sqe_tail - sqe_head` of its `struct io_uring`, and the oldest one's
+/// opcode and user_data, read at a snapshot (a fatal signal, the snapshot
+/// signal, process exit), never on a hot path. None when it cannot be
+/// read or reads as nothing a ring of `entries` holds.
+///
+/// That struct is the program's memory: a crash may have freed or
+/// unmapped it, and its submitting thread may be writing it now (the
+/// house rule keeps observers from reading ring memory another thread
+/// owns). So it is not read through a pointer: [`copy_quietly`] copies
+/// the words in the kernel, which returns `EFAULT` for memory not mapped
+/// instead of faulting, and forms no Rust reference that another thread's
+/// write could race with. What it copies may be stale or torn between the
+/// words, which a snapshot's value may be; a count above the ring's
+/// entries (memory reused) is dropped. No descriptor, no allocation;
+/// `errno` is restored. Under a seccomp filter nothing is read (a filter
+/// may kill the process for a call it does not list, which would change
+/// how the program ends).
+fn unsubmitted_at(ring: usize, entries: u32, setup_flags: u32) -> Option<Unsubmitted> {
+    const ADDRESS: usize = core::mem::size_of::<usize>();
+    let _errno = crate::output::SavedErrno::save();
+    // SAFETY: a query of this thread's seccomp mode, no pointers.
+    if unsafe { libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) } != 0 {
+        return None;
+    }
+    // sqes, sqe_head, sqe_tail.
+    let mut words = [0u8; ADDRESS + 8];
+    if !copy_quietly(&mut words, ring.checked_add(SQES_AT)?) {
+        return None;
+    }
+    let sqes = words
+        .get(..ADDRESS)
+        .and_then(|s| s.try_into().ok())
+        .map_or(0, usize::from_ne_bytes);
+    let head = u32_in(&words, ADDRESS);
+    let count = u32_in(&words, ADDRESS + 4).wrapping_sub(head);
+    if count > entries {
+        return None;
+    }
+    let mut oldest = None;
+    if count != 0 && sqes != 0 && entries.is_power_of_two() {
+        const SQE: usize = core::mem::size_of::<io_uring_sqe>();
+        let shift = u32::from(setup_flags & IORING_SETUP_SQE128 != 0);
+        let index = ((head & (entries - 1)) as usize) << shift;
+        let mut sqe = [0u8; SQE];
+        let at = index.checked_mul(SQE).and_then(|o| sqes.checked_add(o));
+        if at.is_some_and(|at| copy_quietly(&mut sqe, at)) {
+            let byte = |at: usize| sqe.get(at).copied().unwrap_or(0);
+            let user_data = sqe
+                .get(core::mem::offset_of!(io_uring_sqe, user_data)..)
+                .and_then(|s| s.get(..8))
+                .and_then(|s| s.try_into().ok())
+                .map_or(0, u64::from_ne_bytes);
+            oldest = Some((
+                byte(core::mem::offset_of!(io_uring_sqe, opcode)),
+                byte(core::mem::offset_of!(io_uring_sqe, flags)),
+                user_data,
+            ));
+        }
+    }
+    Some(Unsubmitted { count, oldest })
+}
+
+/// [`unsubmitted_at`] for a live slot's ring.
+fn unsubmitted(slot: &RingSlot, ring: usize) -> Option<Unsubmitted> {
+    let entries = slot.plain.sq_mask.load(Ordering::Relaxed).wrapping_add(1);
+    unsubmitted_at(ring, entries, slot.setup_flags.load(Ordering::Relaxed))
+}
+
+/// A record of a fatal or snapshot signal for each live ring: a = the
+/// signal, b = its SQEs prepared and never submitted, c bit 0 when b could
+/// be read ([`unsubmitted`]), c bit 1 when opcode, sqe_flags and
+/// user_data are the oldest of them.
+fn signal_records(what: u8, sig: i32) {
     if !on() {
         return;
     }
@@ -809,55 +943,54 @@ fn fatal_signal(sig: i32) {
     };
     let now = now_ns();
     for (i, slot) in RINGS.iter().enumerate() {
-        if slot.ring.load(Ordering::Relaxed) != 0 {
+        let ring = slot.ring.load(Ordering::Relaxed);
+        if ring != 0 {
+            let n = unsubmitted(slot, ring);
+            let oldest = n.and_then(|n| n.oldest);
+            let (opcode, sqe_flags, user_data) = oldest.unwrap_or_default();
             w.put(Record {
-                kind: kind::SIGNAL,
+                kind: what,
                 ring: i as u8 + 1,
+                opcode,
+                sqe_flags,
                 a: sig as u32,
+                b: n.map_or(0, |n| n.count) as i32,
+                c: u32::from(n.is_some()) | u32::from(oldest.is_some()) << 1,
+                user_data,
                 ns: now,
-                ..Record::default()
             });
         }
     }
+}
+
+/// A fatal signal ([`fatal`]): a record of it for each live ring (their
+/// `struct io_uring` may be what the crash damaged: read only as
+/// [`unsubmitted`] reads it).
+fn fatal_signal(sig: i32) {
+    signal_records(kind::SIGNAL, sig);
 }
 
 /// The snapshot signal ([`mod@snapshot`]): a record of it for each live ring
-/// (nothing is read from their `struct io_uring`, which another thread
-/// may be using).
+/// (their `struct io_uring`, which another thread may be using, is read
+/// only as [`unsubmitted`] reads it).
 fn snapshot(sig: i32) {
-    if !on() {
-        return;
-    }
-    let Some(mut w) = Writer::get() else {
-        return;
-    };
-    let now = now_ns();
-    for (i, slot) in RINGS.iter().enumerate() {
-        if slot.ring.load(Ordering::Relaxed) != 0 {
-            w.put(Record {
-                kind: kind::SNAPSHOT,
-                ring: i as u8 + 1,
-                a: sig as u32,
-                ns: now,
-                ..Record::default()
-            });
-        }
-    }
+    signal_records(kind::SNAPSHOT, sig);
 }
 
 /// Process exit: a record for each ring never torn down (their `struct
-/// io_uring` may be gone, so nothing is read from them).
+/// io_uring` may be gone: read only as [`unsubmitted`] reads it).
 pub fn finish_all() {
     let Some(mut w) = Writer::get() else {
         return;
     };
     let now = now_ns();
     for (i, slot) in RINGS.iter().enumerate() {
-        if slot.ring.swap(0, Ordering::Relaxed) != 0 {
+        let ring = slot.ring.swap(0, Ordering::Relaxed);
+        if ring != 0 {
             w.put(Record {
                 kind: kind::AT_EXIT,
                 ring: i as u8 + 1,
-                a: u32::MAX,
+                a: unsubmitted(slot, ring).map_or(u32::MAX, |n| n.count),
                 ns: now,
                 ..Record::default()
             });

@@ -18,7 +18,11 @@
 
 /// The first bytes of a region.
 pub const MAGIC: [u8; 8] = *b"URTRACE1";
-/// The layout's version: a reader refuses any other.
+/// The layout's version: a reader refuses any other. A field added where
+/// every older writer of this version left zero, zero reading as "not
+/// recorded", keeps the version (readers of older files then say
+/// "unknown"); anything else (a size, an offset, a field's meaning)
+/// changes it.
 pub const VERSION: u32 = 1;
 /// Read back as this number in the writer's byte order.
 pub const ORDER: u32 = 0x0102_0304;
@@ -69,6 +73,21 @@ pub mod head {
     /// / 2^32 is CLOCK_MONOTONIC.
     pub const TICKS0: usize = 128;
     pub const RATE: usize = 136;
+    /// u64: the writer's address of its first ring slot's ring address
+    /// (a `struct io_uring *` the size of [`ADDRESS_BYTES`], 0 when the
+    /// slot is free); slot i (ring number i + 1) is [`RINGS_STRIDE`]
+    /// bytes times i further, [`RINGS_COUNT`] slots. With [`SQE_HEAD_AT`],
+    /// a reader allowed to read the running writer's memory (ptrace
+    /// access) counts its SQEs prepared and never submitted. 0: not
+    /// recorded (an older writer).
+    pub const RINGS_AT: usize = 144;
+    /// u32 each.
+    pub const RINGS_STRIDE: usize = 152;
+    pub const RINGS_COUNT: usize = 156;
+    pub const ADDRESS_BYTES: usize = 160;
+    /// u32: the offset of `sq.sqe_head` in the writer's `struct
+    /// io_uring`; `sqe_tail` is the u32 after it.
+    pub const SQE_HEAD_AT: usize = 164;
 }
 
 /// [`head::FLAGS`]: the region is a ring of blocks (a flight recorder:
@@ -140,10 +159,14 @@ pub mod kind {
     /// prepared and never submitted (when the ring could still be read).
     pub const AT_EXIT: u8 = 11;
     /// The process got a fatal signal (a = its number) and dies of it: the
-    /// ring's last record.
+    /// ring's last record. b = SQEs prepared and never submitted, when c
+    /// bit 0 is set (clear: they could not be read, or an older writer);
+    /// with c bit 1, opcode, sqe_flags and user_data are the oldest of
+    /// them's.
     pub const SIGNAL: u8 = 12;
     /// The snapshot signal (`LIBURING_TRACE_SNAPSHOT_SIGNAL`, a = its
     /// number) came: what is in flight now is what the user asked about.
+    /// b and c as for [`SIGNAL`].
     pub const SNAPSHOT: u8 = 13;
     /// The last kind a reader of this version knows.
     pub const LAST: u8 = SNAPSHOT;

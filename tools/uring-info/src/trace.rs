@@ -39,6 +39,23 @@ struct Trace {
     /// not to the last event (a hung program's requests age while it
     /// hangs, writing nothing).
     now: Option<u64>,
+    /// Where the first region's writer keeps its rings' addresses
+    /// ([`head::RINGS_AT`]): 0 when its head does not say.
+    rings: RingTable,
+    /// Per ring of the first region's process, read from it now when it
+    /// runs ([`live_unsubmitted`]): its SQEs prepared and never submitted,
+    /// or why they could not be read.
+    live_sqes: HashMap<u8, Result<u32, String>>,
+}
+
+/// The writer's ring table, as its region head gives it.
+#[derive(Clone, Copy, Default)]
+struct RingTable {
+    at: u64,
+    stride: u32,
+    count: u32,
+    address_bytes: u32,
+    sqe_head_at: u32,
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -74,6 +91,8 @@ fn parse(bytes: &[u8]) -> Result<Trace, String> {
         events: Vec::new(),
         threads: HashMap::new(),
         now: None,
+        rings: RingTable::default(),
+        live_sqes: HashMap::new(),
     };
     let mut at = 0;
     let mut regions = 0;
@@ -150,6 +169,13 @@ fn parse_region(bytes: &[u8], t: &mut Trace, first: bool) -> Result<usize, Strin
     if first {
         t.pid = u32_at(bytes, head::PID);
         t.program = name_at(bytes, head::PROGRAM, 16);
+        t.rings = RingTable {
+            at: u64_at(bytes, head::RINGS_AT),
+            stride: u32_at(bytes, head::RINGS_STRIDE),
+            count: u32_at(bytes, head::RINGS_COUNT),
+            address_bytes: u32_at(bytes, head::ADDRESS_BYTES),
+            sqe_head_at: u32_at(bytes, head::SQE_HEAD_AT),
+        };
     }
     t.wraps |= wraps;
     t.lost += u32_at(bytes, head::LOST);
@@ -363,18 +389,50 @@ fn text(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
                 let _ = write!(out, "changed: now {} SQ entries, fd {}", r.a, r.b);
                 fds.insert(ring_of(e), r.b);
             }
-            kind::AT_EXIT => out.push_str("still set up at process exit"),
+            kind::AT_EXIT => {
+                out.push_str("still set up at process exit");
+                if r.a != u32::MAX {
+                    let _ = write!(out, "; {} SQE(s) prepared and never submitted", r.a);
+                }
+            }
             kind::SIGNAL => {
                 let _ = write!(out, "the process got fatal signal {}", signal_name(r.a));
+                out.push_str(&unsubmitted_text(r, "; "));
             }
             kind::SNAPSHOT => {
                 let _ = write!(out, "snapshot asked by signal {}", signal_name(r.a));
+                out.push_str(&unsubmitted_text(r, "; "));
             }
             _ => {}
         }
         out.push('\n');
     }
     kernel_line(u64::MAX, &fds, out);
+}
+
+/// A fatal or snapshot signal record's SQEs prepared and never submitted
+/// (after `lead`), or nothing when its writer could not read them.
+fn unsubmitted_text(r: &format::Record, lead: &str) -> String {
+    if r.c & 1 == 0 {
+        return String::new();
+    }
+    format!(
+        "{lead}{} SQE(s) prepared and never submitted{}",
+        r.b,
+        oldest_text(r)
+    )
+}
+
+/// The oldest SQE prepared and never submitted, when the record has it.
+fn oldest_text(r: &format::Record) -> String {
+    if r.c & 2 == 0 {
+        return String::new();
+    }
+    format!(
+        " (the oldest: {} user_data={:#x})",
+        opname(r.opcode),
+        r.user_data
+    )
 }
 
 /// Per ring: request times per opcode, what is still in flight, who waits
@@ -405,7 +463,8 @@ fn summary(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
     let mut done: Vec<(Event, u64)> = Vec::new();
     let mut counts: HashMap<RingKey, [u64; 4]> = HashMap::new();
     let mut waiting: HashMap<u32, Event> = HashMap::new();
-    let mut unsubmitted: HashMap<RingKey, u32> = HashMap::new();
+    // The newest count of SQEs prepared and never submitted, and when.
+    let mut unsubmitted: HashMap<RingKey, (u32, String)> = HashMap::new();
     let mut signalled: HashMap<RingKey, u32> = HashMap::new();
     // At each snapshot signal: its record, the ring's requests in flight
     // and the threads asleep on it then.
@@ -462,10 +521,26 @@ fn summary(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
                 waiting.insert(e.tid, *e);
             }
             kind::EXIT => {
-                unsubmitted.insert(ring_of(e), r.a);
+                unsubmitted.insert(ring_of(e), (r.a, "at teardown".into()));
+            }
+            kind::AT_EXIT if r.a != u32::MAX => {
+                unsubmitted.insert(ring_of(e), (r.a, "at process exit".into()));
             }
             kind::SIGNAL => {
                 signalled.insert(ring_of(e), r.a);
+                if r.c & 1 != 0 {
+                    unsubmitted.insert(
+                        ring_of(e),
+                        (
+                            r.b as u32,
+                            format!(
+                                "when the process got fatal signal {}{}",
+                                signal_name(r.a),
+                                oldest_text(r)
+                            ),
+                        ),
+                    );
+                }
             }
             kind::SNAPSHOT => {
                 let mut stuck: Vec<Event> = in_flight
@@ -589,6 +664,9 @@ fn summary(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
                     dur(at.saturating_sub(e.r.ns))
                 );
             }
+            if snap.r.c & 1 != 0 {
+                let _ = write!(out, "{};", unsubmitted_text(&snap.r, " "));
+            }
             if stuck.len() > 8 {
                 let _ = write!(out, " and {} more", stuck.len() - 8);
             }
@@ -611,11 +689,29 @@ fn summary(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
                 mine.len() - SNAPSHOTS
             );
         }
-        if let Some(n) = unsubmitted.get(&ring).filter(|&&n| n != 0) {
-            let _ = writeln!(
-                out,
-                "uring-trace: {name}: summary: {n} SQE(s) prepared and never submitted"
-            );
+        let live = (ring.0 == t.pid)
+            .then(|| t.live_sqes.get(&ring.1))
+            .flatten();
+        match (live, unsubmitted.get(&ring)) {
+            (Some(Ok(n)), _) => {
+                let _ = writeln!(
+                    out,
+                    "uring-trace: {name}: summary: {n} SQE(s) prepared and never submitted now, the process running"
+                );
+            }
+            (Some(Err(why)), _) => {
+                let _ = writeln!(
+                    out,
+                    "uring-trace: {name}: summary: SQEs prepared and never submitted now: unknown ({why})"
+                );
+            }
+            (None, Some((n, when))) => {
+                let _ = writeln!(
+                    out,
+                    "uring-trace: {name}: summary: {n} SQE(s) prepared and never submitted {when}"
+                );
+            }
+            (None, None) => {}
         }
         if let Some(k) = k {
             let end = t
@@ -981,6 +1077,65 @@ fn live_now(path: &str, pid: u32) -> Option<u64> {
     ok.then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
 }
 
+/// Reads `len` bytes at `addr` in process `pid` (`process_vm_readv`: the
+/// same user, or root, and ptrace access to it).
+fn read_process(pid: u32, addr: u64, buf: &mut [u8]) -> Result<(), String> {
+    let remote = libc::iovec {
+        iov_base: usize::try_from(addr).map_err(|_| "an address beyond this reader's")? as *mut _,
+        iov_len: buf.len(),
+    };
+    let local = libc::iovec {
+        iov_base: buf.as_mut_ptr().cast(),
+        iov_len: buf.len(),
+    };
+    // SAFETY: `local` is `buf`, valid for its length; the kernel checks
+    // `remote` against the other process's mappings.
+    let got = unsafe { libc::process_vm_readv(pid as libc::pid_t, &local, 1, &remote, 1, 0) };
+    if got == buf.len() as isize {
+        return Ok(());
+    }
+    let err = std::io::Error::last_os_error();
+    Err(match err.raw_os_error() {
+        Some(libc::EPERM | libc::EACCES) => format!("needs ptrace access to process {pid}"),
+        Some(libc::EFAULT) => format!("process {pid}'s ring memory is not mapped"),
+        _ => format!("reading process {pid}: {err}"),
+    })
+}
+
+/// Each live ring's SQEs prepared and never submitted in the running
+/// writer `pid` (`sqe_tail - sqe_head` of its `struct io_uring`, which the
+/// library never sees: the program's inline `io_uring_get_sqe` moves
+/// them), read from its memory where its region head says its rings are;
+/// by ring number. A racy read of a running program, a snapshot's value.
+fn live_unsubmitted(pid: u32, table: RingTable) -> HashMap<u8, Result<u32, String>> {
+    let mut out = HashMap::new();
+    if table.at == 0 || !matches!(table.address_bytes, 4 | 8) {
+        return out;
+    }
+    for i in 0..table.count.min(255) {
+        let slot = table.at + u64::from(i) * u64::from(table.stride);
+        let mut word = [0u8; 8];
+        let width = table.address_bytes as usize;
+        let ring = match read_process(pid, slot, &mut word[..width]) {
+            Ok(()) if width == 4 => u64::from(u32_at(&word, 0)),
+            Ok(()) => u64_at(&word, 0),
+            Err(why) => {
+                // The table itself cannot be read: no ring can.
+                out.insert(i as u8 + 1, Err(why));
+                continue;
+            }
+        };
+        if ring == 0 {
+            continue;
+        }
+        let mut words = [0u8; 8];
+        let n = read_process(pid, ring + u64::from(table.sqe_head_at), &mut words)
+            .map(|()| u32_at(&words, 4).wrapping_sub(u32_at(&words, 0)));
+        out.insert(i as u8 + 1, n);
+    }
+    out
+}
+
 /// `uring-info trace [--summary|--json] [--no-kernel] FILE`; the exit
 /// status. The kernel's side (`FILE.kernel`, from `uring-info record
 /// --kernel`) is merged when it is there, unless `--no-kernel`.
@@ -1011,6 +1166,9 @@ pub fn main(args: &[String]) -> i32 {
         }
     };
     t.now = live_now(path, t.pid);
+    if t.now.is_some() {
+        t.live_sqes = live_unsubmitted(t.pid, t.rings);
+    }
     let side = if no_kernel {
         None
     } else {
