@@ -40,6 +40,7 @@ static const struct corpus_case cases[] = {
 	{ "wait-unsatisfiable", "wait-unsatisfiable", 5010, "at most 1 CQE(s) can come" },
 	{ "link-last", "link-last", 5003, "IOSQE_IO_LINK" },
 	{ "deferred-pending", "deferred-pending", 6001, "never entered the kernel" },
+	{ "deferred-exit", "deferred-pending", 6001, "at process exit" },
 	{ "cq-head-past-tail", "cq-head-past-tail", 5010, "past the kernel's CQ tail" },
 	{ "concurrent-submit", "concurrent-submit", 5017, "at the same time" },
 	{ "owner-exited", "owner-exited", 6001, "has exited" },

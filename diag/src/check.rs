@@ -35,9 +35,9 @@
 //!   (`check/waits.rs`, which also holds the timed `unsubmitted-wait`).
 //! - `link-last`: `IOSQE_IO_LINK` on the last SQE of a submission
 //!   (`check/links.rs`).
-//! - `deferred-pending`: a `DEFER_TASKRUN` ring torn down with requests
-//!   whose owner never entered the kernel for completions
-//!   (`check/deferred.rs`).
+//! - `deferred-pending`: a `DEFER_TASKRUN` ring torn down (or still set up
+//!   at process exit) with requests whose owner never entered the kernel
+//!   for completions (`check/deferred.rs`).
 //! - `cq-head-past-tail`: more CQEs marked seen than the kernel posted.
 //! - `concurrent-submit`: two submit calls on one ring at the same time.
 //! - `owner-exited`: -EEXIST from a `SINGLE_ISSUER` or `DEFER_TASKRUN`
@@ -223,6 +223,9 @@ pub fn ring_created(ring: &io_uring) {
         c.set_lost();
     }
     c.simple = ring.flags & SLOW_SETUP == 0;
+    if deferred::keep_shape(c, ring) {
+        crate::look_at_exit();
+    }
     if !c.simple || ring.flags & IORING_SETUP_DEFER_TASKRUN != 0 {
         c.detour |= DETOUR_SETUP;
     }
@@ -241,7 +244,34 @@ pub fn ring_changed(ring: &io_uring, caller: Caller) {
         walk_cq(c, cq, Call::Change);
         c.sq_cursor = consumed_mark(sq);
         c.cq_cursor = cq.cq_khead();
+        deferred::keep_shape(c, ring);
     });
+}
+
+/// The process is exiting normally (the handler `look_at_exit` registers,
+/// which runs before the program's earlier ones and the libraries'
+/// destructors): the rings of this process never torn down get the
+/// look `io_uring_queue_exit` gives them (`deferred-pending`). A record
+/// another thread has checked out is left alone, as is a parent's ring in
+/// a child after fork.
+pub fn process_exiting() {
+    if !checking() {
+        return;
+    }
+    // SAFETY: no preconditions.
+    let pid = unsafe { libc::getpid() };
+    let gen = FORK_GEN.load(Ordering::Relaxed);
+    for s in SLOTS.iter() {
+        let ring = s.ring.load(Ordering::Relaxed);
+        if ring == 0 {
+            continue;
+        }
+        with_ring(ring, |c| {
+            if c.pid == pid && c.fork_gen == gen {
+                deferred::at_process_exit(c);
+            }
+        });
+    }
 }
 
 pub fn ring_exit(ring: &io_uring, caller: Caller) {

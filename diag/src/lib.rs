@@ -291,6 +291,33 @@ extern "C" fn exiting() {
     EXITING.store(true, Ordering::Relaxed);
 }
 
+/// The checker's look at process exit is registered (once per process).
+static EXIT_LOOK: AtomicBool = AtomicBool::new(false);
+
+/// Registers the checker's look at process exit ([`check::process_exiting`]),
+/// at the first ring that needs it, during the program's run: a handler
+/// registered now runs before the ones registered earlier, among them the
+/// one that runs the libraries' destructors (which detach this object),
+/// whereas `exiting`, registered at load, runs after them. Exit handlers
+/// run on exit() and a return from main only (not on _exit, a signal's
+/// default action, or in a child that ends with _exit).
+pub(crate) fn look_at_exit() {
+    if !EXIT_LOOK.swap(true, Ordering::Relaxed) {
+        // SAFETY: registers a handler with no preconditions (unregistered
+        // when this object is unloaded, as `exiting` is).
+        unsafe { libc::atexit(last_look) };
+    }
+}
+
+extern "C" fn last_look() {
+    // Attached still: a normal exit, not this object's unloading (whose
+    // detach came first and took the records).
+    if ATTACHED.load(Ordering::Acquire) != 0 && check::checking() {
+        let _errno = output::SavedErrno::save();
+        check::process_exiting();
+    }
+}
+
 extern "C" fn forked_child() {
     check::forked();
     output::forked();

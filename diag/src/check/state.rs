@@ -10,6 +10,7 @@ use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering
 use super::buf_taken;
 use super::threads::{gettid, this_thread_name};
 use crate::memory::{Kind, Record, MAX_RINGS};
+use crate::structs::io_uring;
 
 /// Buckets of the request table (a power of two) and slots of one bucket
 /// (the bits of one occupancy byte): 4096 requests followed per ring.
@@ -145,6 +146,13 @@ pub(super) struct RingCheck {
     /// DEFER_TASKRUN: the owner entered the kernel for completions since
     /// its last submit (`deferred.rs`).
     pub(super) events_entered: bool,
+    /// DEFER_TASKRUN: a copy of the program's `struct io_uring` as set up
+    /// (or last changed), for the look at process exit (`deferred.rs`):
+    /// the program's own struct may be gone by then (main's frame), its
+    /// pointers into the ring's mapping are not. Valid once
+    /// `shape_copied`.
+    pub(super) shape: io_uring,
+    pub(super) shape_copied: bool,
     pub(super) groups: [(u16, u32); GROUP_SLOTS],
     /// Per buffer group, the buffers its requests' CQEs took (`buf_taken`).
     pub(super) buf_taken: [(u16, u32); buf_taken::SLOTS],
