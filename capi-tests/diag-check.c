@@ -32,7 +32,7 @@ static const struct corpus_case cases[] = {
 	{ "multishot-ended", "multishot-ended", 6004, "submit it again" },
 	{ "multishot-cancelled", "multishot-ended", 6004, "was cancelled" },
 	{ "cq-overflow", "cq-overflow", 5010, NULL },
-	{ "enobufs", "enobufs", 5019, NULL },
+	{ "enobufs", "enobufs", 5019, "2 buffers taken, 0 returned since registration (2 still with the program)" },
 	{ "link-cancelled", "link-cancelled", 5015, NULL },
 	{ "user-data-reuse", "user-data-reuse", 5010, NULL },
 	{ "fork", "fork", 5010, NULL },

@@ -22,7 +22,8 @@
 //!   `IORING_CQE_F_MORE`) and was not armed again; if it was cancelled
 //!   (-ECANCELED) the fix named is to wait only for the CQEs still to come.
 //! - `cq-overflow`: the CQ overflowed because CQEs are not marked seen.
-//! - `enobufs`: a provided-buffer group ran dry again and again.
+//! - `enobufs`: a provided-buffer group ran dry again and again (with the
+//!   buffers taken from it and returned to it, `check/pbuf_groups.rs`).
 //! - `link-cancelled`: a linked request was cancelled because an earlier
 //!   member of its chain failed (that member is named).
 //! - `user-data-reuse`: an SQE's `user_data` equals that of a request still
@@ -101,6 +102,8 @@ mod overflow_held;
 mod buf_taken;
 // `deferred-pending`: a DEFER_TASKRUN ring's work left for an owner that never enters.
 mod deferred;
+// Buffers put in each provided-buffer group, given back (`enobufs`).
+mod pbuf_groups;
 
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicU32, Ordering};
@@ -272,6 +275,14 @@ pub fn process_exiting() {
             }
         });
     }
+}
+
+/// A provided-buffer ring registered for group `bgid` (`br`: its memory,
+/// 0 when not known), or unregistered (`entries` 0).
+pub fn buf_ring(ring: usize, bgid: u16, br: usize, entries: u32, flags: u32) {
+    with_ring(ring, |c| {
+        pbuf_groups::registered(c, bgid, br, entries, flags)
+    });
 }
 
 pub fn ring_exit(ring: &io_uring, caller: Caller) {

@@ -106,6 +106,7 @@ static OBSERVER: observe::Observer = observe::Observer {
     submitted,
     reaped,
     waiting,
+    buf_ring,
     register_failed,
     feature_missing,
     submitting: None,
@@ -131,6 +132,7 @@ static CHECK_OBSERVER: observe::Observer = observe::Observer {
     submitted: check::submitted_hook,
     reaped: check_reaped,
     waiting,
+    buf_ring,
     register_failed,
     feature_missing,
     submitting: None,
@@ -157,6 +159,7 @@ static BINARY_OBSERVER: observe::Observer = observe::Observer {
     submitted: trace::binary::submitted,
     reaped: trace::binary::reaped,
     waiting,
+    buf_ring,
     register_failed,
     feature_missing,
     submitting: None,
@@ -253,6 +256,19 @@ extern "C" fn reaped(
     }
     if check::checking() {
         check::reaped(cq, result, enters, caller);
+    }
+}
+
+extern "C" fn buf_ring(
+    ring: *const structs::io_uring,
+    bgid: u16,
+    br: *const c_void,
+    entries: u32,
+    flags: u32,
+) {
+    if check::checking() {
+        let _errno = output::SavedErrno::save();
+        check::buf_ring(ring as usize, bgid, br as usize, entries, flags);
     }
 }
 

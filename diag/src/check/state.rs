@@ -8,6 +8,7 @@ use core::ptr::{null_mut, NonNull};
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
 use super::buf_taken;
+use super::pbuf_groups;
 use super::threads::{gettid, this_thread_name};
 use crate::memory::{Kind, Record, MAX_RINGS};
 use crate::structs::io_uring;
@@ -156,6 +157,8 @@ pub(super) struct RingCheck {
     pub(super) groups: [(u16, u32); GROUP_SLOTS],
     /// Per buffer group, the buffers its requests' CQEs took (`buf_taken`).
     pub(super) buf_taken: [(u16, u32); buf_taken::SLOTS],
+    /// Per buffer group, what was put in it (`pbuf_groups`).
+    pub(super) pbuf_groups: [pbuf_groups::Group; pbuf_groups::SLOTS],
     pub(super) chains: [Chain; CHAIN_SLOTS],
     /// Per bucket, a bit per slot holding a request in flight.
     pub(super) occupied: [u8; BUCKETS],
