@@ -14,6 +14,7 @@
 //!
 //! `IOU_PBUF_RING_INC` (incremental consumption) is simply passed on.
 
+use core::ffi::c_void;
 use core::mem::size_of;
 use core::ptr::{self, null_mut};
 
@@ -40,14 +41,30 @@ pub unsafe fn register_buf_ring<W: Watch>(
 ) -> SysResult<i32> {
     reg.flags |= flags as u16;
     // SAFETY: `reg` is live; the ring memory it names is vouched for by the caller.
-    unsafe {
+    let r = unsafe {
         register(
             live(ring),
             IORING_REGISTER_PBUF_RING,
             ptr::from_mut(reg).cast(),
             1,
         )
+    }?;
+    if let Some(w) = ring.watch().watched() {
+        // Where a kernel-allocated ring is mapped is told by `setup_buf_ring`.
+        let br = if reg.flags & IOU_PBUF_RING_MMAP == 0 {
+            reg.ring_addr as usize as *const c_void
+        } else {
+            ptr::null()
+        };
+        w.buf_ring(
+            ring.as_ptr(),
+            reg.bgid,
+            br,
+            reg.ring_entries,
+            u32::from(reg.flags),
+        );
     }
+    Ok(r)
 }
 
 /// `io_uring_unregister_buf_ring`.
@@ -56,7 +73,11 @@ pub fn unregister_buf_ring<W: Watch>(ring: LiveRing<W>, bgid: i32) -> SysResult<
         bgid: bgid as u16,
         ..Default::default()
     };
-    register_with(live(ring), UNREGISTER_PBUF_RING, &mut reg)
+    let r = register_with(live(ring), UNREGISTER_PBUF_RING, &mut reg)?;
+    if let Some(w) = ring.watch().watched() {
+        w.buf_ring(ring.as_ptr(), reg.bgid, ptr::null(), 0, 0);
+    }
+    Ok(r)
 }
 
 /// `io_uring_buf_ring_head`: the kernel's consumption head of group `buf_group`.
@@ -108,7 +129,12 @@ pub fn setup_buf_ring<W: Watch>(
             )
         };
         match mapped {
-            Ok(p) => p.cast(),
+            Ok(p) => {
+                if let Some(w) = ring.watch().watched() {
+                    w.buf_ring(ring.as_ptr(), bgid as u16, p.cast_const(), nentries, flags);
+                }
+                p.cast()
+            }
             Err(e) => {
                 let _ = unregister_buf_ring(ring, bgid);
                 return Err(e);

@@ -160,6 +160,7 @@ extern "C" fn register_failed(_: u32, _: *const c_void, _: u32, _: i32) {
 extern "C" fn feature_missing(_: CallName, _: u32, _: i32) {
     tell(Told::Other("feature_missing"));
 }
+extern "C" fn buf_ring(_: *const io_uring, _: u16, _: *const c_void, _: u32, _: u32) {}
 
 static OBSERVER: Observer = Observer {
     setup_failed,
@@ -169,6 +170,7 @@ static OBSERVER: Observer = Observer {
     submitted,
     reaped,
     waiting,
+    buf_ring,
     register_failed,
     feature_missing,
     submitting: None,
@@ -203,6 +205,7 @@ pub static QUIET: Observer = Observer {
     submitted: quiet_submitted,
     reaped: quiet_reaped,
     waiting: quiet_waiting,
+    buf_ring,
     register_failed: quiet_register_failed,
     feature_missing: quiet_feature_missing,
     submitting: None,

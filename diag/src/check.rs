@@ -22,7 +22,8 @@
 //!   `IORING_CQE_F_MORE`) and was not armed again; if it was cancelled
 //!   (-ECANCELED) the fix named is to wait only for the CQEs still to come.
 //! - `cq-overflow`: the CQ overflowed because CQEs are not marked seen.
-//! - `enobufs`: a provided-buffer group ran dry again and again.
+//! - `enobufs`: a provided-buffer group ran dry again and again (with the
+//!   buffers taken from it and returned to it, `check/pbuf_groups.rs`).
 //! - `link-cancelled`: a linked request was cancelled because an earlier
 //!   member of its chain failed (that member is named).
 //! - `user-data-reuse`: an SQE's `user_data` equals that of a request still
@@ -35,9 +36,9 @@
 //!   (`check/waits.rs`, which also holds the timed `unsubmitted-wait`).
 //! - `link-last`: `IOSQE_IO_LINK` on the last SQE of a submission
 //!   (`check/links.rs`).
-//! - `deferred-pending`: a `DEFER_TASKRUN` ring torn down with requests
-//!   whose owner never entered the kernel for completions
-//!   (`check/deferred.rs`).
+//! - `deferred-pending`: a `DEFER_TASKRUN` ring torn down (or still set up
+//!   at process exit) with requests whose owner never entered the kernel
+//!   for completions (`check/deferred.rs`).
 //! - `cq-head-past-tail`: more CQEs marked seen than the kernel posted.
 //! - `concurrent-submit`: two submit calls on one ring at the same time.
 //! - `owner-exited`: -EEXIST from a `SINGLE_ISSUER` or `DEFER_TASKRUN`
@@ -101,6 +102,8 @@ mod overflow_held;
 mod buf_taken;
 // `deferred-pending`: a DEFER_TASKRUN ring's work left for an owner that never enters.
 mod deferred;
+// Buffers put in each provided-buffer group, given back (`enobufs`).
+mod pbuf_groups;
 
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicU32, Ordering};
@@ -223,6 +226,9 @@ pub fn ring_created(ring: &io_uring) {
         c.set_lost();
     }
     c.simple = ring.flags & SLOW_SETUP == 0;
+    if deferred::keep_shape(c, ring) {
+        crate::look_at_exit();
+    }
     if !c.simple || ring.flags & IORING_SETUP_DEFER_TASKRUN != 0 {
         c.detour |= DETOUR_SETUP;
     }
@@ -241,6 +247,41 @@ pub fn ring_changed(ring: &io_uring, caller: Caller) {
         walk_cq(c, cq, Call::Change);
         c.sq_cursor = consumed_mark(sq);
         c.cq_cursor = cq.cq_khead();
+        deferred::keep_shape(c, ring);
+    });
+}
+
+/// The process is exiting normally (the handler `look_at_exit` registers,
+/// which runs before the program's earlier ones and the libraries'
+/// destructors): the rings of this process never torn down get the
+/// look `io_uring_queue_exit` gives them (`deferred-pending`). A record
+/// another thread has checked out is left alone, as is a parent's ring in
+/// a child after fork.
+pub fn process_exiting() {
+    if !checking() {
+        return;
+    }
+    // SAFETY: no preconditions.
+    let pid = unsafe { libc::getpid() };
+    let gen = FORK_GEN.load(Ordering::Relaxed);
+    for s in SLOTS.iter() {
+        let ring = s.ring.load(Ordering::Relaxed);
+        if ring == 0 {
+            continue;
+        }
+        with_ring(ring, |c| {
+            if c.pid == pid && c.fork_gen == gen {
+                deferred::at_process_exit(c);
+            }
+        });
+    }
+}
+
+/// A provided-buffer ring registered for group `bgid` (`br`: its memory,
+/// 0 when not known), or unregistered (`entries` 0).
+pub fn buf_ring(ring: usize, bgid: u16, br: usize, entries: u32, flags: u32) {
+    with_ring(ring, |c| {
+        pbuf_groups::registered(c, bgid, br, entries, flags)
     });
 }
 

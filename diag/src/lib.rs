@@ -106,6 +106,7 @@ static OBSERVER: observe::Observer = observe::Observer {
     submitted,
     reaped,
     waiting,
+    buf_ring,
     register_failed,
     feature_missing,
     submitting: None,
@@ -131,6 +132,7 @@ static CHECK_OBSERVER: observe::Observer = observe::Observer {
     submitted: check::submitted_hook,
     reaped: check_reaped,
     waiting,
+    buf_ring,
     register_failed,
     feature_missing,
     submitting: None,
@@ -157,6 +159,7 @@ static BINARY_OBSERVER: observe::Observer = observe::Observer {
     submitted: trace::binary::submitted,
     reaped: trace::binary::reaped,
     waiting,
+    buf_ring,
     register_failed,
     feature_missing,
     submitting: None,
@@ -256,6 +259,19 @@ extern "C" fn reaped(
     }
 }
 
+extern "C" fn buf_ring(
+    ring: *const structs::io_uring,
+    bgid: u16,
+    br: *const c_void,
+    entries: u32,
+    flags: u32,
+) {
+    if check::checking() {
+        let _errno = output::SavedErrno::save();
+        check::buf_ring(ring as usize, bgid, br as usize, entries, flags);
+    }
+}
+
 extern "C" fn waiting(cq: observe::CompleteSide<'_>, wait_nr: u32, timed: bool, caller: Caller) {
     if trace_on() && trace::binary::on() {
         let _errno = output::SavedErrno::save();
@@ -289,6 +305,33 @@ static HANDLERS: AtomicBool = AtomicBool::new(false);
 
 extern "C" fn exiting() {
     EXITING.store(true, Ordering::Relaxed);
+}
+
+/// The checker's look at process exit is registered (once per process).
+static EXIT_LOOK: AtomicBool = AtomicBool::new(false);
+
+/// Registers the checker's look at process exit ([`check::process_exiting`]),
+/// at the first ring that needs it, during the program's run: a handler
+/// registered now runs before the ones registered earlier, among them the
+/// one that runs the libraries' destructors (which detach this object),
+/// whereas `exiting`, registered at load, runs after them. Exit handlers
+/// run on exit() and a return from main only (not on _exit, a signal's
+/// default action, or in a child that ends with _exit).
+pub(crate) fn look_at_exit() {
+    if !EXIT_LOOK.swap(true, Ordering::Relaxed) {
+        // SAFETY: registers a handler with no preconditions (unregistered
+        // when this object is unloaded, as `exiting` is).
+        unsafe { libc::atexit(last_look) };
+    }
+}
+
+extern "C" fn last_look() {
+    // Attached still: a normal exit, not this object's unloading (whose
+    // detach came first and took the records).
+    if ATTACHED.load(Ordering::Acquire) != 0 && check::checking() {
+        let _errno = output::SavedErrno::save();
+        check::process_exiting();
+    }
 }
 
 extern "C" fn forked_child() {

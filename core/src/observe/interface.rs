@@ -84,6 +84,17 @@ pub struct Observer {
     /// not be the ring's submitter, so it gets the CQ side only: the SQ's
     /// private words are the submitter's (see [`SubmitSide::new`]).
     pub waiting: extern "C" fn(cq: CompleteSide<'_>, wait_nr: u32, timed: bool, caller: Caller),
+    /// A provided-buffer ring was registered for group `bgid` on the ring
+    /// at `ring` (`br`: its memory as the program reaches it, null when
+    /// the library does not know it; `flags`: its `IOU_PBUF_RING_*`), or
+    /// unregistered (`entries` 0).
+    pub buf_ring: extern "C" fn(
+        ring: *const io_uring,
+        bgid: u16,
+        br: *const c_void,
+        entries: u32,
+        flags: u32,
+    ),
     /// `io_uring_register` failed with `errno`.
     pub register_failed: extern "C" fn(opcode: u32, arg: *const c_void, nr_args: u32, errno: i32),
     /// The library refused `call` itself with `errno`, without asking the

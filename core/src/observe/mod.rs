@@ -318,6 +318,21 @@ impl Watched {
         (self.observer.feature_missing)(CallName::new(call), feature, e.get());
     }
 
+    /// A provided-buffer ring was registered, or unregistered
+    /// (`entries` 0), see [`Observer::buf_ring`].
+    #[cold]
+    #[inline(never)]
+    pub fn buf_ring(
+        self,
+        ring: *const io_uring,
+        bgid: u16,
+        br: *const c_void,
+        entries: u32,
+        flags: u32,
+    ) {
+        (self.observer.buf_ring)(ring, bgid, br, entries, flags);
+    }
+
     /// `io_uring_register` failed with `e`.
     #[cold]
     #[inline(never)]

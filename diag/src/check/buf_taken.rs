@@ -2,8 +2,8 @@
 //! How many buffers each provided-buffer group handed out (CQEs with
 //! `IORING_CQE_F_BUFFER` of requests that select from it), for the
 //! `enobufs` finding: a group that ran dry after N buffers were taken says
-//! how many the program should have given back. Giving back happens in the
-//! program's own buffer ring (its tail), which the checker does not read.
+//! how many the program should have given back (`pbuf_groups` counts the
+//! ones it did).
 
 use super::state::{RingCheck, GROUP_SLOTS};
 use crate::uapi::IORING_CQE_F_BUFFER;

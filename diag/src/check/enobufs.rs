@@ -3,6 +3,7 @@
 //! a row failed with -ENOBUFS).
 
 use super::buf_taken;
+use super::pbuf_groups::{self, Returned};
 use super::report::{head, opname, report, wants, Call};
 use super::state::{Req, RingCheck};
 
@@ -39,19 +40,49 @@ pub(super) fn enobufs(c: &mut RingCheck, r: &Req, res: i32, call: Call) {
         l.s(") failed with -ENOBUFS: provided-buffer group ")
             .u(u64::from(g))
             .s(" is empty");
-        match buf_taken::taken(c, g) {
-            Some(t) => l
-                .s(" (")
-                .u(u64::from(t))
-                .s(" buffer(s) taken from it so far, in CQEs with IORING_CQE_F_BUFFER, and none left: fewer were given back)"),
-            None => l.s(" (no buffer taken from it was seen: it was never filled, or filled too little)"),
-        };
+        let taken = buf_taken::taken(c, g).unwrap_or(0);
+        l.s(": ").u(u64::from(taken)).s(" buffers taken");
+        match pbuf_groups::returned(c, g) {
+            // More taken than were ever seen put in: the group was also
+            // filled where the checker does not look (a raw
+            // io_uring_register, another process), so the counts are not it.
+            Returned::Counted {
+                returned,
+                initial,
+                incremental: false,
+            } if u64::from(taken) > u64::from(initial) + u64::from(returned) => {
+                l.s(", returned unknown (more were taken than the checker saw put in: the group was also filled where it does not look, such as a raw io_uring_register)");
+            }
+            Returned::Counted {
+                returned,
+                initial,
+                incremental,
+            } => {
+                l.s(", ")
+                    .u(u64::from(returned))
+                    .s(" returned since registration");
+                if !incremental && returned <= taken {
+                    l.s(" (")
+                        .u(u64::from(taken - returned))
+                        .s(" still with the program)");
+                }
+                l.s("; it held ")
+                    .u(u64::from(initial))
+                    .s(" when the first request selecting from it was submitted");
+            }
+            Returned::Unknown(why) => {
+                l.s(", returned unknown (").s(why).s(")");
+            }
+        }
+        if taken == 0 {
+            l.s("; no buffer taken from it was seen: it was never filled, or filled too little");
+        }
         report(
             c,
             ENOBUFS,
             l,
-            "the buffers taken from the group are not given back (or too few were provided), so every request that selects one fails and a multishot request stops",
-            "return each buffer to the ring once its data is used (io_uring_buf_ring_add + io_uring_buf_ring_advance, or io_uring_buf_ring_cq_advance), provide more or larger buffers, or use IOU_PBUF_RING_INC",
+            "a buffer taken by a CQE stays with the program until it puts it back in the group; when all are taken and too few come back (or too few were provided), every request that selects one fails and a multishot request stops",
+            "return each buffer to this group once its data is used (a buffer ring: io_uring_buf_ring_add + io_uring_buf_ring_advance, or io_uring_buf_ring_cq_advance; a legacy group: IORING_OP_PROVIDE_BUFFERS again), provide more or larger buffers, or use IOU_PBUF_RING_INC",
         );
     }
 }

@@ -25,6 +25,8 @@ pub(super) enum Call {
     Wait,
     Change,
     Exit,
+    /// The exit handler of a process leaving with the ring still set up.
+    ProcessExit,
 }
 
 impl Call {
@@ -38,6 +40,9 @@ impl Call {
             Call::Wait => "a wait call about to sleep (io_uring_wait_cqe*)",
             Call::Change => "a ring change",
             Call::Exit => "io_uring_queue_exit (CQEs consumed before it)",
+            Call::ProcessExit => {
+                "process exit (exit() or a return from main; the ring was never torn down with io_uring_queue_exit); the ring's last library call was"
+            }
         }
     }
 }
@@ -74,8 +79,9 @@ fn ring_fd_of(ring: usize) -> i32 {
         return -1;
     };
     // SAFETY: findings are made only inside a hook of a library call on the
-    // ring this record follows, so it is live; only its settings are read,
-    // which the ring's either side may.
+    // ring this record follows, so it is live, or at process exit from the
+    // record's own copy of it (`deferred::at_process_exit`); only its
+    // settings are read, which the ring's either side may.
     unsafe { CompleteSide::new(p) }.ring_fd()
 }
 

@@ -7,6 +7,7 @@
 use super::buf_taken;
 use super::enobufs::enobufs;
 use super::link_cancelled::chain_cqe;
+use super::pbuf_groups;
 use super::report::Call;
 use super::state::{
     kind_of, Chain, Req, RingCheck, BUCKET_BITS, CHAIN_SLOTS, KIND_BUF_SELECT, KIND_CHAINED,
@@ -65,8 +66,12 @@ pub(super) fn chain_mut(c: &mut RingCheck, id: u32) -> Option<&mut Chain> {
 
 /// One SQE the kernel consumed.
 pub(super) fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
-    if sqe.opcode == IORING_OP_MSG_RING {
-        waits::message_sent();
+    match sqe.opcode {
+        IORING_OP_MSG_RING => waits::message_sent(),
+        // Legacy provided buffers: `fd` holds the count, `buf_index` the group.
+        IORING_OP_PROVIDE_BUFFERS => pbuf_groups::legacy(c, sqe.buf_index, sqe.fd as u32, false),
+        IORING_OP_REMOVE_BUFFERS => pbuf_groups::legacy(c, sqe.buf_index, 0, true),
+        _ => {}
     }
     // Chains: a member links to the next; the chain ends at the first SQE
     // without a link flag.
@@ -141,6 +146,9 @@ pub(super) fn on_sqe(c: &mut RingCheck, sqe: &io_uring_sqe) {
         }
         c.in_flight += 1;
         return;
+    }
+    if sqe.flags & IOSQE_BUFFER_SELECT != 0 {
+        pbuf_groups::selecting(c, sqe.buf_index);
     }
     match free_slot(c, user_data) {
         Some(i) => {

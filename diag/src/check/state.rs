@@ -8,8 +8,10 @@ use core::ptr::{null_mut, NonNull};
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
 use super::buf_taken;
+use super::pbuf_groups;
 use super::threads::{gettid, this_thread_name};
 use crate::memory::{Kind, Record, MAX_RINGS};
+use crate::structs::io_uring;
 
 /// Buckets of the request table (a power of two) and slots of one bucket
 /// (the bits of one occupancy byte): 4096 requests followed per ring.
@@ -145,9 +147,18 @@ pub(super) struct RingCheck {
     /// DEFER_TASKRUN: the owner entered the kernel for completions since
     /// its last submit (`deferred.rs`).
     pub(super) events_entered: bool,
+    /// DEFER_TASKRUN: a copy of the program's `struct io_uring` as set up
+    /// (or last changed), for the look at process exit (`deferred.rs`):
+    /// the program's own struct may be gone by then (main's frame), its
+    /// pointers into the ring's mapping are not. Valid once
+    /// `shape_copied`.
+    pub(super) shape: io_uring,
+    pub(super) shape_copied: bool,
     pub(super) groups: [(u16, u32); GROUP_SLOTS],
     /// Per buffer group, the buffers its requests' CQEs took (`buf_taken`).
     pub(super) buf_taken: [(u16, u32); buf_taken::SLOTS],
+    /// Per buffer group, what was put in it (`pbuf_groups`).
+    pub(super) pbuf_groups: [pbuf_groups::Group; pbuf_groups::SLOTS],
     pub(super) chains: [Chain; CHAIN_SLOTS],
     /// Per bucket, a bit per slot holding a request in flight.
     pub(super) occupied: [u8; BUCKETS],

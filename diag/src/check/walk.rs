@@ -42,8 +42,11 @@ static MAYBE_MULTISHOT: [bool; 256] = {
     t[IORING_OP_POLL_ADD as usize] = true;
     t[IORING_OP_READ_MULTISHOT as usize] = true;
     t[IORING_OP_TIMEOUT as usize] = true;
-    // Not multishot, but `on_sqe` must see it (`waits::message_sent`).
+    // Not multishot, but `on_sqe` must see them (`waits::message_sent`,
+    // `pbuf_groups::legacy`).
     t[IORING_OP_MSG_RING as usize] = true;
+    t[IORING_OP_PROVIDE_BUFFERS as usize] = true;
+    t[IORING_OP_REMOVE_BUFFERS as usize] = true;
     t
 };
 
