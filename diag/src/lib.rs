@@ -74,6 +74,7 @@ mod memlock_held;
 mod memory;
 mod op_flags;
 pub mod output;
+mod quiet_copy;
 mod register_cause;
 mod setup_cause;
 pub mod since;

@@ -74,6 +74,16 @@ fn tail(br: usize) -> u32 {
     u32::from(tail.load(Ordering::Acquire))
 }
 
+/// The tail of the buffer ring at `br` at a finding, copied without
+/// faulting: another thread may have unregistered and unmapped the ring
+/// while the checker was not looking (a registration heard while the
+/// ring's record was checked out is skipped).
+fn tail_if_mapped(br: usize) -> Option<u32> {
+    let mut tail = [0u8; 2];
+    let at = br.checked_add(core::mem::offset_of!(io_uring_buf_ring, tail))?;
+    crate::quiet_copy::copy_quietly(&mut tail, at).then(|| u32::from(u16::from_ne_bytes(tail)))
+}
+
 fn slot_of(c: &mut RingCheck, bgid: u16) -> Option<&mut Group> {
     let i = c
         .pbuf_groups
@@ -168,7 +178,10 @@ pub(super) fn returned(c: &RingCheck, bgid: u16) -> Returned {
         );
     };
     let (now, wrap) = match g.kind {
-        RING => (tail(g.br), true),
+        RING => match tail_if_mapped(g.br) {
+            Some(t) => (t, true),
+            None => return Returned::Unknown("its buffer ring is no longer mapped"),
+        },
         LEGACY => (g.provided, false),
         RING_UNSEEN => {
             return Returned::Unknown(

@@ -25,6 +25,7 @@
 mod fatal;
 mod snapshot;
 
+use crate::quiet_copy::copy_quietly;
 use core::cell::UnsafeCell;
 use core::ptr;
 use core::sync::atomic::{compiler_fence, AtomicBool, AtomicU32, AtomicU8, AtomicUsize, Ordering};
@@ -836,24 +837,6 @@ struct Unsubmitted {
     oldest: Option<(u8, u8, u64)>,
 }
 
-/// Fills `to` with the bytes at `from` in this process without faulting:
-/// `process_vm_readv` on ourselves, which fails with `EFAULT` where `from`
-/// is not mapped. Whether every byte came.
-fn copy_quietly(to: &mut [u8], from: usize) -> bool {
-    let local = libc::iovec {
-        iov_base: to.as_mut_ptr().cast(),
-        iov_len: to.len(),
-    };
-    let remote = libc::iovec {
-        iov_base: from as *mut libc::c_void,
-        iov_len: to.len(),
-    };
-    // SAFETY: `local` is `to`, valid for its length; the kernel checks
-    // `from` against our mappings (it is never dereferenced here).
-    let got = unsafe { libc::process_vm_readv(libc::getpid(), &local, 1, &remote, 1, 0) };
-    got == to.len() as isize
-}
-
 fn u32_in(b: &[u8], at: usize) -> u32 {
     b.get(at..at + 4)
         .and_then(|s| s.try_into().ok())
@@ -870,7 +853,7 @@ fn u32_in(b: &[u8], at: usize) -> u32 {
 /// That struct is the program's memory: a crash may have freed or
 /// unmapped it, and its submitting thread may be writing it now (the
 /// house rule keeps observers from reading ring memory another thread
-/// owns). So it is not read through a pointer: [`copy_quietly`] copies
+/// owns). So it is not read through a pointer: [`copy_quietly`](crate::quiet_copy::copy_quietly) copies
 /// the words in the kernel, which returns `EFAULT` for memory not mapped
 /// instead of faulting, and forms no Rust reference that another thread's
 /// write could race with. What it copies may be stale or torn between the
