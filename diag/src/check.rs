@@ -226,9 +226,8 @@ pub fn ring_created(ring: &io_uring) {
         c.set_lost();
     }
     c.simple = ring.flags & SLOW_SETUP == 0;
-    if deferred::keep_shape(c, ring) {
-        crate::look_at_exit();
-    }
+    // The look at exit is registered by every first ring (lib.rs).
+    deferred::keep_shape(c, ring);
     if !c.simple || ring.flags & IORING_SETUP_DEFER_TASKRUN != 0 {
         c.detour |= DETOUR_SETUP;
     }

@@ -74,6 +74,7 @@ mod memlock_held;
 mod memory;
 mod op_flags;
 pub mod output;
+mod proc_dir;
 mod quiet_copy;
 mod register_cause;
 mod setup_cause;
@@ -193,6 +194,7 @@ fn trace_on() -> bool {
 
 extern "C" fn ring_created(ring: &structs::io_uring) {
     let _errno = output::SavedErrno::save();
+    look_at_exit();
     if trace_on() {
         trace::ring_created(ring);
     }
@@ -296,9 +298,11 @@ fn asks(name: &core::ffi::CStr) -> bool {
 static ATTACHED: AtomicUsize = AtomicUsize::new(0);
 /// The first attach asked for something (so the others get the observer).
 static ASKED: AtomicBool = AtomicBool::new(false);
-/// The process is exiting (set by an exit handler, which runs before any
-/// library's destructor): threads may still be running, so the last
-/// release unmaps and closes nothing.
+/// The process is exiting: threads may still be running, so the last
+/// release unmaps and closes nothing. Set by `last_look`, registered at
+/// the first ring (before the loader's handler that runs the libraries'
+/// destructors, so it runs first), and by `exiting`, registered at load
+/// (which runs after them: it covers a static program's release).
 static EXITING: AtomicBool = AtomicBool::new(false);
 /// This load of the object registered its exit and fork handlers (they go
 /// with it when it is unloaded).
@@ -308,16 +312,19 @@ extern "C" fn exiting() {
     EXITING.store(true, Ordering::Relaxed);
 }
 
-/// The checker's look at process exit is registered (once per process).
+/// The look at process exit is registered (once per process).
 static EXIT_LOOK: AtomicBool = AtomicBool::new(false);
 
-/// Registers the checker's look at process exit ([`check::process_exiting`]),
-/// at the first ring that needs it, during the program's run: a handler
-/// registered now runs before the ones registered earlier, among them the
-/// one that runs the libraries' destructors (which detach this object),
-/// whereas `exiting`, registered at load, runs after them. Exit handlers
-/// run on exit() and a return from main only (not on _exit, a signal's
-/// default action, or in a child that ends with _exit).
+/// Registers the look at process exit (`last_look`: the exit marked, and
+/// the checker's [`check::process_exiting`]) at the first ring, during the
+/// program's run: a handler registered now runs before the ones registered
+/// earlier, among them the loader's, which runs the libraries' destructors
+/// (a shared library's constructor, and so `exiting`, comes before the
+/// loader registers it). So when the library's destructor detaches this
+/// object at exit, the release knows threads may still be in a hook and
+/// unmaps nothing. Exit handlers run on exit() and a return from main only
+/// (not on _exit, a signal's default action, or in a child that ends with
+/// _exit).
 pub(crate) fn look_at_exit() {
     if !EXIT_LOOK.swap(true, Ordering::Relaxed) {
         // SAFETY: registers a handler with no preconditions (unregistered
@@ -327,6 +334,7 @@ pub(crate) fn look_at_exit() {
 }
 
 extern "C" fn last_look() {
+    EXITING.store(true, Ordering::Relaxed);
     // Attached still: a normal exit, not this object's unloading (whose
     // detach came first and took the records).
     if ATTACHED.load(Ordering::Acquire) != 0 && check::checking() {

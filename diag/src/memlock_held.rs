@@ -55,7 +55,7 @@ fn vm_pin_bytes() -> Option<u64> {
         .find_map(|l| l.strip_prefix(b"VmPin:"))?
         .trim_ascii();
     let digits = value.split(|c| !c.is_ascii_digit()).next()?;
-    let kib = parse_u32(digits)?;
+    let kib = crate::proc_dir::parse_u32(digits)?;
     Some(u64::from(kib) * 1024)
 }
 
@@ -66,58 +66,12 @@ pub fn round_up(bytes: u64) -> u64 {
 
 /// Calls `f` with every descriptor of this process that is an io_uring.
 fn each_ring_fd(mut f: impl FnMut(u32)) {
-    // SAFETY: a NUL-terminated path; the descriptor is closed below.
-    let dir = unsafe {
-        libc::open(
-            c"/proc/self/fd".as_ptr(),
-            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
-        )
-    };
-    if dir < 0 {
-        return;
-    }
-    let mut buf = [0u8; 2048];
-    loop {
-        // SAFETY: getdents64 fills at most `buf.len()` bytes of `buf`.
-        let n = unsafe { libc::syscall(libc::SYS_getdents64, dir, buf.as_mut_ptr(), buf.len()) };
-        if n <= 0 {
-            break;
+    crate::proc_dir::each_numbered(c"/proc/self/fd", |dir, name, fd| {
+        if is_ring(dir, name) {
+            f(fd);
         }
-        let mut at = 0usize;
-        // linux_dirent64: ino u64, off i64, reclen u16, type u8, name.
-        while at + 19 < n as usize {
-            let reclen = buf
-                .get(at + 16..at + 18)
-                .map_or(0, |b| usize::from(u16::from_ne_bytes([b[0], b[1]])));
-            if reclen == 0 {
-                break;
-            }
-            let name = buf.get(at + 19..at + reclen).unwrap_or(&[]);
-            let name = name.split(|&c| c == 0).next().unwrap_or(&[]);
-            if let Some(fd) = parse_u32(name) {
-                if is_ring(dir, name) {
-                    f(fd);
-                }
-            }
-            at += reclen;
-        }
-    }
-    // SAFETY: closes the descriptor opened above.
-    unsafe { libc::close(dir) };
-}
-
-fn parse_u32(s: &[u8]) -> Option<u32> {
-    if s.is_empty() || s.len() > 9 {
-        return None;
-    }
-    let mut v = 0u32;
-    for &c in s {
-        if !c.is_ascii_digit() {
-            return None;
-        }
-        v = v * 10 + u32::from(c - b'0');
-    }
-    Some(v)
+        true
+    });
 }
 
 /// `0x`-prefixed (or bare) hexadecimal.

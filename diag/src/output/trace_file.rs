@@ -548,7 +548,23 @@ pub fn release(exiting: bool) {
     let last = sh.processes.fetch_sub(1, Ordering::AcqRel) == 1;
     if last {
         let used = sh.cursor.load(Ordering::Relaxed).min(s.len);
-        truncate_if_last(s, s.file_start + used as u64);
+        // At exit other threads may still be writing: a block or line they
+        // took but have not yet counted in `used` lies past it, and a cut
+        // there would make their next store a SIGBUS. So, unless this
+        // thread is the process's only one, the cut is at what is
+        // allocated, with allocation stopped for good (every writer writes
+        // only below `allocated`); when allocation cannot be stopped, the
+        // file is left uncut.
+        let end = if !exiting || alone() {
+            Some(used)
+        } else if stop_allocating(sh) {
+            Some(sh.allocated.load(Ordering::Acquire).clamp(used, s.len))
+        } else {
+            None
+        };
+        if let Some(end) = end {
+            truncate_if_last(s, s.file_start + end as u64);
+        }
     }
     if exiting {
         return;
@@ -565,6 +581,59 @@ pub fn release(exiting: bool) {
     w.len = 0;
     w.map = (null_mut(), 0);
     w.shared = ptr::null();
+}
+
+/// Whether this thread is the process's only one apart from the kernel's
+/// io_uring workers (`iou-wrk-*`, `iou-sqp-*`, which never write a trace):
+/// at exit, then, no other thread can still be writing.
+fn alone() -> bool {
+    // SAFETY: no preconditions.
+    let me = unsafe { libc::syscall(libc::SYS_gettid) } as u64;
+    let mut others = false;
+    let whole = crate::proc_dir::each_numbered(c"/proc/self/task", |_, name, tid| {
+        others = u64::from(tid) != me && !io_worker(name);
+        !others
+    });
+    whole && !others
+}
+
+/// Whether the task named `tid` (digits) is one of the kernel's io_uring
+/// threads, by its `comm`.
+fn io_worker(tid: &[u8]) -> bool {
+    let mut path = [0u8; 48];
+    let parts: [&[u8]; 3] = [b"/proc/self/task/", tid, b"/comm\0"];
+    let mut at = 0;
+    for p in parts {
+        let Some(dst) = path.get_mut(at..at + p.len()) else {
+            return false;
+        };
+        dst.copy_from_slice(p);
+        at += p.len();
+    }
+    let Ok(path) = core::ffi::CStr::from_bytes_until_nul(&path) else {
+        return false;
+    };
+    let mut comm = [0u8; 16];
+    crate::sysinfo::read_file(path, &mut comm)
+        .is_some_and(|n| comm.get(..n).is_some_and(|c| c.starts_with(b"iou-")))
+}
+
+/// Takes the allocation for good (at exit): `allocated` grows no more.
+/// False when another thread keeps it past the wait, or this one holds it
+/// (exit called from a signal handler that interrupted an allocation).
+fn stop_allocating(sh: &Shared) -> bool {
+    let me = me();
+    let mut waited = Waiting::new();
+    while sh
+        .allocator
+        .compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed)
+        .is_err()
+    {
+        if sh.allocator.load(Ordering::Relaxed) == me || !waited.again() {
+            return false;
+        }
+    }
+    true
 }
 
 /// Cuts the file at `end` if no other program claimed a region after ours
