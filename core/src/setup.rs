@@ -536,14 +536,14 @@ fn pending_sqes_fit(ring: &io_uring, p: &io_uring_params) -> bool {
 }
 
 /// Whether the kernel accepts a resize request on `ring` up to the point
-/// where it reads the new sizes. It is handed an unreadable page: a kernel
-/// that knows the opcode and lets this task resize fails the copy with
-/// `EFAULT`, having changed nothing. Any other answer is what a real request
-/// would get first (`EINVAL` from a kernel without
-/// `IORING_REGISTER_RESIZE_RINGS`). A plain system call, not
+/// where it reads the new sizes (`Ok`), or the error it refuses it with. It
+/// is handed an unreadable page: a kernel that knows the opcode and lets
+/// this task resize fails the copy with `EFAULT`, having changed nothing.
+/// Any other answer is what a real request would get first (`EINVAL` from a
+/// kernel without `IORING_REGISTER_RESIZE_RINGS`). A plain system call, not
 /// [`crate::register::register`]: the observers hear of the real request,
 /// not of this question.
-fn kernel_would_resize(ring: &io_uring) -> bool {
+fn kernel_would_resize(ring: &io_uring) -> SysResult<()> {
     let page = 4096;
     // SAFETY: a fresh private anonymous mapping clobbers nothing.
     let Ok(blocked) = (unsafe {
@@ -556,7 +556,7 @@ fn kernel_would_resize(ring: &io_uring) -> bool {
             0,
         )
     }) else {
-        return true;
+        return Ok(());
     };
     // SAFETY: the kernel can read nothing at a PROT_NONE page: it fails the
     // copy and keeps no reference to the address.
@@ -570,7 +570,12 @@ fn kernel_would_resize(ring: &io_uring) -> bool {
     };
     // SAFETY: the mapping made above, used by nothing else.
     let _ = unsafe { syscall::munmap(blocked, page) };
-    r == Err(Errno::EFAULT)
+    match r {
+        Err(Errno::EFAULT) => Ok(()),
+        Err(e) => Err(e),
+        // Nothing readable was given: a success would be no answer at all.
+        Ok(_) => Ok(()),
+    }
 }
 
 /// # Safety
@@ -583,7 +588,7 @@ unsafe fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResul
     // that refuses the request first (none before 6.13, a restricted ring,
     // another task's SINGLE_ISSUER ring) is asked below, as liburing asks
     // it, and its error is the answer.
-    if !pending_sqes_fit(ring, p) && kernel_would_resize(ring) {
+    if !pending_sqes_fit(ring, p) && kernel_would_resize(ring).is_ok() {
         return Err(Errno::EOVERFLOW);
     }
     p.sq_off = Default::default();
@@ -600,6 +605,13 @@ unsafe fn resize_inner(ring: &mut io_uring, p: &mut io_uring_params) -> SysResul
         if ring.cq.ring_ptr != ring.sq.ring_ptr
             || sq_array_offset(ring.flags, cqes_off, ring.cq.ring_entries) != array_off
         {
+            // A kernel that refuses the request anyway gives its own error,
+            // as liburing's call does: before 6.13 (no resizing) a CQE32
+            // ring's SQ array follows an older placement rule (measured on
+            // 6.1: large-resize got EOPNOTSUPP here, EINVAL upstream). The
+            // real request is not made: were it to resize, the new SQ
+            // array could not be found.
+            kernel_would_resize(ring)?;
             return Err(Errno::EOPNOTSUPP);
         }
     }

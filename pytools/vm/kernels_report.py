@@ -59,7 +59,9 @@ def parse(path):
     block, text = None, []
     with open(path, errors="replace") as f:
         for line in f:
-            line = line.rstrip("\n")
+            # tty-write-dpoll writes 8 KiB of NULs to the console, which
+            # then lead the guest's next row.
+            line = line.rstrip("\n").lstrip("\0")
             if block is not None:
                 if line in ("@@endlog", "@@enddiag"):
                     if line == "@@endlog":
