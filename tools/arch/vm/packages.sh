@@ -85,7 +85,7 @@ for name in $built; do cp "$tests/$name" "$r/repo/bin/"; done
 	echo "liburing_timeout=60"
 	echo "tests=\"$built\""
 	# As run.sh's guests: these compile programs, run strace or python3.
-	echo "guest_skip=\"static_link diag-trace diag-harm diag-check diag-json\""
+	echo "guest_skip=\"static_link diag-trace diag-harm diag-check diag-json diag-exit-threads\""
 	echo "liburing_tests=\"\""
 	cat "$here/guest-init.sh"
 } >"$r/init"
