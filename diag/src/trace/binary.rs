@@ -853,7 +853,7 @@ fn u32_in(b: &[u8], at: usize) -> u32 {
 /// That struct is the program's memory: a crash may have freed or
 /// unmapped it, and its submitting thread may be writing it now (the
 /// house rule keeps observers from reading ring memory another thread
-/// owns). So it is not read through a pointer: [`copy_quietly`](crate::quiet_copy::copy_quietly) copies
+/// owns). So it is not read through a pointer: [`copy_quietly`] copies
 /// the words in the kernel, which returns `EFAULT` for memory not mapped
 /// instead of faulting, and forms no Rust reference that another thread's
 /// write could race with. What it copies may be stale or torn between the
