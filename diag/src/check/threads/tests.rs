@@ -15,6 +15,7 @@ fn task_path_is_proc_self_task_and_the_tid() {
 /// joined is (once the kernel has reaped it: joining may return a moment
 /// before, so the test asks a few times).
 #[test]
+#[cfg_attr(miri, ignore = "stats /proc/self/task, which Miri's isolation refuses")]
 fn thread_gone_tells_a_live_thread_from_an_exited_one() {
     assert!(!thread_gone(gettid()));
     let tid = std::thread::spawn(gettid).join().expect("joined");
