@@ -16,7 +16,9 @@
  *   process dies of the same signal as untraced, and the decoded trace
  *   says so per ring, with the read's age reckoned to the crash, and the
  *   SQEs prepared and never submitted then: 3 taken and left before the
- *   fault (the oldest named), 0 before abort() (its 3 were submitted).
+ *   fault (the oldest named where the kernel lets its SQE pages be
+ *   read with process_vm_readv: not 5.10 or 6.1), 0 before abort() (its
+ *   3 were submitted).
  * - left: 3 SQEs taken and never submitted on a ring never torn down,
  *   then exit: the decoded trace counts them at process exit.
  * - stuck: a NOP-free wait on a ring with a read of an empty pipe in
@@ -49,6 +51,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 
 /* Submits one request at a time and prints its user_data to stdout once
@@ -379,6 +382,30 @@ static unsigned long long run_and_kill(const char *self, const char *mode, const
 	return last;
 }
 
+/* How a record names the oldest SQE never submitted: the trace reads it
+ * from the ring's SQE array with process_vm_readv, which older kernels
+ * refuse for io_uring's mappings (5.10 and 6.1 here: their pages are not
+ * ordinary ones); then the record names none. Probed here on a ring of
+ * this test's own, independently of the library's trace. */
+static const char *oldest_named = " (the oldest: NOP user_data=0x5e0)";
+
+static void probe_sqe_pages(void)
+{
+	struct io_uring ring;
+	char copy[64];
+	struct iovec to = { copy, sizeof(copy) }, from;
+
+	check_ring_init(&ring, 8, 0);
+	from.iov_base = ring.sq.sqes;
+	from.iov_len = sizeof(copy);
+	if (process_vm_readv(getpid(), &to, 1, &from, 1, 0) != (ssize_t) sizeof(copy)) {
+		oldest_named = "";
+		printf("this kernel's SQE pages are not readable by process_vm_readv: "
+		       "the oldest SQE never submitted goes unnamed\n");
+	}
+	io_uring_queue_exit(&ring);
+}
+
 static void snapshot_part(const char *self, const char *out)
 {
 	char path[4096], line[64];
@@ -422,13 +449,13 @@ static void snapshot_part(const char *self, const char *out)
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	CHECK(check_system("%s trace %s > %s.txt", info, path, path) == 0);
 	CHECK(check_system("test $(grep -c 'ring 1 (fd [0-9]*): snapshot asked by signal %d (SIGUSR2); "
-			   "3 SQE(s) prepared and never submitted (the oldest: NOP user_data=0x5e0)$' %s.txt) -eq 2",
-			   SIGUSR2, path) == 0);
+			   "3 SQE(s) prepared and never submitted%s$' %s.txt) -eq 2",
+			   SIGUSR2, oldest_named, path) == 0);
 	CHECK(check_system("test $(grep -c 'ring 1: summary: at the snapshot of +[0-9.]*s (signal %d (SIGUSR2)): "
 			   "in flight READ user_data=0x5157 fd=[0-9]* age [0-9]*ms; "
-			   "3 SQE(s) prepared and never submitted (the oldest: NOP user_data=0x5e0); "
+			   "3 SQE(s) prepared and never submitted%s; "
 			   "thread [0-9]* (diag-binary) "
-			   "asleep in the kernel for 1 CQE(s) since [0-9]*ms;$' %s.txt) -eq 2", SIGUSR2, path) == 0);
+			   "asleep in the kernel for 1 CQE(s) since [0-9]*ms;$' %s.txt) -eq 2", SIGUSR2, oldest_named, path) == 0);
 	printf("snapshot: two snapshots on demand, the program's handler chained, the read in flight named\n");
 }
 
@@ -465,6 +492,7 @@ int main(int argc, char *argv[])
 	CHECK(realpath(argv[0], self));
 	snprintf(info, sizeof(info), "%s/usr/bin/uring-info", stage);
 	CHECK(access(info, X_OK) == 0);
+	probe_sqe_pages();
 
 	/* killed: the last request reported is in the decoded trace. */
 	snprintf(path, sizeof(path), "%s/diag-binary.utrace", out);
@@ -537,13 +565,13 @@ int main(int argc, char *argv[])
 	/* crashed: the process dies of the same signal as untraced, and the
 	 * read still in flight is reckoned to the crash (20 ms after it). */
 	{
-		static const struct {
+		const struct {
 			const char *mode;
 			int sig;
 			const char *name;
 			int unsubmitted;
 			const char *oldest;
-		} crashes[] = { { "fault", SIGSEGV, "SIGSEGV", 3, " (the oldest: NOP user_data=0x5e0)" },
+		} crashes[] = { { "fault", SIGSEGV, "SIGSEGV", 3, oldest_named },
 				{ "abort", SIGABRT, "SIGABRT", 0, "" } };
 		unsigned k;
 
