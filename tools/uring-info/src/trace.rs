@@ -260,6 +260,32 @@ fn signal_name(sig: u32) -> String {
     format!("{sig} ({name})")
 }
 
+/// A summary's requests in flight, each aged to `until`: " none", or the
+/// first eight and how many more.
+fn write_in_flight<'a>(
+    out: &mut String,
+    stuck: impl ExactSizeIterator<Item = &'a Event>,
+    until: u64,
+) {
+    let n = stuck.len();
+    if n == 0 {
+        out.push_str(" none");
+    }
+    for e in stuck.take(8) {
+        let _ = write!(
+            out,
+            " {} user_data={:#x} fd={} age {};",
+            opname(e.r.opcode),
+            e.r.user_data,
+            e.r.b,
+            dur(until.saturating_sub(e.r.ns))
+        );
+    }
+    if n > 8 {
+        let _ = write!(out, " and {} more", n - 8);
+    }
+}
+
 fn dur(ns: u64) -> String {
     if ns >= 10_000_000_000 {
         format!("{}s", ns / 1_000_000_000)
@@ -621,26 +647,11 @@ fn summary(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
                 "at the ring's last event".to_owned()
             }
         );
-        if stuck.is_empty() {
-            out.push_str(" none");
-        }
-        for e in stuck.iter().take(8) {
-            let _ = write!(
-                out,
-                " {} user_data={:#x} fd={} age {};",
-                opname(e.r.opcode),
-                e.r.user_data,
-                e.r.b,
-                dur(t
-                    .now
-                    .or_else(|| ring_last.get(&ring).copied())
-                    .unwrap_or(last)
-                    .saturating_sub(e.r.ns))
-            );
-        }
-        if stuck.len() > 8 {
-            let _ = write!(out, " and {} more", stuck.len() - 8);
-        }
+        let until = t
+            .now
+            .or_else(|| ring_last.get(&ring).copied())
+            .unwrap_or(last);
+        write_in_flight(out, stuck.iter().copied(), until);
         out.push('\n');
         let mine: Vec<_> = snapshots.iter().filter(|s| ring_of(&s.0) == ring).collect();
         for (snap, stuck, asleep) in mine.iter().rev().take(SNAPSHOTS).rev() {
@@ -651,24 +662,9 @@ fn summary(t: &Trace, k: Option<&kernel::Merged>, out: &mut String) {
                 at.saturating_sub(t.events.first().map_or(0, |e| e.r.ns)) as f64 / 1e9,
                 signal_name(snap.r.a)
             );
-            if stuck.is_empty() {
-                out.push_str(" none");
-            }
-            for e in stuck.iter().take(8) {
-                let _ = write!(
-                    out,
-                    " {} user_data={:#x} fd={} age {};",
-                    opname(e.r.opcode),
-                    e.r.user_data,
-                    e.r.b,
-                    dur(at.saturating_sub(e.r.ns))
-                );
-            }
+            write_in_flight(out, stuck.iter(), at);
             if snap.r.c & 1 != 0 {
                 let _ = write!(out, "{};", unsubmitted_text(&snap.r, " "));
-            }
-            if stuck.len() > 8 {
-                let _ = write!(out, " and {} more", stuck.len() - 8);
             }
             for w in asleep {
                 let _ = write!(
