@@ -906,6 +906,16 @@ static inline const char *check_env_or_skip(const char *name)
 }
 
 /*
+ * The stage's uring-info (CAPI_STAGE/usr/bin/uring-info) into path; a
+ * stage without it fails the test.
+ */
+static inline void check_stage_uring_info(char *path, size_t size)
+{
+	snprintf(path, size, "%s/usr/bin/uring-info", check_env_or_skip("CAPI_STAGE"));
+	CHECKM(access(path, X_OK) == 0, "%s is not installed", path);
+}
+
+/*
  * Run a shell command (printf-style) with its output going to the test log;
  * returns its exit status, or 128+signal when it was killed.
  */

@@ -462,7 +462,7 @@ static void snapshot_part(const char *self, const char *out)
 int main(int argc, char *argv[])
 {
 	char path[4096], copy[4096], text[4096], self[4096];
-	const char *out, *stage;
+	const char *out;
 	unsigned long long last;
 	FILE *f;
 	int fd;
@@ -488,10 +488,8 @@ int main(int argc, char *argv[])
 	if (check_setup_flags_supported(4, 0) < 0)
 		SKIP("io_uring is not available here");
 	out = check_env_or_skip("CAPI_OUT");
-	stage = check_env_or_skip("CAPI_STAGE");
 	CHECK(realpath(argv[0], self));
-	snprintf(info, sizeof(info), "%s/usr/bin/uring-info", stage);
-	CHECK(access(info, X_OK) == 0);
+	check_stage_uring_info(info, sizeof(info));
 	probe_sqe_pages();
 
 	/* killed: the last request reported is in the decoded trace. */

@@ -53,7 +53,7 @@ static int workload(void)
 int main(int argc, char *argv[])
 {
 	char self[4096], path[4096], info[4096];
-	const char *out, *stage, *formats[] = { "utrace", "txt" };
+	const char *out, *formats[] = { "utrace", "txt" };
 	int run, f, bad = 0;
 
 	if (argc == 2 && !strcmp(argv[1], "spin"))
@@ -61,10 +61,8 @@ int main(int argc, char *argv[])
 	if (check_setup_flags_supported(4, 0) < 0)
 		SKIP("io_uring is not available here");
 	out = check_env_or_skip("CAPI_OUT");
-	stage = check_env_or_skip("CAPI_STAGE");
 	CHECK(realpath(argv[0], self));
-	snprintf(info, sizeof(info), "%s/usr/bin/uring-info", stage);
-	CHECK(access(info, X_OK) == 0);
+	check_stage_uring_info(info, sizeof(info));
 
 	for (f = 0; f < 2; f++) {
 		snprintf(path, sizeof(path), "%s/diag-exit-threads.%s", out, formats[f]);

@@ -121,7 +121,7 @@ static int record_as_nobody(const char *info, const char *self, const char *trac
 int main(int argc, char *argv[])
 {
 	char info[4096], self[4096], path[4096], empty[4096];
-	const char *out, *stage;
+	const char *out;
 
 	if (argc == 2 && !strcmp(argv[1], "slow"))
 		return slow();
@@ -130,10 +130,8 @@ int main(int argc, char *argv[])
 	if (check_setup_flags_supported(4, 0) < 0)
 		SKIP("io_uring is not available here");
 	out = check_env_or_skip("CAPI_OUT");
-	stage = check_env_or_skip("CAPI_STAGE");
 	CHECK(realpath(argv[0], self));
-	snprintf(info, sizeof(info), "%s/usr/bin/uring-info", stage);
-	CHECK(access(info, X_OK) == 0);
+	check_stage_uring_info(info, sizeof(info));
 
 	/* refused: no tracefs where it is told to look; nothing runs. */
 	snprintf(empty, sizeof(empty), "%s/diag-kernel-no-tracefs", out);

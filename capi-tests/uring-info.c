@@ -97,7 +97,6 @@ static int json_opcodes(const char *json, unsigned char *ops)
 
 int main(void)
 {
-	const char *stage = check_env_or_skip("CAPI_STAGE");
 	const char *out = check_env_or_skip("CAPI_OUT");
 	struct io_uring_probe *probe;
 	unsigned char ops[256];
@@ -105,8 +104,7 @@ int main(void)
 	char *text, *json;
 	int i, n, want = 0;
 
-	snprintf(bin, sizeof(bin), "%s/usr/bin/uring-info", stage);
-	CHECKM(access(bin, X_OK) == 0, "%s is not installed", bin);
+	check_stage_uring_info(bin, sizeof(bin));
 	if (check_setup_flags_supported(4, 0) < 0)
 		SKIP("io_uring is not available here");
 
