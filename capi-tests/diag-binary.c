@@ -332,21 +332,21 @@ static int in_enter(pid_t pid)
 /* The installed uring-info. */
 static char info[4096];
 
-static unsigned long long run_and_kill(const char *self, const char *mode, const char *path,
-				       long lines)
+/* Starts `self mode` under the binary trace into `path` (removed first),
+ * with LIBURING_TRACE_SNAPSHOT_SIGNAL set when snapshot_signal is; its
+ * standard output is the stream returned. */
+static FILE *start_traced(const char *self, const char *mode, const char *path,
+			  const char *snapshot_signal, pid_t *pid)
 {
-	char line[64];
-	unsigned long long last = 0;
-	long seen = 0;
 	FILE *f;
-	pid_t pid;
-	int p[2], status;
+	int p[2];
 
 	unlink(path);
 	CHECK(pipe(p) == 0);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
+	fflush(stdout);
+	*pid = fork();
+	CHECK(*pid >= 0);
+	if (*pid == 0) {
 		dup2(p[1], 1);
 		close(p[0]);
 		close(p[1]);
@@ -355,12 +355,28 @@ static unsigned long long run_and_kill(const char *self, const char *mode, const
 		unsetenv("LIBURING_TRACE_MAX");
 		unsetenv("LIBURING_TRACE_FORMAT");
 		setenv("LIBURING_TRACE", path, 1);
+		if (snapshot_signal)
+			setenv("LIBURING_TRACE_SNAPSHOT_SIGNAL", snapshot_signal, 1);
 		execl(self, self, mode, (char *) NULL);
 		_exit(127);
 	}
 	close(p[1]);
 	f = fdopen(p[0], "r");
 	CHECK(f);
+	return f;
+}
+
+static unsigned long long run_and_kill(const char *self, const char *mode, const char *path,
+				       long lines)
+{
+	char line[64];
+	unsigned long long last = 0;
+	long seen = 0;
+	FILE *f;
+	pid_t pid;
+	int status;
+
+	f = start_traced(self, mode, path, NULL, &pid);
 	while (seen < lines && fgets(line, sizeof(line), f)) {
 		last = strtoull(line, NULL, 10);
 		seen++;
@@ -409,32 +425,13 @@ static void probe_sqe_pages(void)
 static void snapshot_part(const char *self, const char *out)
 {
 	char path[4096], line[64];
-	int p[2], status, k;
+	int status, k;
 	FILE *f;
 	pid_t pid;
 
 	snprintf(path, sizeof(path), "%s/diag-binary-snapshot.utrace", out);
-	unlink(path);
-	CHECK(pipe(p) == 0);
-	fflush(stdout);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		dup2(p[1], 1);
-		close(p[0]);
-		close(p[1]);
-		unsetenv("LIBURING_CHECK");
-		unsetenv("LIBURING_DEBUG");
-		unsetenv("LIBURING_TRACE_MAX");
-		unsetenv("LIBURING_TRACE_FORMAT");
-		setenv("LIBURING_TRACE", path, 1);
-		setenv("LIBURING_TRACE_SNAPSHOT_SIGNAL", "SIGUSR2", 1);
-		execl(self, self, "snapshot", (char *) NULL);
-		_exit(127);
-	}
-	close(p[1]);
-	f = fdopen(p[0], "r");
-	CHECK(f && fgets(line, sizeof(line), f) && !strcmp(line, "waiting\n"));
+	f = start_traced(self, "snapshot", path, "SIGUSR2", &pid);
+	CHECK(fgets(line, sizeof(line), f) && !strcmp(line, "waiting\n"));
 	for (k = 0; k < 2; k++) {
 		CHECK(in_enter(pid));
 		usleep(100000);
