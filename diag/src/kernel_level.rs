@@ -53,35 +53,41 @@ pub fn has(added: (u32, u32)) -> bool {
 }
 
 /// The newest release among the test ring's features and probed opcodes.
+/// (Each test ring of this file is open only with signals deferred:
+/// `uring_sysinfo::signals_deferred`.)
 fn evidence() -> Option<(u32, u32)> {
-    let mut p = io_uring_params::default();
-    // SAFETY: `p` is a live, writable io_uring_params.
-    let fd = unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }.ok()?;
-    let mut newest = None;
-    let mut note = |since: Option<(u32, u32)>| {
-        if since > newest {
-            newest = since;
+    uring_sysinfo::signals_deferred(|| {
+        let mut p = io_uring_params::default();
+        // SAFETY: `p` is a live, writable io_uring_params.
+        let fd = unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }.ok()?;
+        let mut newest = None;
+        let mut note = |since: Option<(u32, u32)>| {
+            if since > newest {
+                newest = since;
+            }
+        };
+        for bit in (0..32).map(|b| 1u32 << b).filter(|b| p.features & b != 0) {
+            note(FEATURES.since_of(i128::from(bit)));
         }
-    };
-    for bit in (0..32).map(|b| 1u32 << b).filter(|b| p.features & b != 0) {
-        note(FEATURES.since_of(i128::from(bit)));
-    }
-    supported_ops_of(fd, |op| note(REQUEST_OPCODES.since_of(i128::from(op))));
-    let _ = syscall::close(fd);
-    newest
+        supported_ops_of(fd, |op| note(REQUEST_OPCODES.since_of(i128::from(op))));
+        let _ = syscall::close(fd);
+        newest
+    })
 }
 
 /// Calls `each` with every opcode the kernel supports, from a probe of a
 /// test ring of its own; false when no ring or probe could be had.
 pub fn supported_ops(each: impl FnMut(u8)) -> bool {
-    let mut p = io_uring_params::default();
-    // SAFETY: `p` is a live, writable io_uring_params.
-    let Ok(fd) = (unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }) else {
-        return false;
-    };
-    let probed = supported_ops_of(fd, each);
-    let _ = syscall::close(fd);
-    probed
+    uring_sysinfo::signals_deferred(|| {
+        let mut p = io_uring_params::default();
+        // SAFETY: `p` is a live, writable io_uring_params.
+        let Ok(fd) = (unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }) else {
+            return false;
+        };
+        let probed = supported_ops_of(fd, each);
+        let _ = syscall::close(fd);
+        probed
+    })
 }
 
 /// [`supported_ops`] of the test ring `fd`.
@@ -116,28 +122,30 @@ fn supported_ops_of(fd: i32, mut each: impl FnMut(u8)) -> bool {
 /// a kernel-allocated ring of one entry (`IOU_PBUF_RING_MMAP`, which needs
 /// no memory from us), torn down with the test ring.
 pub fn pbuf_ring_flag_known(flag: u16) -> bool {
-    let mut p = io_uring_params::default();
-    // SAFETY: `p` is a live, writable io_uring_params.
-    let Ok(fd) = (unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }) else {
-        return true;
-    };
-    let mut reg = io_uring_buf_reg {
-        ring_entries: 1,
-        flags: flag | IOU_PBUF_RING_MMAP,
-        ..Default::default()
-    };
-    // SAFETY: one io_uring_buf_reg, read by the kernel during the call; the
-    // ring it allocates belongs to the test ring and goes with it.
-    let r = unsafe {
-        syscall::io_uring_register(
-            fd as u32,
-            IORING_REGISTER_PBUF_RING,
-            ptr::from_mut(&mut reg).cast_const().cast(),
-            1,
-        )
-    };
-    let _ = syscall::close(fd);
-    r.is_ok()
+    uring_sysinfo::signals_deferred(|| {
+        let mut p = io_uring_params::default();
+        // SAFETY: `p` is a live, writable io_uring_params.
+        let Ok(fd) = (unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }) else {
+            return true;
+        };
+        let mut reg = io_uring_buf_reg {
+            ring_entries: 1,
+            flags: flag | IOU_PBUF_RING_MMAP,
+            ..Default::default()
+        };
+        // SAFETY: one io_uring_buf_reg, read by the kernel during the call; the
+        // ring it allocates belongs to the test ring and goes with it.
+        let r = unsafe {
+            syscall::io_uring_register(
+                fd as u32,
+                IORING_REGISTER_PBUF_RING,
+                ptr::from_mut(&mut reg).cast_const().cast(),
+                1,
+            )
+        };
+        let _ = syscall::close(fd);
+        r.is_ok()
+    })
 }
 
 #[cfg(test)]

@@ -8,47 +8,51 @@ use core::ffi::CStr;
 /// Calls `f(dir, name, number)` for every entry of `path` whose name is a
 /// number, until `f` returns false; `dir` is the open directory (for
 /// `*at` calls). False when the directory could not be opened or read
-/// to its end.
+/// to its end. The directory is held with signals deferred
+/// (`uring_sysinfo::signals_deferred`), `f`'s calls included.
 pub fn each_numbered(path: &CStr, mut f: impl FnMut(i32, &[u8], u32) -> bool) -> bool {
-    // SAFETY: a NUL-terminated path; the descriptor is closed below.
-    let dir = unsafe {
-        libc::open(
-            path.as_ptr(),
-            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
-        )
-    };
-    if dir < 0 {
-        return false;
-    }
-    let mut buf = [0u8; 2048];
-    let whole = 'walk: loop {
-        // SAFETY: getdents64 fills at most `buf.len()` bytes of `buf`.
-        let n = unsafe { libc::syscall(libc::SYS_getdents64, dir, buf.as_mut_ptr(), buf.len()) };
-        if n <= 0 {
-            break n == 0;
+    uring_sysinfo::signals_deferred(|| {
+        // SAFETY: a NUL-terminated path; the descriptor is closed below.
+        let dir = unsafe {
+            libc::open(
+                path.as_ptr(),
+                libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
+            )
+        };
+        if dir < 0 {
+            return false;
         }
-        let mut at = 0usize;
-        // linux_dirent64: ino u64, off i64, reclen u16, type u8, name.
-        while at + 19 < n as usize {
-            let reclen = buf
-                .get(at + 16..at + 18)
-                .map_or(0, |b| usize::from(u16::from_ne_bytes([b[0], b[1]])));
-            if reclen == 0 {
-                break;
+        let mut buf = [0u8; 2048];
+        let whole = 'walk: loop {
+            // SAFETY: getdents64 fills at most `buf.len()` bytes of `buf`.
+            let n =
+                unsafe { libc::syscall(libc::SYS_getdents64, dir, buf.as_mut_ptr(), buf.len()) };
+            if n <= 0 {
+                break n == 0;
             }
-            let name = buf.get(at + 19..at + reclen).unwrap_or(&[]);
-            let name = name.split(|&c| c == 0).next().unwrap_or(&[]);
-            if let Some(number) = parse_u32(name) {
-                if !f(dir, name, number) {
-                    break 'walk true;
+            let mut at = 0usize;
+            // linux_dirent64: ino u64, off i64, reclen u16, type u8, name.
+            while at + 19 < n as usize {
+                let reclen = buf
+                    .get(at + 16..at + 18)
+                    .map_or(0, |b| usize::from(u16::from_ne_bytes([b[0], b[1]])));
+                if reclen == 0 {
+                    break;
                 }
+                let name = buf.get(at + 19..at + reclen).unwrap_or(&[]);
+                let name = name.split(|&c| c == 0).next().unwrap_or(&[]);
+                if let Some(number) = parse_u32(name) {
+                    if !f(dir, name, number) {
+                        break 'walk true;
+                    }
+                }
+                at += reclen;
             }
-            at += reclen;
-        }
-    };
-    // SAFETY: closes the descriptor opened above.
-    unsafe { libc::close(dir) };
-    whole
+        };
+        // SAFETY: closes the descriptor opened above.
+        unsafe { libc::close(dir) };
+        whole
+    })
 }
 
 /// A decimal number of at most 9 digits.

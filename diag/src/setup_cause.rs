@@ -338,24 +338,27 @@ fn unknown_flags(l: &mut Line, flags: u32) -> bool {
     true
 }
 
-/// Whether the kernel accepts `bit` together with what it depends on.
+/// Whether the kernel accepts `bit` together with what it depends on (its
+/// test rings open only with signals deferred, as in [`try_setup`]).
 fn flag_known(bit: u32) -> bool {
-    let Some(flags) = probe_flags(bit) else {
-        return true;
-    };
-    let mut wq_fd = -1;
-    if bit == IORING_SETUP_ATTACH_WQ {
-        match test_ring(0, 0, -1) {
-            Ok(fd) => wq_fd = fd,
-            Err(_) => return true,
+    uring_sysinfo::signals_deferred(|| {
+        let Some(flags) = probe_flags(bit) else {
+            return true;
+        };
+        let mut wq_fd = -1;
+        if bit == IORING_SETUP_ATTACH_WQ {
+            match test_ring(0, 0, -1) {
+                Ok(fd) => wq_fd = fd,
+                Err(_) => return true,
+            }
         }
-    }
-    let cq = if bit == IORING_SETUP_CQSIZE { 8 } else { 0 };
-    let r = try_setup(flags, cq, wq_fd);
-    if wq_fd >= 0 {
-        let _ = syscall::close(wq_fd);
-    }
-    r != Err(Errno::EINVAL)
+        let cq = if bit == IORING_SETUP_CQSIZE { 8 } else { 0 };
+        let r = try_setup(flags, cq, wq_fd);
+        if wq_fd >= 0 {
+            let _ = syscall::close(wq_fd);
+        }
+        r != Err(Errno::EINVAL)
+    })
 }
 
 /// The flags of the test ring that shows whether the kernel knows `bit`
@@ -390,11 +393,14 @@ fn test_ring(flags: u32, cq_entries: u32, wq_fd: i32) -> Result<i32, Errno> {
 }
 
 /// Whether a test ring with `flags` is accepted (its fd closed again);
-/// the error otherwise.
+/// the error otherwise. Signals are deferred while the ring is open
+/// (`uring_sysinfo::signals_deferred`).
 fn try_setup(flags: u32, cq_entries: u32, wq_fd: i32) -> Result<(), Errno> {
-    let fd = test_ring(flags, cq_entries, wq_fd)?;
-    let _ = syscall::close(fd);
-    Ok(())
+    uring_sysinfo::signals_deferred(|| {
+        let fd = test_ring(flags, cq_entries, wq_fd)?;
+        let _ = syscall::close(fd);
+        Ok(())
+    })
 }
 
 /// ENOMEM: ring memory is charged to `RLIMIT_MEMLOCK` for processes

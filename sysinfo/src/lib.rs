@@ -13,29 +13,34 @@ use core::ffi::CStr;
 
 mod errno;
 pub use errno::errno_name;
+mod signal_mask;
+pub use signal_mask::signals_deferred;
 
-/// Reads up to `buf.len()` bytes of a small file (procfs, sysfs).
+/// Reads up to `buf.len()` bytes of a small file (procfs, sysfs), its
+/// descriptor held with signals deferred ([`signals_deferred`]).
 pub fn read_file(path: &CStr, buf: &mut [u8]) -> Option<usize> {
-    // SAFETY: `path` is NUL-terminated; the flags ask for nothing unusual.
-    let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
-    if fd < 0 {
-        return None;
-    }
-    let mut len = 0;
-    while let Some(rest) = buf.get_mut(len..) {
-        if rest.is_empty() {
-            break;
+    signals_deferred(|| {
+        // SAFETY: `path` is NUL-terminated; the flags ask for nothing unusual.
+        let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
+        if fd < 0 {
+            return None;
         }
-        // SAFETY: `rest` is writable for its whole length.
-        let n = unsafe { libc::read(fd, rest.as_mut_ptr().cast(), rest.len()) };
-        if n <= 0 {
-            break;
+        let mut len = 0;
+        while let Some(rest) = buf.get_mut(len..) {
+            if rest.is_empty() {
+                break;
+            }
+            // SAFETY: `rest` is writable for its whole length.
+            let n = unsafe { libc::read(fd, rest.as_mut_ptr().cast(), rest.len()) };
+            if n <= 0 {
+                break;
+            }
+            len += n as usize;
         }
-        len += n as usize;
-    }
-    // SAFETY: `fd` was opened above and is not used again.
-    unsafe { libc::close(fd) };
-    Some(len)
+        // SAFETY: `fd` was opened above and is not used again.
+        unsafe { libc::close(fd) };
+        Some(len)
+    })
 }
 
 /// Parses a decimal integer (optional sign, surrounding blanks allowed).
