@@ -48,6 +48,10 @@ show_log() { # name log rc
 		;;
 	esac
 	echo "@@log $1"
+	# What went wrong first (check.h's FAIL lines, diag-compare.h's
+	# PROBLEM lines): the guest's logs are gone after the boot, and a long
+	# test's tail may not reach back to them.
+	awk '/(^|[^A-Z])(FAIL |PROBLEM )/ && n++ < 20 { print "! " $0 }' "$2"
 	tail -n "${log_lines:-15}" "$2"
 	echo "@@endlog"
 }
