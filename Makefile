@@ -45,7 +45,7 @@ SANITIZE ?=
 SANITIZE_FLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -g)
 # With AddressSanitizer the library itself also checks, at submit, what each
 # SQE points at, as liburing's sanitizer build (core/src/sanitize.rs); the
-# choice is remembered beside cargo's output (uring-rs-features), so
+# choice is remembered beside cargo's output (uring-rs-inputs), so
 # switching rebuilds the library.
 comma := ,
 RUST_FEATURES := $(if $(filter address,$(subst $(comma), ,$(SANITIZE))),uring-rs/sanitize)
@@ -143,15 +143,20 @@ $(URING_INFO): $(RUST_SRC) $(shell find tools/uring-info -name '*.rs') tools/uri
 
 # The library (uring-rs) and the diagnostics object (uring-diag), in one
 # cargo run.
-$(RUST_A) $(DIAG_RUST_A) &: $(RUST_SRC) $(CARGO_TARGET_DIR)/uring-rs-features
+$(RUST_A) $(DIAG_RUST_A) &: $(RUST_SRC) $(CARGO_TARGET_DIR)/uring-rs-inputs
 	$(CARGO) build --release $(CARGO_OUTPUT) -p uring-rs -p uring-diag --lib \
 		$(if $(RUST_FEATURES),--features $(RUST_FEATURES)) \
 		$(if $(RUST_TARGET),--target $(RUST_TARGET)) $(CARGO_BUILD_FLAGS)
 
-# Rewritten only when the library's features change.
-$(CARGO_TARGET_DIR)/uring-rs-features: FORCE
+# Rewritten only when the library's features or the C compiler of its
+# call-site shims (src/capi/build_detour.rs) change: cargo alone would
+# rebuild for the compiler, but the rule above runs cargo only when a
+# prerequisite changed (make check-arch's clang family builds with CC=clang
+# in this target directory; a plain make afterwards kept clang's shim).
+BUILD_INPUTS := $(RUST_FEATURES) cc=$(CC)
+$(CARGO_TARGET_DIR)/uring-rs-inputs: FORCE
 	@mkdir -p $(CARGO_TARGET_DIR)
-	@echo '$(RUST_FEATURES)' | cmp -s - $@ || echo '$(RUST_FEATURES)' > $@
+	@echo '$(BUILD_INPUTS)' | cmp -s - $@ || echo '$(BUILD_INPUTS)' > $@
 FORCE:
 
 # Each library is first one relocatable object: the Rust staticlib partially
@@ -232,7 +237,7 @@ ifeq ($(origin RUST_A),command line)
 UNOBSERVED_RUST_A ?= $(RUST_A)
 else
 UNOBSERVED_RUST_A ?= $(UNOBSERVED_TARGET_DIR)/$(if $(RUST_TARGET),$(RUST_TARGET)/)release/liburing.a
-$(UNOBSERVED_RUST_A): $(RUST_SRC) $(CARGO_TARGET_DIR)/uring-rs-features
+$(UNOBSERVED_RUST_A): $(RUST_SRC) $(CARGO_TARGET_DIR)/uring-rs-inputs
 	CARGO_TARGET_DIR=$(UNOBSERVED_TARGET_DIR) $(CARGO) build --release $(CARGO_OUTPUT) -p uring-rs --lib \
 		--features uring-rs/unobserved$(if $(RUST_FEATURES),$(comma)$(RUST_FEATURES)) \
 		$(if $(RUST_TARGET),--target $(RUST_TARGET)) $(CARGO_BUILD_FLAGS)
