@@ -7,15 +7,14 @@
 //! supported opcodes, each dated by the release that added it; the answer
 //! is the newest of those dates and the version number.
 //!
-//! The test ring is set up with plain system calls (the library's entry
-//! points would report their own failures to the diagnostics), once per
-//! process, and closed at once.
+//! The test ring (`crate::test_ring`) is asked once per process.
 
 use core::ptr;
 use core::sync::atomic::Ordering;
 
 use crate::atomic_u64::AtomicU64;
 use crate::syscall;
+use crate::test_ring::with_test_ring;
 use crate::uapi::releases::{FEATURES, REQUEST_OPCODES};
 use crate::uapi::*;
 
@@ -53,13 +52,8 @@ pub fn has(added: (u32, u32)) -> bool {
 }
 
 /// The newest release among the test ring's features and probed opcodes.
-/// (Each test ring of this file is open only with signals deferred:
-/// `uring_sysinfo::signals_deferred`.)
 fn evidence() -> Option<(u32, u32)> {
-    uring_sysinfo::signals_deferred(|| {
-        let mut p = io_uring_params::default();
-        // SAFETY: `p` is a live, writable io_uring_params.
-        let fd = unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }.ok()?;
+    with_test_ring(io_uring_params::default(), |fd, p| {
         let mut newest = None;
         let mut note = |since: Option<(u32, u32)>| {
             if since > newest {
@@ -70,24 +64,19 @@ fn evidence() -> Option<(u32, u32)> {
             note(FEATURES.since_of(i128::from(bit)));
         }
         supported_ops_of(fd, |op| note(REQUEST_OPCODES.since_of(i128::from(op))));
-        let _ = syscall::close(fd);
         newest
     })
+    .ok()
+    .flatten()
 }
 
 /// Calls `each` with every opcode the kernel supports, from a probe of a
 /// test ring of its own; false when no ring or probe could be had.
 pub fn supported_ops(each: impl FnMut(u8)) -> bool {
-    uring_sysinfo::signals_deferred(|| {
-        let mut p = io_uring_params::default();
-        // SAFETY: `p` is a live, writable io_uring_params.
-        let Ok(fd) = (unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }) else {
-            return false;
-        };
-        let probed = supported_ops_of(fd, each);
-        let _ = syscall::close(fd);
-        probed
+    with_test_ring(io_uring_params::default(), |fd, _| {
+        supported_ops_of(fd, each)
     })
+    .unwrap_or(false)
 }
 
 /// [`supported_ops`] of the test ring `fd`.
@@ -122,12 +111,7 @@ fn supported_ops_of(fd: i32, mut each: impl FnMut(u8)) -> bool {
 /// a kernel-allocated ring of one entry (`IOU_PBUF_RING_MMAP`, which needs
 /// no memory from us), torn down with the test ring.
 pub fn pbuf_ring_flag_known(flag: u16) -> bool {
-    uring_sysinfo::signals_deferred(|| {
-        let mut p = io_uring_params::default();
-        // SAFETY: `p` is a live, writable io_uring_params.
-        let Ok(fd) = (unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }) else {
-            return true;
-        };
+    with_test_ring(io_uring_params::default(), |fd, _| {
         let mut reg = io_uring_buf_reg {
             ring_entries: 1,
             flags: flag | IOU_PBUF_RING_MMAP,
@@ -135,17 +119,17 @@ pub fn pbuf_ring_flag_known(flag: u16) -> bool {
         };
         // SAFETY: one io_uring_buf_reg, read by the kernel during the call; the
         // ring it allocates belongs to the test ring and goes with it.
-        let r = unsafe {
+        unsafe {
             syscall::io_uring_register(
                 fd as u32,
                 IORING_REGISTER_PBUF_RING,
                 ptr::from_mut(&mut reg).cast_const().cast(),
                 1,
             )
-        };
-        let _ = syscall::close(fd);
-        r.is_ok()
+        }
+        .is_ok()
     })
+    .unwrap_or(true)
 }
 
 #[cfg(test)]

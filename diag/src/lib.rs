@@ -80,6 +80,7 @@ mod register_cause;
 mod setup_cause;
 pub mod since;
 mod static_attach;
+mod test_ring;
 mod trace;
 
 /// `LIBURING_DEBUG` is set (to anything but empty or `0`).

@@ -8,22 +8,12 @@ use core::ffi::CStr;
 /// Calls `f(dir, name, number)` for every entry of `path` whose name is a
 /// number, until `f` returns false; `dir` is the open directory (for
 /// `*at` calls). False when the directory could not be opened or read
-/// to its end. The directory is held with signals deferred
-/// (`uring_sysinfo::signals_deferred`), `f`'s calls included.
+/// to its end. The directory is held for the walk only
+/// (`uring_sysinfo::with_file`), `f`'s calls included.
 pub fn each_numbered(path: &CStr, mut f: impl FnMut(i32, &[u8], u32) -> bool) -> bool {
-    uring_sysinfo::signals_deferred(|| {
-        // SAFETY: a NUL-terminated path; the descriptor is closed below.
-        let dir = unsafe {
-            libc::open(
-                path.as_ptr(),
-                libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
-            )
-        };
-        if dir < 0 {
-            return false;
-        }
+    crate::sysinfo::with_file(path, libc::O_RDONLY | libc::O_DIRECTORY, |dir| {
         let mut buf = [0u8; 2048];
-        let whole = 'walk: loop {
+        'walk: loop {
             // SAFETY: getdents64 fills at most `buf.len()` bytes of `buf`.
             let n =
                 unsafe { libc::syscall(libc::SYS_getdents64, dir, buf.as_mut_ptr(), buf.len()) };
@@ -48,11 +38,9 @@ pub fn each_numbered(path: &CStr, mut f: impl FnMut(i32, &[u8], u32) -> bool) ->
                 }
                 at += reclen;
             }
-        };
-        // SAFETY: closes the descriptor opened above.
-        unsafe { libc::close(dir) };
-        whole
+        }
     })
+    .unwrap_or(false)
 }
 
 /// A decimal number of at most 9 digits.

@@ -8,12 +8,11 @@
 //! flags newer than the kernel (found by test rings, only in this mode),
 //! flag combinations the kernel refuses, and resource limits.
 
-use core::ptr;
-
 use super::line::Line;
 use super::names::{self, SETUP_FLAG};
 use super::{kernel_level, since, sysinfo};
-use crate::syscall::{self, Errno};
+use crate::syscall::Errno;
+use crate::test_ring::with_test_ring;
 use crate::uapi::*;
 
 /// `IORING_MAX_ENTRIES`: the largest SQ size without `IORING_SETUP_CLAMP`.
@@ -338,27 +337,24 @@ fn unknown_flags(l: &mut Line, flags: u32) -> bool {
     true
 }
 
-/// Whether the kernel accepts `bit` together with what it depends on (its
-/// test rings open only with signals deferred, as in [`try_setup`]).
+/// Whether the kernel accepts `bit` together with what it depends on.
 fn flag_known(bit: u32) -> bool {
-    uring_sysinfo::signals_deferred(|| {
-        let Some(flags) = probe_flags(bit) else {
-            return true;
-        };
-        let mut wq_fd = -1;
-        if bit == IORING_SETUP_ATTACH_WQ {
-            match test_ring(0, 0, -1) {
-                Ok(fd) => wq_fd = fd,
-                Err(_) => return true,
-            }
+    let Some(flags) = probe_flags(bit) else {
+        return true;
+    };
+    let cq = if bit == IORING_SETUP_CQSIZE { 8 } else { 0 };
+    let r = if bit == IORING_SETUP_ATTACH_WQ {
+        // Attached to a first test ring's io-wq.
+        match with_test_ring(test_params(0, 0, -1), |wq_fd, _| {
+            try_setup(flags, cq, wq_fd)
+        }) {
+            Ok(r) => r,
+            Err(_) => return true,
         }
-        let cq = if bit == IORING_SETUP_CQSIZE { 8 } else { 0 };
-        let r = try_setup(flags, cq, wq_fd);
-        if wq_fd >= 0 {
-            let _ = syscall::close(wq_fd);
-        }
-        r != Err(Errno::EINVAL)
-    })
+    } else {
+        try_setup(flags, cq, -1)
+    };
+    r != Err(Errno::EINVAL)
 }
 
 /// The flags of the test ring that shows whether the kernel knows `bit`
@@ -379,28 +375,20 @@ fn probe_flags(bit: u32) -> Option<u32> {
 /// The release that added io_uring_setup(2).
 const IO_URING_BORN: (u32, u32) = (5, 1);
 
-/// Sets up one test ring of 4 entries and returns its fd (the caller
-/// closes it).
-fn test_ring(flags: u32, cq_entries: u32, wq_fd: i32) -> Result<i32, Errno> {
-    let mut p = io_uring_params {
+/// The parameters of a test ring with `flags`, `cq_entries` and `wq_fd`.
+fn test_params(flags: u32, cq_entries: u32, wq_fd: i32) -> io_uring_params {
+    io_uring_params {
         flags,
         cq_entries,
         wq_fd: wq_fd as u32,
         ..Default::default()
-    };
-    // SAFETY: `p` is a live, writable io_uring_params.
-    unsafe { syscall::io_uring_setup(4, ptr::from_mut(&mut p).cast()) }
+    }
 }
 
-/// Whether a test ring with `flags` is accepted (its fd closed again);
-/// the error otherwise. Signals are deferred while the ring is open
-/// (`uring_sysinfo::signals_deferred`).
+/// Whether a test ring with `flags` is accepted (and closed again); the
+/// error otherwise.
 fn try_setup(flags: u32, cq_entries: u32, wq_fd: i32) -> Result<(), Errno> {
-    uring_sysinfo::signals_deferred(|| {
-        let fd = test_ring(flags, cq_entries, wq_fd)?;
-        let _ = syscall::close(fd);
-        Ok(())
-    })
+    with_test_ring(test_params(flags, cq_entries, wq_fd), |_, _| ())
 }
 
 /// ENOMEM: ring memory is charged to `RLIMIT_MEMLOCK` for processes

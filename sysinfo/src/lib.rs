@@ -16,15 +16,31 @@ pub use errno::errno_name;
 mod signal_mask;
 pub use signal_mask::signals_deferred;
 
-/// Reads up to `buf.len()` bytes of a small file (procfs, sysfs), its
-/// descriptor held with signals deferred ([`signals_deferred`]).
-pub fn read_file(path: &CStr, buf: &mut [u8]) -> Option<usize> {
+/// Opens `path` (`flags`, close-on-exec added), runs `f` on the
+/// descriptor and closes it, all with signals deferred
+/// ([`signals_deferred`]): the one way a caller of this crate holds a file
+/// for a moment. `None` when the file cannot be opened.
+pub fn with_file<R>(
+    path: &CStr,
+    flags: libc::c_int,
+    f: impl FnOnce(libc::c_int) -> R,
+) -> Option<R> {
     signals_deferred(|| {
-        // SAFETY: `path` is NUL-terminated; the flags ask for nothing unusual.
-        let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
+        // SAFETY: `path` is NUL-terminated; the descriptor is closed below.
+        let fd = unsafe { libc::open(path.as_ptr(), flags | libc::O_CLOEXEC) };
         if fd < 0 {
             return None;
         }
+        let r = f(fd);
+        // SAFETY: `fd` was opened above and is not used again.
+        unsafe { libc::close(fd) };
+        Some(r)
+    })
+}
+
+/// Reads up to `buf.len()` bytes of a small file (procfs, sysfs).
+pub fn read_file(path: &CStr, buf: &mut [u8]) -> Option<usize> {
+    with_file(path, libc::O_RDONLY, |fd| {
         let mut len = 0;
         while let Some(rest) = buf.get_mut(len..) {
             if rest.is_empty() {
@@ -37,9 +53,7 @@ pub fn read_file(path: &CStr, buf: &mut [u8]) -> Option<usize> {
             }
             len += n as usize;
         }
-        // SAFETY: `fd` was opened above and is not used again.
-        unsafe { libc::close(fd) };
-        Some(len)
+        len
     })
 }
 

@@ -2,20 +2,15 @@
 //! How many CQEs the kernel holds back on a ring whose CQ overflowed, for
 //! the `cq-overflow` finding: the ring's fdinfo lists each one under
 //! `CqOverflowList:` (a line with its `user_data=`). Read once, in small
-//! pieces (a finding may come on a small stack), the file closed at once,
-//! held with signals deferred (`uring_sysinfo::signals_deferred`).
+//! pieces (a finding may come on a small stack), the file held for the read
+//! only (`uring_sysinfo::with_file`).
 
 /// The CQEs held back on the ring on `fd`, when its fdinfo can be read.
 pub(super) fn held_back(fd: i32) -> Option<u32> {
     let fd = u32::try_from(fd).ok()?;
     let path = crate::memlock_held::fdinfo_path(fd)?;
-    uring_sysinfo::signals_deferred(|| {
-        // SAFETY: `path` is NUL-terminated (zeroed beyond the digits); the
-        // descriptor is closed below.
-        let file = unsafe { libc::open(path.as_ptr().cast(), libc::O_RDONLY | libc::O_CLOEXEC) };
-        if file < 0 {
-            return None;
-        }
+    let path = core::ffi::CStr::from_bytes_until_nul(&path).ok()?;
+    crate::sysinfo::with_file(path, libc::O_RDONLY, |file| {
         const MARK: &[u8] = b"CqOverflowList:";
         const ENTRY: &[u8] = b"user_data=";
         let mut window = [0u8; 16];
@@ -37,8 +32,6 @@ pub(super) fn held_back(fd: i32) -> Option<u32> {
                 }
             }
         }
-        // SAFETY: closes the descriptor opened above.
-        unsafe { libc::close(file) };
         listing.then_some(count)
-    })
+    })?
 }
